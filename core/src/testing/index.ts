@@ -1,0 +1,2 @@
+/** In-memory fakes and port contract suites, for tests only. */
+export {};
