@@ -1,2 +1,3 @@
 export * from "./errors.js";
+export type * from "./ports/index.js";
 export * from "./result.js";

@@ -1,0 +1,204 @@
+import { copyFile, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  connectTestDatabase,
+  type FreshNamespace,
+  freshNamespace,
+  migratedNamespace,
+} from "../../../test/support/database.js";
+import type { Sql } from "./connect.js";
+import { listMigrations, MigrationError, migrate, resolveMigrationsDir } from "./migrate.js";
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function namespace(migrated = false, maxPoolSize = 4): Promise<FreshNamespace> {
+  const ns = migrated ? await migratedNamespace({ maxPoolSize }) : await freshNamespace({ maxPoolSize });
+  cleanups.push(ns.drop);
+  return ns;
+}
+
+/** A migrations directory holding the real migrations plus `extra` files. */
+async function migrationsDir(extra: Record<string, string>, withReal = true): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "authsvc-migrations-"));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  if (withReal) {
+    for (const m of await listMigrations(resolveMigrationsDir()))
+      await copyFile(m.path, join(dir, `${m.name}.sql`));
+  }
+  for (const [file, text] of Object.entries(extra)) await writeFile(join(dir, file), text);
+  return dir;
+}
+
+async function tables(sql: Sql, schema: string): Promise<string[]> {
+  const rows = await sql<{ table_name: string }[]>`
+    select table_name from information_schema.tables where table_schema = ${schema} order by table_name
+  `;
+  return rows.map((r) => r.table_name);
+}
+
+async function versions(sql: Sql, schema: string): Promise<string[]> {
+  const rows = await sql<
+    { version: string }[]
+  >`select version from ${sql(schema)}.schema_migrations order by 1`;
+  return rows.map((r) => r.version);
+}
+
+async function schemaExists(sql: Sql, schema: string): Promise<boolean> {
+  const rows = await sql`select 1 from information_schema.schemata where schema_name = ${schema}`;
+  return rows.length === 1;
+}
+
+describe("migrate", () => {
+  it("creates the namespace, every table and records the version", async () => {
+    const { sql, namespace: ns } = await namespace();
+    const log: string[] = [];
+    const result = await migrate(sql, {
+      namespace: ns,
+      migrationsDir: resolveMigrationsDir(),
+      log: (msg) => log.push(msg),
+    });
+    expect(result.applied).toEqual(["0001_initial"]);
+    expect(log).toEqual(["applied migration"]);
+    expect(await tables(sql, ns)).toEqual([
+      "audit_log_entries",
+      "flow_state",
+      "identities",
+      "one_time_tokens",
+      "refresh_tokens",
+      "schema_migrations",
+      "sessions",
+      "users",
+    ]);
+    expect(await versions(sql, ns)).toEqual(["0001"]);
+  });
+
+  it("is a no-op when run again", async () => {
+    const { sql, namespace: ns } = await namespace(true);
+    const again = await migrate(sql, { namespace: ns, migrationsDir: resolveMigrationsDir() });
+    expect(again.applied).toEqual([]);
+    expect(await versions(sql, ns)).toEqual(["0001"]);
+  });
+
+  it("applies only the new files of a later release", async () => {
+    const { sql, namespace: ns } = await namespace(true);
+    const dir = await migrationsDir({ "0002_add_thing.sql": "create table {{namespace}}.thing (id int);" });
+    expect((await migrate(sql, { namespace: ns, migrationsDir: dir })).applied).toEqual(["0002_add_thing"]);
+    expect(await versions(sql, ns)).toEqual(["0001", "0002"]);
+  });
+
+  it("migrates exactly once when two pools start at the same moment", async () => {
+    const { sql, namespace: ns } = await namespace();
+    const a = connectTestDatabase();
+    const b = connectTestDatabase();
+    cleanups.push(
+      () => a.end(),
+      () => b.end(),
+    );
+    const migrationsDir = resolveMigrationsDir();
+    // Warm both pools so that the two transactions really start together.
+    await Promise.all([a`select 1`, b`select 1`]);
+    const results = await Promise.all([
+      migrate(a, { namespace: ns, migrationsDir }),
+      migrate(b, { namespace: ns, migrationsDir }),
+    ]);
+    const files = await listMigrations(migrationsDir);
+    expect(results.flatMap((r) => r.applied).sort()).toEqual(files.map((m) => m.name));
+    expect(await versions(sql, ns)).toEqual(files.map((m) => m.version));
+  });
+
+  it("rolls a failing migration back completely, including the earlier files of the same run", async () => {
+    const { sql, namespace: ns } = await namespace();
+    const dir = await migrationsDir({
+      "0002_broken.sql":
+        "create table {{namespace}}.partial (id int);\ncreate tabel {{namespace}}.oops (id int);",
+    });
+    const error = await migrate(sql, { namespace: ns, migrationsDir: dir }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MigrationError);
+    expect((error as Error).message).toMatch(/^migration 0002_broken failed: syntax error/);
+    expect(await schemaExists(sql, ns)).toBe(false);
+  });
+
+  it("leaves an already migrated namespace exactly as it was when a new file fails", async () => {
+    const { sql, namespace: ns } = await namespace(true);
+    const dir = await migrationsDir({
+      "0002_broken.sql": "create table {{namespace}}.partial (id int);\nselect * from {{namespace}}.nope;",
+    });
+    await expect(migrate(sql, { namespace: ns, migrationsDir: dir })).rejects.toThrow(/0002_broken failed/);
+    expect(await versions(sql, ns)).toEqual(["0001"]);
+    expect(await tables(sql, ns)).not.toContain("partial");
+  });
+
+  it.each([
+    [
+      "a gap",
+      { "0001_a.sql": "select 1;", "0003_c.sql": "select 1;" },
+      /0003_c: expected number 0002 \(missing/,
+    ],
+    ["a duplicate", { "0001_a.sql": "select 1;", "0001_b.sql": "select 1;" }, /0001_b: .*duplicate/],
+    ["not starting at 1", { "0002_b.sql": "select 1;" }, /0002_b: expected number 0001/],
+    ["a misnamed file", { "0001_a.sql": "select 1;", "2_b.sql": "select 1;" }, /2_b\.sql: name must match/],
+    [
+      "an unknown placeholder",
+      { "0001_a.sql": "create table {{schema}}.x (id int);" },
+      /unknown placeholder/,
+    ],
+  ])("rejects %s before touching the database", async (_, files, message) => {
+    const { sql, namespace: ns } = await namespace();
+    const dir = await migrationsDir(files, false);
+    await expect(migrate(sql, { namespace: ns, migrationsDir: dir })).rejects.toThrow(message);
+    expect(await schemaExists(sql, ns)).toBe(false);
+  });
+
+  it.each(["Auth", "1auth", "auth-x", 'auth"; drop schema public cascade; --', "", "a".repeat(64)])(
+    "rejects the namespace %j",
+    async (bad) => {
+      const { sql } = await namespace();
+      await expect(migrate(sql, { namespace: bad, migrationsDir: resolveMigrationsDir() })).rejects.toThrow(
+        MigrationError,
+      );
+    },
+  );
+});
+
+describe("SQL helpers", () => {
+  const sub = "8a4d5c7e-6f1b-4c3d-9e2a-1b2c3d4e5f60";
+  const claims = { sub, role: "authenticated", email: "a@b.c", aal: "aal1" };
+
+  it("uid(), role(), email() and jwt() read request.jwt.claims as PostgREST sets it", async () => {
+    const { sql, namespace: ns } = await namespace(true);
+    const [row] = await sql.begin(async (tx) => {
+      await tx`select set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`;
+      return tx`
+        select
+          ${tx(ns)}.uid() as uid,
+          ${tx(ns)}.role() as role,
+          ${tx(ns)}.email() as email,
+          ${tx(ns)}.jwt() as jwt
+      `;
+    });
+    expect(row).toEqual({ uid: sub, role: "authenticated", email: "a@b.c", jwt: claims });
+  });
+  it("fall back to the legacy request.jwt.claim.* settings", async () => {
+    const { sql, namespace: ns } = await namespace(true);
+    const [row] = await sql.begin(async (tx) => {
+      await tx`select set_config('request.jwt.claim.sub', ${sub}, true), set_config('request.jwt.claim.role', 'anon', true)`;
+      return tx`select ${tx(ns)}.uid() as uid, ${tx(ns)}.role() as role, ${tx(ns)}.email() as email`;
+    });
+    expect(row).toEqual({ uid: sub, role: "anon", email: null });
+  });
+
+  it("return null without claims, also after a transaction that had them", async () => {
+    // One connection, so that the second transaction runs in the session where the first set claims.
+    const { sql, namespace: ns } = await namespace(true, 1);
+    await sql.begin((tx) => tx`select set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`);
+    const [row] = await sql.begin(
+      (tx) => tx`select ${tx(ns)}.uid() as uid, ${tx(ns)}.role() as role, ${tx(ns)}.jwt() as jwt`,
+    );
+    expect(row).toEqual({ uid: null, role: null, jwt: null });
+  });
+});

@@ -1,0 +1,154 @@
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Sql } from "postgres";
+
+/** A schema name we can splice into SQL: lowercase, so quoting never changes its meaning. */
+const NAMESPACE_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
+const FILE_PATTERN = /^(\d{4})_([a-z0-9_]+)\.sql$/;
+const PLACEHOLDER = "{{namespace}}";
+
+export class MigrationError extends Error {
+  override name = "MigrationError";
+}
+
+export interface Migration {
+  /** The number, e.g. "0001": what schema_migrations records, so renaming a file never re-applies it. */
+  version: string;
+  /** File name without ".sql", e.g. "0001_initial". */
+  name: string;
+  path: string;
+}
+
+export interface MigrateOptions {
+  namespace: string;
+  migrationsDir: string;
+  log?: (msg: string, fields?: object) => void;
+}
+
+/** Throws unless `namespace` matches ^[a-z_][a-z0-9_]{0,62}$. */
+export function assertValidNamespace(namespace: string): void {
+  if (!NAMESPACE_PATTERN.test(namespace)) {
+    throw new MigrationError(
+      `invalid namespace ${JSON.stringify(namespace)}: must match ${NAMESPACE_PATTERN}`,
+    );
+  }
+}
+
+/**
+ * The migrations in `dir`, in order. Every `.sql` file must be named NNNN_name.sql and the numbers must
+ * run 1, 2, 3… without gap or duplicate: a misnamed or missing file is a packaging mistake that must stop
+ * the server rather than silently skip a schema change.
+ */
+export async function listMigrations(dir: string): Promise<Migration[]> {
+  const files = (await readdir(dir)).filter((f) => f.endsWith(".sql")).sort();
+  const migrations: Migration[] = [];
+  for (const file of files) {
+    const match = FILE_PATTERN.exec(file);
+    if (!match?.[1]) throw new MigrationError(`migration ${file}: name must match NNNN_name.sql (lowercase)`);
+    migrations.push({ version: match[1], name: file.slice(0, -4), path: join(dir, file) });
+  }
+  migrations.forEach((m, i) => {
+    const expected = i + 1;
+    if (Number(m.version) === expected) return;
+    const kind = Number(m.version) < expected ? "duplicate" : "missing";
+    throw new MigrationError(
+      `migration ${m.name}: expected number ${String(expected).padStart(4, "0")} (${kind} migration number)`,
+    );
+  });
+  return migrations;
+}
+
+/**
+ * The advisory-lock key for migrating `namespace`: two namespaces on one database migrate independently,
+ * two instances of one namespace never at the same time.
+ */
+export function migrationLockKey(namespace: string): bigint {
+  return createHash("sha256").update(`authsvc:migrate:${namespace}`).digest().readBigInt64BE(0);
+}
+
+/**
+ * Applies the pending migrations of `migrationsDir` to `namespace`, creating the schema and its
+ * schema_migrations table when missing. Returns the names of the files applied ([] when up to date).
+ *
+ * All pending files run in ONE transaction: a server starting on an old database sees either the whole
+ * new schema or none of it, and a failing file leaves nothing behind (Postgres DDL is transactional).
+ * The price: a file cannot use statements that refuse to run in a transaction block (create index
+ * concurrently, vacuum) nor use an enum value added earlier in the same transaction; such a change must
+ * go out in a later release, in its own file. Files must not contain begin/commit themselves.
+ *
+ * pg_advisory_xact_lock, taken first in the transaction, makes a second instance starting at the same
+ * moment wait and then find nothing pending. A transaction-scoped lock needs no unlock on failure and
+ * also works on the embedded server, where all connections share one PGlite backend.
+ */
+export async function migrate(sql: Sql, options: MigrateOptions): Promise<{ applied: string[] }> {
+  const { namespace, log } = options;
+  assertValidNamespace(namespace);
+  // Read and validate every file before touching the database.
+  const migrations = await listMigrations(options.migrationsDir);
+  const sources = await Promise.all(
+    migrations.map(async (m) => render(m, await readFile(m.path, "utf8"), namespace)),
+  );
+
+  const applied = await sql.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(${migrationLockKey(namespace).toString()}::bigint)`;
+    // Created under the lock: concurrent "create … if not exists" can still fail with a unique violation.
+    await tx`create schema if not exists ${tx(namespace)}`;
+    await tx`
+      create table if not exists ${tx(namespace)}.schema_migrations (
+        version varchar(255) primary key,
+        applied_at timestamptz not null default now()
+      )
+    `;
+    const rows = await tx<{ version: string }[]>`select version from ${tx(namespace)}.schema_migrations`;
+    const done = new Set(rows.map((r) => r.version));
+    const known = new Set(migrations.map((m) => m.version));
+    const unknown = [...done].filter((v) => !known.has(v));
+    if (unknown.length > 0) {
+      // A newer release already migrated this database (e.g. during a rolling deploy): not our business.
+      log?.("database has migrations this build does not know", { namespace, versions: unknown.sort() });
+    }
+
+    const names: string[] = [];
+    for (const [i, m] of migrations.entries()) {
+      if (done.has(m.version)) continue;
+      const started = performance.now();
+      try {
+        // sql.unsafe runs the file through the simple query protocol, which accepts many statements.
+        // Safe here: the text is our own migration file, and the only substitution is the namespace,
+        // validated above and quoted; no user input ever reaches this call.
+        await tx.unsafe(sources[i] as string);
+      } catch (error) {
+        throw new MigrationError(`migration ${m.name} failed: ${(error as Error).message}`, { cause: error });
+      }
+      await tx`insert into ${tx(namespace)}.schema_migrations (version) values (${m.version})`;
+      log?.("applied migration", {
+        namespace,
+        migration: m.name,
+        ms: Math.round(performance.now() - started),
+      });
+      names.push(m.name);
+    }
+    return names;
+  });
+  return { applied };
+}
+
+function render(migration: Migration, text: string, namespace: string): string {
+  const rendered = text.replaceAll(PLACEHOLDER, `"${namespace}"`);
+  const stray = /\{\{.*?\}\}/.exec(rendered);
+  if (stray) throw new MigrationError(`migration ${migration.name}: unknown placeholder ${stray[0]}`);
+  return rendered;
+}
+
+/**
+ * `<repo>/migrations`, found from this module's own location: adapters/src/postgres when run from
+ * source (tsx, vitest), adapters/dist/postgres when compiled. Both are three levels below the repo.
+ */
+export function resolveMigrationsDir(): string {
+  const dir = fileURLToPath(new URL("../../../migrations/", import.meta.url));
+  if (!existsSync(dir)) throw new MigrationError(`migrations directory not found at ${dir}`);
+  return dir;
+}

@@ -1,0 +1,10 @@
+/**
+ * Configuration of the HTTP app: `AUTHSVC_*` variables (plus the unprefixed names the spec lists)
+ * from `.env` and the environment, parsed into one typed `Config`. docs/configuration.md documents
+ * every variable; a test keeps it in step with `configVariables`.
+ */
+export { configVariables } from "./config/catalog.js";
+export { ConfigFileError, readEnvironment } from "./config/environment.js";
+export { DEV_JWT_SECRET_FILE, type LoadOptions, type LoadResult, loadConfig } from "./config/load.js";
+export * from "./config/types.js";
+export type { ConfigVariable, Requirement } from "./config/variable.js";

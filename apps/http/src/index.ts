@@ -1,0 +1,2 @@
+export { type AppDeps, createApp } from "./app.js";
+export * from "./config.js";

@@ -1,0 +1,90 @@
+import { type DestinationStream, type Logger, pino } from "pino";
+
+/** The reference's log levels; pino has no `panic`, which logs as `fatal`. */
+export type LogLevel = "panic" | "fatal" | "error" | "warn" | "info" | "debug";
+
+/**
+ * Keys whose values never reach a log line. Matching is by name, case-insensitive, at any depth, so a
+ * secret nested in an error, a request body or a config object is caught as well.
+ */
+const SECRET_KEY =
+  /pass(word)?|secret|token|otp|nonce|authorization|cookie|api_?key|apikey|access_?key|code_verifier|hash|credential|private|^code$|^key$|jwt|database_?url|dsn/i;
+
+export const REDACTED = "[REDACTED]";
+
+// JWTs, and URLs with user:password@, inside free text (messages, error strings).
+const JWT_IN_TEXT = /\beyJ[\w-]{5,}\.[\w-]{5,}\.[\w-]{5,}/g;
+const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/@\s]+:)[^@\s]+@/gi;
+
+/** Scrubs secret-looking substrings from free text. */
+export function scrubText(text: string): string {
+  return text.replace(JWT_IN_TEXT, REDACTED).replace(URL_PASSWORD, `$1${REDACTED}@`);
+}
+
+/** Returns a copy of `value` with every secret-named key replaced by `[REDACTED]`. */
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 8) return "[Depth]";
+  if (typeof value === "string") return scrubText(value);
+  if (value === null || typeof value !== "object") return value;
+  if (value instanceof Error) {
+    return redact({ ...value, type: value.name, message: value.message, stack: value.stack }, depth);
+  }
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    out[key] =
+      SECRET_KEY.test(key) && inner !== undefined && inner !== null ? REDACTED : redact(inner, depth + 1);
+  }
+  return out;
+}
+
+export interface LoggerOptions {
+  readonly level: LogLevel;
+  /** `LOG_FILE`: append JSON lines there instead of standard output. */
+  readonly file?: string | undefined;
+  /** For tests: where the lines go. */
+  readonly destination?: DestinationStream;
+}
+
+/**
+ * JSON lines through pino. Every object logged passes through `redact`, and every message through
+ * `scrubText`, so a careless `log.info({ body })` cannot leak a password, token or OTP.
+ */
+export function createLogger(options: LoggerOptions): Logger {
+  const destination =
+    options.destination ??
+    (options.file ? pino.destination({ dest: options.file, mkdir: true, sync: false }) : pino.destination(1));
+  return pino(
+    {
+      level: options.level === "panic" ? "fatal" : options.level,
+      base: { component: "authsvc" },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      messageKey: "msg",
+      formatters: {
+        level: (label) => ({ level: label }),
+        log: (object) => redact(object) as Record<string, unknown>,
+      },
+      hooks: {
+        logMethod(args, method) {
+          const scrubbed = args.map((arg) => (typeof arg === "string" ? scrubText(arg) : arg));
+          method.apply(this, scrubbed as Parameters<typeof method>);
+        },
+      },
+      // Errors are turned into plain objects by `redact`, so pino's serializer must not run first.
+      serializers: { err: (e: unknown) => e },
+    },
+    destination,
+  );
+}
+
+/**
+ * Writes one info line that bypasses redaction. Used once, by the embedded development mode, to print
+ * the `anon` and `service_role` keys signed with the development secret: a newcomer needs them, and
+ * they are worthless outside that throwaway database.
+ */
+export function logUnredacted(logger: Logger, fields: Record<string, unknown>, msg: string): void {
+  if (!logger.isLevelEnabled("info")) return;
+  const stream = (logger as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym];
+  const line = { level: "info", time: new Date().toISOString(), component: "authsvc", ...fields, msg };
+  stream?.write(`${JSON.stringify(line)}\n`);
+}

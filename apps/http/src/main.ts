@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+import { announceDevelopmentMode, compose, openDatabase } from "./compose.js";
+import { type Config, ConfigFileError, loadConfig, readEnvironment } from "./config.js";
+import { ensureDevSecret } from "./dev-secret.js";
+import { createLogger } from "./logger.js";
+import { listen } from "./server.js";
+
+const USAGE = "usage: authsvc [serve|migrate]";
+/** How long shutdown may take before the process gives up and exits non-zero. */
+const SHUTDOWN_DEADLINE_MS = 8_000;
+
+/** Loads the configuration or exits 1 with every problem, one per line, on stderr. */
+function configure(): { config: Config; notices: string[] } {
+  let vars: Record<string, string>;
+  try {
+    vars = readEnvironment(process.cwd(), process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigFileError)) throw error;
+    process.stderr.write(`authsvc: ${error.message}\n`);
+    process.exit(1);
+  }
+  const result = loadConfig(vars, { devJwtSecret: ensureDevSecret });
+  if (!result.ok) {
+    process.stderr.write(`authsvc: invalid configuration (${result.problems.length} problems):\n`);
+    for (const problem of result.problems) process.stderr.write(`  ${problem}\n`);
+    process.exit(1);
+  }
+  return result;
+}
+
+async function main(command: string): Promise<void> {
+  if (command !== "serve" && command !== "migrate") {
+    process.stderr.write(`${USAGE}\n`);
+    process.exit(2);
+  }
+  const { config, notices } = configure();
+  const logger = createLogger({ level: config.log.level, file: config.log.file });
+
+  if (command === "migrate") {
+    const { sql, embedded } = await openDatabase(config, logger);
+    await sql.end({ timeout: 5 });
+    await embedded?.stop();
+    logger.flush();
+    return;
+  }
+
+  if (config.embedded) await announceDevelopmentMode(config, logger, notices);
+  else for (const notice of notices) logger.info(notice);
+
+  const composition = await compose(config, logger);
+  const server = await listen(composition.app, { host: config.api.host, port: config.api.port });
+  logger.info(
+    { url: server.url, version: config.embedded ? "development" : undefined },
+    `authsvc listening on ${server.url}`,
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down: no new connections, finishing requests in flight");
+    setTimeout(() => {
+      logger.error("shutdown deadline passed, exiting");
+      logger.flush();
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
+    await server.close();
+    await composition.close();
+    logger.info("stopped");
+    logger.flush(() => process.exit(0));
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+main(process.argv[2] ?? "serve").catch((error: unknown) => {
+  // Startup faults (database unreachable, migration failure) end the process; the message names the
+  // cause, never the connection string's password.
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(
+    `authsvc: failed to start: ${message.replace(/(:\/\/[^:/@\s]+:)[^@\s]+@/g, "$1***@")}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,40 @@
+import { randomUUID } from "node:crypto";
+import type { MiddlewareHandler } from "hono";
+import type { Logger } from "pino";
+
+/** Response header carrying the request id when no `REQUEST_ID_HEADER` is configured. */
+export const DEFAULT_REQUEST_ID_HEADER = "x-request-id";
+
+// An inherited id is echoed into headers and logs, so it must be short and printable.
+const SAFE_ID = /^[\w.:@/+=-]{1,128}$/;
+
+/**
+ * Gives every request an id (inherited from the configured header when present and sane, else a
+ * fresh UUID), a child logger that stamps that id on every line, and one "request completed" line
+ * with status and duration. The path is logged without its query string: links carry tokens there.
+ */
+export const requestContext =
+  (options: { logger: Logger; requestIdHeader?: string | undefined }): MiddlewareHandler =>
+  async (c, next) => {
+    const header = options.requestIdHeader;
+    const inherited = header ? c.req.header(header) : undefined;
+    const requestId = inherited && SAFE_ID.test(inherited) ? inherited : randomUUID();
+    const log = options.logger.child({ request_id: requestId });
+    c.set("requestId", requestId);
+    c.set("log", log);
+    const started = performance.now();
+    await next();
+    c.header(header ?? DEFAULT_REQUEST_ID_HEADER, requestId);
+    if (c.req.path === "/health") return;
+    const status = c.res.status;
+    const fields = {
+      method: c.req.method,
+      path: c.req.path,
+      status,
+      duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+      error_code: c.res.headers.get("x-sb-error-code") ?? undefined,
+    };
+    if (status >= 500) log.error(fields, "request completed");
+    else if (status >= 400) log.warn(fields, "request completed");
+    else log.info(fields, "request completed");
+  };

@@ -1,0 +1,41 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import type { Hono } from "hono";
+
+export interface RunningServer {
+  readonly url: string;
+  /** Stops accepting connections and resolves once every in-flight request has been answered. */
+  close(): Promise<void>;
+}
+
+/** Serves `app` on `host:port` (port 0 picks a free one) and resolves once it listens. */
+export function listen(
+  app: Hono<never> | Hono,
+  options: { host: string; port: number },
+): Promise<RunningServer> {
+  return new Promise((resolve, reject) => {
+    const server = serve(
+      {
+        fetch: app.fetch,
+        hostname: options.host,
+        port: options.port,
+        // The reference gives clients 2 s to send their headers (slowloris protection).
+        serverOptions: { headersTimeout: 2_000, requestTimeout: 30_000 },
+      },
+      (info: AddressInfo) => {
+        const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
+        resolve({
+          url: `http://${host}:${info.port}`,
+          close: () =>
+            new Promise<void>((done) => {
+              // close() waits for in-flight requests; idle keep-alive sockets are closed at once
+              // (Node 19+), so a client holding a connection open cannot delay shutdown.
+              server.close(() => done());
+              if ("closeIdleConnections" in server) server.closeIdleConnections();
+            }),
+        });
+      },
+    );
+    server.once("error", reject);
+  });
+}

@@ -1,0 +1,35 @@
+import { type AppDeps, createApp } from "../app.js";
+import { EXTERNAL_PROVIDERS } from "../config.js";
+import type { Settings } from "../routes/settings.js";
+import { memoryLogger } from "./memory-log.js";
+
+/** Settings with every provider off, as a fresh configuration gives. */
+export const defaultSettings = (): Settings => ({
+  external: {
+    ...(Object.fromEntries(EXTERNAL_PROVIDERS.map((p) => [p, false])) as Record<
+      (typeof EXTERNAL_PROVIDERS)[number],
+      boolean
+    >),
+    email: true,
+    phone: false,
+    anonymous_users: false,
+  },
+  disable_signup: false,
+  autoconfirm: false,
+  mailer_autoconfirm: false,
+  phone_autoconfirm: false,
+  sms_provider: "",
+  saml_enabled: false,
+});
+
+/** An app over in-memory logs, for HTTP-level tests. */
+export function testApp(overrides: Partial<AppDeps> = {}) {
+  const log = memoryLogger();
+  const app = createApp({
+    logger: log.logger,
+    version: "0.0.0-test",
+    settings: defaultSettings(),
+    ...overrides,
+  });
+  return { app, log };
+}

@@ -1,0 +1,82 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { cruise, type IReporterOutput } from "dependency-cruiser";
+import { afterAll, describe, expect, it } from "vitest";
+
+const require = createRequire(import.meta.url);
+const ruleSet = require("../.dependency-cruiser.cjs") as {
+  forbidden: unknown[];
+  options: Record<string, unknown>;
+};
+
+function write(root: string, path: string, text: string) {
+  mkdirSync(dirname(join(root, path)), { recursive: true });
+  writeFileSync(join(root, path), text);
+}
+
+/** Runs the project's rule set (the one `npm run lint` uses) over a tree. */
+async function violations(root: string): Promise<string[]> {
+  const { tsConfig: _tsConfig, ...options } = ruleSet.options;
+  const result: IReporterOutput = await cruise(["core/src", "adapters/src", "apps/http/src"], {
+    ...options,
+    baseDir: root,
+    ruleSet: { forbidden: ruleSet.forbidden },
+    validate: true,
+  } as never);
+  if (typeof result.output === "string") throw new Error(result.output);
+  return result.output.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`);
+}
+
+describe("the dependency rule (npm run lint)", () => {
+  const roots: string[] = [];
+  afterAll(() => {
+    for (const root of roots) rmSync(root, { recursive: true, force: true });
+  });
+
+  /** A miniature of the repository that obeys the rule; each test adds one import to it. */
+  function tree(): string {
+    const root = mkdtempSync(join(tmpdir(), "authsvc-deprule-"));
+    roots.push(root);
+    write(root, "core/src/a.ts", 'import { b } from "./b.js";\nexport const a = b;\n');
+    write(root, "core/src/b.ts", "export const b = 1;\n");
+    write(root, "adapters/src/x.ts", 'import { a } from "../../core/src/a.js";\nexport const x = a;\n');
+    write(
+      root,
+      "apps/http/src/y.ts",
+      'import { x } from "../../../adapters/src/x.js";\nexport const y = x;\n',
+    );
+    return root;
+  }
+
+  it("accepts core importing core, adapters importing core, the app importing both", async () => {
+    expect(await violations(tree())).toEqual([]);
+  });
+
+  it("fails a deliberate node: import in core", async () => {
+    const root = tree();
+    write(
+      root,
+      "core/src/bad.ts",
+      'import { readFileSync } from "node:fs";\nexport const bad = readFileSync;\n',
+    );
+    expect(await violations(root)).toEqual(["core-is-pure: core/src/bad.ts -> fs"]);
+  });
+
+  it("fails core importing an npm package", async () => {
+    const root = tree();
+    write(root, "core/src/pkg.ts", 'import { parse } from "valibot";\nexport const p = parse;\n');
+    const found = await violations(root);
+    // The miniature has no node_modules, so the import is also unresolvable; what matters is the rule.
+    expect(found.filter((v) => v.startsWith("core-is-pure: core/src/pkg.ts -> "))).toHaveLength(1);
+  });
+
+  it("fails adapters importing the app", async () => {
+    const root = tree();
+    write(root, "adapters/src/z.ts", 'import { y } from "../../apps/http/src/y.js";\nexport const z = y;\n');
+    expect(await violations(root)).toEqual([
+      "adapters-never-import-apps: adapters/src/z.ts -> apps/http/src/y.ts",
+    ]);
+  });
+});
