@@ -15,7 +15,12 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["core/src/**/*.test.ts", "adapters/src/**/*.test.ts", "apps/http/src/**/*.test.ts", "test/**/*.test.ts"],
+    include: [
+      "core/src/**/*.test.ts",
+      "adapters/src/**/*.test.ts",
+      "apps/http/src/**/*.test.ts",
+      "test/**/*.test.ts",
+    ],
     globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,6 +1,6 @@
 /**
  * Configuration of the HTTP app: `AUTHSVC_*` variables (plus the unprefixed names the spec lists)
- * from `.env` and the environment, parsed into one typed `Config`. docs/configuration.md documents
+ * from `.env` and the environment, parsed into one typed `Config`. the README (Configuration) documents
  * every variable; a test keeps it in step with `configVariables`.
  */
 export { configVariables } from "./config/catalog.js";

@@ -49,10 +49,7 @@ async function main(command: string): Promise<void> {
 
   const composition = await compose(config, logger);
   const server = await listen(composition.app, { host: config.api.host, port: config.api.port });
-  logger.info(
-    { url: server.url, version: config.embedded ? "development" : undefined },
-    `authsvc listening on ${server.url}`,
-  );
+  logger.info({ url: server.url }, `authsvc listening on ${server.url}`);
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -4,7 +4,7 @@ import { configVariables } from "./catalog.js";
 import { EXTERNAL_PROVIDERS } from "./types.js";
 import type { ConfigVariable } from "./variable.js";
 
-const docs = readFileSync(new URL("../../../../docs/configuration.md", import.meta.url), "utf8");
+const docs = readFileSync(new URL("../../../../README.md", import.meta.url), "utf8");
 
 /** Table rows of the docs, as trimmed cells (Biome pads the columns). */
 const rows = docs
@@ -41,7 +41,7 @@ function expectedRow(variable: ConfigVariable): string[] {
 
 const PROVIDER_GROUP = "External OAuth providers";
 
-describe("docs/configuration.md", () => {
+describe("README.md, Configuration", () => {
   it("shows every variable, with the type, default, requirement and meaning the code has", () => {
     for (const variable of configVariables.filter((v) => v.group !== PROVIDER_GROUP)) {
       // Other tables (embedded defaults, aliases) may also start with the name; one row must match.

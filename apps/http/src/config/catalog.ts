@@ -3,7 +3,7 @@ import { EXTERNAL_PROVIDERS } from "./types.js";
 import { type ConfigVariable, describe, type Variable } from "./variable.js";
 import * as V from "./variables.js";
 
-/** Every variable, in the order docs/configuration.md presents them. */
+/** Every variable, in the order the README (Configuration) presents them. */
 const all: readonly Variable<unknown>[] = [
   ...Object.values(V.general),
   ...Object.values(V.api),

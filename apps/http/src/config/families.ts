@@ -211,7 +211,7 @@ const FAMILIES: readonly { readonly prefix: string; readonly hint: string }[] = 
   },
   {
     prefix: "SMS_",
-    hint: `gateways are ${SMS_PROVIDERS.map(envSuffix).join(", ")}; see docs/configuration.md`,
+    hint: `gateways are ${SMS_PROVIDERS.map(envSuffix).join(", ")}; see the README (Configuration)`,
   },
 ].map(({ prefix, hint }) => ({ prefix: `${PREFIX}${prefix}`, hint }));
 

@@ -6,7 +6,7 @@ export const PREFIX = "AUTHSVC_";
 /** How a variable is required: always, outside embedded mode, or when another setting asks for it. */
 export type Requirement = "yes" | "no" | "unless embedded" | `when ${string}`;
 
-/** The documented face of a variable: what `configVariables` lists and docs/configuration.md shows. */
+/** The documented face of a variable: what `configVariables` lists and the README (Configuration) shows. */
 export interface ConfigVariable {
   /** Full name with the `AUTHSVC_` prefix. */
   readonly name: string;

@@ -1,0 +1,116 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+/** The built server, as `npm start` runs it. `npm test` builds first (pretest). */
+export const SERVER_ENTRY = fileURLToPath(new URL("../../apps/http/dist/main.js", import.meta.url));
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface ServerProcess {
+  /** Where it listens, e.g. http://127.0.0.1:40123. */
+  url: string;
+  /** Every JSON log line written so far. */
+  lines(): Record<string, unknown>[];
+  stderr(): string;
+  /** Sends `signal` and resolves with the exit and how long it took. */
+  stop(signal?: NodeJS.Signals): Promise<Exit & { ms: number }>;
+}
+
+interface Spawned {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<Exit>;
+}
+
+/**
+ * Runs the server with exactly `env` (plus PATH): nothing leaks in from the test's own environment,
+ * so each test states the whole configuration it relies on.
+ */
+function spawnServer(env: Record<string, string>, args: string[], cwd: string): Spawned {
+  const child = spawn(process.execPath, [SERVER_ENTRY, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  const exited = new Promise<Exit>((resolve) =>
+    child.once("close", (code, signal) => resolve({ code, signal })),
+  );
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** The complete JSON lines of a log (a line still being written is left for the next look). */
+export function parseLines(text: string): Record<string, unknown>[] {
+  return text
+    .split("\n")
+    .slice(0, -1)
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** Runs a command of the server to completion (`migrate`, or a start expected to fail). */
+export async function runServer(
+  env: Record<string, string>,
+  options: { args?: string[]; cwd: string },
+): Promise<Exit & { stdout: string; stderr: string }> {
+  const spawned = spawnServer(env, options.args ?? [], options.cwd);
+  const exit = await spawned.exited;
+  return { ...exit, stdout: spawned.stdout(), stderr: spawned.stderr() };
+}
+
+/**
+ * Starts the server and resolves once it logs where it listens (PORT=0 picks a free port). With
+ * `logFile`, the log lines are read from that file (LOG_FILE) instead of standard output.
+ */
+export async function startServer(
+  env: Record<string, string>,
+  options: { cwd: string; logFile?: string },
+): Promise<ServerProcess> {
+  const spawned = spawnServer(env, [], options.cwd);
+  const logText = () => (options.logFile ? readIfExists(options.logFile) : spawned.stdout());
+  const url = await new Promise<string>((resolve, reject) => {
+    const check = () => {
+      const listening = parseLines(logText()).find((line) => typeof line.url === "string");
+      if (!listening) return;
+      clearInterval(poll);
+      resolve(String(listening.url).replace("0.0.0.0", "127.0.0.1"));
+    };
+    // A log file gives no event to wait on, so it is looked at every 20 ms until the line appears.
+    const poll = setInterval(check, 20);
+    void spawned.exited.then((exit) => {
+      clearInterval(poll);
+      reject(new Error(`server exited before listening (${JSON.stringify(exit)}): ${spawned.stderr()}`));
+    });
+  });
+  return {
+    url,
+    lines: () => parseLines(logText()),
+    stderr: spawned.stderr,
+    async stop(signal = "SIGTERM") {
+      const started = performance.now();
+      spawned.child.kill(signal);
+      const exit = await spawned.exited;
+      return { ...exit, ms: performance.now() - started };
+    },
+  };
+}
+
+function readIfExists(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+}
