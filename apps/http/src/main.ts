@@ -21,7 +21,10 @@ function configure(): { config: Config; notices: string[] } {
   }
   const result = loadConfig(vars, { devJwtSecret: ensureDevSecret });
   if (!result.ok) {
-    process.stderr.write(`authsvc: invalid configuration (${result.problems.length} problems):\n`);
+    const count = result.problems.length;
+    process.stderr.write(
+      `authsvc: invalid configuration (${count} ${count === 1 ? "problem" : "problems"}):\n`,
+    );
     for (const problem of result.problems) process.stderr.write(`  ${problem}\n`);
     process.exit(1);
   }
