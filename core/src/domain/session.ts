@@ -1,0 +1,31 @@
+/** One authentication method recorded on a session (the `amr` claim). */
+export interface AmrEntry {
+  readonly method: string;
+  /** Unix seconds. */
+  readonly timestamp: number;
+}
+
+/** A sign-in: created by every login, holding a chain of refresh tokens. */
+export interface Session {
+  readonly id: string;
+  readonly userId: string;
+  readonly aal: "aal1" | "aal2";
+  readonly amr: readonly AmrEntry[];
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+  readonly refreshedAt: Date | null;
+}
+
+/** A refresh token as stored: only its SHA-256 hash is kept. */
+export interface RefreshTokenRecord {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly userId: string;
+  readonly tokenHash: string;
+  /** The token this one replaced, or null for the first of a session. */
+  readonly parentId: string | null;
+  readonly revoked: boolean;
+  readonly createdAt: Date;
+  /** When it was last changed: for a revoked token, when it was revoked (rotated). */
+  readonly updatedAt: Date;
+}

@@ -1,0 +1,5 @@
+/** Identifiers from a CSPRNG. */
+export interface Random {
+  /** A random (v4) UUID. */
+  uuid(): string;
+}

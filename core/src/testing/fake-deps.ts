@@ -1,0 +1,55 @@
+import type { AuthSettings } from "../domain/settings.js";
+import type { AuthDeps } from "../use-cases/deps.js";
+import {
+  fakeHasher,
+  fakeMailer,
+  fakeSecretTokens,
+  fakeSigner,
+  fixedClock,
+  sequentialRandom,
+} from "./fake-crypto.js";
+import { fakeStore } from "./fake-store.js";
+
+/** The settings of a default configuration. */
+export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): AuthSettings {
+  return {
+    siteUrl: "http://localhost:3000",
+    jwt: {
+      exp: 3600,
+      aud: "authenticated",
+      defaultRole: "authenticated",
+      adminRoles: ["service_role", "supabase_admin"],
+    },
+    password: { minLength: 6, requiredCharacters: [] },
+    refreshTokens: { rotationEnabled: true, reuseIntervalMs: 10_000 },
+    signup: {
+      disabled: false,
+      emailEnabled: true,
+      phoneEnabled: true,
+      anonymousEnabled: false,
+      mailerAutoconfirm: false,
+      smsAutoconfirm: false,
+    },
+    updatePasswordRequiresReauthentication: false,
+    ...overrides,
+  };
+}
+
+/** Fakes for every port, with handles to inspect them. */
+export function fakeDeps(settings: Partial<AuthSettings> = {}) {
+  const clock = fixedClock();
+  const store = fakeStore();
+  const hasher = fakeHasher();
+  const mailer = fakeMailer();
+  const deps = {
+    store,
+    clock,
+    random: sequentialRandom(),
+    tokens: fakeSecretTokens(),
+    hasher,
+    signer: fakeSigner(clock),
+    mailer,
+    settings: defaultAuthSettings(settings),
+  } satisfies AuthDeps;
+  return deps;
+}
