@@ -5,9 +5,9 @@ import { connectPostgres, resolveMigrationsDir } from "@authsvc/adapters";
 import { jwtVerify } from "jose";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type FreshNamespace, freshNamespace, testDatabase } from "./support/database.js";
+import { productionServerEnv } from "./support/server-env.js";
 import { parseLines, runServer, type ServerProcess, startServer } from "./support/server-process.js";
 
-const JWT_SECRET = "an-e2e-test-secret-of-at-least-32-chars";
 const migrationCount = readdirSync(resolveMigrationsDir()).filter((f) => f.endsWith(".sql")).length;
 
 const running: ServerProcess[] = [];
@@ -27,28 +27,13 @@ function tempDir(): string {
   return dir;
 }
 
-/** A production-style configuration on the run's Postgres, in a namespace of its own. */
+/** A production-style configuration on the run's database, in a namespace of its own. */
 async function productionEnv(
   extra: Record<string, string> = {},
 ): Promise<{ env: Record<string, string>; ns: FreshNamespace }> {
   const ns = await freshNamespace();
   namespaces.push(ns);
-  const db = testDatabase();
-  return {
-    ns,
-    env: {
-      DATABASE_URL: db.url,
-      AUTHSVC_DB_NAMESPACE: ns.namespace,
-      // The fallback test database is an embedded server shared by every process of the run.
-      AUTHSVC_DB_PREPARED_STATEMENTS: db.embedded ? "false" : "true",
-      AUTHSVC_SITE_URL: "http://localhost:3000",
-      AUTHSVC_API_EXTERNAL_URL: "http://localhost:9999",
-      AUTHSVC_JWT_SECRET: JWT_SECRET,
-      AUTHSVC_API_HOST: "127.0.0.1",
-      PORT: "0",
-      ...extra,
-    },
-  };
+  return { ns, env: productionServerEnv(ns, extra) };
 }
 
 async function start(env: Record<string, string>, cwd = tempDir(), logFile?: string): Promise<ServerProcess> {

@@ -34,6 +34,17 @@ async function migrationsDir(extra: Record<string, string>, withReal = true): Pr
   return dir;
 }
 
+/** The shipped migrations, and the file name a later release's next migration would have. */
+async function shipped(): Promise<{ names: string[]; versions: string[]; next: (name: string) => string }> {
+  const files = await listMigrations(resolveMigrationsDir());
+  const next = String(files.length + 1).padStart(4, "0");
+  return {
+    names: files.map((m) => m.name),
+    versions: files.map((m) => m.version),
+    next: (n) => `${next}_${n}`,
+  };
+}
+
 async function tables(sql: Sql, schema: string): Promise<string[]> {
   const rows = await sql<{ table_name: string }[]>`
     select table_name from information_schema.tables where table_schema = ${schema} order by table_name
@@ -62,8 +73,9 @@ describe("migrate", () => {
       migrationsDir: resolveMigrationsDir(),
       log: (msg) => log.push(msg),
     });
-    expect(result.applied).toEqual(["0001_initial"]);
-    expect(log).toEqual(["applied migration"]);
+    const { names, versions: all } = await shipped();
+    expect(result.applied).toEqual(names);
+    expect(log).toEqual(names.map(() => "applied migration"));
     expect(await tables(sql, ns)).toEqual([
       "audit_log_entries",
       "flow_state",
@@ -74,21 +86,24 @@ describe("migrate", () => {
       "sessions",
       "users",
     ]);
-    expect(await versions(sql, ns)).toEqual(["0001"]);
+    expect(await versions(sql, ns)).toEqual(all);
   });
 
   it("is a no-op when run again", async () => {
     const { sql, namespace: ns } = await namespace(true);
     const again = await migrate(sql, { namespace: ns, migrationsDir: resolveMigrationsDir() });
     expect(again.applied).toEqual([]);
-    expect(await versions(sql, ns)).toEqual(["0001"]);
+    expect(await versions(sql, ns)).toEqual((await shipped()).versions);
   });
 
   it("applies only the new files of a later release", async () => {
     const { sql, namespace: ns } = await namespace(true);
-    const dir = await migrationsDir({ "0002_add_thing.sql": "create table {{namespace}}.thing (id int);" });
-    expect((await migrate(sql, { namespace: ns, migrationsDir: dir })).applied).toEqual(["0002_add_thing"]);
-    expect(await versions(sql, ns)).toEqual(["0001", "0002"]);
+    const { versions: all, next } = await shipped();
+    const dir = await migrationsDir({
+      [`${next("add_thing")}.sql`]: "create table {{namespace}}.thing (id int);",
+    });
+    expect((await migrate(sql, { namespace: ns, migrationsDir: dir })).applied).toEqual([next("add_thing")]);
+    expect(await versions(sql, ns)).toEqual([...all, next("add_thing").slice(0, 4)]);
   });
 
   it("migrates exactly once when two pools start at the same moment", async () => {
@@ -113,23 +128,28 @@ describe("migrate", () => {
 
   it("rolls a failing migration back completely, including the earlier files of the same run", async () => {
     const { sql, namespace: ns } = await namespace();
+    const { next } = await shipped();
     const dir = await migrationsDir({
-      "0002_broken.sql":
+      [`${next("broken")}.sql`]:
         "create table {{namespace}}.partial (id int);\ncreate tabel {{namespace}}.oops (id int);",
     });
     const error = await migrate(sql, { namespace: ns, migrationsDir: dir }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MigrationError);
-    expect((error as Error).message).toMatch(/^migration 0002_broken failed: syntax error/);
+    expect((error as Error).message).toMatch(new RegExp(`^migration ${next("broken")} failed: syntax error`));
     expect(await schemaExists(sql, ns)).toBe(false);
   });
 
   it("leaves an already migrated namespace exactly as it was when a new file fails", async () => {
     const { sql, namespace: ns } = await namespace(true);
+    const { versions: all, next } = await shipped();
     const dir = await migrationsDir({
-      "0002_broken.sql": "create table {{namespace}}.partial (id int);\nselect * from {{namespace}}.nope;",
+      [`${next("broken")}.sql`]:
+        "create table {{namespace}}.partial (id int);\nselect * from {{namespace}}.nope;",
     });
-    await expect(migrate(sql, { namespace: ns, migrationsDir: dir })).rejects.toThrow(/0002_broken failed/);
-    expect(await versions(sql, ns)).toEqual(["0001"]);
+    await expect(migrate(sql, { namespace: ns, migrationsDir: dir })).rejects.toThrow(
+      new RegExp(`${next("broken")} failed`),
+    );
+    expect(await versions(sql, ns)).toEqual(all);
     expect(await tables(sql, ns)).not.toContain("partial");
   });
 

@@ -1,5 +1,13 @@
+import type { User } from "@authsvc/core";
 import type { Logger } from "pino";
 import type { ApiVersion } from "./middleware/api-version.js";
+
+/** The signed-in caller of a user endpoint. */
+export interface UserAuth {
+  readonly user: User;
+  readonly claims: Readonly<Record<string, unknown>>;
+  readonly sessionId: string | null;
+}
 
 /** What every request carries through the middleware chain. */
 export type AppEnv = {
@@ -7,5 +15,7 @@ export type AppEnv = {
     requestId: string;
     log: Logger;
     apiVersion: ApiVersion;
+    auth: UserAuth;
+    adminRole: string;
   };
 };

@@ -1,3 +1,4 @@
+import type { AuthDeps } from "@authsvc/core";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
@@ -10,14 +11,20 @@ import { errorResponse, httpError, toAuthError } from "./errors.js";
 import { API_VERSION_HEADER, apiVersion } from "./middleware/api-version.js";
 import { MAX_BODY_BYTES } from "./middleware/json-body.js";
 import { requestContext } from "./middleware/request-context.js";
+import { adminUserRoutes } from "./routes/admin-users.js";
 import { healthRoutes } from "./routes/health.js";
 import { type Settings, settingsRoutes } from "./routes/settings.js";
+import { signupRoutes } from "./routes/signup.js";
+import { tokenRoutes } from "./routes/token.js";
+import { userRoutes } from "./routes/user.js";
 
 /** Everything the HTTP layer needs, built by the composition root (or by a test). */
 export interface AppDeps {
   readonly logger: Logger;
   readonly version: string;
   readonly settings: Settings;
+  /** The ports and settings the use cases run with. */
+  readonly auth: AuthDeps;
   /** Incoming header whose value becomes the request id (`REQUEST_ID_HEADER`). */
   readonly requestIdHeader?: string | undefined;
   /** Extra headers allowed by CORS (`CORS_ALLOWED_HEADERS`). */
@@ -89,6 +96,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.route("/", healthRoutes(deps.version));
   app.route("/", settingsRoutes(deps.settings));
+  app.route("/", signupRoutes(deps.auth));
+  app.route("/", tokenRoutes(deps.auth));
+  app.route("/", userRoutes(deps.auth));
+  app.route("/", adminUserRoutes(deps.auth));
 
   app.notFound((c) => errorResponse(c, httpError(404, "not_found", "Not found")));
   app.onError((thrown, c) => {

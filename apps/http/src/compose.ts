@@ -10,6 +10,7 @@ import {
 import type { Hono } from "hono";
 import type { Logger } from "pino";
 import { createApp } from "./app.js";
+import { authDepsOf } from "./auth-deps.js";
 import type { Config } from "./config.js";
 import { logUnredacted } from "./logger.js";
 import { settingsOf } from "./settings-view.js";
@@ -64,6 +65,7 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
     logger,
     version: readVersion(),
     settings: settingsOf(config),
+    auth: authDepsOf(config, sql, logger),
     requestIdHeader: config.api.requestIdHeader,
     corsAllowedHeaders: config.api.corsAllowedHeaders,
     maxRequestDurationMs: config.api.maxRequestDurationMs,

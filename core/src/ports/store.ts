@@ -30,6 +30,9 @@ export interface UserRepository {
 
 export interface IdentityRepository {
   insert(identity: Identity): Promise<void>;
+  /** Overwrites the identity with this id (its `identity_data` after an email or phone change). */
+  update(identity: Identity): Promise<void>;
+  /** The user's identities, oldest first. */
   listByUser(userId: string): Promise<Identity[]>;
 }
 

@@ -114,6 +114,39 @@ function fakeSessions(t: FakeTables): SessionStore {
   };
 }
 
+/**
+ * Row locks as `select … for update` takes them: a transaction's `lock` waits while another transaction
+ * holds the row, and everything it locked is released when its callback settles. Without them two
+ * concurrent refreshes would both rotate the same token here, yet never against Postgres.
+ */
+function rowLocks() {
+  const tails = new Map<string, Promise<void>>();
+  return () => {
+    const releases: (() => void)[] = [];
+    const held = new Set<string>();
+    return {
+      async lock(key: string): Promise<void> {
+        if (held.has(key)) return;
+        held.add(key);
+        const previous = tails.get(key) ?? Promise.resolve();
+        let release!: () => void;
+        const mine = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        tails.set(key, mine);
+        releases.push(() => {
+          release();
+          if (tails.get(key) === mine) tails.delete(key);
+        });
+        await previous;
+      },
+      releaseAll: () => {
+        for (const release of releases) release();
+      },
+    };
+  };
+}
+
 /** An in-memory `Store` whose tables a test can inspect. */
 export function fakeStore(): Store & { tables: FakeTables } {
   const tables: FakeTables = {
@@ -127,10 +160,37 @@ export function fakeStore(): Store & { tables: FakeTables } {
     users: fakeUsers(tables),
     identities: {
       insert: async (i: Identity) => void tables.identities.set(i.id, i),
+      update: async (i: Identity) => void (tables.identities.has(i.id) && tables.identities.set(i.id, i)),
       listByUser: async (userId) => [...tables.identities.values()].filter((i) => i.userId === userId),
     },
     sessions: fakeSessions(tables),
     audit: { record: async (entry) => void tables.audit.push(entry) },
   };
-  return { ...repos, tables, transaction: (fn) => fn(repos) };
+  const begin = rowLocks();
+  const transaction: Store["transaction"] = async (fn) => {
+    const locks = begin();
+    const { users, sessions } = repos;
+    try {
+      return await fn({
+        ...repos,
+        users: {
+          ...users,
+          lock: async (id) => {
+            await locks.lock(`users/${id}`);
+            return users.lock(id);
+          },
+        },
+        sessions: {
+          ...sessions,
+          lock: async (id) => {
+            await locks.lock(`sessions/${id}`);
+            return sessions.lock(id);
+          },
+        },
+      });
+    } finally {
+      locks.releaseAll();
+    }
+  };
+  return { ...repos, tables, transaction };
 }

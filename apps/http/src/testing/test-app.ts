@@ -1,3 +1,4 @@
+import { fakeDeps } from "@authsvc/core/testing";
 import { type AppDeps, createApp } from "../app.js";
 import { EXTERNAL_PROVIDERS } from "../config.js";
 import type { Settings } from "../routes/settings.js";
@@ -25,11 +26,13 @@ export const defaultSettings = (): Settings => ({
 /** An app over in-memory logs, for HTTP-level tests. */
 export function testApp(overrides: Partial<AppDeps> = {}) {
   const log = memoryLogger();
+  const auth = fakeDeps();
   const app = createApp({
     logger: log.logger,
     version: "0.0.0-test",
     settings: defaultSettings(),
+    auth,
     ...overrides,
   });
-  return { app, log };
+  return { app, log, auth };
 }

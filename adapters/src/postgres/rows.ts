@@ -1,0 +1,178 @@
+import type { AmrEntry, Identity, Metadata, RefreshTokenRecord, Session, User } from "@authsvc/core";
+import type { ISql, Row } from "postgres";
+
+/** What the repositories run their statements on: the pool, or the transaction of `sql.begin`. */
+export type Queryable = ISql;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether `id` can name a uuid row. Ids reach the repositories from paths and token claims; a malformed
+ * one means "no such row", not a Postgres cast error (22P02) surfacing as a 500.
+ */
+export const isUuid = (id: string): boolean => UUID.test(id);
+
+/** A refresh token id is a bigint; anything else names no token. */
+export const isTokenId = (id: string): boolean => /^[0-9]{1,19}$/.test(id);
+
+/** postgres.js gives timestamptz columns as Dates; json_agg spells them as ISO strings. */
+function date(value: unknown): Date {
+  if (value instanceof Date) return value;
+  if (typeof value === "string") return new Date(value);
+  throw new TypeError(`expected a timestamp, got ${typeof value}`);
+}
+
+const dateOrNull = (value: unknown): Date | null =>
+  value === null || value === undefined ? null : date(value);
+
+/** GoTrue writes '' for "no pending change/token"; the domain says null. */
+const textOrNull = (value: unknown): string | null =>
+  typeof value === "string" && value !== "" ? value : null;
+
+/**
+ * A jsonb object column as metadata. The value comes from JSON.parse, which defines every key as an own
+ * data property: a "__proto__" key stays an ordinary key and never reaches a prototype.
+ */
+function metadata(value: unknown): Metadata {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Metadata) : {};
+}
+
+/** A jsonb parameter. Metadata is JSON by construction (it came from a JSON body or from the database). */
+export const json = (sql: Queryable, value: unknown) => sql.json(value as Parameters<Queryable["json"]>[0]);
+
+/** A `users` row (as selected with `*`) as a domain user. */
+export function userFromRow(row: Row): User {
+  return {
+    id: row.id,
+    aud: row.aud ?? "",
+    role: row.role ?? "",
+    email: textOrNull(row.email),
+    phone: textOrNull(row.phone),
+    encryptedPassword: textOrNull(row.encrypted_password),
+    emailConfirmedAt: dateOrNull(row.email_confirmed_at),
+    phoneConfirmedAt: dateOrNull(row.phone_confirmed_at),
+    invitedAt: dateOrNull(row.invited_at),
+    confirmationSentAt: dateOrNull(row.confirmation_sent_at),
+    recoverySentAt: dateOrNull(row.recovery_sent_at),
+    emailChange: textOrNull(row.email_change),
+    emailChangeSentAt: dateOrNull(row.email_change_sent_at),
+    phoneChange: textOrNull(row.phone_change),
+    phoneChangeSentAt: dateOrNull(row.phone_change_sent_at),
+    reauthenticationSentAt: dateOrNull(row.reauthentication_sent_at),
+    reauthenticationToken: textOrNull(row.reauthentication_token),
+    lastSignInAt: dateOrNull(row.last_sign_in_at),
+    appMetadata: metadata(row.raw_app_meta_data),
+    userMetadata: metadata(row.raw_user_meta_data),
+    bannedUntil: dateOrNull(row.banned_until),
+    isAnonymous: row.is_anonymous === true,
+    createdAt: date(row.created_at),
+    updatedAt: date(row.updated_at),
+  };
+}
+
+/** Every column a user owns except `id`, for `update … set`. */
+export function userColumns(sql: Queryable, user: User) {
+  return {
+    aud: user.aud,
+    role: user.role,
+    email: user.email,
+    phone: user.phone,
+    encrypted_password: user.encryptedPassword,
+    email_confirmed_at: user.emailConfirmedAt,
+    phone_confirmed_at: user.phoneConfirmedAt,
+    invited_at: user.invitedAt,
+    confirmation_sent_at: user.confirmationSentAt,
+    recovery_sent_at: user.recoverySentAt,
+    email_change: user.emailChange,
+    email_change_sent_at: user.emailChangeSentAt,
+    phone_change: user.phoneChange,
+    phone_change_sent_at: user.phoneChangeSentAt,
+    reauthentication_sent_at: user.reauthenticationSentAt,
+    reauthentication_token: user.reauthenticationToken,
+    last_sign_in_at: user.lastSignInAt,
+    raw_app_meta_data: json(sql, user.appMetadata),
+    raw_user_meta_data: json(sql, user.userMetadata),
+    banned_until: user.bannedUntil,
+    is_anonymous: user.isAnonymous,
+    created_at: user.createdAt,
+    updated_at: user.updatedAt,
+  };
+}
+
+/** An `identities` row, from a select or from `json_agg`. */
+export function identityFromRow(row: Row): Identity {
+  return {
+    id: row.id,
+    providerId: row.provider_id,
+    userId: row.user_id,
+    provider: row.provider,
+    identityData: metadata(row.identity_data),
+    lastSignInAt: dateOrNull(row.last_sign_in_at),
+    createdAt: date(row.created_at),
+    updatedAt: date(row.updated_at),
+  };
+}
+
+export function identityColumns(sql: Queryable, identity: Identity) {
+  return {
+    id: identity.id,
+    provider_id: identity.providerId,
+    user_id: identity.userId,
+    provider: identity.provider,
+    identity_data: json(sql, identity.identityData),
+    last_sign_in_at: identity.lastSignInAt,
+    created_at: identity.createdAt,
+    updated_at: identity.updatedAt,
+  };
+}
+
+export function sessionFromRow(row: Row): Session {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    // aal3 exists in the enum (GoTrue's) but nothing issues it; null predates 0002's default.
+    aal: row.aal === "aal2" ? "aal2" : "aal1",
+    amr: Array.isArray(row.amr) ? (row.amr as AmrEntry[]) : [],
+    createdAt: date(row.created_at),
+    updatedAt: date(row.updated_at),
+    refreshedAt: dateOrNull(row.refreshed_at),
+  };
+}
+
+export function sessionColumns(sql: Queryable, session: Session) {
+  return {
+    id: session.id,
+    user_id: session.userId,
+    aal: session.aal,
+    amr: json(sql, session.amr),
+    created_at: session.createdAt,
+    updated_at: session.updatedAt,
+    refreshed_at: session.refreshedAt,
+  };
+}
+
+/** A `refresh_tokens` row; postgres.js gives bigint ids as strings, which is what the domain wants. */
+export function refreshTokenFromRow(row: Row): RefreshTokenRecord {
+  return {
+    id: String(row.id),
+    sessionId: row.session_id,
+    userId: row.user_id,
+    tokenHash: row.token_hash,
+    parentId: row.parent_id === null ? null : String(row.parent_id),
+    revoked: row.revoked === true,
+    createdAt: date(row.created_at),
+    updatedAt: date(row.updated_at),
+  };
+}
+
+export function refreshTokenColumns(token: Omit<RefreshTokenRecord, "id">) {
+  return {
+    session_id: token.sessionId,
+    user_id: token.userId,
+    token_hash: token.tokenHash,
+    parent_id: token.parentId,
+    revoked: token.revoked,
+    created_at: token.createdAt,
+    updated_at: token.updatedAt,
+  };
+}

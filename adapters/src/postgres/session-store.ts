@@ -1,0 +1,128 @@
+import type { RefreshTokenRecord, Session, SessionStore } from "@authsvc/core";
+import type { PendingQuery, Row } from "postgres";
+import {
+  isTokenId,
+  isUuid,
+  type Queryable,
+  refreshTokenColumns,
+  refreshTokenFromRow,
+  sessionColumns,
+  sessionFromRow,
+} from "./rows.js";
+
+/** `SessionStore` over the `sessions` and `refresh_tokens` tables of `namespace`. */
+export function postgresSessionStore(sql: Queryable, options: { namespace: string }): SessionStore {
+  const sessions = sql`${sql(options.namespace)}.sessions`;
+  const tokens = sql`${sql(options.namespace)}.refresh_tokens`;
+
+  async function session(query: PendingQuery<Row[]>): Promise<Session | null> {
+    const [row] = await query;
+    return row ? sessionFromRow(row) : null;
+  }
+
+  async function token(query: PendingQuery<Row[]>): Promise<RefreshTokenRecord | null> {
+    const [row] = await query;
+    return row ? refreshTokenFromRow(row) : null;
+  }
+
+  return {
+    async create(s) {
+      await sql`insert into ${sessions} ${sql(sessionColumns(sql, s))}`;
+    },
+
+    find: async (id) => (isUuid(id) ? session(sql`select * from ${sessions} where id = ${id}`) : null),
+
+    lock: async (id) =>
+      isUuid(id) ? session(sql`select * from ${sessions} where id = ${id} for update`) : null,
+
+    async markRefreshed(id, at) {
+      if (!isUuid(id)) return;
+      await sql`
+        update ${sessions}
+        set
+          refreshed_at = ${at},
+          updated_at = ${at}
+        where id = ${id}
+      `;
+    },
+
+    async deleteForUser(userId, options) {
+      if (!isUuid(userId)) return 0;
+      const except = options?.except;
+      // A malformed `except` names no session, so nothing is kept.
+      const keep = except !== undefined && isUuid(except) ? sql`and id <> ${except}` : sql``;
+      const result = await sql`delete from ${sessions} where user_id = ${userId} ${keep}`;
+      return result.count;
+    },
+
+    async delete(id) {
+      if (!isUuid(id)) return false;
+      const result = await sql`delete from ${sessions} where id = ${id}`;
+      return result.count > 0;
+    },
+
+    async insertToken(record) {
+      const [row] = await sql`insert into ${tokens} ${sql(refreshTokenColumns(record))} returning *`;
+      if (!row) throw new Error("insert into refresh_tokens returned no row");
+      return refreshTokenFromRow(row);
+    },
+
+    findTokenByHash: (hash) => token(sql`select * from ${tokens} where token_hash = ${hash}`),
+
+    activeToken: async (sessionId) =>
+      isUuid(sessionId)
+        ? token(sql`
+            select * from ${tokens}
+            where session_id = ${sessionId}
+              and revoked = false
+            order by id desc
+            limit 1
+          `)
+        : null,
+
+    async revokeToken(id, at) {
+      if (!isTokenId(id)) return;
+      await sql`
+        update ${tokens}
+        set
+          revoked = true,
+          updated_at = ${at}
+        where id = ${id}
+      `;
+    },
+
+    async revokeDescendants(id, at) {
+      if (!isTokenId(id)) return 0;
+      // `union` (not `union all`) stops at a row already seen, so even a corrupt cyclic chain terminates.
+      const result = await sql`
+        with recursive descendants (id) as (
+          select id from ${tokens} where parent_id = ${id}
+          union
+          select t.id
+          from ${tokens} t
+          join descendants d on t.parent_id = d.id
+        )
+        update ${tokens}
+        set
+          revoked = true,
+          updated_at = ${at}
+        where id in (select id from descendants)
+          and revoked = false
+      `;
+      return result.count;
+    },
+
+    async revokeAllForUser(userId, at) {
+      if (!isUuid(userId)) return 0;
+      const result = await sql`
+        update ${tokens}
+        set
+          revoked = true,
+          updated_at = ${at}
+        where user_id = ${userId}
+          and revoked = false
+      `;
+      return result.count;
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import type { User } from "../domain/user.js";
+import { isBanned } from "../domain/user.js";
+import { isUuid, NIL_UUID } from "../domain/uuid.js";
+import { type AuthError, authError } from "../errors.js";
+import { err, ok, type Result } from "../result.js";
+import type { AuthDeps } from "./deps.js";
+
+const BEARER = /^bearer (\S+)$/i;
+
+export interface Authenticated {
+  readonly user: User;
+  readonly claims: Readonly<Record<string, unknown>>;
+  /** The `session_id` claim, or null when the token names no session (or the nil UUID). */
+  readonly sessionId: string | null;
+}
+
+/** Reads and verifies the bearer token of an `Authorization` header. */
+async function verifiedClaims(
+  deps: Pick<AuthDeps, "signer">,
+  authorization: string | undefined,
+): Promise<Result<Readonly<Record<string, unknown>>>> {
+  const match = authorization === undefined ? null : BEARER.exec(authorization);
+  if (!match?.[1]) {
+    return err(authError(401, "no_authorization", "This endpoint requires a valid Bearer token"));
+  }
+  const claims = await deps.signer.verify(match[1]);
+  if (claims === null) {
+    return err(
+      authError(403, "bad_jwt", "invalid JWT: unable to parse or verify signature, token is unverifiable"),
+    );
+  }
+  return ok(claims);
+}
+
+/** The session id a token names: null when absent or nil; an error when it is not a UUID. */
+function sessionIdClaim(claims: Readonly<Record<string, unknown>>): Result<string | null> {
+  const value = claims.session_id;
+  if (value === undefined || value === null || value === "" || value === NIL_UUID) return ok(null);
+  if (typeof value !== "string" || !isUuid(value)) {
+    return err(authError(403, "bad_jwt", "invalid claim: session_id claim must be a UUID"));
+  }
+  return ok(value);
+}
+
+/**
+ * Authenticates a user request from its `Authorization: Bearer <jwt>` header (reference
+ * `requireAuthentication`): the token must verify, name an existing user by `sub`, and, when it names
+ * a session, that session must still exist — so a logged-out session's access tokens stop working here
+ * although they are cryptographically valid until they expire. Banned users are refused.
+ */
+export async function authenticate(
+  deps: Pick<AuthDeps, "signer" | "store" | "clock">,
+  input: { authorization: string | undefined },
+): Promise<Result<Authenticated>> {
+  const verified = await verifiedClaims(deps, input.authorization);
+  if (!verified.ok) return verified;
+  const claims = verified.value;
+  const sub = claims.sub;
+  if (typeof sub !== "string" || sub === "") {
+    return err(authError(403, "bad_jwt", "invalid claim: missing sub claim"));
+  }
+  if (!isUuid(sub)) return err(authError(400, "bad_jwt", "invalid claim: sub claim must be a UUID"));
+  const user = await deps.store.users.findById(sub);
+  if (user === null) {
+    return err(authError(403, "user_not_found", "User from sub claim in JWT does not exist"));
+  }
+  const sessionId = sessionIdClaim(claims);
+  if (!sessionId.ok) return sessionId;
+  if (sessionId.value !== null && (await deps.store.sessions.find(sessionId.value)) === null) {
+    return err(authError(403, "session_not_found", "Session from session_id claim in JWT does not exist"));
+  }
+  if (isBanned(user, deps.clock.now())) return err(authError(403, "user_banned", "User is banned"));
+  return ok({ user, claims, sessionId: sessionId.value });
+}
+
+/**
+ * Authenticates an admin request: a valid token whose `role` claim is one of the configured admin
+ * roles. No `sub` is needed, so the project's `service_role` key works as is.
+ */
+export async function authenticateAdmin(
+  deps: Pick<AuthDeps, "signer" | "settings">,
+  input: { authorization: string | undefined },
+): Promise<Result<{ claims: Readonly<Record<string, unknown>>; role: string }, AuthError>> {
+  const verified = await verifiedClaims(deps, input.authorization);
+  if (!verified.ok) return verified;
+  const role = verified.value.role;
+  if (typeof role !== "string" || !deps.settings.jwt.adminRoles.includes(role)) {
+    return err(authError(403, "not_admin", "User not allowed"));
+  }
+  return ok({ claims: verified.value, role });
+}

@@ -1,0 +1,196 @@
+import { actorUsername } from "../domain/audit-actor.js";
+import { normalizeEmail } from "../domain/email.js";
+import { checkPassword } from "../domain/password-policy.js";
+import { normalizePhone } from "../domain/phone.js";
+import { blankUser, type Identity, type Metadata, type User } from "../domain/user.js";
+import { authError } from "../errors.js";
+import type { Repositories } from "../ports/store.js";
+import { err, ok, type Result } from "../result.js";
+import type { AuthDeps } from "./deps.js";
+import { issueSession, type SessionTokens } from "./issue-session.js";
+
+export interface SignUpInput {
+  readonly email?: string;
+  readonly phone?: string;
+  readonly password?: string;
+  readonly data?: Record<string, unknown>;
+}
+
+/** A session when the account is usable at once (autoconfirm, anonymous), else the unconfirmed user. */
+export type SignUpOutcome = { kind: "session"; tokens: SessionTokens } | { kind: "user"; user: User };
+
+type SignUpDeps = Pick<
+  AuthDeps,
+  "store" | "clock" | "random" | "tokens" | "hasher" | "signer" | "mailer" | "settings"
+>;
+type Channel = "email" | "phone";
+
+/**
+ * Registers a user by email or phone with a password, or — with neither — an anonymous user.
+ *
+ * A duplicate sign-up must not reveal that the address is taken: unless the channel autoconfirms
+ * (where the client would get a session, so it has to be told), it answers a fake user built exactly
+ * like a real new one, after the same password hash, and writes nothing but the audit entry.
+ */
+export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Result<SignUpOutcome>> {
+  const { email, phone, password } = input;
+  if (!email && !phone) return signUpAnonymously(deps, input.data ?? {});
+  if (email && phone) {
+    return err(
+      authError(
+        400,
+        "validation_failed",
+        "Only an email address or phone number should be provided on signup.",
+      ),
+    );
+  }
+  const { signup } = deps.settings;
+  if (signup.disabled) return err(authError(422, "signup_disabled", "Signups not allowed for this instance"));
+  const channel: Channel = email ? "email" : "phone";
+  if (channel === "email" && !signup.emailEnabled) {
+    return err(authError(400, "email_provider_disabled", "Email signups are disabled"));
+  }
+  if (channel === "phone" && !signup.phoneEnabled) {
+    return err(authError(400, "phone_provider_disabled", "Phone signups are disabled"));
+  }
+  if (!password) return err(authError(400, "validation_failed", "Signup requires a valid password"));
+  const address = channel === "email" ? normalizeEmail(email ?? "") : normalizePhone(phone ?? "");
+  if (!address.ok) return address;
+  const strength = checkPassword(deps.settings.password, password);
+  if (!strength.ok) return strength;
+
+  // Hashed on every path, duplicates included, so that timing does not reveal a taken address.
+  const hash = await deps.hasher.hash(password);
+  const now = deps.clock.now();
+  const autoconfirm = channel === "email" ? signup.mailerAutoconfirm : signup.smsAutoconfirm;
+  const fields: NewUserFields = { channel, address: address.value, data: input.data ?? {}, hash, now };
+  const findExisting = (repos: Repositories) =>
+    channel === "email" ? repos.users.findByEmail(address.value) : repos.users.findByPhone(address.value);
+
+  return deps.store.transaction(async (repos): Promise<Result<SignUpOutcome>> => {
+    const existing = await findExisting(repos);
+    if (existing !== null) return repeatedSignUp(deps, repos, existing, fields, autoconfirm);
+    const user = newUser(deps, deps.random.uuid(), fields, autoconfirm);
+    const inserted = await repos.users.insert(user);
+    if (inserted === "duplicate_id")
+      throw new Error("signUp: a random user id collided with an existing one");
+    if (inserted !== "inserted") {
+      // A concurrent sign-up with the same address won the race: answer as for any duplicate.
+      const winner = await findExisting(repos);
+      if (winner === null) throw new Error(`signUp: insert reported ${inserted} but no such user exists`);
+      return repeatedSignUp(deps, repos, winner, fields, autoconfirm);
+    }
+    await repos.identities.insert(identityOf(deps, user, fields, autoconfirm));
+    const actor = { actorId: user.id, actorUsername: actorUsername(user), traits: { provider: channel } };
+    await repos.audit.record({ action: "user_signedup", ...actor, at: now });
+    if (autoconfirm) {
+      await repos.audit.record({ action: "login", ...actor, at: now });
+      return ok({ kind: "session", tokens: await issueSession(deps, repos, user, "password", now) });
+    }
+    // Sent inside the transaction: if the mail cannot be sent the user is rolled back, so the
+    // address is not left taken by an account nobody can confirm.
+    if (channel === "email") await deps.mailer.send({ kind: "confirmation", to: address.value });
+    // Phone confirmations go out by SMS (not wired yet); confirmationSentAt is already set.
+    return ok({ kind: "user", user });
+  });
+}
+
+interface NewUserFields {
+  readonly channel: Channel;
+  /** Normalised email (lowercase) or phone (digits). */
+  readonly address: string;
+  readonly data: Metadata;
+  readonly hash: string;
+  readonly now: Date;
+}
+
+/** A new email/phone user; also the template of the fake user answered for a duplicate. */
+function newUser(deps: Pick<AuthDeps, "settings">, id: string, f: NewUserFields, confirmed: boolean): User {
+  return blankUser({
+    id,
+    aud: deps.settings.jwt.aud,
+    role: deps.settings.jwt.defaultRole,
+    createdAt: f.now,
+    ...(f.channel === "email" ? { email: f.address } : { phone: f.address }),
+    encryptedPassword: f.hash,
+    userMetadata: f.data,
+    appMetadata: { provider: f.channel, providers: [f.channel] },
+    emailConfirmedAt: confirmed && f.channel === "email" ? f.now : null,
+    phoneConfirmedAt: confirmed && f.channel === "phone" ? f.now : null,
+    confirmationSentAt: confirmed ? null : f.now,
+    lastSignInAt: confirmed ? f.now : null,
+  });
+}
+
+function identityOf(
+  deps: Pick<AuthDeps, "random">,
+  user: User,
+  f: NewUserFields,
+  confirmed: boolean,
+): Identity {
+  return {
+    id: deps.random.uuid(),
+    providerId: user.id,
+    userId: user.id,
+    provider: f.channel,
+    identityData: {
+      sub: user.id,
+      [f.channel]: f.address,
+      // Autoconfirm verifies the address at once, as the reference's confirmation does.
+      email_verified: confirmed && f.channel === "email",
+      phone_verified: confirmed && f.channel === "phone",
+    },
+    lastSignInAt: confirmed ? f.now : null,
+    createdAt: f.now,
+    updatedAt: f.now,
+  };
+}
+
+/** Answers a sign-up for an address that already has an account (see `signUp`). */
+async function repeatedSignUp(
+  deps: SignUpDeps,
+  repos: Repositories,
+  existing: User,
+  f: NewUserFields,
+  autoconfirm: boolean,
+): Promise<Result<SignUpOutcome>> {
+  await repos.audit.record({
+    action: "user_repeated_signup",
+    actorId: existing.id,
+    actorUsername: actorUsername(existing),
+    traits: { provider: f.channel },
+    at: f.now,
+  });
+  // Returned from the transaction, so the audit entry commits with the refusal.
+  if (autoconfirm) return err(authError(400, "user_already_exists", "User already registered"));
+  // The owner may have lost the first mail; the caller cannot tell this from a new sign-up.
+  if (f.channel === "email" && existing.emailConfirmedAt === null && existing.email !== null) {
+    await deps.mailer.send({ kind: "confirmation", to: existing.email });
+  }
+  return ok({ kind: "user", user: newUser(deps, deps.random.uuid(), f, false) });
+}
+
+/** Signs in as a new anonymous user (reference `anonymous.go`): no identity, no password. */
+async function signUpAnonymously(deps: SignUpDeps, data: Metadata): Promise<Result<SignUpOutcome>> {
+  const { signup, jwt } = deps.settings;
+  if (!signup.anonymousEnabled) {
+    return err(authError(422, "anonymous_provider_disabled", "Anonymous sign-ins are disabled"));
+  }
+  if (signup.disabled) return err(authError(422, "signup_disabled", "Signups not allowed for this instance"));
+  const now = deps.clock.now();
+  const user = blankUser({
+    id: deps.random.uuid(),
+    aud: jwt.aud,
+    role: jwt.defaultRole,
+    createdAt: now,
+    userMetadata: data,
+    isAnonymous: true,
+    lastSignInAt: now,
+  });
+  return deps.store.transaction(async (repos): Promise<Result<SignUpOutcome>> => {
+    const inserted = await repos.users.insert(user);
+    if (inserted !== "inserted") throw new Error(`signUp: inserting an anonymous user reported ${inserted}`);
+    await repos.audit.record({ action: "user_signedup", actorId: user.id, actorUsername: "", at: now });
+    return ok({ kind: "session", tokens: await issueSession(deps, repos, user, "anonymous", now) });
+  });
+}
