@@ -87,12 +87,10 @@ describe("the server on a real database", () => {
     const exit = await stop(server);
     expect(exit).toMatchObject({ code: 0, signal: null });
     expect(exit.ms).toBeLessThan(10_000);
-    expect(
-      server
-        .lines()
-        .map((l) => l.msg)
-        .slice(-2),
-    ).toEqual(["shutting down: no new connections, finishing requests in flight", "stopped"]);
+    const messages = server.lines().map((l) => l.msg);
+    const shuttingDown = messages.indexOf("shutting down: no new connections, finishing requests in flight");
+    expect(shuttingDown).toBeGreaterThan(-1);
+    expect(messages.indexOf("stopped")).toBeGreaterThan(shuttingDown);
     // After exit every line has been read: the request's line carries the id it answered with.
     expect(server.lines().some((l) => l.msg === "request completed" && l.request_id === requestId)).toBe(
       true,
@@ -132,7 +130,7 @@ describe("the server on a real database", () => {
     expect(res.status).toBe(404);
     expect((await stop(server)).code).toBe(0);
     const lines = parseLines(readFileSync(logFile, "utf8"));
-    expect(lines.at(-1)?.msg).toBe("stopped");
+    expect(lines.map((l) => l.msg)).toContain("stopped");
     expect(lines.find((l) => l.msg === "request completed")).toMatchObject({
       status: 404,
       error_code: "not_found",

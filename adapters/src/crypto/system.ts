@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomInt, randomUUID } from "node:crypto";
 import type { Clock, Random } from "@authsvc/core";
 
 /** The wall clock. */
@@ -6,7 +6,16 @@ export function systemClock(): Clock {
   return { now: () => new Date() };
 }
 
-/** v4 UUIDs from node:crypto's CSPRNG. */
+/** v4 UUIDs and one-time codes from node:crypto's CSPRNG. */
 export function cryptoRandom(): Random {
-  return { uuid: () => randomUUID() };
+  return {
+    uuid: () => randomUUID(),
+    digits(length) {
+      if (!Number.isSafeInteger(length) || length < 0) throw new RangeError(`invalid code length ${length}`);
+      // randomInt rejects biased draws internally, so each digit is exactly uniform over 0–9.
+      let code = "";
+      for (let i = 0; i < length; i++) code += String(randomInt(10));
+      return code;
+    },
+  };
 }

@@ -1,72 +1,132 @@
-import type { Mail, Mailer, MailKind } from "@authsvc/core";
+import { AuthError, type Mail, type Mailer, type MailKind } from "@authsvc/core";
 import { createTransport } from "nodemailer";
+import { parseTemplate, renderTemplate, type Template, TemplateSyntaxError } from "./go-template.js";
+import { templateSource, type Warn } from "./template-source.js";
+import {
+  DEFAULT_HTML_TEMPLATES,
+  DEFAULT_SUBJECTS,
+  KIND_NAMES,
+  TEXT_TEMPLATES,
+  templateData,
+} from "./templates.js";
 
 export interface SmtpMailerOptions {
   readonly host: string;
   readonly port: number;
   readonly user?: string | undefined;
   readonly pass?: string | undefined;
+  /** From is `senderName <adminEmail>`; the bare address when the name is empty or the address itself. */
   readonly senderName: string;
   readonly adminEmail: string;
-  readonly subjects: Readonly<Record<MailKind, string>>;
+  /** The template variable `SiteURL`. */
+  readonly siteUrl: string;
+  /** Subjects by kind (Go-template syntax allowed, as in GoTrue); the spec's defaults where absent. */
+  readonly subjects?: Readonly<Partial<Record<MailKind, string>>>;
+  /** URLs of HTML templates by kind; the built-in template where absent or when the fetch fails. */
+  readonly templates?: Readonly<Partial<Record<MailKind, string | undefined>>>;
+  /** Warnings: a template that could not be fetched or parsed. Never given links, codes or secrets. */
+  readonly warn: Warn;
+  /** SMTP connection, greeting and socket timeouts, in ms. Default 10 s. */
+  readonly timeoutMs?: number;
+  /** Template fetch timeout, cache lifetime, and how long a failed fetch is remembered; in ms. */
+  readonly templateFetch?: {
+    readonly timeoutMs?: number;
+    readonly ttlMs?: number;
+    readonly failureTtlMs?: number;
+  };
 }
 
-const HEADINGS: Record<MailKind, string> = {
-  confirmation: "Confirm your signup",
-  invite: "You have been invited",
-  recovery: "Reset your password",
-  magic_link: "Your magic link",
-  email_change: "Confirm the change of your email address",
-  reauthentication: "Confirm reauthentication",
-};
+/** The SMTP mailer; `close` releases the transport (tests and shutdown). */
+export type SmtpMailer = Mailer & { close(): void };
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+function subjectTemplates(options: SmtpMailerOptions): Record<MailKind, Template> {
+  const out = {} as Record<MailKind, Template>;
+  for (const kind of Object.keys(DEFAULT_SUBJECTS) as MailKind[]) {
+    const subject = options.subjects?.[kind] ?? DEFAULT_SUBJECTS[kind];
+    try {
+      out[kind] = parseTemplate(subject);
+    } catch (error) {
+      if (!(error instanceof TemplateSyntaxError)) throw error;
+      // A subject that merely contains "{{" is still a fine subject: send it as written.
+      options.warn(
+        { mail_kind: kind, error: error.message },
+        "mail subject is not a valid template; sent as written",
+      );
+      out[kind] = { nodes: [{ kind: "text", text: subject }] };
+    }
+  }
+  return out;
+}
 
-/** A short HTML page with a heading and the link (and code), plus the same as plain text. */
-function render(mail: Mail): { html: string; text: string } {
-  const lines: string[] = [];
-  const html: string[] = [`<h2>${escapeHtml(HEADINGS[mail.kind])}</h2>`];
-  if (mail.newEmail) {
-    lines.push(`Change your email address from ${mail.to} to ${mail.newEmail}.`);
-    html.push(
-      `<p>Change your email address from ${escapeHtml(mail.to)} to ${escapeHtml(mail.newEmail)}.</p>`,
-    );
+function validate(options: SmtpMailerOptions): void {
+  if (options.host === "") throw new TypeError("smtpMailer: host is empty");
+  if (!Number.isInteger(options.port) || options.port < 1 || options.port > 65535) {
+    throw new TypeError(`smtpMailer: port ${options.port} is not a TCP port`);
   }
-  if (mail.confirmationUrl) {
-    lines.push(`Follow this link: ${mail.confirmationUrl}`);
-    html.push(`<p><a href="${escapeHtml(mail.confirmationUrl)}">Follow this link</a></p>`);
+  if (!options.adminEmail.includes("@")) {
+    throw new TypeError("smtpMailer: adminEmail is not an email address");
   }
-  if (mail.token) {
-    lines.push(`Or enter this code: ${mail.token}`);
-    html.push(`<p>Or enter this code: ${escapeHtml(mail.token)}</p>`);
+  for (const [kind, url] of Object.entries(options.templates ?? {})) {
+    if (url !== undefined && !/^https?:\/\//i.test(url)) {
+      throw new TypeError(`smtpMailer: the ${kind} template is not an http(s) URL`);
+    }
   }
-  return { html: `<!doctype html><html><body>${html.join("")}</body></html>`, text: lines.join("\n") };
 }
 
 /**
- * Mail over SMTP with nodemailer. From is `SMTP_SENDER_NAME <SMTP_ADMIN_EMAIL>`; port 465 speaks TLS
- * from the start, other ports upgrade with STARTTLS when the server offers it.
+ * Mail over SMTP with nodemailer, one connection per message. Port 465 speaks TLS from the start;
+ * other ports upgrade with STARTTLS when the server offers it. Each mail has an HTML part (the custom
+ * template of its kind when configured and reachable, else the built-in one) and a plain-text part.
+ *
+ * `send` rejects with `AuthError(500, "email_send_failed", "Error sending <kind> email")` when the
+ * message was not accepted (server unreachable or silent, authentication refused, recipient or message
+ * rejected); the transport's error is its `cause`, for the caller to log.
  */
-export function smtpMailer(options: SmtpMailerOptions): Mailer & { close(): void } {
+export function smtpMailer(options: SmtpMailerOptions): SmtpMailer {
+  validate(options);
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const subjects = subjectTemplates(options);
+  const templates = templateSource({ warn: options.warn, ...options.templateFetch });
   const transport = createTransport({
     host: options.host,
     port: options.port,
     secure: options.port === 465,
     ...(options.user ? { auth: { user: options.user, pass: options.pass ?? "" } } : {}),
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 20_000,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+    dnsTimeout: timeoutMs,
+    // The message is built from strings only; nodemailer must never read files or URLs for it.
+    disableFileAccess: true,
+    disableUrlAccess: true,
   });
+  // A display name that merely repeats the address (the configuration's default) adds nothing.
+  const from =
+    options.senderName && options.senderName !== options.adminEmail
+      ? { name: options.senderName, address: options.adminEmail }
+      : options.adminEmail;
+
   return {
-    async send(mail) {
-      const { html, text } = render(mail);
-      await transport.sendMail({
-        from: { name: options.senderName, address: options.adminEmail },
-        to: mail.to,
-        subject: options.subjects[mail.kind],
-        text,
-        html,
-      });
+    async send(mail: Mail) {
+      const data = templateData(mail, options.siteUrl);
+      const url = options.templates?.[mail.kind];
+      const html =
+        (url !== undefined ? await templates.get(url) : undefined) ?? DEFAULT_HTML_TEMPLATES[mail.kind];
+      try {
+        const info = await transport.sendMail({
+          from,
+          to: mail.to,
+          subject: renderTemplate(subjects[mail.kind], data, { html: false }),
+          text: renderTemplate(TEXT_TEMPLATES[mail.kind], data, { html: false }),
+          html: renderTemplate(html, data, { html: true }),
+        });
+        // With one recipient a refusal rejects; this guards the partial-acceptance shape all the same.
+        if (info.rejected.length > 0) throw new Error(`recipient rejected: ${String(info.response)}`);
+      } catch (cause) {
+        const error = new AuthError(500, "email_send_failed", `Error sending ${KIND_NAMES[mail.kind]} email`);
+        error.cause = cause;
+        throw error;
+      }
     },
     close: () => transport.close(),
   };

@@ -13,6 +13,10 @@ export const AUDIT_LOG_TYPES: Readonly<Record<AuditAction, "account" | "team" | 
   user_modified: "user",
   user_repeated_signup: "user",
   user_updated_password: "user",
+  user_recovery_requested: "user",
+  user_confirmation_requested: "user",
+  user_reauthenticate_requested: "user",
+  invite_accepted: "account",
 };
 
 /**

@@ -83,6 +83,7 @@ describe("migrate", () => {
       "one_time_tokens",
       "refresh_tokens",
       "schema_migrations",
+      "send_quota",
       "sessions",
       "users",
     ]);

@@ -3,7 +3,9 @@ import type { Sql, TransactionSql } from "postgres";
 import { postgresAuditLog } from "./audit-log.js";
 import { postgresIdentityRepository } from "./identity-repository.js";
 import { assertValidNamespace } from "./migrate.js";
+import { postgresOneTimeTokenStore } from "./one-time-token-store.js";
 import type { Queryable } from "./rows.js";
+import { postgresSendQuota } from "./send-quota.js";
 import { postgresSessionStore } from "./session-store.js";
 import { postgresUserRepository } from "./user-repository.js";
 
@@ -18,6 +20,8 @@ function repositories(sql: Queryable, namespace: string, transaction?: Transacti
     identities: postgresIdentityRepository(sql, { namespace }),
     sessions: postgresSessionStore(sql, { namespace }),
     audit: postgresAuditLog(sql, { namespace }),
+    oneTimeTokens: postgresOneTimeTokenStore(sql, { namespace }),
+    quota: postgresSendQuota(sql, { namespace }),
   };
 }
 

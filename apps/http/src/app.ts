@@ -11,12 +11,15 @@ import { errorResponse, httpError, toAuthError } from "./errors.js";
 import { API_VERSION_HEADER, apiVersion } from "./middleware/api-version.js";
 import { MAX_BODY_BYTES } from "./middleware/json-body.js";
 import { requestContext } from "./middleware/request-context.js";
+import { generateLinkRoutes } from "./routes/admin-generate-link.js";
 import { adminUserRoutes } from "./routes/admin-users.js";
 import { healthRoutes } from "./routes/health.js";
+import { messageRoutes } from "./routes/messages.js";
 import { type Settings, settingsRoutes } from "./routes/settings.js";
 import { signupRoutes } from "./routes/signup.js";
 import { tokenRoutes } from "./routes/token.js";
 import { userRoutes } from "./routes/user.js";
+import { verifyRoutes } from "./routes/verify.js";
 
 /** Everything the HTTP layer needs, built by the composition root (or by a test). */
 export interface AppDeps {
@@ -100,6 +103,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", tokenRoutes(deps.auth));
   app.route("/", userRoutes(deps.auth));
   app.route("/", adminUserRoutes(deps.auth));
+  app.route("/", verifyRoutes(deps.auth));
+  app.route("/", messageRoutes(deps.auth));
+  app.route("/", generateLinkRoutes(deps.auth));
 
   app.notFound((c) => errorResponse(c, httpError(404, "not_found", "Not found")));
   app.onError((thrown, c) => {

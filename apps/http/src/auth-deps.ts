@@ -2,22 +2,43 @@ import {
   argon2Hasher,
   cryptoRandom,
   hs256Signer,
-  logMailer,
   postgresStore,
   type Sql,
   secretTokens,
-  smtpMailer,
   systemClock,
 } from "@authsvc/adapters";
-import { type AuthDeps, type AuthSettings, authError, type Mailer } from "@authsvc/core";
+import type { AuthDeps, AuthSettings } from "@authsvc/core";
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
-import { logUnredacted } from "./logger.js";
+import { mailerOf } from "./mailer-of.js";
+import { smsSenderOf } from "./sms-sender-of.js";
 
 /** The use cases' view of the configuration. */
 export function authSettingsOf(config: Config): AuthSettings {
+  const paths = config.mailer.urlPaths;
   return {
     siteUrl: config.siteUrl,
+    apiExternalUrl: config.api.externalUrl,
+    uriAllowList: config.uriAllowList,
+    mailer: {
+      otpExp: config.mailer.otpExp,
+      otpLength: config.mailer.otpLength,
+      maxFrequency: config.smtp.maxFrequency,
+      rateLimitPerHour: config.rateLimit.emailSent,
+      secureEmailChange: config.mailer.secureEmailChangeEnabled,
+      urlPaths: {
+        confirmation: paths.confirmation,
+        invite: paths.invite,
+        recovery: paths.recovery,
+        magic_link: paths.magicLink,
+        email_change: paths.emailChange,
+      },
+    },
+    sms: {
+      otpExp: config.sms.otpExp,
+      otpLength: config.sms.otpLength,
+      maxFrequency: config.sms.maxFrequency,
+    },
     jwt: {
       exp: config.jwt.exp,
       aud: config.jwt.aud,
@@ -45,39 +66,6 @@ export function authSettingsOf(config: Config): AuthSettings {
   };
 }
 
-/**
- * Where mail goes: SMTP when `SMTP_HOST` is set; in embedded mode without SMTP, the log. Otherwise a
- * mail that must go out fails the request cleanly instead of vanishing.
- */
-function mailerOf(config: Config, logger: Logger): Mailer {
-  const smtp = config.smtp;
-  if (smtp.host !== undefined) {
-    const subjects = config.mailer.subjects;
-    return smtpMailer({
-      host: smtp.host,
-      port: smtp.port,
-      user: smtp.user,
-      pass: smtp.pass,
-      senderName: smtp.senderName,
-      adminEmail: smtp.adminEmail,
-      subjects: {
-        confirmation: subjects.confirmation,
-        invite: subjects.invite,
-        recovery: subjects.recovery,
-        magic_link: subjects.magicLink,
-        email_change: subjects.emailChange,
-        reauthentication: subjects.reauthentication,
-      },
-    });
-  }
-  if (config.embedded) return logMailer((fields, msg) => logUnredacted(logger, fields, msg));
-  return {
-    async send() {
-      throw authError(500, "email_send_failed", "Error sending email: no SMTP_HOST is configured");
-    },
-  };
-}
-
 /** Builds the ports the use cases run with. */
 export function authDepsOf(config: Config, sql: Sql, logger: Logger): AuthDeps {
   const clock = systemClock();
@@ -92,6 +80,7 @@ export function authDepsOf(config: Config, sql: Sql, logger: Logger): AuthDeps {
     hasher,
     signer: hs256Signer(config.jwt.secret, { clock }),
     mailer: mailerOf(config, logger),
+    sms: smsSenderOf(config),
     settings: authSettingsOf(config),
   };
 }

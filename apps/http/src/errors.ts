@@ -33,8 +33,19 @@ export function errorResponse(c: Context, error: AuthError): Response {
 /** Converts anything thrown by a handler into the AuthError that is safe to show. */
 export function toAuthError(thrown: unknown): AuthError {
   if (thrown instanceof AuthError) return thrown;
+  // Input the database cannot store (NUL bytes, broken UTF-16, a value longer than its column, JSON
+  // nested too deep) is the client's fault: a 400, not a 500, and never the database's own message.
+  const sqlState = (thrown as { name?: unknown; code?: unknown } | null)?.code;
+  if ((thrown as { name?: unknown } | null)?.name === "PostgresError" && typeof sqlState === "string") {
+    if (UNSTORABLE_INPUT.has(sqlState)) {
+      return new AuthError(400, "validation_failed", "The request contains a value that cannot be stored");
+    }
+  }
   return new AuthError(500, "unexpected_failure", UNEXPECTED_MESSAGE);
 }
+
+/** SQLSTATEs of unstorable input: 22P05, 22021 (bad text), 22001 (too long), 54001 (too deep). */
+const UNSTORABLE_INPUT = new Set(["22P05", "22021", "22001", "54001"]);
 
 /** Shorthand for the errors the HTTP layer raises itself. */
 export const httpError = (status: number, code: ErrorCode, message: string) =>

@@ -86,3 +86,26 @@ describe("log redaction", () => {
     ]);
   });
 });
+
+describe("errors in logs", () => {
+  it("keep their type, message, stack and SQLSTATE, but not the database's detail or where", () => {
+    const { logger, lines } = memoryLogger();
+    const error = Object.assign(new Error("duplicate key value violates unique constraint"), {
+      name: "PostgresError",
+      code: "23505",
+      detail: "Failing row contains ($argon2id$v=19$m=19456,t=2,p=1$abc$def, secret metadata)",
+      where: "SQL statement with values",
+      constraint_name: "users_pkey",
+    });
+    logger.error({ err: error }, "request failed");
+    const err = lines()[0]?.err as Record<string, unknown>;
+    expect(err).toMatchObject({
+      type: "PostgresError",
+      message: "duplicate key value violates unique constraint",
+      sqlstate: "23505",
+      constraint_name: "users_pkey",
+    });
+    expect(JSON.stringify(lines())).not.toContain("Failing row");
+    expect(JSON.stringify(lines())).not.toContain("argon2id");
+  });
+});

@@ -27,7 +27,19 @@ export function redact(value: unknown, depth = 0): unknown {
   if (typeof value === "string") return scrubText(value);
   if (value === null || typeof value !== "object") return value;
   if (value instanceof Error) {
-    return redact({ ...value, type: value.name, message: value.message, stack: value.stack }, depth);
+    // Only what diagnoses a fault: a database error's detail/where would quote row data (hashes,
+    // metadata). A SQLSTATE-like code is kept, although `code` is otherwise a secret-looking key.
+    const { code, constraint_name, routine, cause } = value as Error & Record<string, unknown>;
+    const kept = {
+      type: value.name,
+      message: scrubText(value.message),
+      stack: value.stack === undefined ? undefined : scrubText(value.stack),
+      sqlstate: typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : undefined,
+      constraint_name,
+      routine,
+      cause: cause === undefined ? undefined : redact(cause, depth + 1),
+    };
+    return kept;
   }
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   const out: Record<string, unknown> = {};

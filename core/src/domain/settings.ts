@@ -1,6 +1,30 @@
 /** The configuration the use cases read (built from the server's configuration). */
 export interface AuthSettings {
   readonly siteUrl: string;
+  /** Where the service is reachable from outside: links in messages point here. */
+  readonly apiExternalUrl: string;
+  /** `URI_ALLOW_LIST`: globs a `redirect_to` may match besides SITE_URL's host. */
+  readonly uriAllowList: readonly string[];
+  readonly mailer: {
+    /** Seconds an email link or code stays valid (`MAILER_OTP_EXP`). */
+    readonly otpExp: number;
+    readonly otpLength: number;
+    /** Seconds between two confirmation, or two recovery, mails to one address (`SMTP_MAX_FREQUENCY`). */
+    readonly maxFrequency: number;
+    /** Emails per hour over all instances (`RATE_LIMIT_EMAIL_SENT`). */
+    readonly rateLimitPerHour: number;
+    readonly secureEmailChange: boolean;
+    /** Path of the link in each kind of mail (`MAILER_URLPATHS_<KIND>`), e.g. `/verify`. */
+    readonly urlPaths: Readonly<
+      Record<"confirmation" | "invite" | "recovery" | "magic_link" | "email_change", string>
+    >;
+  };
+  readonly sms: {
+    readonly otpExp: number;
+    readonly otpLength: number;
+    /** Seconds between two SMS to one number (`SMS_MAX_FREQUENCY`). */
+    readonly maxFrequency: number;
+  };
   readonly jwt: {
     readonly exp: number;
     readonly aud: string;

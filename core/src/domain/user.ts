@@ -18,6 +18,8 @@ export interface User {
   readonly invitedAt: Date | null;
   readonly confirmationSentAt: Date | null;
   readonly recoverySentAt: Date | null;
+  /** When the last magic link went out: magic links have their own resend gap, apart from recovery. */
+  readonly magicLinkSentAt: Date | null;
   readonly emailChange: string | null;
   readonly emailChangeSentAt: Date | null;
   readonly phoneChange: string | null;
@@ -75,6 +77,7 @@ export function blankUser(fields: Pick<User, "id" | "aud" | "role" | "createdAt"
     invitedAt: null,
     confirmationSentAt: null,
     recoverySentAt: null,
+    magicLinkSentAt: null,
     emailChange: null,
     emailChangeSentAt: null,
     phoneChange: null,

@@ -9,7 +9,11 @@ export type AuditAction =
   | "token_revoked"
   | "user_modified"
   | "user_repeated_signup"
-  | "user_updated_password";
+  | "user_updated_password"
+  | "user_recovery_requested"
+  | "user_confirmation_requested"
+  | "user_reauthenticate_requested"
+  | "invite_accepted";
 
 export interface AuditEntry {
   readonly action: AuditAction;

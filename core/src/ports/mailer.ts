@@ -11,6 +11,8 @@ export type MailKind =
 export interface Mail {
   readonly kind: MailKind;
   readonly to: string;
+  /** The user's (current) address: the template variable `Email`. */
+  readonly email?: string;
   /** The link the user follows (absent for the reauthentication nonce). */
   readonly confirmationUrl?: string;
   /** The code the user may type instead of following the link. */

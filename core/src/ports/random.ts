@@ -1,5 +1,10 @@
-/** Identifiers from a CSPRNG. */
+/** Identifiers and codes from a CSPRNG. */
 export interface Random {
   /** A random (v4) UUID. */
   uuid(): string;
+  /**
+   * `length` uniformly random decimal digits (a one-time code): every digit is drawn on its own, so
+   * leading zeros are as likely as any other digit and every code of that length is equally likely.
+   */
+  digits(length: number): string;
 }

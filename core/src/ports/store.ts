@@ -1,6 +1,8 @@
 import type { RefreshTokenRecord, Session } from "../domain/session.js";
 import type { Identity, User, UserWithIdentities } from "../domain/user.js";
 import type { AuditLog } from "./audit-log.js";
+import type { OneTimeTokenStore } from "./one-time-tokens.js";
+import type { SendQuota } from "./send-quota.js";
 
 /** Users. Emails are compared lowercased, phones as stored digits. */
 export interface UserRepository {
@@ -68,6 +70,12 @@ export interface Repositories {
   readonly identities: IdentityRepository;
   readonly sessions: SessionStore;
   readonly audit: AuditLog;
+  readonly oneTimeTokens: OneTimeTokenStore;
+  /**
+   * Send counters shared by all instances. Bound to the transaction like the rest: a count taken by a
+   * request whose change rolls back is rolled back too, and no request ever needs a second connection.
+   */
+  readonly quota: SendQuota;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   fakeMailer,
   fakeSecretTokens,
   fakeSigner,
+  fakeSms,
   fixedClock,
   sequentialRandom,
 } from "./fake-crypto.js";
@@ -14,6 +15,23 @@ import { fakeStore } from "./fake-store.js";
 export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): AuthSettings {
   return {
     siteUrl: "http://localhost:3000",
+    apiExternalUrl: "http://localhost:9999",
+    uriAllowList: [],
+    mailer: {
+      otpExp: 3600,
+      otpLength: 6,
+      maxFrequency: 900,
+      rateLimitPerHour: 30,
+      secureEmailChange: true,
+      urlPaths: {
+        confirmation: "/verify",
+        invite: "/verify",
+        recovery: "/verify",
+        magic_link: "/verify",
+        email_change: "/verify",
+      },
+    },
+    sms: { otpExp: 60, otpLength: 6, maxFrequency: 60 },
     jwt: {
       exp: 3600,
       aud: "authenticated",
@@ -49,6 +67,7 @@ export function fakeDeps(settings: Partial<AuthSettings> = {}) {
     hasher,
     signer: fakeSigner(clock),
     mailer,
+    sms: fakeSms(),
     settings: defaultAuthSettings(settings),
   } satisfies AuthDeps;
   return deps;

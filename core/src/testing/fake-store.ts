@@ -1,7 +1,10 @@
 import type { RefreshTokenRecord, Session } from "../domain/session.js";
 import type { Identity, User } from "../domain/user.js";
 import type { AuditEntry } from "../ports/audit-log.js";
+import type { OneTimeToken } from "../ports/one-time-tokens.js";
 import type { Repositories, SessionStore, Store, UserRepository } from "../ports/store.js";
+import { fakeQuota } from "./fake-crypto.js";
+import { fakeOneTimeTokens } from "./fake-one-time-tokens.js";
 
 /** In-memory tables; transactions just run the callback (no isolation, no rollback). */
 export interface FakeTables {
@@ -10,6 +13,7 @@ export interface FakeTables {
   sessions: Map<string, Session>;
   tokens: Map<string, RefreshTokenRecord>;
   audit: AuditEntry[];
+  oneTimeTokens: Map<string, OneTimeToken>;
 }
 
 function fakeUsers(t: FakeTables): UserRepository {
@@ -48,6 +52,7 @@ function fakeUsers(t: FakeTables): UserRepository {
       for (const [k, s] of t.sessions) if (s.userId === id) t.sessions.delete(k);
       for (const [k, r] of t.tokens) if (r.userId === id) t.tokens.delete(k);
       for (const [k, i] of t.identities) if (i.userId === id) t.identities.delete(k);
+      for (const [k, o] of t.oneTimeTokens) if (o.userId === id) t.oneTimeTokens.delete(k);
       return t.users.delete(id);
     },
     list: async ({ offset, limit, aud }) => {
@@ -155,6 +160,7 @@ export function fakeStore(): Store & { tables: FakeTables } {
     sessions: new Map(),
     tokens: new Map(),
     audit: [],
+    oneTimeTokens: new Map(),
   };
   const repos: Repositories = {
     users: fakeUsers(tables),
@@ -165,6 +171,8 @@ export function fakeStore(): Store & { tables: FakeTables } {
     },
     sessions: fakeSessions(tables),
     audit: { record: async (entry) => void tables.audit.push(entry) },
+    oneTimeTokens: fakeOneTimeTokens(tables.oneTimeTokens),
+    quota: fakeQuota(),
   };
   const begin = rowLocks();
   const transaction: Store["transaction"] = async (fn) => {

@@ -29,6 +29,17 @@ async function setUp(
 }
 
 describe("adminUpdateUser", () => {
+  it("a password set by an admin ends every session of the user (a reset)", async () => {
+    const { deps, id, update, stored } = await setUp();
+    await deps.store.transaction((repos) =>
+      issueSession(deps, repos, stored(), "password", deps.clock.now()),
+    );
+    expect(deps.store.tables.sessions.size).toBe(1);
+    expect(await update({ password: "another-secret" })).toMatchObject({ ok: true, value: { id } });
+    expect(deps.store.tables.sessions.size).toBe(0);
+    expect(deps.store.tables.tokens.size).toBe(0);
+  });
+
   it("merges user_metadata and app_metadata, null deleting a key, and records the change", async () => {
     const { deps, id, update, stored } = await setUp({
       email: "alice@example.com",

@@ -96,6 +96,8 @@ export async function adminUpdateUser(
     for (const identity of synced.inserted) await repos.identities.insert(identity);
     for (const identity of synced.updated) await repos.identities.update(identity);
     if (bannedUntil.value) await repos.sessions.revokeAllForUser(user.id, now);
+    // A password set by an admin is a reset: whoever held the old one must lose every session.
+    if (password.value !== undefined) await repos.sessions.deleteForUser(user.id);
     await repos.audit.record({
       action: "user_modified",
       actorId: "",

@@ -176,4 +176,42 @@ describe("authenticateAdmin", () => {
       error: { status: 403, code: "bad_jwt" },
     });
   });
+
+  it("refuses a user's admin-role token once its session is gone, or the user is banned or deleted", async () => {
+    const { deps, user, tokens } = await signedIn();
+    const claims = JSON.parse(tokens.accessToken.slice(4)) as Record<string, unknown>;
+    const adminToken = await tokenWith(deps, { ...claims, role: "service_role" });
+    const header = `Bearer ${adminToken}`;
+    expect(await authenticateAdmin(deps, { authorization: header })).toMatchObject({ ok: true });
+
+    deps.store.tables.users.set(user.id, {
+      ...user,
+      bannedUntil: new Date(deps.clock.now().getTime() + 60_000),
+    });
+    expect(await authenticateAdmin(deps, { authorization: header })).toMatchObject({
+      ok: false,
+      error: { status: 403, code: "not_admin" },
+    });
+    deps.store.tables.users.set(user.id, user);
+    await deps.store.sessions.deleteForUser(user.id);
+    expect(await authenticateAdmin(deps, { authorization: header })).toMatchObject({
+      ok: false,
+      error: { status: 403, code: "session_not_found" },
+    });
+    const sessionless = `Bearer ${await tokenWith(deps, { sub: user.id, role: "service_role" })}`;
+    await deps.store.users.delete(user.id);
+    expect(await authenticateAdmin(deps, { authorization: sessionless })).toMatchObject({
+      ok: false,
+      error: { status: 403, code: "not_admin" },
+    });
+  });
+
+  it("keeps accepting an API key, which names neither a user nor a session", async () => {
+    const deps = fakeDeps();
+    const key = `Bearer ${await tokenWith(deps, { role: "service_role" })}`;
+    expect(await authenticateAdmin(deps, { authorization: key })).toMatchObject({
+      ok: true,
+      value: { role: "service_role" },
+    });
+  });
 });

@@ -78,14 +78,29 @@ export async function authenticate(
  * roles. No `sub` is needed, so the project's `service_role` key works as is.
  */
 export async function authenticateAdmin(
-  deps: Pick<AuthDeps, "signer" | "settings">,
+  deps: Pick<AuthDeps, "signer" | "settings" | "store" | "clock">,
   input: { authorization: string | undefined },
 ): Promise<Result<{ claims: Readonly<Record<string, unknown>>; role: string }, AuthError>> {
   const verified = await verifiedClaims(deps, input.authorization);
   if (!verified.ok) return verified;
-  const role = verified.value.role;
+  const claims = verified.value;
+  const role = claims.role;
   if (typeof role !== "string" || !deps.settings.jwt.adminRoles.includes(role)) {
     return err(authError(403, "not_admin", "User not allowed"));
   }
-  return ok({ claims: verified.value, role });
+  // A user's token that carries an admin role (an admin may set `role`) is only as good as the user
+  // and the session behind it: logged out, banned or deleted means no longer admin. API keys carry
+  // neither `sub` nor `session_id` and are unaffected.
+  const sessionId = sessionIdClaim(claims);
+  if (!sessionId.ok) return sessionId;
+  if (sessionId.value !== null && (await deps.store.sessions.find(sessionId.value)) === null) {
+    return err(authError(403, "session_not_found", "Session from session_id claim in JWT does not exist"));
+  }
+  if (typeof claims.sub === "string" && claims.sub !== "") {
+    const user = isUuid(claims.sub) ? await deps.store.users.findById(claims.sub) : null;
+    if (user === null || isBanned(user, deps.clock.now())) {
+      return err(authError(403, "not_admin", "User not allowed"));
+    }
+  }
+  return ok({ claims, role });
 }

@@ -4,6 +4,7 @@ import type { Mailer } from "../ports/mailer.js";
 import type { PasswordHasher } from "../ports/password-hasher.js";
 import type { Random } from "../ports/random.js";
 import type { SecretTokens } from "../ports/secret-tokens.js";
+import type { SmsSender } from "../ports/sms-sender.js";
 import type { Store } from "../ports/store.js";
 import type { TokenSigner } from "../ports/token-signer.js";
 
@@ -16,5 +17,6 @@ export interface AuthDeps {
   readonly hasher: PasswordHasher;
   readonly signer: TokenSigner;
   readonly mailer: Mailer;
+  readonly sms: SmsSender;
   readonly settings: AuthSettings;
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { blankUser } from "../domain/user.js";
 import { fakeDeps } from "../testing/index.js";
+import { breakMailer } from "../testing/message-helpers.js";
+import { rollingBack } from "../testing/rolling-back-store.js";
 import { inviteUser } from "./invite-user.js";
 
 const actor = { role: "service_role" };
@@ -36,7 +38,8 @@ describe("inviteUser", () => {
       email: "dave@example.com",
       invitedAt: now,
       emailConfirmedAt: null,
-      confirmationSentAt: null,
+      // The invitation is the confirmation mail of an invited user.
+      confirmationSentAt: now,
       encryptedPassword: null,
       userMetadata: { team: "blue" },
       appMetadata: { provider: "email", providers: ["email"] },
@@ -52,7 +55,24 @@ describe("inviteUser", () => {
     ]);
     expect(deps.store.tables.users.get(user.id)).toMatchObject({ invitedAt: now });
     expect(deps.store.tables.identities.size).toBe(1);
-    expect(deps.mailer.sent).toEqual([{ kind: "invite", to: "dave@example.com" }]);
+    expect(deps.mailer.sent).toEqual([
+      {
+        kind: "invite",
+        to: "dave@example.com",
+        email: "dave@example.com",
+        confirmationUrl:
+          "http://localhost:9999/verify?token=rt1&type=invite&redirect_to=http%3A%2F%2Flocalhost%3A3000",
+        token: "000001",
+      },
+    ]);
+    expect([...deps.store.tables.oneTimeTokens.values()]).toMatchObject([
+      {
+        userId: user.id,
+        type: "confirmation_token",
+        tokenHash: "h(rt1)",
+        otpHash: "h(dave@example.com000001)",
+      },
+    ]);
     expect(deps.store.tables.audit).toEqual([
       {
         action: "user_invited",
@@ -81,7 +101,7 @@ describe("inviteUser", () => {
     });
     expect(deps.store.tables.users.size).toBe(1);
     expect(deps.store.tables.users.get(ID)?.invitedAt).toEqual(deps.clock.now());
-    expect(deps.mailer.sent).toEqual([{ kind: "invite", to: "carol@example.com" }]);
+    expect(deps.mailer.sent).toMatchObject([{ kind: "invite", to: "carol@example.com", token: "000001" }]);
   });
 
   it("refuses a confirmed user's address, sending nothing", async () => {
@@ -117,5 +137,31 @@ describe("inviteUser", () => {
       throw new Error("smtp down");
     };
     await expect(inviteUser(deps, { actor, email: "frank@example.com" })).rejects.toThrow("smtp down");
+  });
+
+  it("answers email_send_failed when the invitation is refused, leaving no user or link; a retry works", async () => {
+    const deps = fakeDeps();
+    rollingBack(deps.store);
+    const repair = breakMailer(deps.mailer);
+    expect(await inviteUser(deps, { actor, email: "frank@example.com" })).toMatchObject({
+      ok: false,
+      error: { status: 500, code: "email_send_failed" },
+    });
+    expect(deps.store.tables.users.size).toBe(0);
+    expect(deps.store.tables.oneTimeTokens.size).toBe(0);
+    expect(deps.store.tables.audit).toEqual([]);
+    repair();
+    expect(await inviteUser(deps, { actor, email: "frank@example.com" })).toMatchObject({ ok: true });
+    expect(deps.mailer.sent).toHaveLength(1);
+  });
+
+  it("links to an allowed redirect_to, else to SITE_URL", async () => {
+    const deps = fakeDeps({ uriAllowList: ["https://app.example.com/*"] });
+    await inviteUser(deps, { actor, email: "g@x.io", redirectTo: "https://app.example.com/join" });
+    await inviteUser(deps, { actor, email: "h@x.io", redirectTo: "javascript:alert(1)" });
+    expect(deps.mailer.sent.map((m) => m.confirmationUrl?.split("redirect_to=")[1])).toEqual([
+      "https%3A%2F%2Fapp.example.com%2Fjoin",
+      "http%3A%2F%2Flocalhost%3A3000",
+    ]);
   });
 });

@@ -1,9 +1,12 @@
 import { syncChannelIdentities } from "../domain/channel-identity.js";
 import { normalizeEmail } from "../domain/email.js";
+import { resolveRedirect } from "../domain/redirect.js";
 import { blankUser, type User, type UserWithIdentities } from "../domain/user.js";
 import { err, ok, type Result } from "../result.js";
 import { emailExists } from "./admin-create-user.js";
 import type { AuthDeps } from "./deps.js";
+import { sendEmailToken } from "./messages/send-email-token.js";
+import { orRollback, transactionRollingBackOn } from "./messages/transaction.js";
 
 /**
  * Invites someone by email for an admin (`POST /invite`) and mails them the invitation.
@@ -12,26 +15,38 @@ import type { AuthDeps } from "./deps.js";
  * `user_metadata` (exactly) and an email identity. An address whose user has not confirmed it yet
  * (invited or signed up) is invited again; a confirmed one is refused with 422 `email_exists`, since
  * accepting the invitation would hand that account to whoever holds the mailbox link. The mail is sent
- * last inside the transaction, so a mail that cannot be sent leaves no invited user behind.
+ * last inside the transaction, so a mail that cannot be sent (an `email_send_failed` error, or the
+ * hourly cap's 429 `over_email_send_rate_limit`) leaves no invited user and no usable link behind.
+ * The mail carries an `invite` link (to `redirectTo` when allowed, else SITE_URL) and a code.
  * `actor.role` is the admin token's role, recorded as the actor's name.
  */
 export async function inviteUser(
-  deps: Pick<AuthDeps, "store" | "clock" | "random" | "mailer" | "settings">,
-  input: { actor: { role: string }; email: string; data?: Readonly<Record<string, unknown>> | null },
+  deps: Pick<AuthDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings">,
+  input: {
+    actor: { role: string };
+    email: string;
+    data?: Readonly<Record<string, unknown>> | null;
+    redirectTo?: string;
+  },
 ): Promise<Result<UserWithIdentities>> {
   const normalized = normalizeEmail(input.email);
   if (!normalized.ok) return normalized;
   const email = normalized.value;
   const now = deps.clock.now();
 
-  return deps.store.transaction(async (repos) => {
+  const redirectTo = resolveRedirect(input.redirectTo, {
+    siteUrl: deps.settings.siteUrl,
+    allowList: deps.settings.uriAllowList,
+  });
+
+  return transactionRollingBackOn(deps.store, async (repos): Promise<Result<UserWithIdentities>> => {
     const found = await repos.users.findByEmail(email);
     const existing = found && (await repos.users.lock(found.id));
     let user: User;
     let identities: UserWithIdentities["identities"];
     if (existing) {
       if (existing.emailConfirmedAt !== null) return err(emailExists());
-      user = { ...existing, invitedAt: now, updatedAt: now };
+      user = { ...existing, invitedAt: now, confirmationSentAt: now, updatedAt: now };
       await repos.users.update(user);
       identities = await repos.identities.listByUser(user.id);
     } else {
@@ -42,6 +57,7 @@ export async function inviteUser(
         createdAt: now,
         email,
         invitedAt: now,
+        confirmationSentAt: now,
         userMetadata: input.data ?? {},
         appMetadata: { provider: "email", providers: ["email"] },
       });
@@ -59,7 +75,17 @@ export async function inviteUser(
       traits: { user_id: user.id, user_email: email },
       at: now,
     });
-    await deps.mailer.send({ kind: "invite", to: email });
+    orRollback(
+      await sendEmailToken(deps, repos, {
+        user,
+        tokenType: "confirmation_token",
+        mailKind: "invite",
+        verifyType: "invite",
+        to: email,
+        redirectTo,
+        now,
+      }),
+    );
     return ok({ ...user, identities });
   });
 }

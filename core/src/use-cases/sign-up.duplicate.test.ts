@@ -80,8 +80,12 @@ describe("duplicate signUp", () => {
     const existing = seedUser(deps, { email: "alice@example.com" });
     const fake = userOf(await signUp(deps, { email: "alice@example.com", password: "other-password" }));
     expect(fake.id).not.toBe(EXISTING_ID);
-    expect(deps.mailer.sent).toEqual([{ kind: "confirmation", to: "alice@example.com" }]);
-    expect(deps.tables.users.get(EXISTING_ID)).toEqual(existing);
+    expect(deps.mailer.sent).toMatchObject([
+      { kind: "confirmation", to: "alice@example.com", token: "000001" },
+    ]);
+    expect(deps.mailer.sent[0]?.confirmationUrl).toContain("type=signup");
+    // Only the time of the new confirmation changes (the password is not).
+    expect(deps.tables.users.get(EXISTING_ID)).toEqual({ ...existing, confirmationSentAt: deps.clock.now() });
   });
 
   it("with autoconfirm refuses with 400 user_already_exists and records the attempt", async () => {

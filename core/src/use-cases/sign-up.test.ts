@@ -96,9 +96,30 @@ describe("signUp with email", () => {
         updatedAt: now,
       },
     ]);
-    expect(deps.mailer.sent).toEqual([{ kind: "confirmation", to: "alice@example.com" }]);
+    // The mail carries a link to /verify and a code; only their hashes are stored.
+    expect(deps.mailer.sent).toEqual([
+      {
+        kind: "confirmation",
+        to: "alice@example.com",
+        email: "alice@example.com",
+        confirmationUrl:
+          "http://localhost:9999/verify?token=rt1&type=signup&redirect_to=http%3A%2F%2Flocalhost%3A3000",
+        token: "000001",
+      },
+    ]);
+    expect([...deps.tables.oneTimeTokens.values()]).toEqual([
+      {
+        id: expect.any(String),
+        userId: user.id,
+        type: "confirmation_token",
+        tokenHash: "h(rt1)",
+        otpHash: "h(alice@example.com000001)",
+        relatesTo: "alice@example.com",
+        createdAt: now,
+      },
+    ]);
     expect(deps.tables.audit.map((e) => [e.action, e.actorId, e.actorUsername])).toEqual([
-      ["user_signedup", user.id, "alice@example.com"],
+      ["user_confirmation_requested", user.id, "alice@example.com"],
     ]);
     expect(deps.tables.sessions.size).toBe(0);
   });
@@ -138,7 +159,7 @@ describe("signUp with email", () => {
 });
 
 describe("signUp with phone", () => {
-  it("creates an unconfirmed user with the digits of the number, sending no mail", async () => {
+  it("creates an unconfirmed user with the digits of the number and texts it a code", async () => {
     const deps = setUp();
     const user = userOf(await signUp(deps, { phone: "+1 555 123 4567", password: "secret1" }));
     expect(user).toMatchObject({
@@ -153,7 +174,19 @@ describe("signUp with phone", () => {
       identityData: { sub: user.id, phone: "15551234567", phone_verified: false },
     });
     expect(deps.mailer.sent).toEqual([]);
-    expect(deps.tables.audit[0]).toMatchObject({ action: "user_signedup", actorUsername: "15551234567" });
+    expect(deps.sms.sent).toEqual([{ to: "15551234567", body: "Your code is 000001" }]);
+    expect([...deps.tables.oneTimeTokens.values()]).toMatchObject([
+      {
+        userId: user.id,
+        type: "confirmation_token",
+        relatesTo: "15551234567",
+        otpHash: "h(15551234567000001)",
+      },
+    ]);
+    expect(deps.tables.audit[0]).toMatchObject({
+      action: "user_confirmation_requested",
+      actorUsername: "15551234567",
+    });
   });
 
   it("with SMS autoconfirm answers a session for a confirmed phone", async () => {

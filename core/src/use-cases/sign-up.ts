@@ -2,18 +2,26 @@ import { actorUsername } from "../domain/audit-actor.js";
 import { normalizeEmail } from "../domain/email.js";
 import { checkPassword } from "../domain/password-policy.js";
 import { normalizePhone } from "../domain/phone.js";
+import { resolveRedirect } from "../domain/redirect.js";
 import { blankUser, type Identity, type Metadata, type User } from "../domain/user.js";
 import { authError } from "../errors.js";
 import type { Repositories } from "../ports/store.js";
 import { err, ok, type Result } from "../result.js";
 import type { AuthDeps } from "./deps.js";
 import { issueSession, type SessionTokens } from "./issue-session.js";
+import { resendEmailConfirmation, resendSmsConfirmation } from "./messages/confirmation.js";
+import { tooSoon } from "./messages/frequency.js";
+import { sendEmailToken } from "./messages/send-email-token.js";
+import { sendSmsToken } from "./messages/send-sms-token.js";
+import { orRollback, transactionRollingBackOn } from "./messages/transaction.js";
 
 export interface SignUpInput {
   readonly email?: string;
   readonly phone?: string;
   readonly password?: string;
   readonly data?: Record<string, unknown>;
+  /** Where the confirmation link leads (`redirect_to`); SITE_URL unless it is allowed. */
+  readonly redirectTo?: string;
 }
 
 /** A session when the account is usable at once (autoconfirm, anonymous), else the unconfirmed user. */
@@ -21,7 +29,7 @@ export type SignUpOutcome = { kind: "session"; tokens: SessionTokens } | { kind:
 
 type SignUpDeps = Pick<
   AuthDeps,
-  "store" | "clock" | "random" | "tokens" | "hasher" | "signer" | "mailer" | "settings"
+  "store" | "clock" | "random" | "tokens" | "hasher" | "signer" | "mailer" | "sms" | "settings"
 >;
 type Channel = "email" | "phone";
 
@@ -30,7 +38,13 @@ type Channel = "email" | "phone";
  *
  * A duplicate sign-up must not reveal that the address is taken: unless the channel autoconfirms
  * (where the client would get a session, so it has to be told), it answers a fake user built exactly
- * like a real new one, after the same password hash, and writes nothing but the audit entry.
+ * like a real new one, after the same password hash, and writes nothing but the audit entry (and,
+ * for an owner who never confirmed, a new confirmation, at most once per `SMTP_MAX_FREQUENCY` /
+ * `SMS_MAX_FREQUENCY`: sooner is 429 `over_email_send_rate_limit` / `over_sms_send_rate_limit`).
+ *
+ * Confirmations go out inside the transaction, after its writes: a mail or SMS that cannot be sent
+ * (or the hourly email cap) rolls the new user back and answers the error, so the address is not left
+ * taken by an account nobody can confirm, and asking again works.
  */
 export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Result<SignUpOutcome>> {
   const { email, phone, password } = input;
@@ -63,11 +77,22 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
   const hash = await deps.hasher.hash(password);
   const now = deps.clock.now();
   const autoconfirm = channel === "email" ? signup.mailerAutoconfirm : signup.smsAutoconfirm;
-  const fields: NewUserFields = { channel, address: address.value, data: input.data ?? {}, hash, now };
+  const redirectTo = resolveRedirect(input.redirectTo, {
+    siteUrl: deps.settings.siteUrl,
+    allowList: deps.settings.uriAllowList,
+  });
+  const fields: NewUserFields = {
+    channel,
+    address: address.value,
+    data: input.data ?? {},
+    hash,
+    now,
+    redirectTo,
+  };
   const findExisting = (repos: Repositories) =>
     channel === "email" ? repos.users.findByEmail(address.value) : repos.users.findByPhone(address.value);
 
-  return deps.store.transaction(async (repos): Promise<Result<SignUpOutcome>> => {
+  return transactionRollingBackOn(deps.store, async (repos): Promise<Result<SignUpOutcome>> => {
     const existing = await findExisting(repos);
     if (existing !== null) return repeatedSignUp(deps, repos, existing, fields, autoconfirm);
     const user = newUser(deps, deps.random.uuid(), fields, autoconfirm);
@@ -82,15 +107,32 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
     }
     await repos.identities.insert(identityOf(deps, user, fields, autoconfirm));
     const actor = { actorId: user.id, actorUsername: actorUsername(user), traits: { provider: channel } };
-    await repos.audit.record({ action: "user_signedup", ...actor, at: now });
+    // As the reference: the sign-up counts as done when the address is confirmed (`/verify` records
+    // `user_signedup` then); until that it is a confirmation request.
+    const action = autoconfirm ? "user_signedup" : "user_confirmation_requested";
+    await repos.audit.record({ action, ...actor, at: now });
     if (autoconfirm) {
       await repos.audit.record({ action: "login", ...actor, at: now });
       return ok({ kind: "session", tokens: await issueSession(deps, repos, user, "password", now) });
     }
-    // Sent inside the transaction: if the mail cannot be sent the user is rolled back, so the
-    // address is not left taken by an account nobody can confirm.
-    if (channel === "email") await deps.mailer.send({ kind: "confirmation", to: address.value });
-    // Phone confirmations go out by SMS (not wired yet); confirmationSentAt is already set.
+    // confirmationSentAt is already set on the new user; a refused send throws and rolls it back.
+    if (channel === "email") {
+      orRollback(
+        await sendEmailToken(deps, repos, {
+          user,
+          tokenType: "confirmation_token",
+          mailKind: "confirmation",
+          verifyType: "signup",
+          to: address.value,
+          redirectTo,
+          now,
+        }),
+      );
+    } else {
+      orRollback(
+        await sendSmsToken(deps, repos, { user, tokenType: "confirmation_token", phone: address.value, now }),
+      );
+    }
     return ok({ kind: "user", user });
   });
 }
@@ -102,6 +144,7 @@ interface NewUserFields {
   readonly data: Metadata;
   readonly hash: string;
   readonly now: Date;
+  readonly redirectTo: string;
 }
 
 /** A new email/phone user; also the template of the fake user answered for a duplicate. */
@@ -163,9 +206,26 @@ async function repeatedSignUp(
   });
   // Returned from the transaction, so the audit entry commits with the refusal.
   if (autoconfirm) return err(authError(400, "user_already_exists", "User already registered"));
-  // The owner may have lost the first mail; the caller cannot tell this from a new sign-up.
+  // The owner may have lost the first message; the caller cannot tell this from a new sign-up. Inside
+  // the resend gap nothing is sent, silently: a 429 here would tell the caller the address is known.
+  const gap = f.channel === "email" ? deps.settings.mailer.maxFrequency : deps.settings.sms.maxFrequency;
+  if (tooSoon(existing.confirmationSentAt, gap, f.now, f.channel === "email" ? "email" : "sms") !== null) {
+    return ok({ kind: "user", user: newUser(deps, deps.random.uuid(), f, false) });
+  }
   if (f.channel === "email" && existing.emailConfirmedAt === null && existing.email !== null) {
-    await deps.mailer.send({ kind: "confirmation", to: existing.email });
+    const locked = await repos.users.lock(existing.id);
+    if (locked === null) throw new Error(`signUp: user ${existing.id} vanished`);
+    const resent = await resendEmailConfirmation(deps, repos, locked, {
+      redirectTo: f.redirectTo,
+      now: f.now,
+    });
+    if (!resent.ok) return resent;
+  }
+  if (f.channel === "phone" && existing.phoneConfirmedAt === null && existing.phone !== null) {
+    const locked = await repos.users.lock(existing.id);
+    if (locked === null) throw new Error(`signUp: user ${existing.id} vanished`);
+    const resent = await resendSmsConfirmation(deps, repos, locked, f.now);
+    if (!resent.ok) return resent;
   }
   return ok({ kind: "user", user: newUser(deps, deps.random.uuid(), f, false) });
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { AuthSettings } from "../domain/settings.js";
 import { blankUser, type Identity, type User } from "../domain/user.js";
+import { authError } from "../errors.js";
 import { fakeDeps } from "../testing/index.js";
+import { rollingBack } from "../testing/rolling-back-store.js";
 import { issueSession } from "./issue-session.js";
 import { type UpdateUserInput, updateUser } from "./update-user.js";
 
@@ -122,9 +124,43 @@ describe("updateUser", () => {
         emailChange: "alice.new@example.com",
         emailChangeSentAt: deps.clock.now(),
       });
-      expect(deps.mailer.sent).toEqual([
-        { kind: "email_change", to: "alice.new@example.com", newEmail: "alice.new@example.com" },
+      // Secure change: the new address and the current one each get their own link and code.
+      expect(deps.mailer.sent.map((m) => [m.kind, m.to, m.email, m.newEmail])).toEqual([
+        ["email_change", "alice.new@example.com", "alice@example.com", "alice.new@example.com"],
+        ["email_change", "alice@example.com", "alice@example.com", "alice.new@example.com"],
       ]);
+      expect([...deps.store.tables.oneTimeTokens.values()].map((t) => [t.type, t.relatesTo])).toEqual([
+        ["email_change_token_new", "alice.new@example.com"],
+        ["email_change_token_current", "alice@example.com"],
+      ]);
+    });
+
+    it("links the change mails to an allowed redirect_to, else to SITE_URL", async () => {
+      const { deps, update } = await setUp({ uriAllowList: ["https://app.example.com/**"] });
+      await update({ email: "alice.new@example.com", redirectTo: "https://app.example.com/welcome" });
+      expect(deps.mailer.sent[0]?.confirmationUrl).toContain(
+        `redirect_to=${encodeURIComponent("https://app.example.com/welcome")}`,
+      );
+      const other = await setUp();
+      await other.update({ email: "alice.new@example.com", redirectTo: "https://evil.example.net/" });
+      expect(other.deps.mailer.sent[0]?.confirmationUrl).toContain(
+        `redirect_to=${encodeURIComponent("http://localhost:3000")}`,
+      );
+    });
+
+    it("refuses a second change within SMTP_MAX_FREQUENCY, keeping the first one pending", async () => {
+      const { deps, update, stored } = await setUp();
+      await update({ email: "alice.new@example.com" });
+      deps.clock.advance(899_500);
+      expect(await update({ email: "alice.other@example.com" })).toMatchObject(
+        failure(
+          429,
+          "over_email_send_rate_limit",
+          "For security purposes, you can only request this after 1 seconds.",
+        ),
+      );
+      expect(stored().emailChange).toBe("alice.new@example.com");
+      expect(deps.mailer.sent).toHaveLength(2);
     });
 
     it("applies the change at once under mailer autoconfirm", async () => {
@@ -168,10 +204,24 @@ describe("updateUser", () => {
   });
 
   describe("phone", () => {
-    it("records a pending change without autoconfirm", async () => {
+    it("records a pending change and texts a code to the new number without autoconfirm", async () => {
       const { deps, update, stored } = await setUp();
       expect(await update({ phone: "+1 555 0100" })).toMatchObject({ ok: true, value: { phone: null } });
       expect(stored()).toMatchObject({ phoneChange: "15550100", phoneChangeSentAt: deps.clock.now() });
+      expect(deps.sms.sent).toEqual([{ to: "15550100", body: "Your code is 000001" }]);
+    });
+
+    it("undoes the whole update when the code cannot be texted", async () => {
+      const { deps, update, stored } = await setUp();
+      rollingBack(deps.store);
+      const before = stored();
+      deps.sms.fail = authError(502, "sms_send_failed", "Error sending SMS");
+      expect(await update({ phone: "+15550100", data: { x: 1 } })).toMatchObject(
+        failure(502, "sms_send_failed", "Error sending SMS"),
+      );
+      expect(stored()).toEqual(before);
+      expect(deps.store.tables.oneTimeTokens.size).toBe(0);
+      expect(deps.store.tables.audit).toEqual([]);
     });
 
     it("applies the change with a phone identity under SMS autoconfirm", async () => {

@@ -1,19 +1,20 @@
 import { actorUsername } from "../domain/audit-actor.js";
-import { syncChannelIdentities, withProviders } from "../domain/channel-identity.js";
 import { constantTimeEqual } from "../domain/constant-time.js";
 import { normalizeEmail } from "../domain/email.js";
 import { mergeMetadata } from "../domain/metadata.js";
 import { checkPassword } from "../domain/password-policy.js";
 import { normalizePhone } from "../domain/phone.js";
+import { resolveRedirect } from "../domain/redirect.js";
 import type { User, UserWithIdentities } from "../domain/user.js";
 import { type AuthError, authError } from "../errors.js";
 import type { Repositories } from "../ports/store.js";
 import { err, ok, type Result } from "../result.js";
 import { emailExists, phoneExists } from "./admin-create-user.js";
 import type { AuthDeps } from "./deps.js";
-
-/** How long a reauthentication nonce is accepted: `MAILER_OTP_EXP`'s default, which is not configurable here. */
-const NONCE_TTL_MS = 3600 * 1000;
+import { requestEmailChange } from "./email-change.js";
+import { orRollback, transactionRollingBackOn } from "./messages/transaction.js";
+import { requestPhoneChange } from "./phone-change.js";
+import { nonceLifetimeSeconds } from "./reauthenticate.js";
 
 export interface UpdateUserInput {
   readonly userId: string;
@@ -26,55 +27,31 @@ export interface UpdateUserInput {
   readonly nonce?: string;
   readonly email?: string;
   readonly phone?: string;
+  /** Where the email change links lead (`redirect_to`); resolved against SITE_URL and the allow list. */
+  readonly redirectTo?: string | undefined;
 }
 
-type Deps = Pick<AuthDeps, "store" | "clock" | "random" | "tokens" | "hasher" | "mailer" | "settings">;
+type Deps = Pick<
+  AuthDeps,
+  "store" | "clock" | "random" | "tokens" | "hasher" | "mailer" | "sms" | "settings"
+>;
 
-/** What the request changes about the email or phone: applied now, pending confirmation, or nothing. */
-type ChannelChange = { kind: "none" } | { kind: "applied" } | { kind: "pending"; address: string };
-
-/** Applies a new email or phone to `user`, at once under autoconfirm, else as a pending change. */
-function changeChannel(
-  user: User,
-  channel: "email" | "phone",
-  address: string,
-  autoconfirm: boolean,
-  now: Date,
-): { user: User; change: ChannelChange } {
-  if (channel === "email") {
-    if (address === user.email) return { user, change: { kind: "none" } };
-    if (!autoconfirm) {
-      return {
-        user: { ...user, emailChange: address, emailChangeSentAt: now },
-        change: { kind: "pending", address },
-      };
-    }
-    const applied = { ...user, email: address, emailConfirmedAt: now, emailChange: null, isAnonymous: false };
-    return { user: applied, change: { kind: "applied" } };
-  }
-  if (address === user.phone) return { user, change: { kind: "none" } };
-  if (!autoconfirm) {
-    return {
-      user: { ...user, phoneChange: address, phoneChangeSentAt: now },
-      change: { kind: "pending", address },
-    };
-  }
-  const applied = { ...user, phone: address, phoneConfirmedAt: now, phoneChange: null, isAnonymous: false };
-  return { user: applied, change: { kind: "applied" } };
-}
+/** The fields of the user row this request sets itself (email and phone go through their own flows). */
+type OwnChanges = Partial<Pick<User, "userMetadata" | "encryptedPassword" | "reauthenticationToken">>;
 
 /**
  * The reauthentication check of a password update: the nonce sent by `GET /reauthenticate` must be
- * presented, match the stored hash and be younger than an hour. Compared in constant time, so the
- * stored hash cannot be guessed byte by byte.
+ * presented, match the stored hash and be younger than the lifetime of a code on the channel it went
+ * by. Compared in constant time, so the stored hash cannot be guessed byte by byte.
  */
 function checkNonce(deps: Deps, user: User, nonce: string | undefined, now: Date): AuthError | null {
   if (!nonce) return authError(400, "reauthentication_needed", "Password update requires reauthentication");
   const sentAt = user.reauthenticationSentAt;
+  const lifetimeMs = nonceLifetimeSeconds(deps.settings, user) * 1000;
   const valid =
     user.reauthenticationToken !== null &&
     sentAt !== null &&
-    now.getTime() <= sentAt.getTime() + NONCE_TTL_MS &&
+    now.getTime() <= sentAt.getTime() + lifetimeMs &&
     constantTimeEqual(deps.tokens.hash(nonce), user.reauthenticationToken);
   if (valid) return null;
   return authError(
@@ -84,53 +61,15 @@ function checkNonce(deps: Deps, user: User, nonce: string | undefined, now: Date
   );
 }
 
-/** Checks a new email and phone against other users and applies them (or records them as pending). */
-async function planChannels(
-  deps: Pick<Deps, "settings">,
-  repos: Repositories,
-  user: User,
-  wanted: { email: string | null; phone: string | null },
-  now: Date,
-): Promise<Result<{ user: User; emailChange: ChannelChange; phoneChange: ChannelChange }>> {
-  const { signup } = deps.settings;
-  let next = user;
-  let emailChange: ChannelChange = { kind: "none" };
-  let phoneChange: ChannelChange = { kind: "none" };
-  if (wanted.email !== null) {
-    const owner = await repos.users.findByEmail(wanted.email);
-    if (owner !== null && owner.id !== user.id) return err(emailExists());
-    ({ user: next, change: emailChange } = changeChannel(
-      next,
-      "email",
-      wanted.email,
-      signup.mailerAutoconfirm,
-      now,
-    ));
-  }
-  if (wanted.phone !== null) {
-    const owner = await repos.users.findByPhone(wanted.phone);
-    if (owner !== null && owner.id !== user.id) return err(phoneExists());
-    ({ user: next, change: phoneChange } = changeChannel(
-      next,
-      "phone",
-      wanted.phone,
-      signup.smsAutoconfirm,
-      now,
-    ));
-  }
-  return ok({ user: next, emailChange, phoneChange });
-}
-
-/** `next` with the new password, after the anonymous, reauthentication and same-password checks. */
+/** The password fields to write, after the anonymous, reauthentication and same-password checks. */
 async function planPassword(
   deps: Deps,
   user: User,
-  next: User,
-  input: { password: string; nonce: string | undefined },
+  input: { password: string; nonce: string | undefined; willHaveAddress: boolean },
   now: Date,
-): Promise<Result<User>> {
+): Promise<Result<OwnChanges>> {
   // Only an address that is actually set counts: a pending one cannot be signed in with yet.
-  if (user.isAnonymous && next.email === null && next.phone === null) {
+  if (user.isAnonymous && !input.willHaveAddress) {
     return err(
       authError(
         422,
@@ -139,27 +78,42 @@ async function planPassword(
       ),
     );
   }
-  let updated = next;
+  let changes: OwnChanges = {};
   if (deps.settings.updatePasswordRequiresReauthentication) {
     const failure = checkNonce(deps, user, input.nonce, now);
     if (failure) return err(failure);
-    updated = { ...updated, reauthenticationToken: null };
+    changes = { reauthenticationToken: null };
   }
   if (user.encryptedPassword !== null && (await deps.hasher.verify(user.encryptedPassword, input.password))) {
     return err(authError(422, "same_password", "New password should be different from the old password."));
   }
-  return ok({ ...updated, encryptedPassword: await deps.hasher.hash(input.password) });
+  return ok({ ...changes, encryptedPassword: await deps.hasher.hash(input.password) });
+}
+
+/** The refusal of a new address another user has, or null. */
+async function addressTaken(
+  repos: Repositories,
+  user: User,
+  wanted: { email: string | null; phone: string | null },
+): Promise<AuthError | null> {
+  const emailOwner = wanted.email === null ? null : await repos.users.findByEmail(wanted.email);
+  if (emailOwner !== null && emailOwner.id !== user.id) return emailExists();
+  const phoneOwner = wanted.phone === null ? null : await repos.users.findByPhone(wanted.phone);
+  if (phoneOwner !== null && phoneOwner.id !== user.id) return phoneExists();
+  return null;
 }
 
 /**
- * Updates the authenticated user (`PUT /user`): metadata, email, phone and password, validated in
- * full before the first write and written in one transaction with the user row locked.
+ * Updates the authenticated user (`PUT /user`): metadata, email, phone and password, in one
+ * transaction with the user row locked; every refusal that does not depend on sending comes first.
  *
- * A new email or phone is applied at once under mailer/SMS autoconfirm (which also makes an anonymous
- * user permanent), otherwise recorded as pending and, for email, mailed to the new address. A new
- * password must pass the policy, differ from the current one and — when configured — come with a valid
- * reauthentication nonce; it ends the user's other sessions, since whoever held them may be the
- * reason for the change. An anonymous user may only set a password once they have an email or phone.
+ * A new email goes through `requestEmailChange` (secure change: confirmations to the new and the
+ * current address; applied at once under mailer autoconfirm), a new phone through `requestPhoneChange`
+ * (an SMS code; applied at once under SMS autoconfirm). A new password must pass the policy, differ
+ * from the current one and — when configured — come with a valid reauthentication nonce; it ends the
+ * user's other sessions, since whoever held them may be the reason for the change. An anonymous user
+ * may only set a password once they have an email or phone. A message that cannot be sent, or a
+ * resend asked for too soon, undoes the whole update.
  */
 export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<Result<UserWithIdentities>> {
   const email = input.email ? normalizeEmail(input.email) : ok(null);
@@ -172,60 +126,52 @@ export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<Re
     if (!policy.ok) return policy;
   }
   const now = deps.clock.now();
+  const { siteUrl, uriAllowList, signup } = deps.settings;
+  const redirectTo = resolveRedirect(input.redirectTo, { siteUrl, allowList: uriAllowList });
 
-  return deps.store.transaction(async (repos) => {
+  return transactionRollingBackOn(deps.store, async (repos): Promise<Result<UserWithIdentities>> => {
     const user = await repos.users.lock(input.userId);
     if (user === null) return err(authError(404, "user_not_found", "User not found"));
-    let next: User = user;
-    let changed = false;
-    if (input.data) {
-      next = { ...next, userMetadata: mergeMetadata(next.userMetadata, input.data) };
-      changed = true;
-    }
+    const newEmail = email.value !== null && email.value !== user.email ? email.value : null;
+    const newPhone = phone.value !== null && phone.value !== user.phone ? phone.value : null;
+    const taken = await addressTaken(repos, user, { email: newEmail, phone: newPhone });
+    if (taken) return err(taken);
 
-    const channels = await planChannels(deps, repos, next, { email: email.value, phone: phone.value }, now);
-    if (!channels.ok) return channels;
-    const { emailChange, phoneChange } = channels.value;
-    next = channels.value.user;
-    changed ||= emailChange.kind !== "none" || phoneChange.kind !== "none";
+    let own: OwnChanges = {};
+    if (input.data) own = { userMetadata: mergeMetadata(user.userMetadata, input.data) };
     if (password !== undefined) {
-      const withPassword = await planPassword(deps, user, next, { password, nonce: input.nonce }, now);
-      if (!withPassword.ok) return withPassword;
-      next = withPassword.value;
-      changed = true;
+      const willHaveAddress =
+        user.email !== null ||
+        user.phone !== null ||
+        (newEmail !== null && signup.mailerAutoconfirm) ||
+        (newPhone !== null && signup.smsAutoconfirm);
+      const planned = await planPassword(deps, user, { password, nonce: input.nonce, willHaveAddress }, now);
+      if (!planned.ok) return planned;
+      own = { ...own, ...planned.value };
     }
+    const changed = Object.keys(own).length > 0 || newEmail !== null || newPhone !== null;
+    if (!changed) return ok({ ...user, identities: await repos.identities.listByUser(user.id) });
 
-    const identities = await repos.identities.listByUser(user.id);
-    if (!changed) return ok({ ...user, identities });
-    const applied = emailChange.kind === "applied" || phoneChange.kind === "applied";
-    const synced = applied
-      ? syncChannelIdentities(next, identities, { now, newId: () => deps.random.uuid() })
-      : { identities, inserted: [], updated: [] };
-    if (synced.inserted.length > 0) {
-      next = { ...next, appMetadata: withProviders(next.appMetadata, synced.identities) };
+    let next = user;
+    if (newEmail !== null) {
+      next = orRollback(await requestEmailChange(deps, repos, { user: next, newEmail, redirectTo, now }));
     }
-    next = { ...next, updatedAt: now };
-
-    const updated = await repos.users.update(next);
-    if (updated === "duplicate_email") return err(emailExists());
-    if (updated === "duplicate_phone") return err(phoneExists());
-    if (updated === "not_found") return err(authError(404, "user_not_found", "User not found"));
-    for (const identity of synced.inserted) await repos.identities.insert(identity);
-    for (const identity of synced.updated) await repos.identities.update(identity);
+    if (newPhone !== null) {
+      next = orRollback(await requestPhoneChange(deps, repos, { user: next, newPhone, now }));
+    }
+    next = { ...next, ...own, updatedAt: now };
+    if ((await repos.users.update(next)) !== "updated") {
+      throw new Error(`updateUser: user ${user.id} could not be updated`);
+    }
+    if (own.reauthenticationToken === null) {
+      await repos.oneTimeTokens.deleteForUser(user.id, ["reauthentication_token"]);
+    }
     const actor = { actorId: user.id, actorUsername: actorUsername(next), at: now };
     if (password !== undefined) {
       await repos.sessions.deleteForUser(user.id, input.sessionId ? { except: input.sessionId } : undefined);
       await repos.audit.record({ action: "user_updated_password", ...actor });
     }
     await repos.audit.record({ action: "user_modified", ...actor });
-    // Last, inside the transaction: a mail that cannot be sent rolls the pending change back.
-    if (emailChange.kind === "pending") {
-      await deps.mailer.send({
-        kind: "email_change",
-        to: emailChange.address,
-        newEmail: emailChange.address,
-      });
-    }
-    return ok({ ...next, identities: synced.identities });
+    return ok({ ...next, identities: await repos.identities.listByUser(user.id) });
   });
 }

@@ -282,7 +282,7 @@ export const rateLimit = {
     key: "RATE_LIMIT_HEADER",
     kind: k.headerName,
     description:
-      "Header holding the client IP for per-IP limits (e.g. `X-Forwarded-For`). Unset: no per-IP limits.",
+      "Header holding the client IP for per-IP limits on `/token` (e.g. `X-Forwarded-For`). Read and validated; per-IP limiting is not enforced yet.",
   }),
   emailSent: variable({
     key: "RATE_LIMIT_EMAIL_SENT",

@@ -9,7 +9,13 @@ import {
 } from "@authsvc/core";
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../app-env.js";
-import { optionalBoolean, optionalObject, optionalString, unwrap } from "../body-fields.js";
+import {
+  optionalBoolean,
+  optionalMetadata,
+  optionalShortString,
+  optionalString,
+  unwrap,
+} from "../body-fields.js";
 import { httpError } from "../errors.js";
 import { requireAdmin } from "../middleware/auth.js";
 import { readJsonObject } from "../middleware/json-body.js";
@@ -29,16 +35,16 @@ async function adminUserBody(c: Context<AppEnv>) {
   const body = await readJsonObject(c);
   const fields = {
     id: optionalString(body, "id"),
-    aud: optionalString(body, "aud"),
-    role: optionalString(body, "role"),
+    aud: optionalShortString(body, "aud"),
+    role: optionalShortString(body, "role"),
     email: optionalString(body, "email"),
     phone: optionalString(body, "phone"),
     password: optionalString(body, "password"),
     password_hash: optionalString(body, "password_hash"),
     email_confirm: optionalBoolean(body, "email_confirm"),
     phone_confirm: optionalBoolean(body, "phone_confirm"),
-    user_metadata: optionalObject(body, "user_metadata"),
-    app_metadata: optionalObject(body, "app_metadata"),
+    user_metadata: optionalMetadata(body, "user_metadata"),
+    app_metadata: optionalMetadata(body, "app_metadata"),
     ban_duration: optionalString(body, "ban_duration"),
   };
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<
@@ -108,9 +114,15 @@ export const adminUserRoutes = (deps: AuthDeps) => {
     .post("/invite", admin, async (c) => {
       const body = await readJsonObject(c);
       const email = optionalString(body, "email") ?? "";
-      const data = optionalObject(body, "data");
+      const data = optionalMetadata(body, "data");
+      const redirectTo = c.req.query("redirect_to") ?? optionalString(body, "redirect_to");
       const user = unwrap(
-        await inviteUser(deps, { actor: actor(c), email, ...(data !== undefined ? { data } : {}) }),
+        await inviteUser(deps, {
+          actor: actor(c),
+          email,
+          ...(data !== undefined ? { data } : {}),
+          ...(redirectTo !== undefined ? { redirectTo } : {}),
+        }),
       );
       return c.json(userJson(user));
     });

@@ -1,7 +1,7 @@
-import { type AuthDeps, getUser, logout, updateUser } from "@authsvc/core";
+import { type AuthDeps, getUser, logout, reauthenticate, updateUser } from "@authsvc/core";
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env.js";
-import { optionalObject, optionalString, unwrap } from "../body-fields.js";
+import { optionalMetadata, optionalString, unwrap } from "../body-fields.js";
 import { httpError } from "../errors.js";
 import { requireUser } from "../middleware/auth.js";
 import { readJsonObject } from "../middleware/json-body.js";
@@ -20,12 +20,13 @@ export const userRoutes = (deps: AuthDeps) => {
     .put("/user", auth, async (c) => {
       const body = await readJsonObject(c);
       const { user, sessionId } = c.get("auth");
-      const data = body.data === null ? null : optionalObject(body, "data");
+      const data = body.data === null ? null : optionalMetadata(body, "data");
       const fields = {
         password: optionalString(body, "password"),
         nonce: optionalString(body, "nonce"),
         email: optionalString(body, "email") || undefined,
         phone: optionalString(body, "phone") || undefined,
+        redirectTo: c.req.query("redirect_to"),
       };
       const defined = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
       const updated = unwrap(
@@ -37,6 +38,10 @@ export const userRoutes = (deps: AuthDeps) => {
         }),
       );
       return c.json(userJson(updated));
+    })
+    .get("/reauthenticate", auth, async (c) => {
+      const sent = unwrap(await reauthenticate(deps, { userId: c.get("auth").user.id }));
+      return c.json(sent.messageId ? { message_id: sent.messageId } : {});
     })
     .post("/logout", auth, async (c) => {
       const scope = c.req.query("scope") ?? "global";

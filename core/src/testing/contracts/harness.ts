@@ -77,6 +77,7 @@ export function aFullUser(fields: Partial<User> = {}): User {
     invitedAt: at(3),
     confirmationSentAt: at(4),
     recoverySentAt: at(5),
+    magicLinkSentAt: at(12),
     emailChange: "new-address@example.com",
     emailChangeSentAt: at(6),
     phoneChange: "15550009999",

@@ -2,6 +2,7 @@ import { describeAuditLogContract } from "./audit-log.contract.js";
 import type { MakeStore } from "./harness.js";
 import { describeIdentityRepositoryContract } from "./identity-repository.contract.js";
 import { describeLockContract } from "./locks.contract.js";
+import { describeOneTimeTokenContract } from "./one-time-tokens.contract.js";
 import { describeRefreshTokenContract } from "./refresh-tokens.contract.js";
 import { describeSessionStoreContract } from "./session-store.contract.js";
 import { describeUserRepositoryContract } from "./user-repository.contract.js";
@@ -14,4 +15,5 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
   describeRefreshTokenContract(name, makeStore);
   describeLockContract(name, makeStore);
   describeAuditLogContract(name, makeStore);
+  describeOneTimeTokenContract(name, makeStore);
 }

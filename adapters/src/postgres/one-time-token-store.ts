@@ -1,0 +1,108 @@
+import type { OneTimeToken, OneTimeTokenStore, OneTimeTokenType } from "@authsvc/core";
+import type { PendingQuery, Row } from "postgres";
+import { isUuid, type Queryable } from "./rows.js";
+
+const TYPES: ReadonlySet<string> = new Set<OneTimeTokenType>([
+  "confirmation_token",
+  "reauthentication_token",
+  "recovery_token",
+  "email_change_token_new",
+  "email_change_token_current",
+  "phone_change_token",
+]);
+
+/** A `one_time_tokens` row as a domain token; the enum's labels are the domain's type names. */
+export function oneTimeTokenFromRow(row: Row): OneTimeToken {
+  const type = String(row.token_type);
+  if (!TYPES.has(type)) throw new TypeError(`unknown one_time_token_type ${type}`);
+  return {
+    id: row.id,
+    userId: row.user_id,
+    type: type as OneTimeTokenType,
+    tokenHash: row.token_hash,
+    otpHash: row.otp_hash,
+    relatesTo: row.relates_to,
+    createdAt: row.created_at,
+  };
+}
+
+/**
+ * `OneTimeTokenStore` over the `one_time_tokens` table of `namespace`. Consuming is one
+ * `delete … returning`: of two concurrent consumers of a row, the second waits for the first's row
+ * lock, re-checks its condition against the (now deleted) row and gets nothing.
+ */
+export function postgresOneTimeTokenStore(sql: Queryable, options: { namespace: string }): OneTimeTokenStore {
+  const tokens = sql`${sql(options.namespace)}.one_time_tokens`;
+  // Compared as text so that the statement needs no cast to the namespace's enum type.
+  const ofTypes = (types: readonly OneTimeTokenType[]) => sql`token_type::text = any(${[...types]}::text[])`;
+
+  /**
+   * Deletes one row matching `where` (the newest, should several match) and returns it. The match is
+   * repeated outside the subselect: a row replaced by `put` meanwhile keeps its key but not its hashes,
+   * and the re-check after the row lock must then see that it no longer matches.
+   */
+  async function take(where: PendingQuery<Row[]>): Promise<OneTimeToken | null> {
+    const [row] = await sql`
+      delete from ${tokens}
+      where id = (
+          select id from ${tokens}
+          where ${where}
+          order by created_at desc, id
+          limit 1
+        )
+        and ${where}
+      returning *
+    `;
+    return row ? oneTimeTokenFromRow(row) : null;
+  }
+
+  return {
+    async put(token) {
+      await sql`
+        insert into ${tokens} (id, user_id, token_type, token_hash, otp_hash, relates_to, created_at, updated_at)
+        values (
+          ${token.id},
+          ${token.userId},
+          ${token.type},
+          ${token.tokenHash},
+          ${token.otpHash},
+          ${token.relatesTo},
+          ${token.createdAt},
+          ${token.createdAt}
+        )
+        on conflict (user_id, token_type) do update
+          set
+            id = excluded.id,
+            token_hash = excluded.token_hash,
+            otp_hash = excluded.otp_hash,
+            relates_to = excluded.relates_to,
+            created_at = excluded.created_at,
+            updated_at = excluded.updated_at
+      `;
+    },
+
+    consumeByTokenHash: async (tokenHash, types) =>
+      tokenHash === "" || types.length === 0
+        ? null
+        : take(sql`token_hash = ${tokenHash} and ${ofTypes(types)}`),
+
+    // '' is the column default of rows written before otp_hash existed: it names no code.
+    consumeByOtp: async (relatesTo, otpHash, types) =>
+      otpHash === "" || types.length === 0
+        ? null
+        : take(sql`relates_to = ${relatesTo} and otp_hash = ${otpHash} and ${ofTypes(types)}`),
+
+    async find(userId, type) {
+      if (!isUuid(userId)) return null;
+      const [row] =
+        await sql`select * from ${tokens} where user_id = ${userId} and token_type::text = ${type}`;
+      return row ? oneTimeTokenFromRow(row) : null;
+    },
+
+    async deleteForUser(userId, types) {
+      if (!isUuid(userId)) return;
+      const some = types === undefined ? sql`` : sql`and ${ofTypes(types)}`;
+      await sql`delete from ${tokens} where user_id = ${userId} ${some}`;
+    },
+  };
+}

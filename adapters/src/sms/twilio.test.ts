@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { describeSmsGateway } from "../../../test/support/sms-fakes/sms-sender-suite.js";
+import { startTwilioFake } from "../../../test/support/sms-fakes/twilio.js";
+import { twilioSms } from "./twilio.js";
+
+const accountSid = `AC${"a1".repeat(16)}`;
+const authToken = "twilio-auth-token-secret";
+const serviceSid = `MG${"b2".repeat(16)}`;
+
+describeSmsGateway({
+  gateway: "twilio",
+  start: () => startTwilioFake({ accountSid, authToken, sender: serviceSid }),
+  sender: ({ baseUrl, wrongSecret, timeoutMs }) =>
+    twilioSms({
+      accountSid,
+      authToken: wrongSecret ?? authToken,
+      messageServiceSid: serviceSid,
+      baseUrl,
+      timeoutMs,
+    }),
+  secret: authToken,
+  received: (to) => ({ to: `+${to}`, from: serviceSid }),
+  messages: {
+    wrongSecret: "Authenticate (code 20003)",
+    invalidRecipient: "The 'To' number +12 is not a valid phone number. (code 21211)",
+    rejected: "Attempt to send to unsubscribed recipient (code 21610)",
+    serverError: "Internal Server Error (code 20500)",
+  },
+});
+
+describe("twilioSms with a sender phone number", () => {
+  it("sends From the number instead of through a messaging service", async () => {
+    const fake = await startTwilioFake({ accountSid, authToken, sender: "+15005550006" });
+    try {
+      const sms = twilioSms({ accountSid, authToken, messageServiceSid: "+15005550006", baseUrl: fake.url });
+      await sms.send("447700900123", "Your code is 654321");
+      expect(fake.messages).toMatchObject([{ to: "+447700900123", from: "+15005550006" }]);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("fails with Twilio's message when the number is not the account's", async () => {
+    const fake = await startTwilioFake({ accountSid, authToken, sender: "+15005550006" });
+    try {
+      const sms = twilioSms({ accountSid, authToken, messageServiceSid: "+15005550009", baseUrl: fake.url });
+      await expect(sms.send("447700900123", "hi")).rejects.toMatchObject({
+        code: "sms_send_failed",
+        message: expect.stringContaining("The From phone number +15005550009 is not a valid"),
+      });
+    } finally {
+      await fake.close();
+    }
+  });
+});

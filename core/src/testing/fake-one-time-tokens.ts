@@ -1,0 +1,22 @@
+import type { OneTimeToken, OneTimeTokenStore } from "../ports/one-time-tokens.js";
+
+/** In-memory one-time tokens keyed by user and type; consuming deletes synchronously (atomic here). */
+export function fakeOneTimeTokens(tokens: Map<string, OneTimeToken>): OneTimeTokenStore {
+  const key = (t: Pick<OneTimeToken, "userId" | "type">) => `${t.userId}/${t.type}`;
+  const take = (match: (t: OneTimeToken) => boolean) => {
+    const found = [...tokens.values()].find(match);
+    if (found) tokens.delete(key(found));
+    return found ?? null;
+  };
+  return {
+    put: async (token) => void tokens.set(key(token), token),
+    consumeByTokenHash: async (hash, types) => take((t) => t.tokenHash === hash && types.includes(t.type)),
+    consumeByOtp: async (relatesTo, otpHash, types) =>
+      take((t) => t.relatesTo === relatesTo && t.otpHash === otpHash && types.includes(t.type)),
+    find: async (userId, type) => tokens.get(key({ userId, type })) ?? null,
+    deleteForUser: async (userId, types) => {
+      for (const [k, t] of tokens)
+        if (t.userId === userId && (!types || types.includes(t.type))) tokens.delete(k);
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { actorUsername } from "../domain/audit-actor.js";
+import { checkPassword } from "../domain/password-policy.js";
+import type { User } from "../domain/user.js";
+import type { AuditAction } from "../ports/audit-log.js";
+import type { Repositories } from "../ports/store.js";
+import type { Result } from "../result.js";
+import type { AuthDeps } from "./deps.js";
+import { orRollback } from "./messages/transaction.js";
+import { saveChannelChange } from "./save-channel-change.js";
+import type { VerifyType } from "./verify.js";
+
+/**
+ * Applies a consumed confirmation or recovery token to its user, locked, inside the verify
+ * transaction: confirms the channel the token went to (identity `*_verified` too, and an anonymous
+ * user verifying a phone becomes permanent), sets an invited user's first password, and records
+ * `user_signedup` (or `invite_accepted`) on the first confirmation.
+ * A weak password throws (rolling the consumption back, so the invitation can be accepted again).
+ */
+export async function applyVerification(
+  deps: Pick<AuthDeps, "random" | "hasher" | "settings">,
+  repos: Repositories,
+  user: User,
+  input: {
+    type: Exclude<VerifyType, "email_change" | "phone_change">;
+    password?: string | undefined;
+    now: Date;
+  },
+): Promise<Result<User>> {
+  const { type, now } = input;
+  let next: User = { ...user, updatedAt: now };
+  const audits: AuditAction[] = [];
+  if (type === "sms") {
+    if (user.phoneConfirmedAt === null) audits.push("user_signedup");
+    next = { ...next, phoneConfirmedAt: user.phoneConfirmedAt ?? now, isAnonymous: false };
+  } else {
+    next = { ...next, emailConfirmedAt: user.emailConfirmedAt ?? now };
+    const acceptsInvitation = (type === "invite" || type === "signup") && user.invitedAt !== null;
+    if (acceptsInvitation && user.encryptedPassword === null) {
+      if (input.password) {
+        orRollback(checkPassword(deps.settings.password, input.password));
+        next = { ...next, encryptedPassword: await deps.hasher.hash(input.password) };
+      }
+      // Whoever held sessions before the mailbox owner accepted must not keep them (reference).
+      await repos.sessions.deleteForUser(user.id);
+    }
+    if (acceptsInvitation && user.emailConfirmedAt === null) audits.push("invite_accepted");
+    else if (user.emailConfirmedAt === null) audits.push("user_signedup");
+  }
+  // The number or address may have been taken by someone else meanwhile: the token is spent then.
+  const saved = await saveChannelChange(deps, repos, next, now);
+  if (!saved.ok) return saved;
+  for (const action of audits) {
+    await repos.audit.record({
+      action,
+      actorId: user.id,
+      actorUsername: actorUsername(saved.value),
+      at: now,
+    });
+  }
+  return saved;
+}

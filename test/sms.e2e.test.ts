@@ -1,0 +1,169 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { GoTrueAdminApi, GoTrueClient } from "@supabase/auth-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FreshNamespace, migratedNamespace } from "./support/database.js";
+import { productionServerEnv, roleKey } from "./support/server-env.js";
+import { type ServerProcess, startServer } from "./support/server-process.js";
+import {
+  type SmsGatewayFake,
+  startMessagebirdFake,
+  startTextlocalFake,
+  startTwilioFake,
+  startVonageFake,
+} from "./support/sms-fakes/index.js";
+
+/**
+ * Phone sign-up and phone OTP through each of the four gateways, each gateway a loopback fake of its
+ * HTTP API that checks credentials, sender and recipient as the real one does.
+ */
+const gateways: {
+  name: string;
+  start: () => Promise<SmsGatewayFake>;
+  env: (url: string) => Record<string, string>;
+}[] = [
+  {
+    name: "twilio",
+    start: () =>
+      startTwilioFake({
+        accountSid: "AC0123456789abcdef0123456789abcdef",
+        authToken: "tw-token",
+        sender: "+15550001111",
+      }),
+    env: (url) => ({
+      AUTHSVC_SMS_PROVIDER: "twilio",
+      AUTHSVC_SMS_TWILIO_ACCOUNT_SID: "AC0123456789abcdef0123456789abcdef",
+      AUTHSVC_SMS_TWILIO_AUTH_TOKEN: "tw-token",
+      AUTHSVC_SMS_TWILIO_MESSAGE_SERVICE_SID: "+15550001111",
+      AUTHSVC_SMS_TWILIO_BASE_URL: url,
+    }),
+  },
+  {
+    name: "messagebird",
+    start: () => startMessagebirdFake({ accessKey: "mb-key" }),
+    env: (url) => ({
+      AUTHSVC_SMS_PROVIDER: "messagebird",
+      AUTHSVC_SMS_MESSAGEBIRD_ACCESS_KEY: "mb-key",
+      AUTHSVC_SMS_MESSAGEBIRD_ORIGINATOR: "Example",
+      AUTHSVC_SMS_MESSAGEBIRD_BASE_URL: url,
+    }),
+  },
+  {
+    name: "textlocal",
+    start: () => startTextlocalFake({ apiKey: "tl-key" }),
+    env: (url) => ({
+      AUTHSVC_SMS_PROVIDER: "textlocal",
+      AUTHSVC_SMS_TEXTLOCAL_API_KEY: "tl-key",
+      AUTHSVC_SMS_TEXTLOCAL_SENDER: "Example",
+      AUTHSVC_SMS_TEXTLOCAL_BASE_URL: url,
+    }),
+  },
+  {
+    name: "vonage",
+    start: () => startVonageFake({ apiKey: "vo-key", apiSecret: "vo-secret" }),
+    env: (url) => ({
+      AUTHSVC_SMS_PROVIDER: "vonage",
+      AUTHSVC_SMS_VONAGE_API_KEY: "vo-key",
+      AUTHSVC_SMS_VONAGE_API_SECRET: "vo-secret",
+      AUTHSVC_SMS_VONAGE_FROM: "Example",
+      AUTHSVC_SMS_VONAGE_BASE_URL: url,
+    }),
+  },
+];
+
+let ns: FreshNamespace;
+let serviceKey: string;
+const running: { name: string; fake: SmsGatewayFake; server: ServerProcess }[] = [];
+let noGateway: ServerProcess;
+const cwd = mkdtempSync(join(tmpdir(), "authsvc-sms-"));
+
+beforeAll(async () => {
+  ns = await migratedNamespace();
+  serviceKey = await roleKey("service_role");
+  const phoneEnv = { AUTHSVC_EXTERNAL_PHONE_ENABLED: "true" };
+  await Promise.all(
+    gateways.map(async (g) => {
+      const fake = await g.start();
+      const server = await startServer(productionServerEnv(ns, { ...phoneEnv, ...g.env(fake.url) }), { cwd });
+      running.push({ name: g.name, fake, server });
+    }),
+  );
+  noGateway = await startServer(productionServerEnv(ns, phoneEnv), { cwd });
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(running.map(async ({ fake, server }) => Promise.all([server.stop(), fake.close()])));
+  await noGateway?.stop();
+  await ns?.drop();
+  rmSync(cwd, { recursive: true, force: true });
+});
+
+let counter = 0;
+const newPhone = () => `1555${String(Date.now() % 1_000_000).padStart(6, "0")}${++counter % 10}`;
+const client = (server: ServerProcess) =>
+  new GoTrueClient({ url: server.url, autoRefreshToken: false, persistSession: false });
+const codeIn = (fake: SmsGatewayFake, phone: string, n = 1) => {
+  const texts = fake.messages.filter((m) => m.to.replace(/^\+/, "") === phone);
+  const match = /(\d{6})/.exec(texts[n - 1]?.body ?? "");
+  if (!match?.[1]) throw new Error(`no code #${n} for ${phone}`);
+  return match[1];
+};
+const gateway = (name: string) => {
+  const found = running.find((r) => r.name === name);
+  if (!found) throw new Error(name);
+  return found;
+};
+
+describe.each(gateways.map((g) => g.name))("SMS through %s", (name) => {
+  it("phone sign-up: the code from the SMS confirms the phone and signs in", async () => {
+    const { fake, server } = gateway(name);
+    const phone = newPhone();
+    const { data, error } = await client(server).signUp({ phone: `+${phone}`, password: "secret-pw" });
+    expect(error).toBeNull();
+    expect(data.session).toBeNull();
+    const code = codeIn(fake, phone);
+    expect(fake.messages.find((m) => m.to.replace(/^\+/, "") === phone)?.body).toBe(`Your code is ${code}`);
+    const verified = await client(server).verifyOtp({ phone: `+${phone}`, token: code, type: "sms" });
+    expect(verified.error).toBeNull();
+    expect(verified.data.user).toMatchObject({ phone });
+    expect(typeof verified.data.user?.phone_confirmed_at).toBe("string");
+  });
+
+  it("phone OTP sign-in, throttled per number", async () => {
+    const { fake, server } = gateway(name);
+    const phone = newPhone();
+    const admin = new GoTrueAdminApi({ url: server.url, headers: { Authorization: `Bearer ${serviceKey}` } });
+    expect((await admin.createUser({ phone, phone_confirm: true })).error).toBeNull();
+    const sent = await client(server).signInWithOtp({ phone: `+${phone}` });
+    expect(sent.error).toBeNull();
+    expect(sent.data.messageId).toBeTruthy();
+    const again = await client(server).signInWithOtp({ phone: `+${phone}` });
+    expect(again.error).toMatchObject({ status: 429, code: "over_sms_send_rate_limit" });
+    const { data, error } = await client(server).verifyOtp({
+      phone: `+${phone}`,
+      token: codeIn(fake, phone),
+      type: "sms",
+    });
+    expect(error).toBeNull();
+    expect(data.session?.access_token).toBeTruthy();
+  });
+
+  it("a gateway refusal is sms_send_failed and asking again works", async () => {
+    const { fake, server } = gateway(name);
+    const phone = newPhone();
+    fake.failNext("rejected");
+    const failed = await client(server).signUp({ phone: `+${phone}`, password: "secret-pw" });
+    expect(failed.error).toMatchObject({ code: "sms_send_failed" });
+    const retried = await client(server).signUp({ phone: `+${phone}`, password: "secret-pw" });
+    expect(retried.error).toBeNull();
+    expect(codeIn(fake, phone)).toMatch(/^\d{6}$/);
+  });
+});
+
+describe("without an SMS gateway", () => {
+  it("sending a code is an error, not silence", async () => {
+    const { error } = await client(noGateway).signInWithOtp({ phone: `+${newPhone()}` });
+    expect(error).toMatchObject({ code: "sms_send_failed" });
+  });
+});
