@@ -161,6 +161,31 @@ describe.each(gateways.map((g) => g.name))("SMS through %s", (name) => {
   });
 });
 
+describe("phone change", () => {
+  it("PUT /user with a new phone texts a code to it; verify phone_change applies it", async () => {
+    const { fake, server } = gateway("twilio");
+    const oldPhone = newPhone();
+    const admin = new GoTrueAdminApi({ url: server.url, headers: { Authorization: `Bearer ${serviceKey}` } });
+    await admin.createUser({ phone: oldPhone, password: "secret-pw", phone_confirm: true });
+    const c = client(server);
+    expect((await c.signInWithPassword({ phone: `+${oldPhone}`, password: "secret-pw" })).error).toBeNull();
+    const target = newPhone();
+    const requested = await c.updateUser({ phone: `+${target}` });
+    expect(requested.error).toBeNull();
+    expect(requested.data.user).toMatchObject({ phone: oldPhone, new_phone: target });
+    const { data, error } = await c.verifyOtp({
+      phone: `+${target}`,
+      token: codeIn(fake, target),
+      type: "phone_change",
+    });
+    expect(error).toBeNull();
+    expect(data.user).toMatchObject({ phone: target });
+    expect(
+      (await client(server).signInWithPassword({ phone: `+${target}`, password: "secret-pw" })).error,
+    ).toBeNull();
+  });
+});
+
 describe("without an SMS gateway", () => {
   it("sending a code is an error, not silence", async () => {
     const { error } = await client(noGateway).signInWithOtp({ phone: `+${newPhone()}` });
