@@ -77,8 +77,20 @@ export function postgresOneTimeTokenStore(sql: Queryable, options: { namespace: 
             otp_hash = excluded.otp_hash,
             relates_to = excluded.relates_to,
             created_at = excluded.created_at,
-            updated_at = excluded.updated_at
+            updated_at = excluded.updated_at,
+            failed_attempts = 0
       `;
+    },
+
+    async recordFailedAttempt(relatesTo, types, maxAttempts) {
+      if (types.length === 0) return;
+      // Two statements: Postgres cannot update and delete one row within a single statement.
+      await sql`
+        update ${tokens} set failed_attempts = failed_attempts + 1
+        where relates_to = ${relatesTo} and ${ofTypes(types)}`;
+      await sql`
+        delete from ${tokens}
+        where relates_to = ${relatesTo} and ${ofTypes(types)} and failed_attempts >= ${maxAttempts}`;
     },
 
     consumeByTokenHash: async (tokenHash, types) =>

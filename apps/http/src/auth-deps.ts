@@ -38,6 +38,7 @@ export function authSettingsOf(config: Config): AuthSettings {
       otpExp: config.sms.otpExp,
       otpLength: config.sms.otpLength,
       maxFrequency: config.sms.maxFrequency,
+      rateLimitPerHour: config.rateLimit.smsSent,
     },
     jwt: {
       exp: config.jwt.exp,

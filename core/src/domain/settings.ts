@@ -24,6 +24,8 @@ export interface AuthSettings {
     readonly otpLength: number;
     /** Seconds between two SMS to one number (`SMS_MAX_FREQUENCY`). */
     readonly maxFrequency: number;
+    /** SMS per hour over all instances (`RATE_LIMIT_SMS_SENT`). */
+    readonly rateLimitPerHour: number;
   };
   readonly jwt: {
     readonly exp: number;

@@ -38,6 +38,15 @@ export interface OneTimeTokenStore {
     otpHash: string,
     types: readonly OneTimeTokenType[],
   ): Promise<OneTimeToken | null>;
+  /**
+   * Counts one wrong code against every live token sent to `relatesTo` of one of `types`, and deletes
+   * those that reach `maxAttempts` wrong codes: guessing a code is bounded per token, not per request.
+   */
+  recordFailedAttempt(
+    relatesTo: string,
+    types: readonly OneTimeTokenType[],
+    maxAttempts: number,
+  ): Promise<void>;
   /** The user's live token of `type`, if any (nothing is consumed). */
   find(userId: string, type: OneTimeTokenType): Promise<OneTimeToken | null>;
   /** Deletes the user's tokens (of the given types, or all). */

@@ -31,7 +31,7 @@ export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): Auth
         email_change: "/verify",
       },
     },
-    sms: { otpExp: 60, otpLength: 6, maxFrequency: 60 },
+    sms: { otpExp: 60, otpLength: 6, maxFrequency: 60, rateLimitPerHour: 30 },
     jwt: {
       exp: 3600,
       aud: "authenticated",

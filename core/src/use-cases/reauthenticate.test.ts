@@ -110,7 +110,7 @@ describe("reauthenticate", () => {
     const { deps } = setUp({ isAnonymous: true });
     expect(await reauthenticate(deps, { userId: ID })).toMatchObject(
       failure(
-        400,
+        422,
         "validation_failed",
         "Reauthentication requires the user to have an email or a phone number",
       ),

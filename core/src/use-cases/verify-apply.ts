@@ -34,13 +34,21 @@ export async function applyVerification(
     next = { ...next, phoneConfirmedAt: user.phoneConfirmedAt ?? now, isAnonymous: false };
   } else {
     next = { ...next, emailConfirmedAt: user.emailConfirmedAt ?? now };
+    const firstConfirmation = user.emailConfirmedAt === null;
     const acceptsInvitation = (type === "invite" || type === "signup") && user.invitedAt !== null;
-    if (acceptsInvitation && user.encryptedPassword === null) {
-      if (input.password) {
-        orRollback(checkPassword(deps.settings.password, input.password));
-        next = { ...next, encryptedPassword: await deps.hasher.hash(input.password) };
-      }
-      // Whoever held sessions before the mailbox owner accepted must not keep them (reference).
+    // A password set before the mailbox was proven — by whoever signed up with this address, or before
+    // an invitation — must not survive the owner proving the mailbox by an invitation, a magic link or
+    // a recovery code: that would hand the account to the one who set it (pre-account takeover). Only
+    // the sign-up's own confirmation keeps the password chosen at sign-up.
+    const provenByOwnerOnly = firstConfirmation && (type !== "signup" || acceptsInvitation);
+    if (acceptsInvitation && input.password) {
+      orRollback(checkPassword(deps.settings.password, input.password));
+      next = { ...next, encryptedPassword: await deps.hasher.hash(input.password) };
+    } else if (provenByOwnerOnly) {
+      next = { ...next, encryptedPassword: null };
+    }
+    if (provenByOwnerOnly) {
+      // Whoever held sessions before the mailbox owner proved it must not keep them (reference).
       await repos.sessions.deleteForUser(user.id);
     }
     if (acceptsInvitation && user.emailConfirmedAt === null) audits.push("invite_accepted");

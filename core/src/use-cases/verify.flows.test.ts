@@ -9,6 +9,7 @@ import { requestPhoneChange } from "./phone-change.js";
 import { recoverPassword } from "./recover.js";
 import { sendMagicLink } from "./send-magic-link.js";
 import { sendSmsOtp } from "./send-otp-sms.js";
+import { signUp } from "./sign-up.js";
 import { verifyOtp } from "./verify.js";
 
 const ID = "11111111-1111-4111-8111-111111111111";
@@ -116,16 +117,50 @@ describe("verifyOtp invite", () => {
     ).toBe(null);
   });
 
-  it("never replaces an existing password", async () => {
+  it("replaces a password set before the invitation with the invitee's own (pre-account takeover)", async () => {
     const deps = withUser({
       email: "inv@example.com",
-      encryptedPassword: "plain$mine",
+      encryptedPassword: "plain$attackers",
       invitedAt: new Date(0),
     });
     await inviteUser(deps, { actor: { role: "service_role" }, email: "inv@example.com" });
     const link = linkTokenOf(deps.mailer.sent[0]);
     const done = sessionOf(await verifyOtp(deps, { type: "invite", tokenHash: link, password: "other-pw" }));
-    expect(done.tokens.user.encryptedPassword).toBe("plain$mine");
+    expect(done.tokens.user.encryptedPassword).toBe("plain$other-pw");
+  });
+
+  it("clears a password set before the invitation when the invitee sets none", async () => {
+    const deps = withUser({
+      email: "inv@example.com",
+      encryptedPassword: "plain$attackers",
+      invitedAt: new Date(0),
+    });
+    await inviteUser(deps, { actor: { role: "service_role" }, email: "inv@example.com" });
+    const link = linkTokenOf(deps.mailer.sent[0]);
+    const done = sessionOf(await verifyOtp(deps, { type: "invite", tokenHash: link }));
+    expect(done.tokens.user.encryptedPassword).toBeNull();
+  });
+});
+
+describe("verifyOtp against pre-account takeover", () => {
+  it("an unconfirmed sign-up's password is cleared when the mailbox owner signs in by magic link", async () => {
+    const deps = fakeDeps();
+    // Someone who does not own the mailbox signs up with it and never confirms.
+    await signUp(deps, { email: "victim@example.com", password: "attackers-pw" });
+    deps.clock.advance(3_600_000);
+    await sendMagicLink(deps, { email: "victim@example.com" });
+    const link = linkTokenOf(deps.mailer.sent.at(-1));
+    const done = sessionOf(await verifyOtp(deps, { type: "magiclink", tokenHash: link }));
+    expect(done.tokens.user.encryptedPassword).toBeNull();
+    expect(done.tokens.user.emailConfirmedAt).toEqual(deps.clock.now());
+  });
+
+  it("the sign-up's own confirmation keeps the password chosen at sign-up", async () => {
+    const deps = fakeDeps();
+    await signUp(deps, { email: "alice@example.com", password: "alices-pw" });
+    const link = linkTokenOf(deps.mailer.sent[0]);
+    const done = sessionOf(await verifyOtp(deps, { type: "signup", tokenHash: link }));
+    expect(done.tokens.user.encryptedPassword).toBe("plain$alices-pw");
   });
 });
 

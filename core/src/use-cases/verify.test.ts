@@ -165,3 +165,29 @@ describe("verifyOtp signup", () => {
     expect(deps.store.tables.sessions.size).toBe(1);
   });
 });
+
+describe("verifyOtp code guessing", () => {
+  const wrong = (code: string) => (code === "999999" ? "999998" : "999999");
+
+  it("a token survives four wrong codes", async () => {
+    const { deps, code } = await signedUp();
+    for (let i = 0; i < 4; i++) {
+      expect(
+        await verifyOtp(deps, { type: "signup", email: "alice@example.com", token: wrong(code) }),
+      ).toEqual(EXPIRED);
+    }
+    const result = await verifyOtp(deps, { type: "signup", email: "alice@example.com", token: code });
+    expect(result).toMatchObject({ ok: true, value: { kind: "session" } });
+  });
+
+  it("the fifth wrong code deletes the token: the right code no longer works", async () => {
+    const { deps, code } = await signedUp();
+    for (let i = 0; i < 5; i++) {
+      await verifyOtp(deps, { type: "signup", email: "alice@example.com", token: wrong(code) });
+    }
+    expect(deps.store.tables.oneTimeTokens.size).toBe(0);
+    expect(await verifyOtp(deps, { type: "signup", email: "alice@example.com", token: code })).toEqual(
+      EXPIRED,
+    );
+  });
+});

@@ -104,6 +104,9 @@ type VerifyDeps = Pick<AuthDeps, "store" | "clock" | "random" | "tokens" | "hash
  * answer 403 `otp_expired`; an expired token is consumed all the same. A banned user gets 403
  * `user_banned`. A weak `password` for an invitation is refused with nothing consumed.
  */
+/** Wrong codes a token survives; the next one deletes it (the user asks for a new code). */
+export const MAX_CODE_ATTEMPTS = 5;
+
 export async function verifyOtp(deps: VerifyDeps, input: VerifyInput): Promise<Result<VerifyOutcome>> {
   const lookup = lookupOf(deps, input);
   if (!lookup.ok) return lookup;
@@ -120,8 +123,14 @@ export async function verifyOtp(deps: VerifyDeps, input: VerifyInput): Promise<R
       l.by === "hash"
         ? await repos.oneTimeTokens.consumeByTokenHash(l.tokenHash, types)
         : await repos.oneTimeTokens.consumeByOtp(l.relatesTo, l.otpHash, types);
+    if (token === null) {
+      // A wrong code counts against the tokens sent to that address: after MAX_CODE_ATTEMPTS the token
+      // is gone, so a 6-digit code cannot be found by trying them all while it is valid.
+      if (l.by === "otp")
+        await repos.oneTimeTokens.recordFailedAttempt(l.relatesTo, types, MAX_CODE_ATTEMPTS);
+      return err(otpExpired());
+    }
     // Returned, not thrown: the consumption commits, so an expired or misdirected token is gone.
-    if (token === null) return err(otpExpired());
     const lifetime = isPhoneType(input.type) ? deps.settings.sms.otpExp : deps.settings.mailer.otpExp;
     if (token.createdAt.getTime() + lifetime * 1000 < now.getTime()) return err(otpExpired());
     const user = await repos.users.lock(token.userId);

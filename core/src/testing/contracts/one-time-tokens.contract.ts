@@ -67,6 +67,28 @@ export function describeOneTimeTokenContract(name: string, makeStore: MakeStore)
       expect(await tokens().consumeByTokenHash(fresh.tokenHash, ["confirmation_token"])).toEqual(fresh);
     });
 
+    it("deletes a token after the given number of wrong codes, counting only its address and types", async () => {
+      const { user, token } = await seeded({ type: "recovery_token" });
+      const recovery: OneTimeTokenType[] = ["recovery_token"];
+      for (let i = 0; i < 4; i++) await tokens().recordFailedAttempt(token.relatesTo, recovery, 5);
+      await tokens().recordFailedAttempt("someone-else@example.com", recovery, 5);
+      await tokens().recordFailedAttempt(token.relatesTo, ["confirmation_token"], 5);
+      expect(await tokens().find(user.id, "recovery_token")).toEqual(token);
+      await tokens().recordFailedAttempt(token.relatesTo, recovery, 5);
+      expect(await tokens().find(user.id, "recovery_token")).toBeNull();
+      expect(await tokens().consumeByOtp(token.relatesTo, token.otpHash, recovery)).toBeNull();
+    });
+
+    it("starts counting wrong codes again for a replacing token", async () => {
+      const { user, token } = await seeded({ type: "recovery_token" });
+      const recovery: OneTimeTokenType[] = ["recovery_token"];
+      for (let i = 0; i < 4; i++) await tokens().recordFailedAttempt(token.relatesTo, recovery, 5);
+      const fresh = aOneTimeToken(user, { type: "recovery_token", relatesTo: token.relatesTo });
+      await tokens().put(fresh);
+      await tokens().recordFailedAttempt(token.relatesTo, recovery, 5);
+      expect(await tokens().consumeByOtp(fresh.relatesTo, fresh.otpHash, recovery)).toEqual(fresh);
+    });
+
     it("consumes a token by its link hash exactly once", async () => {
       const { user, token } = await seeded();
       expect(await tokens().consumeByTokenHash(token.tokenHash, ["confirmation_token"])).toEqual(token);

@@ -9,7 +9,7 @@ const user = blankUser({ id: "u1", aud: "authenticated", role: "authenticated", 
 
 describe("sendSmsToken", () => {
   it("texts a code of SMS_OTP_LENGTH digits, storing only hash(phone + code)", async () => {
-    const deps = fakeDeps({ sms: { otpExp: 60, otpLength: 7, maxFrequency: 60 } });
+    const deps = fakeDeps({ sms: { otpExp: 60, otpLength: 7, maxFrequency: 60, rateLimitPerHour: 30 } });
     const input = { user, tokenType: "phone_change_token", phone: "15551234567", now } as const;
     expect(await sendSmsToken(deps, deps.store, input)).toEqual({ ok: true, value: { messageId: "sms-1" } });
     const code = smsCodeOf(deps.sms.sent[0]);
@@ -35,5 +35,33 @@ describe("sendSmsToken", () => {
     breakSms(deps.sms);
     const input = { user, tokenType: "confirmation_token", phone: "15551234567", now } as const;
     await expect(sendSmsToken(deps, deps.store, input)).rejects.toMatchObject({ code: "sms_send_failed" });
+  });
+});
+
+describe("sendSmsToken hourly cap", () => {
+  it("refuses with 429 over_sms_send_rate_limit once RATE_LIMIT_SMS_SENT texts went out this hour", async () => {
+    const deps = fakeDeps({ sms: { otpExp: 60, otpLength: 6, maxFrequency: 60, rateLimitPerHour: 2 } });
+    const user = blankUser({
+      id: "00000000-0000-4000-8000-0000000000aa",
+      aud: "a",
+      role: "r",
+      createdAt: deps.clock.now(),
+    });
+    const send = () =>
+      sendSmsToken(deps, deps.store, {
+        user,
+        tokenType: "confirmation_token",
+        phone: "15550001111",
+        now: deps.clock.now(),
+      });
+    expect((await send()).ok).toBe(true);
+    expect((await send()).ok).toBe(true);
+    expect(await send()).toMatchObject({
+      ok: false,
+      error: { status: 429, code: "over_sms_send_rate_limit" },
+    });
+    expect(deps.sms.sent).toHaveLength(2);
+    deps.clock.advance(3_600_000);
+    expect((await send()).ok).toBe(true);
   });
 });

@@ -1,7 +1,8 @@
 import type { User } from "../../domain/user.js";
+import { authError } from "../../errors.js";
 import type { OneTimeTokenType } from "../../ports/one-time-tokens.js";
 import type { Repositories } from "../../ports/store.js";
-import { ok, type Result } from "../../result.js";
+import { err, ok, type Result } from "../../result.js";
 import type { AuthDeps } from "../deps.js";
 
 export interface SendSmsTokenInput {
@@ -24,6 +25,9 @@ export async function sendSmsToken(
   repos: Repositories,
   input: SendSmsTokenInput,
 ): Promise<Result<{ messageId: string }>> {
+  // SMS cost money: an hourly cap over all instances (RATE_LIMIT_SMS_SENT), as for email.
+  const allowed = await repos.quota.take("sms", deps.settings.sms.rateLimitPerHour, 3_600_000, input.now);
+  if (!allowed) return err(authError(429, "over_sms_send_rate_limit", "SMS rate limit exceeded"));
   const otp = deps.random.digits(deps.settings.sms.otpLength);
   await repos.oneTimeTokens.put({
     id: deps.random.uuid(),
