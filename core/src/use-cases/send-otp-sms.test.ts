@@ -4,6 +4,7 @@ import { fakeDeps } from "../testing/index.js";
 import { breakSms, smsCodeOf } from "../testing/message-helpers.js";
 import { rollingBack } from "../testing/rolling-back-store.js";
 import { sendSmsOtp } from "./send-otp-sms.js";
+import { signUp } from "./sign-up.js";
 
 const signup = fakeDeps().settings.signup;
 function setUp(settings: Parameters<typeof fakeDeps>[0] = {}) {
@@ -105,5 +106,17 @@ describe("sendSmsOtp", () => {
     expect(deps.store.tables.oneTimeTokens.size).toBe(0);
     repair();
     expect((await sendSmsOtp(deps, { phone: "15551234567" })).ok).toBe(true);
+  });
+});
+
+describe("sendSmsOtp against pre-account takeover", () => {
+  it("clears the password of an unconfirmed phone sign-up when a code is asked for that number", async () => {
+    const deps = fakeDeps();
+    // Someone signs up with a number they do not own and never confirms it.
+    await signUp(deps, { phone: "+15557654321", password: "attackers-pw" });
+    deps.clock.advance(120_000);
+    expect((await sendSmsOtp(deps, { phone: "+15557654321" })).ok).toBe(true);
+    const user = [...deps.store.tables.users.values()].find((u) => u.phone === "15557654321");
+    expect(user?.encryptedPassword).toBeNull();
   });
 });

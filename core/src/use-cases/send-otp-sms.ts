@@ -65,7 +65,16 @@ export async function sendSmsOtp(deps: Deps, input: SendSmsOtpInput): Promise<Re
         at: now,
       });
     }
-    const sent = await resendSmsConfirmation(deps, repos, found.user, now);
+    let user = found.user;
+    // Pre-account takeover: a password set on a number nobody has proven yet belongs to whoever
+    // signed up with it, not necessarily to the phone's owner, who is now asking for a code. The code
+    // is the proof; the unproven password goes (the owner can set one once signed in).
+    if (user.phoneConfirmedAt === null && user.encryptedPassword !== null) {
+      user = { ...user, encryptedPassword: null, updatedAt: now };
+      await repos.users.update(user);
+      await repos.sessions.deleteForUser(user.id);
+    }
+    const sent = await resendSmsConfirmation(deps, repos, user, now);
     return sent.ok ? ok({ messageId: sent.value.messageId }) : sent;
   });
 }
