@@ -1,10 +1,10 @@
-import type { User } from "@authsvc/core";
+import type { UserWithIdentities } from "@authsvc/core";
 import type { Logger } from "pino";
 import type { ApiVersion } from "./middleware/api-version.js";
 
 /** The signed-in caller of a user endpoint. */
 export interface UserAuth {
-  readonly user: User;
+  readonly user: UserWithIdentities;
   readonly claims: Readonly<Record<string, unknown>>;
   readonly sessionId: string | null;
 }

@@ -1,4 +1,4 @@
-import type { User } from "../domain/user.js";
+import type { UserWithIdentities } from "../domain/user.js";
 import { isBanned } from "../domain/user.js";
 import { isUuid, NIL_UUID } from "../domain/uuid.js";
 import { type AuthError, authError } from "../errors.js";
@@ -8,7 +8,8 @@ import type { AuthDeps } from "./deps.js";
 const BEARER = /^bearer (\S+)$/i;
 
 export interface Authenticated {
-  readonly user: User;
+  /** The caller, with identities: what `GET /user` answers, read in the same round trip. */
+  readonly user: UserWithIdentities;
   readonly claims: Readonly<Record<string, unknown>>;
   /** The `session_id` claim, or null when the token names no session (or the nil UUID). */
   readonly sessionId: string | null;
@@ -60,13 +61,18 @@ export async function authenticate(
     return err(authError(403, "bad_jwt", "invalid claim: missing sub claim"));
   }
   if (!isUuid(sub)) return err(authError(400, "bad_jwt", "invalid claim: sub claim must be a UUID"));
-  const user = await deps.store.users.findById(sub);
+  const sessionId = sessionIdClaim(claims);
+  // The user and the session are independent reads: one round trip for both, on every authenticated
+  // request. The order of the answers below stays the reference's (user first, then session).
+  const [user, session] = await Promise.all([
+    deps.store.users.findWithIdentities(sub),
+    sessionId.ok && sessionId.value !== null ? deps.store.sessions.find(sessionId.value) : null,
+  ]);
   if (user === null) {
     return err(authError(403, "user_not_found", "User from sub claim in JWT does not exist"));
   }
-  const sessionId = sessionIdClaim(claims);
   if (!sessionId.ok) return sessionId;
-  if (sessionId.value !== null && (await deps.store.sessions.find(sessionId.value)) === null) {
+  if (sessionId.value !== null && session === null) {
     return err(authError(403, "session_not_found", "Session from session_id claim in JWT does not exist"));
   }
   if (isBanned(user, deps.clock.now())) return err(authError(403, "user_banned", "User is banned"));

@@ -1,4 +1,4 @@
-import { type AuthDeps, getUser, logout, reauthenticate, updateUser } from "@authsvc/core";
+import { type AuthDeps, logout, reauthenticate, updateUser } from "@authsvc/core";
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env.js";
 import { optionalMetadata, optionalString, unwrap } from "../body-fields.js";
@@ -15,7 +15,8 @@ export const userRoutes = (deps: AuthDeps) => {
   const auth = requireUser(deps);
   return new Hono<AppEnv>()
     .get("/user", auth, async (c) => {
-      return c.json(userJson(unwrap(await getUser(deps, { userId: c.get("auth").user.id }))));
+      // Read with the identities while authenticating: no second query.
+      return c.json(userJson(c.get("auth").user));
     })
     .put("/user", auth, async (c) => {
       const body = await readJsonObject(c);
