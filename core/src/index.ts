@@ -35,7 +35,6 @@ export {
   type GenerateLinkType,
   generateLink,
 } from "./use-cases/generate-link.js";
-export { getUser } from "./use-cases/get-user.js";
 export { inviteUser } from "./use-cases/invite-user.js";
 export type { SessionTokens } from "./use-cases/issue-session.js";
 export * from "./use-cases/logout.js";
