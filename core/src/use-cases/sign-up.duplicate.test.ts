@@ -1,33 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { AuthSettings } from "../domain/settings.js";
 import { blankUser, type User } from "../domain/user.js";
 import type { Store } from "../ports/store.js";
-import { fakeDeps } from "../testing/index.js";
+import { setUpSignUp } from "../testing/sign-up-fixtures.js";
 import { signUp } from "./sign-up.js";
 
 const EXISTING_ID = "99999999-9999-4999-8999-999999999999";
-const signupSettings: AuthSettings["signup"] = {
-  disabled: false,
-  emailEnabled: true,
-  phoneEnabled: true,
-  anonymousEnabled: true,
-  mailerAutoconfirm: false,
-  smsAutoconfirm: false,
-};
-
-/** Fakes with some signup settings changed, and a hasher that counts the hashes it computes. */
-function setUp(signup: Partial<AuthSettings["signup"]> = {}) {
-  const base = fakeDeps({ signup: { ...signupSettings, ...signup } });
-  const hashed: string[] = [];
-  const hasher = {
-    ...base.hasher,
-    hash: async (password: string) => {
-      hashed.push(password);
-      return base.hasher.hash(password);
-    },
-  };
-  return { ...base, hasher, hashed, tables: base.store.tables };
-}
+const setUp = setUpSignUp;
 
 function seedUser(deps: ReturnType<typeof setUp>, fields: Partial<User>): User {
   const user = blankUser({
