@@ -10,6 +10,7 @@ import type { AppEnv } from "./app-env.js";
 import { errorResponse, httpError, toAuthError } from "./errors.js";
 import { API_VERSION_HEADER, apiVersion } from "./middleware/api-version.js";
 import { MAX_BODY_BYTES } from "./middleware/json-body.js";
+import { applyRateLimits, type RateLimits } from "./middleware/rate-limit.js";
 import { requestContext } from "./middleware/request-context.js";
 import { generateLinkRoutes } from "./routes/admin-generate-link.js";
 import { adminUserRoutes } from "./routes/admin-users.js";
@@ -34,6 +35,8 @@ export interface AppDeps {
   readonly corsAllowedHeaders?: readonly string[];
   /** Longest a request may run before `504 request_timeout` (`API_MAX_REQUEST_DURATION`). */
   readonly maxRequestDurationMs?: number;
+  /** Per-IP request limits (`RATE_LIMIT_*`); none when absent or without a header. */
+  readonly rateLimit?: RateLimits;
 }
 
 // The reference's CORS policy (rs/cors in GoTrue): any origin, credentials allowed.
@@ -96,6 +99,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
         }),
     ),
   );
+
+  applyRateLimits(app, deps.rateLimit);
 
   app.route("/", healthRoutes(deps.version));
   app.route("/", settingsRoutes(deps.settings));

@@ -69,6 +69,7 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
     requestIdHeader: config.api.requestIdHeader,
     corsAllowedHeaders: config.api.corsAllowedHeaders,
     maxRequestDurationMs: config.api.maxRequestDurationMs,
+    rateLimit: config.rateLimit,
   }) as unknown as Hono;
   return {
     app,

@@ -67,7 +67,14 @@ describe("defaults", () => {
       updatePasswordRequireReauthentication: false,
       captcha: { enabled: false, provider: "hcaptcha", timeoutMs: 10_000 },
     });
-    expect(config.rateLimit).toEqual({ header: undefined, emailSent: 30, smsSent: 30 });
+    expect(config.rateLimit).toEqual({
+      header: undefined,
+      emailSent: 30,
+      smsSent: 30,
+      tokenPer5Min: 150,
+      verifyPer5Min: 30,
+      otpPer5Min: 30,
+    });
     expect(config.metrics).toEqual({
       enabled: false,
       exporter: "opentelemetry",

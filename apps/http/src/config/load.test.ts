@@ -65,6 +65,7 @@ describe("problems", () => {
       'expected a lowercase SQL identifier (a-z, 0-9, _; not starting with a digit; at most 63 characters), got "auth; drop"',
     ],
     ["AUTHSVC_SMTP_ADMIN_EMAIL", "noreply", 'expected an email address, got "noreply"'],
+    ["AUTHSVC_RATE_LIMIT_VERIFY", "0", 'expected a whole number (at least 1), got "0"'],
   ])("%s=%j is refused", (name, value, message) => {
     expect(problemsWith({ [name]: value })).toEqual([`${name}: ${message}`]);
   });

@@ -174,7 +174,14 @@ export function loadConfig(
           : { enabled: false, secret: security.captchaSecret }),
       },
     },
-    rateLimit: { header: rateLimit.header, emailSent: rateLimit.emailSent, smsSent: rateLimit.smsSent },
+    rateLimit: {
+      header: rateLimit.header,
+      emailSent: rateLimit.emailSent,
+      smsSent: rateLimit.smsSent,
+      tokenPer5Min: rateLimit.tokenPer5Min,
+      verifyPer5Min: rateLimit.verifyPer5Min,
+      otpPer5Min: rateLimit.otpPer5Min,
+    },
     external: {
       email: { enabled: signIn.emailEnabled },
       phone: { enabled: signIn.phoneEnabled },

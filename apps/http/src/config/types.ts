@@ -138,6 +138,12 @@ export interface RateLimitConfig {
   readonly emailSent: number;
   /** SMS per hour, across all instances. */
   readonly smsSent: number;
+  /** Per-IP `/token` requests per 5 minutes, in this instance. */
+  readonly tokenPer5Min: number;
+  /** Per-IP `/verify` requests per 5 minutes, in this instance. */
+  readonly verifyPer5Min: number;
+  /** Per-IP requests per 5 minutes to each OTP-sending route and `PUT /user`, in this instance. */
+  readonly otpPer5Min: number;
 }
 
 export type OAuthProviderConfig =

@@ -282,7 +282,26 @@ export const rateLimit = {
     key: "RATE_LIMIT_HEADER",
     kind: k.headerName,
     description:
-      "Header holding the client IP for per-IP limits on `/token` (e.g. `X-Forwarded-For`). Read and validated; per-IP limiting is not enforced yet.",
+      "Header holding the client IP for the per-IP request limits below (e.g. `X-Forwarded-For`; its first entry counts). Unset, or absent from a request: no per-IP limit applies.",
+  }),
+  tokenPer5Min: variable({
+    key: "RATE_LIMIT_TOKEN_REFRESH",
+    kind: k.wholeNumber({ min: 1 }),
+    default: "150",
+    description: "`/token` requests per 5 minutes per client IP, burst 30; counted by each instance alone.",
+  }),
+  verifyPer5Min: variable({
+    key: "RATE_LIMIT_VERIFY",
+    kind: k.wholeNumber({ min: 1 }),
+    default: "30",
+    description: "`/verify` requests per 5 minutes per client IP, burst 30; counted by each instance alone.",
+  }),
+  otpPer5Min: variable({
+    key: "RATE_LIMIT_OTP",
+    kind: k.wholeNumber({ min: 1 }),
+    default: "30",
+    description:
+      "Requests per 5 minutes per client IP to each of `/otp`, `/magiclink`, `/recover`, `/resend`, `/signup` and `PUT /user`, burst 30; counted by each instance alone.",
   }),
   emailSent: variable({
     key: "RATE_LIMIT_EMAIL_SENT",
