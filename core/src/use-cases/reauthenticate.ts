@@ -26,7 +26,7 @@ function channelOf(user: User): Result<Channel> {
     }
     return ok({ kind: "sms", address: user.phone });
   }
-  // The issue asks for 422 here (the reference has used both 400 and 422 over time).
+  // 422, as for the other reauthentication refusals (the reference has answered both 400 and 422).
   return err(
     authError(
       422,
