@@ -154,6 +154,24 @@ describe("sign-up confirmation", () => {
   });
 });
 
+describe("GET /verify failures", () => {
+  it.each([
+    "javascript:alert(1)",
+    "https://evil.example.net/",
+    "https://app.example.org@evil.example.net/",
+    "//evil.example.net/x",
+  ])("a bad link with redirect_to %s lands on SITE_URL with the error in the fragment", async (target) => {
+    const query = new URLSearchParams({ type: "signup", token: "not-a-real-token", redirect_to: target });
+    const res = await fetch(`${main.url}/verify?${query}`, { redirect: "manual" });
+    expect(res.status).toBe(303);
+    const location = res.headers.get("location") ?? "";
+    expect(location.startsWith(`${SITE}#`)).toBe(true);
+    const params = Object.fromEntries(new URLSearchParams(location.split("#")[1]));
+    expect(params).toMatchObject({ error: "access_denied", error_code: "otp_expired" });
+    expect(params.access_token).toBeUndefined();
+  });
+});
+
 describe("magic links and recovery", () => {
   it("magic link by link", async () => {
     const email = await confirmedUser("magic");
