@@ -4,13 +4,12 @@ import type { ISql, Row } from "postgres";
 /** What the repositories run their statements on: the pool, or the transaction of `sql.begin`. */
 export type Queryable = ISql;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
- * Whether `id` can name a uuid row. Ids reach the repositories from paths and token claims; a malformed
- * one means "no such row", not a Postgres cast error (22P02) surfacing as a 500.
+ * Whether `id` can name a uuid row (core's check, re-exported for the repositories). Ids reach the
+ * repositories from paths and token claims; a malformed one means "no such row", not a Postgres cast
+ * error (22P02) surfacing as a 500.
  */
-export const isUuid = (id: string): boolean => UUID.test(id);
+export { isUuid } from "@authsvc/core";
 
 /** A refresh token id is a bigint; anything else names no token. */
 export const isTokenId = (id: string): boolean => /^[0-9]{1,19}$/.test(id);

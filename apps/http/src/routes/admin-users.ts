@@ -6,6 +6,7 @@ import {
   adminListUsers,
   adminUpdateUser,
   inviteUser,
+  isUuid,
 } from "@authsvc/core";
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../app-env.js";
@@ -21,12 +22,10 @@ import { requireAdmin } from "../middleware/auth.js";
 import { readJsonObject } from "../middleware/json-body.js";
 import { userJson } from "../presenters/user-json.js";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The `:id` path segment; a malformed one is a 404, as the reference answers. */
 function userIdParam(c: Context<AppEnv>): string {
   const id = c.req.param("id") ?? "";
-  if (!UUID.test(id)) throw httpError(404, "validation_failed", "user_id must be an UUID");
+  if (!isUuid(id)) throw httpError(404, "validation_failed", "user_id must be an UUID");
   return id.toLowerCase();
 }
 
