@@ -33,7 +33,8 @@ module.exports = {
     },
     {
       name: "core-no-circle",
-      comment: "No import circle inside core, neither between files nor between slices through their entries.",
+      comment:
+        "No import circle inside core, neither between files nor between slices through their entries.",
       severity: "error",
       from: { path: "^core/src/" },
       to: { circular: true },

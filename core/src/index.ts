@@ -3,6 +3,7 @@
  * adapters implement. Everything else stays inside its slice.
  */
 
+export type { AccountsRepositories } from "./accounts/deps.js";
 // Accounts
 export type { AuditAction, AuditEntry, AuditLog } from "./accounts/ports/audit-log.js";
 export type { IdentityRepository } from "./accounts/ports/identity-repository.js";
@@ -24,7 +25,8 @@ export { adminUpdateUser } from "./admin/admin-update-user.js";
 export { type GenerateLinkType, generateLink } from "./admin/generate-link.js";
 export { inviteUser } from "./admin/invite-user.js";
 export type { AuthDeps } from "./deps.js";
-export { AuthError, authError, type ErrorCode } from "./kernel/errors.js";
+export { AuthError, type ErrorCode } from "./kernel/errors.js";
+export { type FailureName, failureCodes, failures } from "./kernel/failures.js";
 export type { Clock } from "./kernel/ports/clock.js";
 export type { Random } from "./kernel/ports/random.js";
 export type { SecretTokens } from "./kernel/ports/secret-tokens.js";

@@ -1,4 +1,4 @@
-import type { Repositories, Store } from "@authsvc/core";
+import type { AccountsRepositories, Repositories, Store } from "@authsvc/core";
 import type { Sql, TransactionSql } from "postgres";
 import { postgresAuditLog } from "./audit-log.js";
 import { postgresIdentityRepository } from "./identity-repository.js";
@@ -7,6 +7,7 @@ import { postgresOneTimeTokenStore } from "./one-time-token-store.js";
 import type { Queryable } from "./rows.js";
 import { postgresSendQuota } from "./send-quota.js";
 import { postgresSessionStore } from "./session-store.js";
+import { rejectingUnstorableInput } from "./unstorable-input.js";
 import { postgresUserRepository } from "./user-repository.js";
 
 export interface PostgresStoreOptions {
@@ -14,15 +15,48 @@ export interface PostgresStoreOptions {
   namespace: string;
 }
 
-function repositories(sql: Queryable, namespace: string, transaction?: TransactionSql): Repositories {
+/** The accounts slice's repositories. */
+function accountsRepositories(
+  sql: Queryable,
+  namespace: string,
+  transaction?: TransactionSql,
+): AccountsRepositories {
   return {
     users: postgresUserRepository(sql, { namespace, transaction }),
     identities: postgresIdentityRepository(sql, { namespace }),
-    sessions: postgresSessionStore(sql, { namespace }),
     audit: postgresAuditLog(sql, { namespace }),
+  };
+}
+
+/** The sessions slice's own repository. */
+function sessionsRepositories(sql: Queryable, namespace: string): Pick<Repositories, "sessions"> {
+  return { sessions: postgresSessionStore(sql, { namespace }) };
+}
+
+/** The verification slice's own repositories. */
+function verificationRepositories(
+  sql: Queryable,
+  namespace: string,
+): Pick<Repositories, "oneTimeTokens" | "quota"> {
+  return {
     oneTimeTokens: postgresOneTimeTokenStore(sql, { namespace }),
     quota: postgresSendQuota(sql, { namespace }),
   };
+}
+
+/**
+ * Every slice's repositories on `sql`; unstorable input (see `unstorable-input.ts`) is answered as a
+ * `validation_failed` failure by every one of them.
+ */
+function repositories(sql: Queryable, namespace: string, transaction?: TransactionSql): Repositories {
+  const repos: Repositories = {
+    ...accountsRepositories(sql, namespace, transaction),
+    ...sessionsRepositories(sql, namespace),
+    ...verificationRepositories(sql, namespace),
+  };
+  return Object.fromEntries(
+    Object.entries(repos).map(([name, repository]) => [name, rejectingUnstorableInput(repository)]),
+  ) as unknown as Repositories;
 }
 
 /**

@@ -7,7 +7,7 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { timeout } from "hono/timeout";
 import type { Logger } from "pino";
 import type { AppEnv } from "./app-env.js";
-import { errorResponse, httpError, toAuthError } from "./errors.js";
+import { errorResponse, httpError, statusOf, toAuthError } from "./errors.js";
 import { API_VERSION_HEADER, apiVersion } from "./middleware/api-version.js";
 import { MAX_BODY_BYTES } from "./middleware/json-body.js";
 import { applyRateLimits, type RateLimits } from "./middleware/rate-limit.js";
@@ -116,7 +116,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.onError((thrown, c) => {
     const cause = thrown instanceof HTTPException ? thrown.cause : thrown;
     const error = toAuthError(cause);
-    if (error.status >= 500) c.get("log").error({ err: cause }, "request failed");
+    if (statusOf(error) >= 500) c.get("log").error({ err: cause }, "request failed");
     return errorResponse(c, error);
   });
   return app;

@@ -3,7 +3,7 @@ import { AuthError, type Result } from "@authsvc/core";
 type Body = Record<string, unknown>;
 
 const invalid = (field: string, expected: string) =>
-  new AuthError(400, "validation_failed", `Invalid ${field}: expected ${expected}`);
+  new AuthError("validation_failed", `Invalid ${field}: expected ${expected}`);
 
 /** A string field, or undefined when absent or null; anything else is `400 validation_failed`. */
 export function optionalString(body: Body, field: string): string | undefined {

@@ -113,7 +113,7 @@ describe("mailerOf", () => {
     });
     await expect(sent).rejects.toBeInstanceOf(AuthError);
     await expect(sent).rejects.toMatchObject({
-      status: 500,
+      failure: "emailNotConfigured",
       code: "email_send_failed",
       message: "Error sending email: no SMTP_HOST is configured",
     });

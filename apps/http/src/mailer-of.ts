@@ -1,5 +1,5 @@
 import { logMailer, smtpMailer } from "@authsvc/adapters";
-import { authError, type Mailer, type MailKind } from "@authsvc/core";
+import { failures, type Mailer, type MailKind } from "@authsvc/core";
 import type { Logger } from "pino";
 import type { Config, MailKind as ConfigMailKind } from "./config.js";
 import { logUnredacted } from "./logger.js";
@@ -47,7 +47,7 @@ export function mailerOf(config: Config, logger: Logger): Mailer {
   if (config.embedded) return logMailer((fields, msg) => logUnredacted(logger, fields, msg));
   return {
     async send() {
-      throw authError(500, "email_send_failed", "Error sending email: no SMTP_HOST is configured");
+      throw failures.emailNotConfigured();
     },
   };
 }

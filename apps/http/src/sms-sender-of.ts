@@ -1,11 +1,11 @@
 import { messagebirdSms, textlocalSms, twilioSms, vonageSms } from "@authsvc/adapters";
-import { AuthError, type SmsSender } from "@authsvc/core";
+import { failures, type SmsSender } from "@authsvc/core";
 import type { Config } from "./config.js";
 
 /** With no gateway, an SMS that must go out fails the request instead of vanishing. */
 const noSmsProvider: SmsSender = {
   async send() {
-    throw new AuthError(422, "sms_send_failed", "Error sending SMS: no SMS provider is configured");
+    throw failures.smsSendFailed("no SMS provider is configured");
   },
 };
 

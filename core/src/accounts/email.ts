@@ -1,4 +1,4 @@
-import { AuthError, err, ok, type Result } from "../kernel/index.js";
+import { err, failures, ok, type Result } from "../kernel/index.js";
 
 const MAX_EMAIL_LENGTH = 255;
 
@@ -6,8 +6,6 @@ const MAX_EMAIL_LENGTH = 255;
 // (user@localhost), labels of 1–63 characters not starting or ending with a hyphen.
 const EMAIL_FORMAT =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
-
-const invalid = (message: string) => err(new AuthError(400, "validation_failed", message));
 
 /**
  * The stored form of an email address: trimmed and lowercased, after GoTrue's checks (`validateEmail`
@@ -18,8 +16,8 @@ const invalid = (message: string) => err(new AuthError(400, "validation_failed",
 export function normalizeEmail(input: string): Result<string> {
   // GoTrue does not trim; we do, so a pasted trailing space is not an error.
   const email = input.trim();
-  if (email === "") return invalid("An email address is required");
-  if (email.length > MAX_EMAIL_LENGTH) return invalid("An email address is too long");
-  if (!EMAIL_FORMAT.test(email)) return invalid("Unable to validate email address: invalid format");
+  if (email === "") return err(failures.emailRequired());
+  if (email.length > MAX_EMAIL_LENGTH) return err(failures.emailTooLong());
+  if (!EMAIL_FORMAT.test(email)) return err(failures.emailInvalid());
   return ok(email.toLowerCase());
 }

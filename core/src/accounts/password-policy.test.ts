@@ -15,7 +15,6 @@ describe("checkPassword", () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error).toMatchObject({
-      status: 422,
       code: "weak_password",
       message: "Password should be at least 6 characters.",
       details: { weak_password: { reasons: ["length"] } },
@@ -59,7 +58,6 @@ describe("checkPassword", () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error).toMatchObject({
-      status: 400,
       code: "validation_failed",
       message: "Password cannot be longer than 1024 characters",
     });

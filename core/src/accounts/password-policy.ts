@@ -1,4 +1,4 @@
-import { AuthError, err, ok, type Result } from "../kernel/index.js";
+import { err, failures, ok, type Result, weakPassword } from "../kernel/index.js";
 
 /** The longest password accepted, in characters (code points). */
 export const MAX_PASSWORD_LENGTH = 1024;
@@ -27,13 +27,7 @@ function codePointLength(s: string, limit: number): number {
 export function checkPassword(policy: PasswordPolicy, password: string): Result<void> {
   const length = codePointLength(password, Math.max(MAX_PASSWORD_LENGTH, policy.minLength));
   if (length > MAX_PASSWORD_LENGTH) {
-    return err(
-      new AuthError(
-        400,
-        "validation_failed",
-        `Password cannot be longer than ${MAX_PASSWORD_LENGTH} characters`,
-      ),
-    );
+    return err(failures.passwordTooLong(MAX_PASSWORD_LENGTH));
   }
   const reasons: string[] = [];
   const messages: string[] = [];
@@ -53,5 +47,5 @@ export function checkPassword(policy: PasswordPolicy, password: string): Result<
     );
   }
   if (reasons.length === 0) return ok(undefined);
-  return err(new AuthError(422, "weak_password", messages.join(" "), { weak_password: { reasons } }));
+  return err(weakPassword(messages, { weak_password: { reasons } }));
 }

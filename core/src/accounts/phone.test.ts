@@ -30,7 +30,6 @@ describe("normalizePhone", () => {
       expect(result.ok).toBe(false);
       if (!result.ok) {
         expect(result.error).toMatchObject({
-          status: 400,
           code: "validation_failed",
           message: "Invalid phone number format (E.164 required)",
         });

@@ -1,4 +1,4 @@
-import { AuthError, err, ok, type Result } from "../kernel/index.js";
+import { err, failures, ok, type Result } from "../kernel/index.js";
 
 const E164_DIGITS = /^[1-9][0-9]{1,14}$/;
 
@@ -13,7 +13,7 @@ export function normalizePhone(input: string): Result<string> {
   const withoutSpaces = input.replaceAll(" ", "");
   const digits = withoutSpaces.startsWith("+") ? withoutSpaces.slice(1) : withoutSpaces;
   if (!E164_DIGITS.test(digits)) {
-    return err(new AuthError(400, "validation_failed", "Invalid phone number format (E.164 required)"));
+    return err(failures.phoneInvalid());
   }
   return ok(digits);
 }

@@ -7,9 +7,9 @@ import type { AdminUserBody } from "./admin-user-fields.js";
 const actor = { role: "service_role" };
 const create = (deps: ReturnType<typeof fakeDeps>, input: AdminUserBody) =>
   adminCreateUser(deps, { actor, input });
-const failure = (status: number, code: string, message: string) => ({
+const failure = (code: string, message: string) => ({
   ok: false,
-  error: { status, code, message },
+  error: { code, message },
 });
 
 /** A deps whose store already holds a user with this email and phone. */
@@ -172,58 +172,58 @@ describe("adminCreateUser", () => {
       [
         "a user without email or phone",
         { password: "secret123", email: "" },
-        failure(400, "validation_failed", "Unable to validate email address: invalid format"),
+        failure("validation_failed", "Unable to validate email address: invalid format"),
       ],
       [
         "a malformed email",
         { email: "xx:;x@x.x" },
-        failure(400, "validation_failed", "Unable to validate email address: invalid format"),
+        failure("validation_failed", "Unable to validate email address: invalid format"),
       ],
       [
         "a malformed phone",
         { phone: "12345-invalid" },
-        failure(400, "validation_failed", "Invalid phone number format (E.164 required)"),
+        failure("validation_failed", "Invalid phone number format (E.164 required)"),
       ],
       [
         "a password and a password hash together",
         { email: "a@example.com", password: "secret123", password_hash: "bcrypt$x" },
-        failure(400, "validation_failed", "Only a password or a password hash should be provided"),
+        failure("validation_failed", "Only a password or a password hash should be provided"),
       ],
       [
         "an unsupported password hash",
         { email: "a@example.com", password_hash: "md5$abc" },
-        failure(400, "validation_failed", "Invalid password hash format"),
+        failure("validation_failed", "Invalid password hash format"),
       ],
       [
         "a weak password",
         { email: "a@example.com", password: "123" },
-        failure(422, "weak_password", "Password should be at least 6 characters."),
+        failure("weak_password", "Password should be at least 6 characters."),
       ],
       [
         "an id that is not a UUID",
         { email: "a@example.com", id: "user-1" },
-        failure(400, "validation_failed", "user id must be a valid UUID"),
+        failure("validation_failed", "user id must be a valid UUID"),
       ],
       [
         "the nil UUID as id",
         { email: "a@example.com", id: "00000000-0000-0000-0000-000000000000" },
-        failure(400, "validation_failed", "user id must be a valid UUID"),
+        failure("validation_failed", "user id must be a valid UUID"),
       ],
       [
         "a malformed ban_duration",
         { email: "a@example.com", ban_duration: "forever" },
-        { ok: false, error: { status: 400, code: "validation_failed" } },
+        { ok: false, error: { code: "validation_failed" } },
       ],
-      ["an email of wrong type", { email: 42 }, failure(400, "validation_failed", "email must be a string")],
+      ["an email of wrong type", { email: 42 }, failure("validation_failed", "email must be a string")],
       [
         "an email_confirm of wrong type",
         { email: "a@example.com", email_confirm: "yes" },
-        failure(400, "validation_failed", "email_confirm must be a boolean"),
+        failure("validation_failed", "email_confirm must be a boolean"),
       ],
       [
         "user_metadata that is not an object",
         { email: "a@example.com", user_metadata: ["x"] },
-        failure(400, "validation_failed", "user_metadata must be an object"),
+        failure("validation_failed", "user_metadata must be an object"),
       ],
     ];
     for (const [name, input, expected] of cases) {
@@ -239,7 +239,7 @@ describe("adminCreateUser", () => {
   it("refuses an email already registered, whatever its case", async () => {
     const deps = withExisting("taken@example.com", "15550199");
     expect(await create(deps, { email: "Taken@Example.com" })).toMatchObject(
-      failure(422, "email_exists", "A user with this email address has already been registered"),
+      failure("email_exists", "A user with this email address has already been registered"),
     );
     expect(deps.store.tables.users.size).toBe(1);
   });
@@ -247,7 +247,7 @@ describe("adminCreateUser", () => {
   it("refuses a phone already registered", async () => {
     const deps = withExisting("taken@example.com", "15550199");
     expect(await create(deps, { phone: "+15550199" })).toMatchObject(
-      failure(422, "phone_exists", "Phone number already registered by another user"),
+      failure("phone_exists", "Phone number already registered by another user"),
     );
   });
 
@@ -255,7 +255,7 @@ describe("adminCreateUser", () => {
     const deps = withExisting("taken@example.com", "15550199");
     expect(
       await create(deps, { id: "99999999-9999-4999-8999-999999999999", email: "x@example.com" }),
-    ).toMatchObject(failure(422, "user_already_exists", "User with this id already exists"));
+    ).toMatchObject(failure("user_already_exists", "User with this id already exists"));
     expect(deps.store.tables.users.size).toBe(1);
   });
 
@@ -264,7 +264,7 @@ describe("adminCreateUser", () => {
     // The look-up runs before the other create commits; the insert is what sees the clash.
     deps.store.users.findByEmail = async () => null;
     expect(await create(deps, { email: "race@example.com" })).toMatchObject(
-      failure(422, "email_exists", "A user with this email address has already been registered"),
+      failure("email_exists", "A user with this email address has already been registered"),
     );
     expect(deps.store.tables.audit).toEqual([]);
   });

@@ -8,16 +8,7 @@ import {
   type UserWithIdentities,
   withProviders,
 } from "../accounts/index.js";
-import {
-  type AuthError,
-  authError,
-  err,
-  failures,
-  isUuid,
-  NIL_UUID,
-  ok,
-  type Result,
-} from "../kernel/index.js";
+import { err, failures, isUuid, NIL_UUID, ok, type Result } from "../kernel/index.js";
 import { type AdminUserBody, type AdminUserFields, parseAdminUserFields } from "./admin-user-fields.js";
 import { parseBanDuration } from "./ban-duration.js";
 import type { AdminDeps } from "./deps.js";
@@ -44,7 +35,7 @@ export async function adminPasswordHash(
 ): Promise<Result<string | undefined>> {
   if (fields.passwordHash !== undefined) {
     if (!deps.hasher.isSupportedHash(fields.passwordHash)) {
-      return err(authError(400, "validation_failed", "Invalid password hash format"));
+      return err(failures.passwordHashInvalid());
     }
     return ok(fields.passwordHash);
   }
@@ -83,10 +74,10 @@ export async function adminCreateUser(
   // An empty password means "none" on create (the reference then generates one nobody knows).
   const fields = parsed.value.password === "" ? { ...parsed.value, password: undefined } : parsed.value;
   if (fields.email === undefined && fields.phone === undefined) {
-    return err(authError(400, "validation_failed", "Unable to validate email address: invalid format"));
+    return err(failures.emailInvalid());
   }
   if (fields.id !== undefined && (!isUuid(fields.id) || fields.id === NIL_UUID)) {
-    return err(authError(400, "validation_failed", "user id must be a valid UUID"));
+    return err(failures.newUserIdNotUuid());
   }
   const channels = adminChannels(fields);
   if (!channels.ok) return channels;
@@ -126,7 +117,7 @@ export async function adminCreateUser(
     if (inserted === "duplicate_email") return err(failures.emailExists());
     if (inserted === "duplicate_phone") return err(failures.phoneExists());
     if (inserted === "duplicate_id") {
-      return err(authError(422, "user_already_exists", "User with this id already exists"));
+      return err(failures.userIdTaken());
     }
     for (const identity of identities) await repos.identities.insert(identity);
     await repos.audit.record({

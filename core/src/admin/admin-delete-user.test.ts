@@ -51,7 +51,7 @@ describe("adminDeleteUser", () => {
       await adminDeleteUser(deps, { actor, userId: "12345678-1234-4234-8234-123456789012" }),
     ).toMatchObject({
       ok: false,
-      error: { status: 404, code: "user_not_found", message: "User not found" },
+      error: { code: "user_not_found", message: "User not found" },
     });
     expect(deps.store.tables.users.size).toBe(2);
     expect(deps.store.tables.audit).toEqual([]);
@@ -61,7 +61,7 @@ describe("adminDeleteUser", () => {
     const { deps } = await setUp();
     expect(await adminDeleteUser(deps, { actor, userId: "nope" })).toMatchObject({
       ok: false,
-      error: { status: 404, code: "validation_failed", message: "user_id must be an UUID" },
+      error: { failure: "userIdNotUuid", code: "validation_failed", message: "user_id must be an UUID" },
     });
   });
 });

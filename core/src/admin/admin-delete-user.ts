@@ -1,4 +1,4 @@
-import { authError, err, isUuid, ok, type Result } from "../kernel/index.js";
+import { err, failures, isUuid, ok, type Result } from "../kernel/index.js";
 import type { AdminDeps } from "./deps.js";
 
 /**
@@ -10,11 +10,11 @@ export async function adminDeleteUser(
   deps: Pick<AdminDeps, "store" | "clock">,
   input: { actor: { role: string }; userId: string },
 ): Promise<Result<void>> {
-  if (!isUuid(input.userId)) return err(authError(404, "validation_failed", "user_id must be an UUID"));
+  if (!isUuid(input.userId)) return err(failures.userIdNotUuid());
   const now = deps.clock.now();
   return deps.store.transaction(async (repos) => {
     const user = await repos.users.lock(input.userId);
-    if (user === null) return err(authError(404, "user_not_found", "User not found"));
+    if (user === null) return err(failures.userNotFound());
     await repos.audit.record({
       action: "user_deleted",
       actorId: "",

@@ -21,7 +21,7 @@ describe("adminGetUser", () => {
     const deps = fakeDeps();
     expect(await adminGetUser(deps, { userId: "11111111-1111-4111-8111-111111111111" })).toMatchObject({
       ok: false,
-      error: { status: 404, code: "user_not_found", message: "User not found" },
+      error: { code: "user_not_found", message: "User not found" },
     });
   });
 
@@ -29,7 +29,7 @@ describe("adminGetUser", () => {
     const deps = fakeDeps();
     expect(await adminGetUser(deps, { userId: "1; drop table users" })).toMatchObject({
       ok: false,
-      error: { status: 404, code: "validation_failed", message: "user_id must be an UUID" },
+      error: { failure: "userIdNotUuid", code: "validation_failed", message: "user_id must be an UUID" },
     });
   });
 });

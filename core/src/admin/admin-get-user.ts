@@ -1,5 +1,5 @@
 import type { UserWithIdentities } from "../accounts/index.js";
-import { authError, err, isUuid, ok, type Result } from "../kernel/index.js";
+import { err, failures, isUuid, ok, type Result } from "../kernel/index.js";
 import type { AdminDeps } from "./deps.js";
 
 /**
@@ -11,8 +11,8 @@ export async function adminGetUser(
   deps: Pick<AdminDeps, "store">,
   input: { userId: string },
 ): Promise<Result<UserWithIdentities>> {
-  if (!isUuid(input.userId)) return err(authError(404, "validation_failed", "user_id must be an UUID"));
+  if (!isUuid(input.userId)) return err(failures.userIdNotUuid());
   const user = await deps.store.users.findWithIdentities(input.userId);
-  if (user === null) return err(authError(404, "user_not_found", "User not found"));
+  if (user === null) return err(failures.userNotFound());
   return ok(user);
 }

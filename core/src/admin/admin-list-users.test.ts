@@ -24,7 +24,7 @@ function withUsers(count: number, aud = "authenticated") {
 
 const badPaging = {
   ok: false,
-  error: { status: 400, code: "validation_failed", message: "Bad Pagination Parameters" },
+  error: { code: "validation_failed", message: "Bad Pagination Parameters" },
 };
 
 describe("adminListUsers", () => {

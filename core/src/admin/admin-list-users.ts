@@ -1,5 +1,5 @@
 import type { UserWithIdentities } from "../accounts/index.js";
-import { authError, err, ok, type Result } from "../kernel/index.js";
+import { err, failures, ok, type Result } from "../kernel/index.js";
 import type { AdminDeps } from "./deps.js";
 
 const DEFAULT_PER_PAGE = 50;
@@ -28,13 +28,12 @@ export async function adminListUsers(
   const page = input.page ?? 1;
   const requested = input.perPage ?? DEFAULT_PER_PAGE;
   if (!Number.isInteger(page) || !Number.isInteger(requested) || page < 1 || requested < 1) {
-    return err(authError(400, "validation_failed", "Bad Pagination Parameters"));
+    return err(failures.paginationInvalid());
   }
   const perPage = Math.min(requested, MAX_PER_PAGE);
   const offset = (page - 1) * perPage;
   // A page so far out that its offset is no longer an exact integer would reach SQL as a float.
-  if (!Number.isSafeInteger(offset))
-    return err(authError(400, "validation_failed", "Bad Pagination Parameters"));
+  if (!Number.isSafeInteger(offset)) return err(failures.paginationInvalid());
   const aud = input.aud || deps.settings.jwt.aud;
   const { users, total } = await deps.store.users.list({ offset, limit: perPage, aud });
   return ok({ users, total, page, perPage, aud });

@@ -1,6 +1,6 @@
 import type { User, UserWithIdentities } from "../accounts/index.js";
 import { mergeMetadata, syncChannelIdentities, withProviders } from "../accounts/index.js";
-import { authError, err, failures, isUuid, ok, type Result } from "../kernel/index.js";
+import { err, failures, isUuid, ok, type Result } from "../kernel/index.js";
 import { adminBannedUntil, adminChannels, adminPasswordHash } from "./admin-create-user.js";
 import { type AdminUserBody, parseAdminUserFields } from "./admin-user-fields.js";
 import type { AdminDeps } from "./deps.js";
@@ -20,7 +20,7 @@ export async function adminUpdateUser(
   deps: Pick<AdminDeps, "store" | "clock" | "random" | "hasher" | "settings">,
   input: { actor: { role: string }; userId: string; input: AdminUserBody },
 ): Promise<Result<UserWithIdentities>> {
-  if (!isUuid(input.userId)) return err(authError(404, "validation_failed", "user_id must be an UUID"));
+  if (!isUuid(input.userId)) return err(failures.userIdNotUuid());
   const parsed = parseAdminUserFields(input.input);
   if (!parsed.ok) return parsed;
   const fields = parsed.value;
@@ -35,7 +35,7 @@ export async function adminUpdateUser(
 
   return deps.store.transaction(async (repos) => {
     const user = await repos.users.lock(input.userId);
-    if (user === null) return err(authError(404, "user_not_found", "User not found"));
+    if (user === null) return err(failures.userNotFound());
     if (email !== null && email !== user.email) {
       const owner = await repos.users.findByEmail(email);
       if (owner !== null && owner.id !== user.id) return err(failures.emailExists());
@@ -83,7 +83,7 @@ export async function adminUpdateUser(
     const updated = await repos.users.update(next);
     if (updated === "duplicate_email") return err(failures.emailExists());
     if (updated === "duplicate_phone") return err(failures.phoneExists());
-    if (updated === "not_found") return err(authError(404, "user_not_found", "User not found"));
+    if (updated === "not_found") return err(failures.userNotFound());
     for (const identity of synced.inserted) await repos.identities.insert(identity);
     for (const identity of synced.updated) await repos.identities.update(identity);
     if (bannedUntil.value) await repos.sessions.revokeAllForUser(user.id, now);

@@ -1,5 +1,5 @@
 import type { Metadata } from "../accounts/index.js";
-import { authError, err, ok, type Result } from "../kernel/index.js";
+import { err, failures, ok, type Result } from "../kernel/index.js";
 
 /** The JSON body of `POST /admin/users` and `PUT /admin/users/{id}`, as received (not yet validated). */
 export interface AdminUserBody {
@@ -47,8 +47,7 @@ const STRINGS = {
 const BOOLEANS = { email_confirm: "emailConfirm", phone_confirm: "phoneConfirm" } as const;
 const OBJECTS = { user_metadata: "userMetadata", app_metadata: "appMetadata" } as const;
 
-const invalid = (field: string, type: string) =>
-  err(authError(400, "validation_failed", `${field} must be ${type}`));
+const invalid = (field: string, type: string) => err(failures.adminFieldType(field, type));
 
 const isObject = (value: unknown): value is Metadata =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -80,7 +79,7 @@ export function parseAdminUserFields(body: AdminUserBody): Result<AdminUserField
     fields[key] = value;
   }
   if (fields.password !== undefined && fields.passwordHash !== undefined) {
-    return err(authError(400, "validation_failed", "Only a password or a password hash should be provided"));
+    return err(failures.passwordAndHash());
   }
   return ok(fields as AdminUserFields);
 }

@@ -6,7 +6,7 @@ const HOUR = 3_600_000;
 const reason = (input: string) => {
   const result = parseBanDuration(input);
   if (result.ok) throw new Error(`expected ${JSON.stringify(input)} to be refused`);
-  expect(result.error).toMatchObject({ status: 400, code: "validation_failed" });
+  expect(result.error).toMatchObject({ code: "validation_failed" });
   return result.error.message.replace("invalid format for ban duration: ", "");
 };
 

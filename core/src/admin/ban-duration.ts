@@ -1,4 +1,4 @@
-import { AuthError, err, ok, type Result } from "../kernel/index.js";
+import { err, failures, ok, type Result } from "../kernel/index.js";
 
 /** What an admin's `ban_duration` asks for: lift the ban, or ban for `ms` milliseconds from now. */
 export type BanDuration = { readonly kind: "none" } | { readonly kind: "ban"; readonly ms: number };
@@ -19,8 +19,7 @@ const NS_PER_MS = 1_000_000n;
 // One element: digits, an optional fraction, then the unit (everything up to the next digit or dot).
 const ELEMENT = /^(\d*)(?:\.(\d*))?([^\d.]*)/;
 
-const invalid = (reason: string) =>
-  err(new AuthError(400, "validation_failed", `invalid format for ban duration: ${reason}`));
+const invalid = (reason: string) => err(failures.banDurationInvalid(reason));
 
 /**
  * Parses an admin's `ban_duration`: `none` lifts a ban; anything else is a Go `time.ParseDuration`

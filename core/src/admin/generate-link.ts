@@ -10,7 +10,6 @@ import {
   type UserWithIdentities,
 } from "../accounts/index.js";
 import {
-  authError,
   err,
   failures,
   ok,
@@ -111,16 +110,14 @@ interface Plan {
 export async function generateLink(deps: Deps, input: GenerateLinkInput): Promise<Result<ActionLink>> {
   const { type } = input;
   if (!isType(type)) {
-    return err(authError(400, "validation_failed", `Invalid email action link type requested: ${type}`));
+    return err(failures.linkTypeInvalid(type));
   }
   const email = normalizeEmail(input.email);
   if (!email.ok) return email;
   let newEmail: string | null = null;
   if (type === "email_change_current" || type === "email_change_new") {
     if (type === "email_change_current" && !deps.settings.mailer.secureEmailChange) {
-      return err(
-        authError(400, "validation_failed", "Enable secure email change to generate link for current email"),
-      );
+      return err(failures.linkNeedsSecureEmailChange());
     }
     const normalized = normalizeEmail(input.newEmail ?? "");
     if (!normalized.ok) return normalized;
@@ -146,7 +143,7 @@ export async function generateLink(deps: Deps, input: GenerateLinkInput): Promis
       // The reference signs an unknown address up instead, with a password nobody knows (here: none).
       plan = { ...plan, type: "signup" };
     } else if (existing === null && type !== "signup" && type !== "invite") {
-      return err(authError(404, "user_not_found", "User with this email not found"));
+      return err(failures.userWithEmailNotFound());
     }
     const prepared = await prepareUser(deps, repos, existing, plan, type === "magiclink");
     if (!prepared.ok) return prepared;
@@ -198,7 +195,7 @@ async function prepareUser(
       const invite = plan.type === "invite";
       if (existing === null) {
         if (!invite && !fromMagicLink && plan.passwordHash === null) {
-          return err(authError(400, "validation_failed", "Signup requires a valid password"));
+          return err(failures.signupPasswordRequired());
         }
         const created = await createUser(deps, repos, plan, invite);
         if (created.ok) await audit(invite ? "user_invited" : "user_signedup", created.value);

@@ -1,7 +1,4 @@
-/**
- * The error vocabulary: GoTrue's `error_code` strings, defined once. The HTTP layer maps each code
- * (plus the status a use case chose where the reference uses several) to a response.
- */
+/** The error vocabulary: GoTrue's `error_code` strings, defined once. */
 export const ErrorCodes = [
   "unknown",
   "unexpected_failure",
@@ -64,20 +61,19 @@ export type ErrorDetails = Readonly<Record<string, unknown>>;
 
 /**
  * An expected failure of a use case. Returned (never thrown) inside a `Result`; the HTTP layer turns
- * it into the reference's body shapes. `status` is the HTTP status the reference uses at that call site.
+ * it into the reference's body shapes and chooses the status from `code` (and `failure`, the
+ * catalogue entry, where the reference answers one code with several statuses). Build one with
+ * `failures.<name>()` (see `failures.ts`), not by hand.
  */
 export class AuthError extends Error {
   override readonly name = "AuthError";
   constructor(
-    readonly status: number,
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetails,
+    /** The catalogue entry this error was built from (the code itself for an error built ad hoc). */
+    readonly failure: string = code,
   ) {
     super(message);
   }
 }
-
-/** Shorthand for building an `AuthError`. */
-export const authError = (status: number, code: ErrorCode, message: string, details?: ErrorDetails) =>
-  new AuthError(status, code, message, details);

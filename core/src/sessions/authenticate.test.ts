@@ -12,7 +12,7 @@ async function signedIn(deps = fakeDeps()) {
   const user = blankUser({ id: USER_ID, aud: "authenticated", role: "authenticated", createdAt: now });
   deps.store.tables.users.set(user.id, user);
   const tokens = await deps.store.transaction((repos) => issueSession(deps, repos, user, "password", now));
-  return { deps, user, tokens, header: `Bearer ${tokens.accessToken}` };
+  return { deps, user, tokens, token: tokens.accessToken };
 }
 
 /** A token with arbitrary claims, signed by the deps' signer (which is what `verify` accepts). */
@@ -23,8 +23,8 @@ async function tokenWith(deps: ReturnType<typeof fakeDeps>, claims: Record<strin
 
 describe("authenticate", () => {
   it("answers the user, the claims and the session of a valid bearer token", async () => {
-    const { deps, header, tokens } = await signedIn();
-    const result = await authenticate(deps, { authorization: header });
+    const { deps, token, tokens } = await signedIn();
+    const result = await authenticate(deps, { bearerToken: token });
     expect(result).toMatchObject({
       ok: true,
       value: { user: { id: USER_ID }, sessionId: tokens.session.id },
@@ -32,70 +32,70 @@ describe("authenticate", () => {
     if (result.ok) expect(result.value.claims.sub).toBe(USER_ID);
   });
 
-  it("accepts the scheme in any case", async () => {
-    const { deps, tokens } = await signedIn();
-    const result = await authenticate(deps, { authorization: `bEaReR ${tokens.accessToken}` });
-    expect(result.ok).toBe(true);
+  it("refuses a request without a token with 401 no_authorization", async () => {
+    const { deps } = await signedIn();
+    const result = await authenticate(deps, { bearerToken: undefined });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: "no_authorization", message: "This endpoint requires a valid Bearer token" },
+    });
   });
 
-  it.each([undefined, "", "Basic abc", "Bearer", "Bearer a b", "Bearer  abc"])(
-    "refuses the header %j with 401 no_authorization",
-    async (authorization) => {
-      const { deps } = await signedIn();
-      const result = await authenticate(deps, { authorization });
-      expect(result).toMatchObject({ ok: false, error: { status: 401, code: "no_authorization" } });
-      if (!result.ok) expect(result.error.message).toBe("This endpoint requires a valid Bearer token");
-    },
-  );
-
   it("refuses a token that does not verify, or has expired, with 403 bad_jwt", async () => {
-    const { deps, header } = await signedIn();
-    const forged = await authenticate(deps, { authorization: "Bearer not-a-jwt" });
-    expect(forged).toMatchObject({ ok: false, error: { status: 403, code: "bad_jwt" } });
+    const { deps, token } = await signedIn();
+    const forged = await authenticate(deps, { bearerToken: "not-a-jwt" });
+    expect(forged).toMatchObject({ ok: false, error: { code: "bad_jwt" } });
     if (!forged.ok) {
       expect(forged.error.message).toBe(
         "invalid JWT: unable to parse or verify signature, token is unverifiable",
       );
     }
     deps.clock.advance(3601_000);
-    const expired = await authenticate(deps, { authorization: header });
-    expect(expired).toMatchObject({ ok: false, error: { status: 403, code: "bad_jwt" } });
+    const expired = await authenticate(deps, { bearerToken: token });
+    expect(expired).toMatchObject({ ok: false, error: { code: "bad_jwt" } });
   });
 
   it("requires a sub claim (403) that is a UUID (400)", async () => {
     const { deps } = await signedIn();
-    const missing = await authenticate(deps, { authorization: `Bearer ${await tokenWith(deps, {})}` });
+    const missing = await authenticate(deps, { bearerToken: await tokenWith(deps, {}) });
     expect(missing).toMatchObject({
       ok: false,
-      error: { status: 403, code: "bad_jwt", message: "invalid claim: missing sub claim" },
+      error: { code: "bad_jwt", message: "invalid claim: missing sub claim" },
     });
     const notUuid = await authenticate(deps, {
-      authorization: `Bearer ${await tokenWith(deps, { sub: "alice" })}`,
+      bearerToken: await tokenWith(deps, { sub: "alice" }),
     });
     expect(notUuid).toMatchObject({
       ok: false,
-      error: { status: 400, code: "bad_jwt", message: "invalid claim: sub claim must be a UUID" },
+      error: {
+        failure: "jwtSubNotUuid",
+        code: "bad_jwt",
+        message: "invalid claim: sub claim must be a UUID",
+      },
     });
   });
 
   it("refuses a token whose user no longer exists with 403 user_not_found", async () => {
-    const { deps, header } = await signedIn();
+    const { deps, token } = await signedIn();
     await deps.store.users.delete(USER_ID);
-    const result = await authenticate(deps, { authorization: header });
+    const result = await authenticate(deps, { bearerToken: token });
     expect(result).toMatchObject({
       ok: false,
-      error: { status: 403, code: "user_not_found", message: "User from sub claim in JWT does not exist" },
+      error: {
+        failure: "jwtUserMissing",
+        code: "user_not_found",
+        message: "User from sub claim in JWT does not exist",
+      },
     });
   });
 
   it("refuses a token whose session was ended with 403 session_not_found", async () => {
-    const { deps, header, tokens } = await signedIn();
+    const { deps, token, tokens } = await signedIn();
     await deps.store.sessions.delete(tokens.session.id);
-    const result = await authenticate(deps, { authorization: header });
+    const result = await authenticate(deps, { bearerToken: token });
     expect(result).toMatchObject({
       ok: false,
       error: {
-        status: 403,
         code: "session_not_found",
         message: "Session from session_id claim in JWT does not exist",
       },
@@ -108,26 +108,26 @@ describe("authenticate", () => {
       { sub: USER_ID },
       { sub: USER_ID, session_id: "00000000-0000-0000-0000-000000000000" },
     ]) {
-      const result = await authenticate(deps, { authorization: `Bearer ${await tokenWith(deps, claims)}` });
+      const result = await authenticate(deps, { bearerToken: await tokenWith(deps, claims) });
       expect(result).toMatchObject({ ok: true, value: { sessionId: null } });
     }
     const bad = await authenticate(deps, {
-      authorization: `Bearer ${await tokenWith(deps, { sub: USER_ID, session_id: "s1" })}`,
+      bearerToken: await tokenWith(deps, { sub: USER_ID, session_id: "s1" }),
     });
-    expect(bad).toMatchObject({ ok: false, error: { status: 403, code: "bad_jwt" } });
+    expect(bad).toMatchObject({ ok: false, error: { code: "bad_jwt" } });
   });
 
   it("refuses a banned user with 403 user_banned until the ban ends", async () => {
-    const { deps, header, user } = await signedIn();
+    const { deps, token, user } = await signedIn();
     const until = new Date(deps.clock.now().getTime() + 60_000);
     deps.store.tables.users.set(USER_ID, { ...user, bannedUntil: until });
-    const banned = await authenticate(deps, { authorization: header });
+    const banned = await authenticate(deps, { bearerToken: token });
     expect(banned).toMatchObject({
       ok: false,
-      error: { status: 403, code: "user_banned", message: "User is banned" },
+      error: { code: "user_banned", message: "User is banned" },
     });
     deps.clock.advance(60_000);
-    expect((await authenticate(deps, { authorization: header })).ok).toBe(true);
+    expect((await authenticate(deps, { bearerToken: token })).ok).toBe(true);
   });
 });
 
@@ -135,7 +135,7 @@ describe("authenticateAdmin", () => {
   it("accepts a token with an admin role and no sub", async () => {
     const deps = fakeDeps();
     const token = await tokenWith(deps, { role: "service_role" });
-    const result = await authenticateAdmin(deps, { authorization: `Bearer ${token}` });
+    const result = await authenticateAdmin(deps, { bearerToken: token });
     expect(result).toMatchObject({
       ok: true,
       value: { role: "service_role", claims: { role: "service_role" } },
@@ -143,11 +143,11 @@ describe("authenticateAdmin", () => {
   });
 
   it("refuses a user's token with 403 not_admin", async () => {
-    const { deps, header } = await signedIn();
-    const result = await authenticateAdmin(deps, { authorization: header });
+    const { deps, token } = await signedIn();
+    const result = await authenticateAdmin(deps, { bearerToken: token });
     expect(result).toMatchObject({
       ok: false,
-      error: { status: 403, code: "not_admin", message: "User not allowed" },
+      error: { code: "not_admin", message: "User not allowed" },
     });
   });
 
@@ -156,24 +156,24 @@ describe("authenticateAdmin", () => {
       jwt: { exp: 3600, aud: "authenticated", defaultRole: "authenticated", adminRoles: ["ops"] },
     });
     const ops = await authenticateAdmin(deps, {
-      authorization: `Bearer ${await tokenWith(deps, { role: "ops" })}`,
+      bearerToken: await tokenWith(deps, { role: "ops" }),
     });
     expect(ops.ok).toBe(true);
     const service = await authenticateAdmin(deps, {
-      authorization: `Bearer ${await tokenWith(deps, { role: "service_role" })}`,
+      bearerToken: await tokenWith(deps, { role: "service_role" }),
     });
     expect(service).toMatchObject({ ok: false, error: { code: "not_admin" } });
   });
 
-  it("refuses a missing header (401) and an unverifiable token (403)", async () => {
+  it("refuses a missing token (401) and an unverifiable token (403)", async () => {
     const deps = fakeDeps();
-    expect(await authenticateAdmin(deps, { authorization: undefined })).toMatchObject({
+    expect(await authenticateAdmin(deps, { bearerToken: undefined })).toMatchObject({
       ok: false,
-      error: { status: 401, code: "no_authorization" },
+      error: { code: "no_authorization" },
     });
-    expect(await authenticateAdmin(deps, { authorization: "Bearer x" })).toMatchObject({
+    expect(await authenticateAdmin(deps, { bearerToken: "x" })).toMatchObject({
       ok: false,
-      error: { status: 403, code: "bad_jwt" },
+      error: { code: "bad_jwt" },
     });
   });
 
@@ -181,35 +181,35 @@ describe("authenticateAdmin", () => {
     const { deps, user, tokens } = await signedIn();
     const claims = JSON.parse(tokens.accessToken.slice(4)) as Record<string, unknown>;
     const adminToken = await tokenWith(deps, { ...claims, role: "service_role" });
-    const header = `Bearer ${adminToken}`;
-    expect(await authenticateAdmin(deps, { authorization: header })).toMatchObject({ ok: true });
+    const token = adminToken;
+    expect(await authenticateAdmin(deps, { bearerToken: token })).toMatchObject({ ok: true });
 
     deps.store.tables.users.set(user.id, {
       ...user,
       bannedUntil: new Date(deps.clock.now().getTime() + 60_000),
     });
-    expect(await authenticateAdmin(deps, { authorization: header })).toMatchObject({
+    expect(await authenticateAdmin(deps, { bearerToken: token })).toMatchObject({
       ok: false,
-      error: { status: 403, code: "not_admin" },
+      error: { code: "not_admin" },
     });
     deps.store.tables.users.set(user.id, user);
     await deps.store.sessions.deleteForUser(user.id);
-    expect(await authenticateAdmin(deps, { authorization: header })).toMatchObject({
+    expect(await authenticateAdmin(deps, { bearerToken: token })).toMatchObject({
       ok: false,
-      error: { status: 403, code: "session_not_found" },
+      error: { code: "session_not_found" },
     });
-    const sessionless = `Bearer ${await tokenWith(deps, { sub: user.id, role: "service_role" })}`;
+    const sessionless = await tokenWith(deps, { sub: user.id, role: "service_role" });
     await deps.store.users.delete(user.id);
-    expect(await authenticateAdmin(deps, { authorization: sessionless })).toMatchObject({
+    expect(await authenticateAdmin(deps, { bearerToken: sessionless })).toMatchObject({
       ok: false,
-      error: { status: 403, code: "not_admin" },
+      error: { code: "not_admin" },
     });
   });
 
   it("keeps accepting an API key, which names neither a user nor a session", async () => {
     const deps = fakeDeps();
-    const key = `Bearer ${await tokenWith(deps, { role: "service_role" })}`;
-    expect(await authenticateAdmin(deps, { authorization: key })).toMatchObject({
+    const key = await tokenWith(deps, { role: "service_role" });
+    expect(await authenticateAdmin(deps, { bearerToken: key })).toMatchObject({
       ok: true,
       value: { role: "service_role" },
     });

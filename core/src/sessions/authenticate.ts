@@ -1,9 +1,7 @@
 import type { UserWithIdentities } from "../accounts/index.js";
 import { isBanned } from "../accounts/index.js";
-import { type AuthError, authError, err, isUuid, NIL_UUID, ok, type Result } from "../kernel/index.js";
+import { type AuthError, err, failures, isUuid, NIL_UUID, ok, type Result } from "../kernel/index.js";
 import type { SessionsDeps } from "./deps.js";
-
-const BEARER = /^bearer (\S+)$/i;
 
 export interface Authenticated {
   /** The caller, with identities: what `GET /user` answers, read in the same round trip. */
@@ -13,20 +11,15 @@ export interface Authenticated {
   readonly sessionId: string | null;
 }
 
-/** Reads and verifies the bearer token of an `Authorization` header. */
+/** Verifies the bearer token (undefined when the request carried none). */
 async function verifiedClaims(
   deps: Pick<SessionsDeps, "signer">,
-  authorization: string | undefined,
+  bearerToken: string | undefined,
 ): Promise<Result<Readonly<Record<string, unknown>>>> {
-  const match = authorization === undefined ? null : BEARER.exec(authorization);
-  if (!match?.[1]) {
-    return err(authError(401, "no_authorization", "This endpoint requires a valid Bearer token"));
-  }
-  const claims = await deps.signer.verify(match[1]);
+  if (bearerToken === undefined || bearerToken === "") return err(failures.noAuthorization());
+  const claims = await deps.signer.verify(bearerToken);
   if (claims === null) {
-    return err(
-      authError(403, "bad_jwt", "invalid JWT: unable to parse or verify signature, token is unverifiable"),
-    );
+    return err(failures.jwtUnverifiable());
   }
   return ok(claims);
 }
@@ -36,29 +29,30 @@ function sessionIdClaim(claims: Readonly<Record<string, unknown>>): Result<strin
   const value = claims.session_id;
   if (value === undefined || value === null || value === "" || value === NIL_UUID) return ok(null);
   if (typeof value !== "string" || !isUuid(value)) {
-    return err(authError(403, "bad_jwt", "invalid claim: session_id claim must be a UUID"));
+    return err(failures.jwtSessionIdNotUuid());
   }
   return ok(value);
 }
 
 /**
- * Authenticates a user request from its `Authorization: Bearer <jwt>` header (reference
- * `requireAuthentication`): the token must verify, name an existing user by `sub`, and, when it names
- * a session, that session must still exist — so a logged-out session's access tokens stop working here
- * although they are cryptographically valid until they expire. Banned users are refused.
+ * Authenticates a user request from its bearer token, which the HTTP layer reads from the
+ * `Authorization` header (reference `requireAuthentication`): the token must verify, name an existing
+ * user by `sub`, and, when it names a session, that session must still exist — so a logged-out
+ * session's access tokens stop working here although they are cryptographically valid until they
+ * expire. Banned users are refused.
  */
 export async function authenticate(
   deps: Pick<SessionsDeps, "signer" | "store" | "clock">,
-  input: { authorization: string | undefined },
+  input: { bearerToken: string | undefined },
 ): Promise<Result<Authenticated>> {
-  const verified = await verifiedClaims(deps, input.authorization);
+  const verified = await verifiedClaims(deps, input.bearerToken);
   if (!verified.ok) return verified;
   const claims = verified.value;
   const sub = claims.sub;
   if (typeof sub !== "string" || sub === "") {
-    return err(authError(403, "bad_jwt", "invalid claim: missing sub claim"));
+    return err(failures.jwtSubMissing());
   }
-  if (!isUuid(sub)) return err(authError(400, "bad_jwt", "invalid claim: sub claim must be a UUID"));
+  if (!isUuid(sub)) return err(failures.jwtSubNotUuid());
   const sessionId = sessionIdClaim(claims);
   // The user and the session are independent reads: one round trip for both, on every authenticated
   // request. The order of the answers below stays the reference's (user first, then session).
@@ -67,13 +61,13 @@ export async function authenticate(
     sessionId.ok && sessionId.value !== null ? deps.store.sessions.find(sessionId.value) : null,
   ]);
   if (user === null) {
-    return err(authError(403, "user_not_found", "User from sub claim in JWT does not exist"));
+    return err(failures.jwtUserMissing());
   }
   if (!sessionId.ok) return sessionId;
   if (sessionId.value !== null && session === null) {
-    return err(authError(403, "session_not_found", "Session from session_id claim in JWT does not exist"));
+    return err(failures.jwtSessionMissing());
   }
-  if (isBanned(user, deps.clock.now())) return err(authError(403, "user_banned", "User is banned"));
+  if (isBanned(user, deps.clock.now())) return err(failures.userBanned());
   return ok({ user, claims, sessionId: sessionId.value });
 }
 
@@ -83,14 +77,14 @@ export async function authenticate(
  */
 export async function authenticateAdmin(
   deps: Pick<SessionsDeps, "signer" | "settings" | "store" | "clock">,
-  input: { authorization: string | undefined },
+  input: { bearerToken: string | undefined },
 ): Promise<Result<{ claims: Readonly<Record<string, unknown>>; role: string }, AuthError>> {
-  const verified = await verifiedClaims(deps, input.authorization);
+  const verified = await verifiedClaims(deps, input.bearerToken);
   if (!verified.ok) return verified;
   const claims = verified.value;
   const role = claims.role;
   if (typeof role !== "string" || !deps.settings.jwt.adminRoles.includes(role)) {
-    return err(authError(403, "not_admin", "User not allowed"));
+    return err(failures.notAdmin());
   }
   // A user's token that carries an admin role (an admin may set `role`) is only as good as the user
   // and the session behind it: logged out, banned or deleted means no longer admin. API keys carry
@@ -98,12 +92,12 @@ export async function authenticateAdmin(
   const sessionId = sessionIdClaim(claims);
   if (!sessionId.ok) return sessionId;
   if (sessionId.value !== null && (await deps.store.sessions.find(sessionId.value)) === null) {
-    return err(authError(403, "session_not_found", "Session from session_id claim in JWT does not exist"));
+    return err(failures.jwtSessionMissing());
   }
   if (typeof claims.sub === "string" && claims.sub !== "") {
     const user = isUuid(claims.sub) ? await deps.store.users.findById(claims.sub) : null;
     if (user === null || isBanned(user, deps.clock.now())) {
-      return err(authError(403, "not_admin", "User not allowed"));
+      return err(failures.notAdmin());
     }
   }
   return ok({ claims, role });

@@ -32,7 +32,7 @@ async function signedIn(settings: Parameters<typeof fakeDeps>[0] = {}) {
 
 const alreadyUsed = {
   ok: false,
-  error: { status: 400, code: "refresh_token_already_used", message: "Invalid Refresh Token: Already Used" },
+  error: { code: "refresh_token_already_used", message: "Invalid Refresh Token: Already Used" },
 };
 
 describe("refreshSession", () => {
@@ -108,7 +108,6 @@ describe("refreshSession", () => {
     expect(await refresh("nope")).toEqual({
       ok: false,
       error: expect.objectContaining({
-        status: 400,
         code: "refresh_token_not_found",
         message: "Invalid Refresh Token: Refresh Token Not Found",
       }),
@@ -129,7 +128,7 @@ describe("refreshSession", () => {
     });
     expect(await refresh(first)).toMatchObject({
       ok: false,
-      error: { status: 400, code: "user_banned", message: "User is banned" },
+      error: { failure: "userBannedAtTokenGrant", code: "user_banned", message: "User is banned" },
     });
     deps.clock.advance(1000);
     expect((await refresh(first)).ok).toBe(true);

@@ -1,13 +1,12 @@
 import { actorUsername, isBanned } from "../accounts/index.js";
-import { authError, constantTimeEqual, err, ok, type Result } from "../kernel/index.js";
+import { constantTimeEqual, err, failures, ok, type Result } from "../kernel/index.js";
 import type { SessionsDeps } from "./deps.js";
 import { decideRefresh } from "./refresh-decision.js";
 import type { Session } from "./session.js";
 import { type SessionTokens, signAccessToken } from "./steps/issue-session.js";
 
-const notFound = () =>
-  authError(400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found");
-const alreadyUsed = () => authError(400, "refresh_token_already_used", "Invalid Refresh Token: Already Used");
+const notFound = () => failures.refreshTokenNotFound();
+const alreadyUsed = () => failures.refreshTokenAlreadyUsed();
 
 /**
  * The refresh-token grant: exchanges a refresh token for a new access token and the token's child
@@ -34,7 +33,7 @@ export async function refreshSession(
     const user = await repos.users.findById(token.userId);
     if (user === null) return err(notFound());
     const now = deps.clock.now();
-    if (isBanned(user, now)) return err(authError(400, "user_banned", "User is banned"));
+    if (isBanned(user, now)) return err(failures.userBannedAtTokenGrant());
 
     const { rotationEnabled, reuseIntervalMs } = deps.settings.refreshTokens;
     const child = deps.tokens.child(presented);

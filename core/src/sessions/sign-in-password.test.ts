@@ -6,7 +6,7 @@ import { signInWithPassword } from "./sign-in-password.js";
 const USER_ID = "11111111-1111-4111-8111-111111111111";
 const invalidCredentials = {
   ok: false,
-  error: { status: 400, code: "invalid_credentials", message: "Invalid login credentials" },
+  error: { code: "invalid_credentials", message: "Invalid login credentials" },
 };
 
 /** A confirmed user with email, phone and the password "secret1" (fake-hasher form). */
@@ -123,7 +123,7 @@ describe("signInWithPassword", () => {
     expect(await signInWithPassword(deps, { email: "alice@example.com", password: "secret1" })).toMatchObject(
       {
         ok: false,
-        error: { status: 400, code: "user_banned", message: "User is banned" },
+        error: { failure: "userBannedAtTokenGrant", code: "user_banned", message: "User is banned" },
       },
     );
     deps.clock.set(new Date("2026-01-02T00:00:00Z"));
@@ -138,7 +138,7 @@ describe("signInWithPassword", () => {
       await signInWithPassword(emailOnly.deps, { phone: "+15551234567", password: "secret1" }),
     ).toMatchObject({
       ok: false,
-      error: { status: 400, code: "phone_not_confirmed", message: "Phone not confirmed" },
+      error: { code: "phone_not_confirmed", message: "Phone not confirmed" },
     });
     expect(
       (await signInWithPassword(emailOnly.deps, { email: "alice@example.com", password: "secret1" })).ok,
@@ -148,7 +148,7 @@ describe("signInWithPassword", () => {
       await signInWithPassword(phoneOnly.deps, { email: "alice@example.com", password: "secret1" }),
     ).toMatchObject({
       ok: false,
-      error: { status: 400, code: "email_not_confirmed", message: "Email not confirmed" },
+      error: { code: "email_not_confirmed", message: "Email not confirmed" },
     });
     expect(phoneOnly.deps.store.tables.sessions.size).toBe(0);
   });
@@ -157,7 +157,7 @@ describe("signInWithPassword", () => {
     const { deps } = withUser();
     expect(await signInWithPassword(deps, { password: "secret1" })).toMatchObject({
       ok: false,
-      error: { status: 400, code: "validation_failed", message: "Missing email or phone" },
+      error: { code: "validation_failed", message: "Missing email or phone" },
     });
     expect(
       await signInWithPassword(deps, {
@@ -165,7 +165,7 @@ describe("signInWithPassword", () => {
         phone: "15551234567",
         password: "secret1",
       }),
-    ).toMatchObject({ ok: false, error: { status: 400, code: "validation_failed" } });
+    ).toMatchObject({ ok: false, error: { code: "validation_failed" } });
   });
 
   it("refuses logins of a disabled provider with 422", async () => {
@@ -181,12 +181,20 @@ describe("signInWithPassword", () => {
     expect(await signInWithPassword(deps, { email: "alice@example.com", password: "secret1" })).toMatchObject(
       {
         ok: false,
-        error: { status: 422, code: "email_provider_disabled", message: "Email logins are disabled" },
+        error: {
+          failure: "emailPasswordLoginsDisabled",
+          code: "email_provider_disabled",
+          message: "Email logins are disabled",
+        },
       },
     );
     expect(await signInWithPassword(deps, { phone: "15551234567", password: "secret1" })).toMatchObject({
       ok: false,
-      error: { status: 422, code: "phone_provider_disabled", message: "Phone logins are disabled" },
+      error: {
+        failure: "phonePasswordLoginsDisabled",
+        code: "phone_provider_disabled",
+        message: "Phone logins are disabled",
+      },
     });
   });
 });

@@ -1,9 +1,9 @@
 import { actorUsername, isBanned, normalizeEmail, normalizePhone, type User } from "../accounts/index.js";
-import { authError, err, ok, type Result } from "../kernel/index.js";
+import { err, failures, ok, type Result } from "../kernel/index.js";
 import type { SessionsDeps } from "./deps.js";
 import { issueSession, type SessionTokens } from "./steps/issue-session.js";
 
-const invalidCredentials = () => authError(400, "invalid_credentials", "Invalid login credentials");
+const invalidCredentials = () => failures.invalidCredentials();
 
 /**
  * The password grant: signs in with an email or a phone number and a password, starting a new session.
@@ -16,22 +16,16 @@ export async function signInWithPassword(
 ): Promise<Result<SessionTokens>> {
   const { email, phone, password } = input;
   if (email && phone) {
-    return err(
-      authError(
-        400,
-        "validation_failed",
-        "Only an email address or phone number should be provided on login.",
-      ),
-    );
+    return err(failures.loginEmailOrPhone());
   }
-  if (!email && !phone) return err(authError(400, "validation_failed", "Missing email or phone"));
+  if (!email && !phone) return err(failures.loginEmailOrPhoneMissing());
   const channel = email ? "email" : "phone";
   const { emailEnabled, phoneEnabled } = deps.settings.signup;
   if (channel === "email" && !emailEnabled) {
-    return err(authError(422, "email_provider_disabled", "Email logins are disabled"));
+    return err(failures.emailPasswordLoginsDisabled());
   }
   if (channel === "phone" && !phoneEnabled) {
-    return err(authError(422, "phone_provider_disabled", "Phone logins are disabled"));
+    return err(failures.phonePasswordLoginsDisabled());
   }
 
   const user = await findUser(deps, email, phone);
@@ -44,12 +38,12 @@ export async function signInWithPassword(
   if (!(await deps.hasher.verify(storedHash, password))) return err(invalidCredentials());
 
   const now = deps.clock.now();
-  if (isBanned(user, now)) return err(authError(400, "user_banned", "User is banned"));
+  if (isBanned(user, now)) return err(failures.userBannedAtTokenGrant());
   if (channel === "email" && user.emailConfirmedAt === null) {
-    return err(authError(400, "email_not_confirmed", "Email not confirmed"));
+    return err(failures.emailNotConfirmed());
   }
   if (channel === "phone" && user.phoneConfirmedAt === null) {
-    return err(authError(400, "phone_not_confirmed", "Phone not confirmed"));
+    return err(failures.phoneNotConfirmed());
   }
   // Upgrade imported bcrypt/argon2i hashes now that the plaintext is at hand; hashed before the
   // transaction so that no row lock is held during the slow hash.

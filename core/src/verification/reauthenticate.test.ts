@@ -1,19 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { blankUser, type User } from "../accounts/index.js";
-import type { AuthSettings } from "../kernel/index.js";
-import { authError } from "../kernel/index.js";
+import { type AuthSettings, failures } from "../kernel/index.js";
 import { defaultAuthSettings, fakeDeps } from "../testing/index.js";
 import { rollingBack } from "../testing/rolling-back-store.js";
 import { reauthenticate } from "./reauthenticate.js";
 import { updateUser } from "./update-user.js";
 
 const ID = "11111111-1111-4111-8111-111111111111";
-const failure = (status: number, code: string, message: string) => ({
+const failure = (code: string, message: string) => ({
   ok: false,
-  error: { status, code, message },
+  error: { code, message },
 });
 const invalidNonce = failure(
-  422,
   "reauthentication_not_valid",
   "Reauthentication failed: nonce is invalid or has expired",
 );
@@ -109,22 +107,18 @@ describe("reauthenticate", () => {
   it("refuses a user with neither an email nor a phone", async () => {
     const { deps } = setUp({ isAnonymous: true });
     expect(await reauthenticate(deps, { userId: ID })).toMatchObject(
-      failure(
-        422,
-        "validation_failed",
-        "Reauthentication requires the user to have an email or a phone number",
-      ),
+      failure("validation_failed", "Reauthentication requires the user to have an email or a phone number"),
     );
   });
 
   it("refuses an unconfirmed email, and an unconfirmed phone", async () => {
     const email = setUp({ email: "alice@example.com", ...byPhone });
     expect(await reauthenticate(email.deps, { userId: ID })).toMatchObject(
-      failure(422, "email_not_confirmed", "Please verify your email first."),
+      failure("email_not_confirmed", "Please verify your email first."),
     );
     const phone = setUp({ phone: "15550100" });
     expect(await reauthenticate(phone.deps, { userId: ID })).toMatchObject(
-      failure(422, "phone_not_confirmed", "Please verify your phone first."),
+      failure("phone_not_confirmed", "Please verify your phone first."),
     );
     expect([...email.deps.mailer.sent, ...phone.deps.sms.sent]).toEqual([]);
   });
@@ -135,7 +129,6 @@ describe("reauthenticate", () => {
     deps.clock.advance(899_000);
     expect(await reauthenticate(deps, { userId: ID })).toMatchObject(
       failure(
-        429,
         "over_email_send_rate_limit",
         "For security purposes, you can only request this after 1 seconds.",
       ),
@@ -150,7 +143,6 @@ describe("reauthenticate", () => {
     deps.clock.advance(30_000);
     expect(await reauthenticate(deps, { userId: ID })).toMatchObject(
       failure(
-        429,
         "over_sms_send_rate_limit",
         "For security purposes, you can only request this after 30 seconds.",
       ),
@@ -161,10 +153,10 @@ describe("reauthenticate", () => {
     const { deps, stored } = setUp(byEmail);
     rollingBack(deps.store);
     deps.mailer.send = async () => {
-      throw authError(500, "email_send_failed", "Error sending reauthentication email");
+      throw failures.emailSendFailed("reauthentication");
     };
     expect(await reauthenticate(deps, { userId: ID })).toMatchObject(
-      failure(500, "email_send_failed", "Error sending reauthentication email"),
+      failure("email_send_failed", "Error sending reauthentication email"),
     );
     expect(stored()).toMatchObject({ reauthenticationToken: null, reauthenticationSentAt: null });
     expect(deps.store.tables.oneTimeTokens.size).toBe(0);
@@ -174,7 +166,7 @@ describe("reauthenticate", () => {
   it("answers 404 for a user that is gone", async () => {
     const { deps } = setUp(byEmail);
     expect(await reauthenticate(deps, { userId: "33333333-3333-4333-8333-333333333333" })).toMatchObject(
-      failure(404, "user_not_found", "User not found"),
+      failure("user_not_found", "User not found"),
     );
   });
 });

@@ -1,6 +1,6 @@
 import type { User } from "../accounts/index.js";
 import { actorUsername } from "../accounts/index.js";
-import { authError, err, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
+import { err, failures, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { tooSoon } from "./steps/frequency.js";
 
@@ -13,24 +13,18 @@ type Channel = { kind: "email"; address: string } | { kind: "sms"; address: stri
 function channelOf(user: User): Result<Channel> {
   if (user.email !== null) {
     if (user.emailConfirmedAt === null) {
-      return err(authError(422, "email_not_confirmed", "Please verify your email first."));
+      return err(failures.reauthenticationEmailNotConfirmed());
     }
     return ok({ kind: "email", address: user.email });
   }
   if (user.phone !== null) {
     if (user.phoneConfirmedAt === null) {
-      return err(authError(422, "phone_not_confirmed", "Please verify your phone first."));
+      return err(failures.reauthenticationPhoneNotConfirmed());
     }
     return ok({ kind: "sms", address: user.phone });
   }
   // 422, as for the other reauthentication refusals (the reference has answered both 400 and 422).
-  return err(
-    authError(
-      422,
-      "validation_failed",
-      "Reauthentication requires the user to have an email or a phone number",
-    ),
-  );
+  return err(failures.reauthenticationNoAddress());
 }
 
 /**
@@ -62,7 +56,7 @@ export async function reauthenticate(
   const now = deps.clock.now();
   return transactionRollingBackOn(deps.store, async (repos): Promise<Result<{ messageId?: string }>> => {
     const user = await repos.users.lock(input.userId);
-    if (user === null) return err(authError(404, "user_not_found", "User not found"));
+    if (user === null) return err(failures.userNotFound());
     const channel = channelOf(user);
     if (!channel.ok) return channel;
     const { settings } = deps;

@@ -34,7 +34,7 @@ describe("recoverPassword", () => {
   it("refuses a malformed address with 400", async () => {
     expect(await recoverPassword(withAlice(), { email: "not an email" })).toMatchObject({
       ok: false,
-      error: { status: 400, code: "validation_failed" },
+      error: { code: "validation_failed" },
     });
   });
 
@@ -70,7 +70,6 @@ describe("recoverPassword", () => {
     expect(await recoverPassword(deps, { email: "alice@example.com" })).toMatchObject({
       ok: false,
       error: {
-        status: 429,
         code: "over_email_send_rate_limit",
         message: "For security purposes, you can only request this after 600 seconds.",
       },
@@ -85,7 +84,7 @@ describe("recoverPassword", () => {
     const repair = breakMailer(deps.mailer);
     expect(await recoverPassword(deps, { email: "alice@example.com" })).toMatchObject({
       ok: false,
-      error: { status: 500, code: "email_send_failed" },
+      error: { code: "email_send_failed" },
     });
     expect(deps.store.tables.oneTimeTokens.size).toBe(0);
     expect(deps.store.tables.users.get(ID)?.recoverySentAt).toBeNull();
@@ -97,7 +96,7 @@ describe("recoverPassword", () => {
     const deps = withAlice({ mailer: { ...fakeDeps().settings.mailer, rateLimitPerHour: 0 } });
     expect(await recoverPassword(deps, { email: "alice@example.com" })).toMatchObject({
       ok: false,
-      error: { status: 429, message: "email rate limit exceeded" },
+      error: { message: "email rate limit exceeded" },
     });
     expect(deps.store.tables.users.get(ID)?.recoverySentAt).toBeNull();
   });

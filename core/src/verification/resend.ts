@@ -1,7 +1,7 @@
 import { normalizeEmail, normalizePhone } from "../accounts/index.js";
 import {
-  authError,
   err,
+  failures,
   ok,
   type Result,
   resolveRedirect,
@@ -22,8 +22,6 @@ export interface ResendInput {
 
 type Deps = Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "sms" | "settings">;
 
-const invalid = (message: string) => err(authError(400, "validation_failed", message));
-
 /**
  * Sends a pending confirmation again (`POST /resend`): `signup` (the email confirmation of an
  * unconfirmed user), `sms` (the phone confirmation code), `email_change` and `phone_change` (the
@@ -35,17 +33,17 @@ const invalid = (message: string) => err(authError(400, "validation_failed", mes
 export async function resend(deps: Deps, input: ResendInput): Promise<Result<{ messageId?: string }>> {
   const { type } = input;
   if (type !== "signup" && type !== "sms" && type !== "email_change" && type !== "phone_change") {
-    return invalid("Missing one of these types: signup, email_change, sms, phone_change");
+    return err(failures.resendTypeMissing());
   }
   const byEmail = type === "signup" || type === "email_change";
-  if (byEmail && !input.email) return invalid("Type provided requires an email address");
-  if (!byEmail && !input.phone) return invalid("Type provided requires a phone number");
+  if (byEmail && !input.email) return err(failures.resendEmailMissing());
+  if (!byEmail && !input.phone) return err(failures.resendPhoneMissing());
   const { signup } = deps.settings;
   if (byEmail && !signup.emailEnabled) {
-    return err(authError(400, "email_provider_disabled", "Email logins are disabled"));
+    return err(failures.emailLoginsDisabled());
   }
   if (!byEmail && !signup.phoneEnabled) {
-    return err(authError(400, "phone_provider_disabled", "Unsupported phone provider"));
+    return err(failures.phoneProviderUnsupported());
   }
   const redirectTo = resolveRedirect(input.redirectTo, {
     siteUrl: deps.settings.siteUrl,

@@ -1,8 +1,8 @@
 import type { Metadata, User } from "../accounts/index.js";
 import { actorUsername, normalizeEmail } from "../accounts/index.js";
 import {
-  authError,
   err,
+  failures,
   ok,
   orRollback,
   type Result,
@@ -46,8 +46,7 @@ export async function sendMagicLink(
   input: SendMagicLinkInput,
 ): Promise<Result<Record<never, never>>> {
   const { signup } = deps.settings;
-  if (!signup.emailEnabled)
-    return err(authError(400, "email_provider_disabled", "Email logins are disabled"));
+  if (!signup.emailEnabled) return err(failures.emailLoginsDisabled());
   const email = normalizeEmail(input.email);
   if (!email.ok) return email;
   const redirectTo = resolveRedirect(input.redirectTo, {
@@ -67,11 +66,7 @@ export async function sendMagicLink(
       confirmed: signup.mailerAutoconfirm,
     });
     if (found === null) {
-      return err(
-        createUser
-          ? authError(422, "signup_disabled", "Signups not allowed for this instance")
-          : authError(422, "otp_disabled", "Signups not allowed for otp"),
-      );
+      return err(createUser ? failures.signupDisabled() : failures.otpSignupDisabled());
     }
     const { user, created } = found;
     if (created) {

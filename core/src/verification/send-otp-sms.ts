@@ -1,6 +1,6 @@
 import type { Metadata } from "../accounts/index.js";
 import { actorUsername, normalizePhone } from "../accounts/index.js";
-import { authError, err, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
+import { err, failures, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
 import type { VerificationDeps } from "./deps.js";
 import { resendSmsConfirmation } from "./steps/confirmation.js";
 import { findOrCreatePasswordless } from "./steps/passwordless-user.js";
@@ -27,10 +27,9 @@ type Deps = Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "sm
  */
 export async function sendSmsOtp(deps: Deps, input: SendSmsOtpInput): Promise<Result<{ messageId: string }>> {
   const { signup } = deps.settings;
-  if (!signup.phoneEnabled)
-    return err(authError(400, "phone_provider_disabled", "Unsupported phone provider"));
+  if (!signup.phoneEnabled) return err(failures.phoneProviderUnsupported());
   if (input.channel !== undefined && input.channel !== "sms") {
-    return err(authError(400, "validation_failed", "Invalid channel, only 'sms' is supported"));
+    return err(failures.smsChannelUnsupported());
   }
   const phone = normalizePhone(input.phone);
   if (!phone.ok) return phone;
@@ -46,11 +45,7 @@ export async function sendSmsOtp(deps: Deps, input: SendSmsOtpInput): Promise<Re
       create: createUser && !signup.disabled,
     });
     if (found === null) {
-      return err(
-        createUser
-          ? authError(422, "signup_disabled", "Signups not allowed for this instance")
-          : authError(422, "otp_disabled", "Signups not allowed for otp"),
-      );
+      return err(createUser ? failures.signupDisabled() : failures.otpSignupDisabled());
     }
     if (found.created) {
       await repos.audit.record({

@@ -71,7 +71,7 @@ describe("duplicate signUp", () => {
     seedUser(deps, { email: "alice@example.com", emailConfirmedAt: new Date("2025-01-02") });
     expect(await signUp(deps, { email: "alice@example.com", password: "secret1" })).toMatchObject({
       ok: false,
-      error: { status: 400, code: "user_already_exists", message: "User already registered" },
+      error: { code: "user_already_exists", message: "User already registered" },
     });
     expect(deps.tables.audit.map((e) => [e.action, e.actorId])).toEqual([
       ["user_repeated_signup", EXISTING_ID],

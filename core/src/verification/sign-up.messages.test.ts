@@ -72,7 +72,7 @@ describe("signUp confirmation messages", () => {
     const repair = breakMailer(deps.mailer);
     expect(await signUp(deps, { email: "a@x.io", password: "secret1" })).toMatchObject({
       ok: false,
-      error: { status: 500, code: "email_send_failed" },
+      error: { code: "email_send_failed" },
     });
     expect(deps.store.tables.users.size).toBe(0);
     expect(deps.store.tables.oneTimeTokens.size).toBe(0);
@@ -87,7 +87,7 @@ describe("signUp confirmation messages", () => {
     const repair = breakSms(deps.sms);
     expect(await signUp(deps, { phone: "15551234567", password: "secret1" })).toMatchObject({
       ok: false,
-      error: { status: 500, code: "sms_send_failed" },
+      error: { code: "sms_send_failed" },
     });
     expect(deps.store.tables.users.size).toBe(0);
     expect(deps.store.tables.oneTimeTokens.size).toBe(0);
@@ -101,7 +101,7 @@ describe("signUp confirmation messages", () => {
     expect((await signUp(deps, { email: "a@x.io", password: "secret1" })).ok).toBe(true);
     expect(await signUp(deps, { email: "b@x.io", password: "secret1" })).toMatchObject({
       ok: false,
-      error: { status: 429, code: "over_email_send_rate_limit", message: "email rate limit exceeded" },
+      error: { code: "over_email_send_rate_limit", message: "email rate limit exceeded" },
     });
     expect([...deps.store.tables.users.values()].map((u) => u.email)).toEqual(["a@x.io"]);
   });

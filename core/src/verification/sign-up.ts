@@ -9,8 +9,8 @@ import {
   type User,
 } from "../accounts/index.js";
 import {
-  authError,
   err,
+  failures,
   ok,
   orRollback,
   type Result,
@@ -59,24 +59,18 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
   const { email, phone, password } = input;
   if (!email && !phone) return signUpAnonymously(deps, input.data ?? {});
   if (email && phone) {
-    return err(
-      authError(
-        400,
-        "validation_failed",
-        "Only an email address or phone number should be provided on signup.",
-      ),
-    );
+    return err(failures.signupEmailOrPhone());
   }
   const { signup } = deps.settings;
-  if (signup.disabled) return err(authError(422, "signup_disabled", "Signups not allowed for this instance"));
+  if (signup.disabled) return err(failures.signupDisabled());
   const channel: Channel = email ? "email" : "phone";
   if (channel === "email" && !signup.emailEnabled) {
-    return err(authError(400, "email_provider_disabled", "Email signups are disabled"));
+    return err(failures.emailSignupsDisabled());
   }
   if (channel === "phone" && !signup.phoneEnabled) {
-    return err(authError(400, "phone_provider_disabled", "Phone signups are disabled"));
+    return err(failures.phoneSignupsDisabled());
   }
-  if (!password) return err(authError(400, "validation_failed", "Signup requires a valid password"));
+  if (!password) return err(failures.signupPasswordRequired());
   const address = channel === "email" ? normalizeEmail(email ?? "") : normalizePhone(phone ?? "");
   if (!address.ok) return address;
   const strength = checkPassword(deps.settings.password, password);
@@ -219,7 +213,7 @@ async function repeatedSignUp(
     at: f.now,
   });
   // Returned from the transaction, so the audit entry commits with the refusal.
-  if (autoconfirm) return err(authError(400, "user_already_exists", "User already registered"));
+  if (autoconfirm) return err(failures.userAlreadyRegistered());
   // The owner may have lost the first message; the caller cannot tell this from a new sign-up. Inside
   // the resend gap nothing is sent, silently: a 429 here would tell the caller the address is known.
   const gap = f.channel === "email" ? deps.settings.mailer.maxFrequency : deps.settings.sms.maxFrequency;
@@ -248,9 +242,9 @@ async function repeatedSignUp(
 async function signUpAnonymously(deps: SignUpDeps, data: Metadata): Promise<Result<SignUpOutcome>> {
   const { signup, jwt } = deps.settings;
   if (!signup.anonymousEnabled) {
-    return err(authError(422, "anonymous_provider_disabled", "Anonymous sign-ins are disabled"));
+    return err(failures.anonymousSignInsDisabled());
   }
-  if (signup.disabled) return err(authError(422, "signup_disabled", "Signups not allowed for this instance"));
+  if (signup.disabled) return err(failures.signupDisabled());
   const now = deps.clock.now();
   const user = blankUser({
     id: deps.random.uuid(),

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { blankUser, type Identity, type User } from "../accounts/index.js";
-import type { AuthSettings } from "../kernel/index.js";
-import { authError } from "../kernel/index.js";
+import { type AuthSettings, failures } from "../kernel/index.js";
 import { issueSession } from "../sessions/index.js";
 import { fakeDeps } from "../testing/index.js";
 import { rollingBack } from "../testing/rolling-back-store.js";
@@ -10,9 +9,9 @@ import { type UpdateUserInput, updateUser } from "./update-user.js";
 const ID = "11111111-1111-4111-8111-111111111111";
 const OTHER = "22222222-2222-4222-8222-222222222222";
 const HOUR = 3600 * 1000;
-const failure = (status: number, code: string, message: string) => ({
+const failure = (code: string, message: string) => ({
   ok: false,
-  error: { status, code, message },
+  error: { code, message },
 });
 const autoconfirm = (mailer: boolean, sms: boolean): Partial<AuthSettings> => ({
   signup: {
@@ -109,7 +108,7 @@ describe("updateUser", () => {
       sessionId: null,
       data: {},
     });
-    expect(result).toMatchObject(failure(404, "user_not_found", "User not found"));
+    expect(result).toMatchObject(failure("user_not_found", "User not found"));
   });
 
   describe("email", () => {
@@ -154,7 +153,6 @@ describe("updateUser", () => {
       deps.clock.advance(899_500);
       expect(await update({ email: "alice.other@example.com" })).toMatchObject(
         failure(
-          429,
           "over_email_send_rate_limit",
           "For security purposes, you can only request this after 1 seconds.",
         ),
@@ -181,7 +179,7 @@ describe("updateUser", () => {
       const { deps, update, stored } = await setUp();
       const before = stored();
       expect(await update({ email: "Bob@example.com", data: { x: 1 } })).toMatchObject(
-        failure(422, "email_exists", "A user with this email address has already been registered"),
+        failure("email_exists", "A user with this email address has already been registered"),
       );
       expect(stored()).toEqual(before);
       expect(deps.mailer.sent).toEqual([]);
@@ -190,7 +188,7 @@ describe("updateUser", () => {
     it("refuses a malformed address", async () => {
       const { update } = await setUp();
       expect(await update({ email: "not-an-email" })).toMatchObject(
-        failure(400, "validation_failed", "Unable to validate email address: invalid format"),
+        failure("validation_failed", "Unable to validate email address: invalid format"),
       );
     });
 
@@ -215,9 +213,9 @@ describe("updateUser", () => {
       const { deps, update, stored } = await setUp();
       rollingBack(deps.store);
       const before = stored();
-      deps.sms.fail = authError(502, "sms_send_failed", "Error sending SMS");
+      deps.sms.fail = failures.smsSendFailed();
       expect(await update({ phone: "+15550100", data: { x: 1 } })).toMatchObject(
-        failure(502, "sms_send_failed", "Error sending SMS"),
+        failure("sms_send_failed", "Error sending SMS"),
       );
       expect(stored()).toEqual(before);
       expect(deps.store.tables.oneTimeTokens.size).toBe(0);
@@ -238,14 +236,14 @@ describe("updateUser", () => {
     it("refuses a phone another user has", async () => {
       const { update } = await setUp(autoconfirm(false, true));
       expect(await update({ phone: "+15550199" })).toMatchObject(
-        failure(422, "phone_exists", "Phone number already registered by another user"),
+        failure("phone_exists", "Phone number already registered by another user"),
       );
     });
 
     it("refuses a malformed phone", async () => {
       const { update } = await setUp();
       expect(await update({ phone: "555-invalid" })).toMatchObject(
-        failure(400, "validation_failed", "Invalid phone number format (E.164 required)"),
+        failure("validation_failed", "Invalid phone number format (E.164 required)"),
       );
     });
   });
@@ -271,7 +269,7 @@ describe("updateUser", () => {
     it("refuses a weak password", async () => {
       const { update, stored } = await setUp();
       expect(await update({ password: "123" })).toMatchObject(
-        failure(422, "weak_password", "Password should be at least 6 characters."),
+        failure("weak_password", "Password should be at least 6 characters."),
       );
       expect(stored().encryptedPassword).toBe("plain$secret123");
     });
@@ -279,7 +277,7 @@ describe("updateUser", () => {
     it("refuses the current password", async () => {
       const { deps, update } = await setUp();
       expect(await update({ password: "secret123" })).toMatchObject(
-        failure(422, "same_password", "New password should be different from the old password."),
+        failure("same_password", "New password should be different from the old password."),
       );
       expect(deps.store.tables.sessions.size).toBe(2);
     });
@@ -294,7 +292,6 @@ describe("updateUser", () => {
       appMetadata: {},
     };
     const refusal = failure(
-      422,
       "validation_failed",
       "Updating password of an anonymous user without an email or phone is not allowed",
     );
@@ -345,7 +342,6 @@ describe("updateUser", () => {
       return setup;
     };
     const invalid = failure(
-      422,
       "reauthentication_not_valid",
       "Reauthentication failed: nonce is invalid or has expired",
     );
@@ -353,7 +349,7 @@ describe("updateUser", () => {
     it("needs a nonce", async () => {
       const { update } = await withNonce();
       expect(await update({ password: "new-secret" })).toMatchObject(
-        failure(400, "reauthentication_needed", "Password update requires reauthentication"),
+        failure("reauthentication_needed", "Password update requires reauthentication"),
       );
     });
 

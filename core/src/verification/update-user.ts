@@ -8,7 +8,6 @@ import {
 } from "../accounts/index.js";
 import {
   type AuthError,
-  authError,
   constantTimeEqual,
   err,
   failures,
@@ -52,7 +51,7 @@ type OwnChanges = Partial<Pick<User, "userMetadata" | "encryptedPassword" | "rea
  * by. Compared in constant time, so the stored hash cannot be guessed byte by byte.
  */
 function checkNonce(deps: Deps, user: User, nonce: string | undefined, now: Date): AuthError | null {
-  if (!nonce) return authError(400, "reauthentication_needed", "Password update requires reauthentication");
+  if (!nonce) return failures.reauthenticationNeeded();
   const sentAt = user.reauthenticationSentAt;
   const lifetimeMs = nonceLifetimeSeconds(deps.settings, user) * 1000;
   const valid =
@@ -61,11 +60,7 @@ function checkNonce(deps: Deps, user: User, nonce: string | undefined, now: Date
     now.getTime() <= sentAt.getTime() + lifetimeMs &&
     constantTimeEqual(deps.tokens.hash(nonce), user.reauthenticationToken);
   if (valid) return null;
-  return authError(
-    422,
-    "reauthentication_not_valid",
-    "Reauthentication failed: nonce is invalid or has expired",
-  );
+  return failures.reauthenticationNotValid();
 }
 
 /** The password fields to write, after the anonymous, reauthentication and same-password checks. */
@@ -77,13 +72,7 @@ async function planPassword(
 ): Promise<Result<OwnChanges>> {
   // Only an address that is actually set counts: a pending one cannot be signed in with yet.
   if (user.isAnonymous && !input.willHaveAddress) {
-    return err(
-      authError(
-        422,
-        "validation_failed",
-        "Updating password of an anonymous user without an email or phone is not allowed",
-      ),
-    );
+    return err(failures.anonymousPasswordUpdate());
   }
   let changes: OwnChanges = {};
   if (deps.settings.updatePasswordRequiresReauthentication) {
@@ -92,7 +81,7 @@ async function planPassword(
     changes = { reauthenticationToken: null };
   }
   if (user.encryptedPassword !== null && (await deps.hasher.verify(user.encryptedPassword, input.password))) {
-    return err(authError(422, "same_password", "New password should be different from the old password."));
+    return err(failures.samePassword());
   }
   return ok({ ...changes, encryptedPassword: await deps.hasher.hash(input.password) });
 }
@@ -138,7 +127,7 @@ export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<Re
 
   return transactionRollingBackOn(deps.store, async (repos): Promise<Result<UserWithIdentities>> => {
     const user = await repos.users.lock(input.userId);
-    if (user === null) return err(authError(404, "user_not_found", "User not found"));
+    if (user === null) return err(failures.userNotFound());
     const newEmail = email.value !== null && email.value !== user.email ? email.value : null;
     const newPhone = phone.value !== null && phone.value !== user.phone ? phone.value : null;
     const taken = await addressTaken(repos, user, { email: newEmail, phone: newPhone });

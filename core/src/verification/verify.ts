@@ -1,7 +1,7 @@
 import { actorUsername, isBanned, normalizeEmail, normalizePhone, type User } from "../accounts/index.js";
 import {
-  authError,
   err,
+  failures,
   ok,
   type Result,
   resolveRedirect,
@@ -49,17 +49,15 @@ const TOKEN_TYPES: Readonly<Record<VerifyType, readonly OneTimeTokenType[]>> = {
 
 const isPhoneType = (type: VerifyType) => type === "sms" || type === "phone_change";
 
-const invalid = (message: string) => err(authError(400, "validation_failed", message));
-
 type Lookup = { by: "hash"; tokenHash: string } | { by: "otp"; relatesTo: string; otpHash: string };
 
 function lookupOf(deps: Pick<VerificationDeps, "tokens">, input: VerifyInput): Result<Lookup> {
-  if (!Object.hasOwn(TOKEN_TYPES, input.type)) return invalid("Unsupported verification type");
+  if (!Object.hasOwn(TOKEN_TYPES, input.type)) return err(failures.verifyTypeUnsupported());
   const { token, tokenHash } = input;
-  if (token && tokenHash) return invalid("Only the token or the token hash should be provided");
-  if (!token && !tokenHash) return invalid("Verify requires a token or a token hash");
+  if (token && tokenHash) return err(failures.verifyTokenOrHash());
+  if (!token && !tokenHash) return err(failures.verifyTokenMissing());
   if (tokenHash) {
-    if (input.email || input.phone) return invalid("Only the token_hash and type should be provided");
+    if (input.email || input.phone) return err(failures.verifyHashWithAddress());
     return ok({ by: "hash", tokenHash: deps.tokens.hash(tokenHash) });
   }
   const code = (token ?? "").trim();
@@ -129,7 +127,7 @@ export async function verifyOtp(deps: VerifyDeps, input: VerifyInput): Promise<R
     if (token.createdAt.getTime() + lifetime * 1000 < now.getTime()) return err(otpExpired());
     const user = await repos.users.lock(token.userId);
     if (user === null || !boundTo(user, token, input.type)) return err(otpExpired());
-    if (isBanned(user, now)) return err(authError(403, "user_banned", "User is banned"));
+    if (isBanned(user, now)) return err(failures.userBanned());
 
     let verified: Result<User>;
     if (input.type === "email_change") {

@@ -41,18 +41,18 @@ describe("stored input limits", () => {
     expect(await res.json()).toMatchObject({ error_code: "validation_failed" });
   });
 
-  it("a database refusal of unstorable text is a 400 without the database's words", async () => {
+  it("an unexpected fault is a 500 without the fault's words", async () => {
     const { app } = testApp();
     app.get("/pg", () => {
       throw Object.assign(new Error("unsupported Unicode escape sequence: \\u0000 secret-row"), {
         name: "PostgresError",
-        code: "22P05",
+        code: "XX000",
       });
     });
     const res = await app.request("/pg");
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(500);
     const body = JSON.stringify(await res.json());
-    expect(body).toContain("validation_failed");
+    expect(body).toContain("unexpected_failure");
     expect(body).not.toContain("secret-row");
   });
 });

@@ -2,7 +2,7 @@ import { type AuthDeps, type AuthError, resolveRedirect, verifyOtp } from "@auth
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../app-env.js";
 import { optionalString, unwrap } from "../body-fields.js";
-import { httpError, toAuthError } from "../errors.js";
+import { httpError, statusOf, toAuthError } from "../errors.js";
 import { readJsonObject } from "../middleware/json-body.js";
 import { sessionJson } from "../presenters/session-json.js";
 
@@ -39,7 +39,7 @@ function oauthErrorWord(error: AuthError): string {
     500: "server_error",
     503: "temporarily_unavailable",
   };
-  return byStatus[error.status] ?? "server_error";
+  return byStatus[statusOf(error)] ?? "server_error";
 }
 
 /** `redirect_to#k=v&…` (sorted keys, `sb` marks an auth redirect, as the reference writes them). */
@@ -103,12 +103,12 @@ export const verifyRoutes = (deps: AuthDeps) =>
       } catch (thrown) {
         // A used or expired link logs nobody in: the browser lands on the site with the error.
         const error = toAuthError(thrown);
-        if (error.status >= 500) c.get("log").error({ err: thrown }, "verify failed");
+        if (statusOf(error) >= 500) c.get("log").error({ err: thrown }, "verify failed");
         return redirectWithFragment(c, fallback, {
           error: oauthErrorWord(error),
           error_code: error.code,
           error_description: error.message,
-          ...(error.status >= 500 ? { error_id: c.get("requestId") } : {}),
+          ...(statusOf(error) >= 500 ? { error_id: c.get("requestId") } : {}),
         });
       }
     });

@@ -1,4 +1,4 @@
-import { AuthError } from "../../kernel/index.js";
+import { failures } from "../../kernel/index.js";
 import type { Mail, Mailer, SmsSender } from "../../verification/index.js";
 
 /** The link token a mail's link carries (`?token=`), i.e. what a client passes as `token_hash`. */
@@ -22,7 +22,7 @@ export function smsCodeOf(sms: { body: string } | undefined): string {
 export function breakMailer(mailer: Mailer): () => void {
   const send = mailer.send;
   mailer.send = async () => {
-    throw new AuthError(500, "email_send_failed", "Error sending email");
+    throw failures.emailSendFailed();
   };
   return () => {
     mailer.send = send;
@@ -32,7 +32,7 @@ export function breakMailer(mailer: Mailer): () => void {
 export function breakSms(sms: SmsSender): () => void {
   const send = sms.send;
   sms.send = async () => {
-    throw new AuthError(500, "sms_send_failed", "Error sending SMS");
+    throw failures.smsSendFailed();
   };
   return () => {
     sms.send = send;

@@ -1,4 +1,4 @@
-import { type AuthError, authError } from "../../kernel/index.js";
+import { type AuthError, failures } from "../../kernel/index.js";
 
 /**
  * The refusal of a message asked for too soon after the previous one (`SMTP_MAX_FREQUENCY`,
@@ -15,9 +15,5 @@ export function tooSoon(
   const remainingMs = sentAt.getTime() + gapSeconds * 1000 - now.getTime();
   if (remainingMs <= 0) return null;
   const seconds = Math.ceil(remainingMs / 1000);
-  return authError(
-    429,
-    channel === "email" ? "over_email_send_rate_limit" : "over_sms_send_rate_limit",
-    `For security purposes, you can only request this after ${seconds} seconds.`,
-  );
+  return channel === "email" ? failures.emailTooSoon(seconds) : failures.smsTooSoon(seconds);
 }

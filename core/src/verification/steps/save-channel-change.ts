@@ -1,10 +1,10 @@
 import type { User } from "../../accounts/index.js";
 import { syncChannelIdentities, withProviders } from "../../accounts/index.js";
-import { authError, err, failures, ok, type Result } from "../../kernel/index.js";
+import { err, failures, ok, type Result } from "../../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "../deps.js";
 
 /** The refusal of a link or code that no longer matches anything pending (403, as `/verify` answers). */
-export const otpExpired = () => authError(403, "otp_expired", "Token has expired or is invalid");
+export const otpExpired = () => failures.otpExpired();
 
 /**
  * Writes `next` — a user whose email or phone has just been set and confirmed — and brings the email
@@ -28,7 +28,7 @@ export async function saveChannelChange(
   const updated = await repos.users.update(user);
   if (updated === "duplicate_email") return err(failures.emailExists());
   if (updated === "duplicate_phone") return err(failures.phoneExists());
-  if (updated === "not_found") return err(authError(404, "user_not_found", "User not found"));
+  if (updated === "not_found") return err(failures.userNotFound());
   for (const identity of synced.inserted) await repos.identities.insert(identity);
   for (const identity of synced.updated) await repos.identities.update(identity);
   return ok(user);

@@ -100,7 +100,6 @@ describe("sendEmailToken", () => {
     expect(await sendEmailToken(deps, deps.store, input)).toEqual({
       ok: false,
       error: expect.objectContaining({
-        status: 429,
         code: "over_email_send_rate_limit",
         message: "email rate limit exceeded",
       }),
@@ -125,7 +124,6 @@ describe("sendEmailToken", () => {
     const deps = fakeDeps();
     breakMailer(deps.mailer);
     await expect(sendEmailToken(deps, deps.store, input)).rejects.toMatchObject({
-      status: 500,
       code: "email_send_failed",
     });
   });

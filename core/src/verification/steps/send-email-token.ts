@@ -1,5 +1,5 @@
 import type { User } from "../../accounts/index.js";
-import { authError, err, ok, type Result } from "../../kernel/index.js";
+import { err, failures, ok, type Result } from "../../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "../deps.js";
 import type { MailKind } from "../ports/mailer.js";
 import type { OneTimeTokenType } from "../ports/one-time-tokens.js";
@@ -53,7 +53,7 @@ export async function sendEmailToken(
   const send = input.send ?? true;
   if (send && !settings.signup.mailerAutoconfirm) {
     const allowed = await repos.quota.take("email", settings.mailer.rateLimitPerHour, 3_600_000, input.now);
-    if (!allowed) return err(authError(429, "over_email_send_rate_limit", "email rate limit exceeded"));
+    if (!allowed) return err(failures.emailRateLimit());
   }
   const relatesTo = input.to.toLowerCase();
   const otp = deps.random.digits(settings.mailer.otpLength);

@@ -58,7 +58,7 @@ describe("sendSmsToken hourly cap", () => {
     expect((await send()).ok).toBe(true);
     expect(await send()).toMatchObject({
       ok: false,
-      error: { status: 429, code: "over_sms_send_rate_limit" },
+      error: { code: "over_sms_send_rate_limit" },
     });
     expect(deps.sms.sent).toHaveLength(2);
     deps.clock.advance(3_600_000);

@@ -1,5 +1,5 @@
 import type { User } from "../../accounts/index.js";
-import { authError, err, ok, type Result } from "../../kernel/index.js";
+import { err, failures, ok, type Result } from "../../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "../deps.js";
 import type { OneTimeTokenType } from "../ports/one-time-tokens.js";
 
@@ -25,7 +25,7 @@ export async function sendSmsToken(
 ): Promise<Result<{ messageId: string }>> {
   // SMS cost money: an hourly cap over all instances (RATE_LIMIT_SMS_SENT), as for email.
   const allowed = await repos.quota.take("sms", deps.settings.sms.rateLimitPerHour, 3_600_000, input.now);
-  if (!allowed) return err(authError(429, "over_sms_send_rate_limit", "SMS rate limit exceeded"));
+  if (!allowed) return err(failures.smsRateLimit());
   const otp = deps.random.digits(deps.settings.sms.otpLength);
   await repos.oneTimeTokens.put({
     id: deps.random.uuid(),

@@ -1,7 +1,6 @@
 import type { AuditAction, User } from "../../accounts/index.js";
 import { actorUsername, checkPassword } from "../../accounts/index.js";
-import type { Result } from "../../kernel/index.js";
-import { orRollback } from "../../kernel/index.js";
+import { orRollback, type Result } from "../../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "../deps.js";
 import type { VerifyType } from "../verify-type.js";
 import { saveChannelChange } from "./save-channel-change.js";
