@@ -10,4 +10,5 @@ export type * from "./ports/audit-log.js";
 export type * from "./ports/identity-repository.js";
 export type * from "./ports/password-hasher.js";
 export type * from "./ports/user-repository.js";
+export * from "./steps/create-user.js";
 export * from "./user.js";

@@ -1,6 +1,7 @@
 import {
   blankUser,
   checkPassword,
+  createUser,
   mergeMetadata,
   normalizeEmail,
   normalizePhone,
@@ -113,13 +114,12 @@ export async function adminCreateUser(
 
   return deps.store.transaction(async (repos) => {
     // Checked again by the insert itself: a concurrent create may have taken the address meanwhile.
-    const inserted = await repos.users.insert(created);
-    if (inserted === "duplicate_email") return err(failures.emailExists());
-    if (inserted === "duplicate_phone") return err(failures.phoneExists());
-    if (inserted === "duplicate_id") {
+    const inserted = await createUser(deps, repos, created, { now, identities });
+    if (!inserted.created) {
+      if (inserted.clash === "duplicate_email") return err(failures.emailExists());
+      if (inserted.clash === "duplicate_phone") return err(failures.phoneExists());
       return err(failures.userIdTaken());
     }
-    for (const identity of identities) await repos.identities.insert(identity);
     await repos.audit.record({
       action: "user_signedup",
       actorId: "",

@@ -2,10 +2,10 @@ import {
   actorUsername,
   blankUser,
   checkPassword,
+  createUser,
   type Metadata,
   mergeMetadata,
   normalizeEmail,
-  syncChannelIdentities,
   type User,
   type UserWithIdentities,
 } from "../accounts/index.js";
@@ -197,7 +197,7 @@ async function prepareUser(
         if (!invite && !fromMagicLink && plan.passwordHash === null) {
           return err(failures.signupPasswordRequired());
         }
-        const created = await createUser(deps, repos, plan, invite);
+        const created = await createEmailUser(deps, repos, plan, invite);
         if (created.ok) await audit(invite ? "user_invited" : "user_signedup", created.value);
         return created;
       }
@@ -260,7 +260,7 @@ async function save(repos: AdminRepositories, user: User): Promise<void> {
 }
 
 /** A new, unconfirmed email user with its email identity. */
-async function createUser(
+async function createEmailUser(
   deps: Pick<AdminDeps, "random" | "settings">,
   repos: AdminRepositories,
   plan: Plan,
@@ -280,11 +280,9 @@ async function createUser(
     confirmationSentAt: now,
     invitedAt: invite ? now : null,
   });
-  const inserted = await repos.users.insert(user);
+  const inserted = await createUser(deps, repos, user, { now });
   // A concurrent sign-up may have taken the address since the lookup.
-  if (inserted === "duplicate_email") return err(failures.emailExists());
-  if (inserted !== "inserted") throw new Error(`generateLink: inserting ${user.id} reported ${inserted}`);
-  const { identities } = syncChannelIdentities(user, [], { now, newId: () => deps.random.uuid() });
-  for (const identity of identities) await repos.identities.insert(identity);
+  if (!inserted.created && inserted.clash === "duplicate_email") return err(failures.emailExists());
+  if (!inserted.created) throw new Error(`generateLink: inserting ${user.id} reported ${inserted.clash}`);
   return ok(user);
 }

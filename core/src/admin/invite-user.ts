@@ -1,7 +1,7 @@
 import {
   blankUser,
+  createUser,
   normalizeEmail,
-  syncChannelIdentities,
   type User,
   type UserWithIdentities,
 } from "../accounts/index.js";
@@ -70,12 +70,11 @@ export async function inviteUser(
         userMetadata: input.data ?? {},
         appMetadata: { provider: "email", providers: ["email"] },
       });
-      const inserted = await repos.users.insert(user);
+      const inserted = await createUser(deps, repos, user, { now });
       // A concurrent sign-up may have taken the address since the lookup.
-      if (inserted === "duplicate_email") return err(failures.emailExists());
-      if (inserted !== "inserted") throw new Error(`inviting ${user.id}: unexpected ${inserted}`);
-      ({ identities } = syncChannelIdentities(user, [], { now, newId: () => deps.random.uuid() }));
-      for (const identity of identities) await repos.identities.insert(identity);
+      if (!inserted.created && inserted.clash === "duplicate_email") return err(failures.emailExists());
+      if (!inserted.created) throw new Error(`inviting ${user.id}: unexpected ${inserted.clash}`);
+      identities = [...inserted.identities];
     }
     await repos.audit.record({
       action: "user_invited",

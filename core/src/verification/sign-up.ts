@@ -2,6 +2,7 @@ import {
   actorUsername,
   blankUser,
   checkPassword,
+  createUser,
   type Identity,
   type Metadata,
   normalizeEmail,
@@ -99,16 +100,21 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
     const existing = await findExisting(repos);
     if (existing !== null) return repeatedSignUp(deps, repos, existing, fields, autoconfirm);
     const user = newUser(deps, deps.random.uuid(), fields, autoconfirm);
-    const inserted = await repos.users.insert(user);
-    if (inserted === "duplicate_id")
-      throw new Error("signUp: a random user id collided with an existing one");
-    if (inserted !== "inserted") {
+    const inserted = await createUser(deps, repos, user, {
+      now,
+      identities: [identityOf(deps, user, fields, autoconfirm)],
+    });
+    if (!inserted.created) {
+      if (inserted.clash === "duplicate_id") {
+        throw new Error("signUp: a random user id collided with an existing one");
+      }
       // A concurrent sign-up with the same address won the race: answer as for any duplicate.
       const winner = await findExisting(repos);
-      if (winner === null) throw new Error(`signUp: insert reported ${inserted} but no such user exists`);
+      if (winner === null) {
+        throw new Error(`signUp: insert reported ${inserted.clash} but no such user exists`);
+      }
       return repeatedSignUp(deps, repos, winner, fields, autoconfirm);
     }
-    await repos.identities.insert(identityOf(deps, user, fields, autoconfirm));
     const actor = { actorId: user.id, actorUsername: actorUsername(user), traits: { provider: channel } };
     // As the reference: the sign-up counts as done when the address is confirmed (`/verify` records
     // `user_signedup` then); until that it is a confirmation request.
@@ -256,8 +262,11 @@ async function signUpAnonymously(deps: SignUpDeps, data: Metadata): Promise<Resu
     lastSignInAt: now,
   });
   return deps.store.transaction(async (repos): Promise<Result<SignUpOutcome>> => {
-    const inserted = await repos.users.insert(user);
-    if (inserted !== "inserted") throw new Error(`signUp: inserting an anonymous user reported ${inserted}`);
+    // An anonymous user has no identity.
+    const inserted = await createUser(deps, repos, user, { now, identities: [] });
+    if (!inserted.created) {
+      throw new Error(`signUp: inserting an anonymous user reported ${inserted.clash}`);
+    }
     await repos.audit.record({ action: "user_signedup", actorId: user.id, actorUsername: "", at: now });
     return ok({ kind: "session", tokens: await issueSession(deps, repos, user, "anonymous", now) });
   });

@@ -1,4 +1,4 @@
-import { blankUser, type Metadata, syncChannelIdentities, type User } from "../../accounts/index.js";
+import { blankUser, createUser, type Metadata, type User } from "../../accounts/index.js";
 import type { VerificationDeps, VerificationRepositories } from "../deps.js";
 
 /**
@@ -43,14 +43,11 @@ export async function findOrCreatePasswordless(
       : {}),
     appMetadata: { provider: input.channel, providers: [input.channel] },
   });
-  const inserted = await repos.users.insert(user);
-  if (inserted === "duplicate_id") throw new Error("a random user id collided with an existing one");
-  if (inserted !== "inserted") {
-    const winner = await lockFound();
-    if (winner === null) throw new Error(`insert reported ${inserted} but no such user exists`);
-    return { user: winner, created: false };
-  }
-  const { identities } = syncChannelIdentities(user, [], { now: input.now, newId: () => deps.random.uuid() });
-  for (const identity of identities) await repos.identities.insert(identity);
-  return { user, created: true };
+  const inserted = await createUser(deps, repos, user, { now: input.now });
+  if (inserted.created) return { user, created: true };
+  if (inserted.clash === "duplicate_id") throw new Error("a random user id collided with an existing one");
+  // A concurrent request created the address first: it is simply found.
+  const winner = await lockFound();
+  if (winner === null) throw new Error(`insert reported ${inserted.clash} but no such user exists`);
+  return { user: winner, created: false };
 }
