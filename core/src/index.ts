@@ -46,6 +46,7 @@ export type { AmrEntry, RefreshTokenRecord, Session } from "./sessions/session.j
 export { signInWithPassword } from "./sessions/sign-in-password.js";
 export type { SessionTokens } from "./sessions/steps/issue-session.js";
 export type { Repositories, Store } from "./store.js";
+export type { VerificationRepositories } from "./verification/deps.js";
 // Verification
 export type { Mail, Mailer, MailKind } from "./verification/ports/mailer.js";
 export type {

@@ -1,47 +1,15 @@
-import type { AccountsRepositories, Repositories, Store } from "@authsvc/core";
+import type { Repositories, Store } from "@authsvc/core";
 import type { Sql, TransactionSql } from "postgres";
-import { postgresAuditLog } from "./audit-log.js";
-import { postgresIdentityRepository } from "./identity-repository.js";
+import { postgresAccountsRepositories } from "./accounts-store.js";
 import { assertValidNamespace } from "./migrate.js";
-import { postgresOneTimeTokenStore } from "./one-time-token-store.js";
 import type { Queryable } from "./rows.js";
-import { postgresSendQuota } from "./send-quota.js";
-import { postgresSessionStore } from "./session-store.js";
+import { postgresSessionStore } from "./sessions-store.js";
 import { rejectingUnstorableInput } from "./unstorable-input.js";
-import { postgresUserRepository } from "./user-repository.js";
+import { postgresVerificationRepositories } from "./verification-store.js";
 
 export interface PostgresStoreOptions {
   /** The schema the migrations created (DB_NAMESPACE, default `auth`). */
   namespace: string;
-}
-
-/** The accounts slice's repositories. */
-function accountsRepositories(
-  sql: Queryable,
-  namespace: string,
-  transaction?: TransactionSql,
-): AccountsRepositories {
-  return {
-    users: postgresUserRepository(sql, { namespace, transaction }),
-    identities: postgresIdentityRepository(sql, { namespace }),
-    audit: postgresAuditLog(sql, { namespace }),
-  };
-}
-
-/** The sessions slice's own repository. */
-function sessionsRepositories(sql: Queryable, namespace: string): Pick<Repositories, "sessions"> {
-  return { sessions: postgresSessionStore(sql, { namespace }) };
-}
-
-/** The verification slice's own repositories. */
-function verificationRepositories(
-  sql: Queryable,
-  namespace: string,
-): Pick<Repositories, "oneTimeTokens" | "quota"> {
-  return {
-    oneTimeTokens: postgresOneTimeTokenStore(sql, { namespace }),
-    quota: postgresSendQuota(sql, { namespace }),
-  };
 }
 
 /**
@@ -50,9 +18,9 @@ function verificationRepositories(
  */
 function repositories(sql: Queryable, namespace: string, transaction?: TransactionSql): Repositories {
   const repos: Repositories = {
-    ...accountsRepositories(sql, namespace, transaction),
-    ...sessionsRepositories(sql, namespace),
-    ...verificationRepositories(sql, namespace),
+    ...postgresAccountsRepositories(sql, { namespace, transaction }),
+    sessions: postgresSessionStore(sql, { namespace }),
+    ...postgresVerificationRepositories(sql, { namespace }),
   };
   return Object.fromEntries(
     Object.entries(repos).map(([name, repository]) => [name, rejectingUnstorableInput(repository)]),

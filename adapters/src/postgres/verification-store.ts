@@ -1,6 +1,23 @@
-import type { OneTimeToken, OneTimeTokenStore, OneTimeTokenType } from "@authsvc/core";
+import type {
+  OneTimeToken,
+  OneTimeTokenStore,
+  OneTimeTokenType,
+  SendQuota,
+  VerificationRepositories,
+} from "@authsvc/core";
 import type { PendingQuery, Row } from "postgres";
 import { isUuid, type Queryable } from "./rows.js";
+
+/** The verification slice's own repositories (one-time tokens, send counters) on `sql`. */
+export function postgresVerificationRepositories(
+  sql: Queryable,
+  options: { namespace: string },
+): Pick<VerificationRepositories, "oneTimeTokens" | "quota"> {
+  return {
+    oneTimeTokens: postgresOneTimeTokenStore(sql, options),
+    quota: postgresSendQuota(sql, options),
+  };
+}
 
 const TYPES: ReadonlySet<string> = new Set<OneTimeTokenType>([
   "confirmation_token",
@@ -115,6 +132,28 @@ export function postgresOneTimeTokenStore(sql: Queryable, options: { namespace: 
       if (!isUuid(userId)) return;
       const some = types === undefined ? sql`` : sql`and ${ofTypes(types)}`;
       await sql`delete from ${tokens} where user_id = ${userId} ${some}`;
+    },
+  };
+}
+
+/**
+ * The shared send counter: one row per key and window. The upsert only increments while under the
+ * limit, so concurrent takers on any number of instances never exceed it (the row lock serialises them).
+ */
+export function postgresSendQuota(sql: Queryable, options: { namespace: string }): SendQuota {
+  const table = sql(options.namespace);
+  return {
+    async take(key, limit, windowMs, now) {
+      if (limit <= 0) return false;
+      const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+      const rows = await sql`
+        insert into ${table}.send_quota (key, window_start, count)
+        values (${key}, ${windowStart}, 1)
+        on conflict (key, window_start) do update
+          set count = ${table}.send_quota.count + 1
+          where ${table}.send_quota.count < ${limit}
+        returning count`;
+      return rows.length === 1;
     },
   };
 }

@@ -1,6 +1,35 @@
-import type { User, UserRepository, UserWithIdentities } from "@authsvc/core";
+import type {
+  AccountsRepositories,
+  AuditAction,
+  AuditEntry,
+  AuditLog,
+  IdentityRepository,
+  User,
+  UserRepository,
+  UserWithIdentities,
+} from "@authsvc/core";
 import type { PendingQuery, Row, TransactionSql } from "postgres";
-import { identityFromRow, isUuid, type Queryable, userColumns, userFromRow } from "./rows.js";
+import {
+  identityColumns,
+  identityFromRow,
+  isUuid,
+  json,
+  type Queryable,
+  userColumns,
+  userFromRow,
+} from "./rows.js";
+
+/** The accounts slice's repositories (users, identities, audit log) on `sql`. */
+export function postgresAccountsRepositories(
+  sql: Queryable,
+  options: RepositoryOptions,
+): AccountsRepositories {
+  return {
+    users: postgresUserRepository(sql, options),
+    identities: postgresIdentityRepository(sql, options),
+    audit: postgresAuditLog(sql, options),
+  };
+}
 
 export interface RepositoryOptions {
   namespace: string;
@@ -150,6 +179,84 @@ export function postgresUserRepository(sql: Queryable, options: RepositoryOption
       // An empty page carries no total (past the end, or limit 0): count separately.
       const [count] = await sql`select count(*)::int as total from ${users} ${audience}`;
       return { users: [], total: count?.total ?? 0 };
+    },
+  };
+}
+
+/** `IdentityRepository` over the `identities` table of `namespace`. */
+export function postgresIdentityRepository(
+  sql: Queryable,
+  options: { namespace: string },
+): IdentityRepository {
+  const identities = sql`${sql(options.namespace)}.identities`;
+  return {
+    async insert(identity) {
+      await sql`insert into ${identities} ${sql(identityColumns(sql, identity))}`;
+    },
+
+    async update(identity) {
+      if (!isUuid(identity.id)) return;
+      const { id: _, ...columns } = identityColumns(sql, identity);
+      await sql`update ${identities} set ${sql(columns)} where id = ${identity.id}`;
+    },
+
+    async listByUser(userId) {
+      if (!isUuid(userId)) return [];
+      const rows = await sql`
+        select * from ${identities}
+        where user_id = ${userId}
+        order by created_at, id
+      `;
+      return rows.map(identityFromRow);
+    },
+  };
+}
+
+/** The reference's log type of each action (GoTrue internal/models/audit_log_entry.go). */
+export const AUDIT_LOG_TYPES: Readonly<Record<AuditAction, "account" | "team" | "token" | "user">> = {
+  login: "account",
+  logout: "account",
+  user_signedup: "team",
+  user_invited: "team",
+  user_deleted: "team",
+  token_refreshed: "token",
+  token_revoked: "token",
+  user_modified: "user",
+  user_repeated_signup: "user",
+  user_updated_password: "user",
+  user_recovery_requested: "user",
+  user_confirmation_requested: "user",
+  user_reauthenticate_requested: "user",
+  invite_accepted: "account",
+};
+
+/**
+ * The `payload` GoTrue writes, so that dashboards and queries written for Supabase read ours:
+ * `traits` only when there are any (GoTrue omits the key), `actor_via_sso` always false (no SSO yet).
+ */
+export function auditPayload(entry: AuditEntry): Record<string, unknown> {
+  return {
+    actor_id: entry.actorId,
+    actor_username: entry.actorUsername,
+    actor_via_sso: false,
+    action: entry.action,
+    log_type: AUDIT_LOG_TYPES[entry.action],
+    ...(entry.traits === undefined ? {} : { traits: entry.traits }),
+  };
+}
+
+/** `AuditLog` appending to the `audit_log_entries` table of `namespace`. */
+export function postgresAuditLog(sql: Queryable, options: { namespace: string }): AuditLog {
+  const entries = sql`${sql(options.namespace)}.audit_log_entries`;
+  return {
+    async record(entry) {
+      await sql`
+        insert into ${entries} ${sql({
+          payload: json(sql, auditPayload(entry)),
+          created_at: entry.at,
+          ip_address: entry.ipAddress ?? "",
+        })}
+      `;
     },
   };
 }
