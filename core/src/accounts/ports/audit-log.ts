@@ -27,5 +27,6 @@ export interface AuditEntry {
 
 /** Appends to `audit_log_entries`; always called inside the transaction of the change it records. */
 export interface AuditLog {
+  /** Appends one entry, in the caller's transaction (so it commits or rolls back with the change). */
   record(entry: AuditEntry): Promise<void>;
 }

@@ -3,6 +3,7 @@
  * hashes verify too. Every method is asynchronous so the event loop never blocks on a hash.
  */
 export interface PasswordHasher {
+  /** An argon2id PHC string of `password` with a fresh salt. */
   hash(password: string): Promise<string>;
   /** False on mismatch and on a hash it cannot read (never throws for a bad hash). */
   verify(hash: string, password: string): Promise<boolean>;

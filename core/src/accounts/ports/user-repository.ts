@@ -2,10 +2,13 @@ import type { User, UserWithIdentities } from "../user.js";
 
 /** Users. Emails are compared lowercased, phones as stored digits. */
 export interface UserRepository {
+  /** The user with this id, or null (also for an id that is not a UUID). */
   findById(id: string): Promise<User | null>;
+  /** The user with this id and its identities (oldest first), or null. */
   findWithIdentities(id: string): Promise<UserWithIdentities | null>;
   /** The non-SSO user with this (lowercased) email, or null. */
   findByEmail(email: string): Promise<User | null>;
+  /** The user with this phone (E.164 digits, no `+`), or null. */
   findByPhone(phone: string): Promise<User | null>;
   /** Reads and row-locks the user until the transaction ends (`for update`). */
   lock(id: string): Promise<User | null>;

@@ -28,5 +28,6 @@ export interface Mail {
  * (server down, message refused); a caller must then treat the one-time token it carried as unsent.
  */
 export interface Mailer {
+  /** Renders and sends `mail`; rejects (with `email_send_failed`) when it was not accepted. */
   send(mail: Mail): Promise<void>;
 }
