@@ -26,7 +26,7 @@ export { type GenerateLinkType, generateLink } from "./admin/generate-link.js";
 export { inviteUser } from "./admin/invite-user.js";
 export type { AuthDeps } from "./deps.js";
 export { AuthError, type ErrorCode } from "./kernel/errors.js";
-export { type FailureName, failureCodes, failures } from "./kernel/failures.js";
+export { type FailureName, failures } from "./kernel/failures.js";
 export type { Clock } from "./kernel/ports/clock.js";
 export type { Random } from "./kernel/ports/random.js";
 export type { SecretTokens } from "./kernel/ports/secret-tokens.js";

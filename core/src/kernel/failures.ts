@@ -143,8 +143,3 @@ export const failures = Object.fromEntries(
 /** `weak_password` carries the reasons (`length`, `characters`) beside the message. */
 export const weakPassword = (sentences: readonly string[], details: ErrorDetails): AuthError =>
   new AuthError("weak_password", catalogue.weakPassword[1](sentences), details, "weakPassword");
-
-/** Every failure name with its code, for the HTTP layer's status table and its test. */
-export const failureCodes = Object.fromEntries(
-  Object.entries(catalogue).map(([name, [code]]) => [name, code]),
-) as { readonly [N in FailureName]: Catalogue[N][0] };
