@@ -1,4 +1,4 @@
-import { err, failures, ok, type Result, weakPassword } from "../kernel/index.js";
+import { err, failures, ok, type Result } from "../kernel/index.js";
 
 /** The longest password accepted, in characters (code points). */
 export const MAX_PASSWORD_LENGTH = 1024;
@@ -47,5 +47,5 @@ export function checkPassword(policy: PasswordPolicy, password: string): Result<
     );
   }
   if (reasons.length === 0) return ok(undefined);
-  return err(weakPassword(messages, { weak_password: { reasons } }));
+  return err(failures.weakPassword(messages, reasons));
 }

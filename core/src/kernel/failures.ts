@@ -1,4 +1,4 @@
-import { AuthError, type ErrorCode, type ErrorDetails } from "./errors.js";
+import { AuthError, type ErrorCode } from "./errors.js";
 
 /**
  * The failure catalogue: every expected failure once, with its `error_code` and its message (the
@@ -126,8 +126,7 @@ export type FailureName = keyof typeof catalogue;
 type Catalogue = typeof catalogue;
 type Args<N extends FailureName> = Catalogue[N][1] extends (...args: infer A) => string ? A : [];
 
-/** Named constructors, one per failure: `failures.userBanned()`, `failures.emailTooSoon(40)`. */
-export const failures = Object.fromEntries(
+const generated = Object.fromEntries(
   Object.entries(catalogue).map(([name, [code, message]]) => [
     name,
     (...args: unknown[]) =>
@@ -140,6 +139,15 @@ export const failures = Object.fromEntries(
   ]),
 ) as { readonly [N in FailureName]: (...args: Args<N>) => AuthError };
 
-/** `weak_password` carries the reasons (`length`, `characters`) beside the message. */
-export const weakPassword = (sentences: readonly string[], details: ErrorDetails): AuthError =>
-  new AuthError("weak_password", catalogue.weakPassword[1](sentences), details, "weakPassword");
+/** Named constructors, one per failure: `failures.userBanned()`, `failures.emailTooSoon(40)`. */
+export const failures = {
+  ...generated,
+  /** `weak_password` carries its reasons (`length`, `characters`) beside the message. */
+  weakPassword: (sentences: readonly string[], reasons: readonly string[]): AuthError =>
+    new AuthError(
+      "weak_password",
+      catalogue.weakPassword[1](sentences),
+      { weak_password: { reasons } },
+      "weakPassword",
+    ),
+} as const;
