@@ -9,61 +9,25 @@ import {
 } from "@authsvc/adapters";
 import type { AuthDeps, AuthSettings } from "@authsvc/core";
 import type { Logger } from "pino";
+import { signupSettings } from "./config/sections/external.js";
+import { redirectSettings } from "./config/sections/general.js";
+import { jwtSettings } from "./config/sections/jwt.js";
+import { mailSettings } from "./config/sections/mail.js";
+import { securitySettings } from "./config/sections/security.js";
+import { smsSettings } from "./config/sections/sms.js";
 import type { Config } from "./config.js";
 import { mailerOf } from "./mailer-of.js";
 import { smsSenderOf } from "./sms-sender-of.js";
 
-/** The use cases' view of the configuration. */
+/** The use cases' view of the configuration, composed from each section's mapping. */
 export function authSettingsOf(config: Config): AuthSettings {
-  const paths = config.mailer.urlPaths;
   return {
-    siteUrl: config.siteUrl,
-    apiExternalUrl: config.api.externalUrl,
-    uriAllowList: config.uriAllowList,
-    mailer: {
-      otpExp: config.mailer.otpExp,
-      otpLength: config.mailer.otpLength,
-      maxFrequency: config.smtp.maxFrequency,
-      rateLimitPerHour: config.rateLimit.emailSent,
-      secureEmailChange: config.mailer.secureEmailChangeEnabled,
-      urlPaths: {
-        confirmation: paths.confirmation,
-        invite: paths.invite,
-        recovery: paths.recovery,
-        magic_link: paths.magicLink,
-        email_change: paths.emailChange,
-      },
-    },
-    sms: {
-      otpExp: config.sms.otpExp,
-      otpLength: config.sms.otpLength,
-      maxFrequency: config.sms.maxFrequency,
-      rateLimitPerHour: config.rateLimit.smsSent,
-    },
-    jwt: {
-      exp: config.jwt.exp,
-      aud: config.jwt.aud,
-      issuer: config.jwt.issuer,
-      defaultRole: config.jwt.defaultGroupName,
-      adminRoles: config.jwt.adminRoles,
-    },
-    password: {
-      minLength: config.password.minLength,
-      requiredCharacters: config.password.requiredCharacters,
-    },
-    refreshTokens: {
-      rotationEnabled: config.security.refreshTokenRotationEnabled,
-      reuseIntervalMs: config.security.refreshTokenReuseIntervalMs,
-    },
-    signup: {
-      disabled: config.disableSignup,
-      emailEnabled: config.external.email.enabled,
-      phoneEnabled: config.external.phone.enabled,
-      anonymousEnabled: config.external.anonymousUsers.enabled,
-      mailerAutoconfirm: config.mailer.autoconfirm,
-      smsAutoconfirm: config.sms.autoconfirm,
-    },
-    updatePasswordRequiresReauthentication: config.security.updatePasswordRequireReauthentication,
+    ...redirectSettings(config),
+    mailer: mailSettings(config),
+    sms: smsSettings(config),
+    jwt: jwtSettings(config),
+    ...securitySettings(config),
+    signup: signupSettings(config),
   };
 }
 

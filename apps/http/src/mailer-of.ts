@@ -1,27 +1,8 @@
 import { logMailer, smtpMailer } from "@authsvc/adapters";
-import { authError, type Mailer, type MailKind } from "@authsvc/core";
+import { authError, type Mailer } from "@authsvc/core";
 import type { Logger } from "pino";
-import type { Config, MailKind as ConfigMailKind } from "./config.js";
+import type { Config } from "./config.js";
 import { logUnredacted } from "./logger.js";
-
-/** Configuration keys (camelCase) by the Mailer port's kinds. */
-const CONFIG_KEY: Readonly<Record<MailKind, ConfigMailKind>> = {
-  confirmation: "confirmation",
-  invite: "invite",
-  recovery: "recovery",
-  magic_link: "magicLink",
-  email_change: "emailChange",
-  reauthentication: "reauthentication",
-};
-
-function byMailKind<T>(values: Readonly<Partial<Record<ConfigMailKind, T>>>): Partial<Record<MailKind, T>> {
-  const out: Partial<Record<MailKind, T>> = {};
-  for (const [kind, key] of Object.entries(CONFIG_KEY) as [MailKind, ConfigMailKind][]) {
-    const value = values[key];
-    if (value !== undefined) out[kind] = value;
-  }
-  return out;
-}
 
 /**
  * Where mail goes: SMTP when `SMTP_HOST` is set; in embedded mode without SMTP, the log (each mail's
@@ -39,8 +20,8 @@ export function mailerOf(config: Config, logger: Logger): Mailer {
       senderName: smtp.senderName,
       adminEmail: smtp.adminEmail,
       siteUrl: config.siteUrl,
-      subjects: byMailKind(config.mailer.subjects),
-      templates: byMailKind(config.mailer.templates),
+      subjects: config.mailer.subjects,
+      templates: config.mailer.templates,
       warn: (fields, msg) => logger.warn(fields, msg),
     });
   }
