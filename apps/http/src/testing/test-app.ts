@@ -1,6 +1,6 @@
 import { fakeDeps } from "@authsvc/core/testing";
-import { type AppDeps, createApp } from "../app.js";
 import { EXTERNAL_PROVIDERS } from "../config.js";
+import { type AppDeps, createApp } from "../http/app.js";
 import type { Settings } from "../routes/settings.js";
 import { memoryLogger } from "./memory-log.js";
 

@@ -1,17 +1,10 @@
-import {
-  connectPostgres,
-  type EmbeddedPostgres,
-  migrate,
-  resolveMigrationsDir,
-  type Sql,
-  signApiKey,
-  startEmbeddedPostgres,
-} from "@authsvc/adapters";
+import { type Sql, signApiKey } from "@authsvc/adapters";
 import type { Hono } from "hono";
 import type { Logger } from "pino";
-import { createApp } from "./app.js";
+import type { Config } from "../config.js";
+import { createApp } from "../http/app.js";
 import { authDepsOf } from "./auth-deps.js";
-import type { Config } from "./config.js";
+import { openDatabase } from "./database.js";
 import { logUnredacted } from "./logger.js";
 import { settingsOf } from "./settings-view.js";
 import { readVersion } from "./version.js";
@@ -22,40 +15,6 @@ export interface Composition {
   readonly sql: Sql;
   /** Ends the pool, then stops the embedded database (whose shutdown flushes it to disk). */
   close(): Promise<void>;
-}
-
-/** Opens the database (starting the embedded one when no URL is configured) and migrates it. */
-export async function openDatabase(
-  config: Config,
-  logger: Logger,
-): Promise<{ sql: Sql; embedded?: EmbeddedPostgres }> {
-  let embedded: EmbeddedPostgres | undefined;
-  let url = config.db.url;
-  if (url === undefined) {
-    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir });
-    url = embedded.url;
-    logger.info({ data_dir: config.dataDir, database: url }, "embedded database started");
-  }
-  const sql = connectPostgres({
-    url,
-    maxPoolSize: config.db.maxPoolSize,
-    // Named statements live in the backend; the embedded one is shared by every connection.
-    embedded: embedded !== undefined || !config.db.preparedStatements,
-    onNotice: (notice) => logger.debug({ notice: notice.message }, "database notice"),
-  });
-  try {
-    const { applied } = await migrate(sql, {
-      namespace: config.db.namespace,
-      migrationsDir: resolveMigrationsDir(),
-      log: (msg, fields) => logger.info(fields ?? {}, msg),
-    });
-    logger.info({ applied, namespace: config.db.namespace }, "migrations up to date");
-  } catch (error) {
-    await sql.end({ timeout: 5 });
-    await embedded?.stop();
-    throw error;
-  }
-  return embedded ? { sql, embedded } : { sql };
 }
 
 /** Builds the running application from a valid configuration. */

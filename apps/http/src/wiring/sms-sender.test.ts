@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { SmsGatewayFake } from "../../../test/support/sms-fakes/fake-server.js";
-import { startMessagebirdFake } from "../../../test/support/sms-fakes/messagebird.js";
-import { smsFailure } from "../../../test/support/sms-fakes/sms-sender-suite.js";
-import { startTextlocalFake } from "../../../test/support/sms-fakes/textlocal.js";
-import { startTwilioFake } from "../../../test/support/sms-fakes/twilio.js";
-import { startVonageFake } from "../../../test/support/sms-fakes/vonage.js";
-import { type Config, loadConfig } from "./config.js";
-import { smsSenderOf } from "./sms-sender-of.js";
+import type { SmsGatewayFake } from "../../../../test/support/sms-fakes/fake-server.js";
+import { startMessagebirdFake } from "../../../../test/support/sms-fakes/messagebird.js";
+import { smsFailure } from "../../../../test/support/sms-fakes/sms-sender-suite.js";
+import { startTextlocalFake } from "../../../../test/support/sms-fakes/textlocal.js";
+import { startTwilioFake } from "../../../../test/support/sms-fakes/twilio.js";
+import { startVonageFake } from "../../../../test/support/sms-fakes/vonage.js";
+import { type Config, loadConfig } from "../config.js";
+import { smsSenderOf } from "./sms-sender.js";
 
 const production = {
   AUTHSVC_DB_DATABASE_URL: "postgres://authsvc@db.internal:5432/authsvc",

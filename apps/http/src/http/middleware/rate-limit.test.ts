@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { testApp } from "../testing/test-app.js";
+import { testApp } from "../../testing/test-app.js";
 import { clientKey, type RateLimits } from "./rate-limit.js";
 
 const LIMITS: RateLimits = {

@@ -1,7 +1,7 @@
 import { type AuthDeps, authenticate, authenticateAdmin } from "@authsvc/core";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env.js";
-import { unwrap } from "../body-fields.js";
+import { unwrap } from "../body.js";
 
 /** Requires the access token of a signed-in user (`/user`, `/logout`, `/reauthenticate`). */
 export const requireUser =

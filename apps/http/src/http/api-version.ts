@@ -1,5 +1,3 @@
-import type { MiddlewareHandler } from "hono";
-
 /** The API versions of the reference; only one dated version exists so far. */
 export type ApiVersion = "legacy" | "2024-01-01";
 
@@ -19,11 +17,3 @@ export function parseApiVersion(value: string | undefined): ApiVersion {
   if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value.trim()) return "legacy";
   return value.trim() >= "2024-01-01" ? "2024-01-01" : "legacy";
 }
-
-/** Sets `apiVersion` for the request and echoes the selected version on the response. */
-export const apiVersion = (): MiddlewareHandler => async (c, next) => {
-  const version = parseApiVersion(c.req.header(API_VERSION_HEADER));
-  c.set("apiVersion", version);
-  await next();
-  if (version !== "legacy") c.header(API_VERSION_HEADER, version);
-};

@@ -1,6 +1,6 @@
 import { AuthError, type ErrorCode } from "@authsvc/core";
 import type { Context } from "hono";
-import type { ApiVersion } from "./middleware/api-version.js";
+import type { ApiVersion } from "./api-version.js";
 
 /** The message GoTrue gives for every unexpected fault: nothing internal reaches the client. */
 export const UNEXPECTED_MESSAGE = "Unexpected failure, please check server logs for more information";

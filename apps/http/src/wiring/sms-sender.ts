@@ -1,6 +1,6 @@
 import { messagebirdSms, textlocalSms, twilioSms, vonageSms } from "@authsvc/adapters";
 import { AuthError, type SmsSender } from "@authsvc/core";
-import type { Config } from "./config.js";
+import type { Config } from "../config.js";
 
 /** With no gateway, an SMS that must go out fails the request instead of vanishing. */
 const noSmsProvider: SmsSender = {

@@ -6,21 +6,22 @@ import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { timeout } from "hono/timeout";
 import type { Logger } from "pino";
+import { generateLinkRoutes } from "../routes/admin-generate-link.js";
+import { adminUserRoutes } from "../routes/admin-users.js";
+import { healthRoutes } from "../routes/health.js";
+import { messageRoutes } from "../routes/messages.js";
+import { type Settings, settingsRoutes } from "../routes/settings.js";
+import { signupRoutes } from "../routes/signup.js";
+import { tokenRoutes } from "../routes/token.js";
+import { userRoutes } from "../routes/user.js";
+import { verifyRoutes } from "../routes/verify.js";
+import { API_VERSION_HEADER } from "./api-version.js";
 import type { AppEnv } from "./app-env.js";
 import { errorResponse, httpError, toAuthError } from "./errors.js";
-import { API_VERSION_HEADER, apiVersion } from "./middleware/api-version.js";
+import { apiVersion } from "./middleware/api-version.js";
 import { MAX_BODY_BYTES } from "./middleware/json-body.js";
 import { applyRateLimits, type RateLimits } from "./middleware/rate-limit.js";
 import { requestContext } from "./middleware/request-context.js";
-import { generateLinkRoutes } from "./routes/admin-generate-link.js";
-import { adminUserRoutes } from "./routes/admin-users.js";
-import { healthRoutes } from "./routes/health.js";
-import { messageRoutes } from "./routes/messages.js";
-import { type Settings, settingsRoutes } from "./routes/settings.js";
-import { signupRoutes } from "./routes/signup.js";
-import { tokenRoutes } from "./routes/token.js";
-import { userRoutes } from "./routes/user.js";
-import { verifyRoutes } from "./routes/verify.js";
 
 /** Everything the HTTP layer needs, built by the composition root (or by a test). */
 export interface AppDeps {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { testApp } from "../testing/test-app.js";
 import { readJsonObject } from "./middleware/json-body.js";
-import { testApp } from "./testing/test-app.js";
 
 function appWithEcho(overrides: Parameters<typeof testApp>[0] = {}) {
   const { app, log } = testApp(overrides);

@@ -1,10 +1,10 @@
 import { AuthError } from "@authsvc/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSmtpSink } from "../../../test/support/smtp-sink.js";
-import { startTemplateServer } from "../../../test/support/template-server.js";
-import { type Config, loadConfig } from "./config.js";
-import { mailerOf } from "./mailer-of.js";
-import { memoryLogger } from "./testing/memory-log.js";
+import { startSmtpSink } from "../../../../test/support/smtp-sink.js";
+import { startTemplateServer } from "../../../../test/support/template-server.js";
+import { type Config, loadConfig } from "../config.js";
+import { memoryLogger } from "../testing/memory-log.js";
+import { mailerOf } from "./mailer.js";
 
 const PRODUCTION = {
   AUTHSVC_DB_DATABASE_URL: "postgres://authsvc@db.internal:5432/authsvc",

@@ -1,6 +1,6 @@
 import type { UserWithIdentities } from "@authsvc/core";
 import type { Logger } from "pino";
-import type { ApiVersion } from "./middleware/api-version.js";
+import type { ApiVersion } from "./api-version.js";
 
 /** The signed-in caller of a user endpoint. */
 export interface UserAuth {

@@ -1,5 +1,5 @@
-import { type Config, EXTERNAL_PROVIDERS } from "./config.js";
-import type { Settings } from "./routes/settings.js";
+import { type Config, EXTERNAL_PROVIDERS } from "../config.js";
+import type { Settings } from "../routes/settings.js";
 
 /** The public `/settings` document for a configuration. */
 export function settingsOf(config: Config): Settings {
