@@ -16,55 +16,6 @@ function appWithEcho(overrides: Parameters<typeof testApp>[0] = {}) {
   return { app, log };
 }
 
-describe("health and settings", () => {
-  it("GET /health answers the version, name and description", async () => {
-    const res = await testApp().app.request("/health");
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({
-      version: "0.0.0-test",
-      name: "authsvc",
-      description: "authsvc is a user registration and authentication API",
-    });
-  });
-
-  it("GET /settings lists the 17 providers plus email, phone and anonymous users", async () => {
-    const res = await testApp().app.request("/settings");
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as {
-      external: Record<string, boolean>;
-      disable_signup: boolean;
-      autoconfirm: boolean;
-    };
-    expect(Object.keys(body.external).sort()).toEqual(
-      [
-        "anonymous_users",
-        "apple",
-        "azure",
-        "bitbucket",
-        "discord",
-        "email",
-        "facebook",
-        "figma",
-        "github",
-        "gitlab",
-        "google",
-        "keycloak",
-        "linkedin_oidc",
-        "notion",
-        "phone",
-        "slack_oidc",
-        "spotify",
-        "twitch",
-        "workos",
-        "zoom",
-      ].sort(),
-    );
-    expect(body.external.email).toBe(true);
-    expect(body.disable_signup).toBe(false);
-    expect(body.autoconfirm).toBe(false);
-  });
-});
-
 describe("error model", () => {
   it("unknown paths are a JSON 404 in the legacy shape with x-sb-error-code", async () => {
     const res = await testApp().app.request("/nope");
