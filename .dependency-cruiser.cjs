@@ -1,5 +1,5 @@
 /**
- * The dependency rule of the hexagon (see README, "Architecture"):
+ * The dependency rule of the hexagon (see docs/architecture.md):
  * core imports nothing outside core; adapters never import apps.
  * Run by `npm run lint`; test/dependency-rule.test.ts proves the rules bite.
  */
