@@ -1,5 +1,5 @@
 /**
- * The dependency rule of the hexagon (see README, "Architecture"):
+ * The dependency rule of the hexagon (see docs/architecture.md):
  * core imports nothing outside core; adapters never import apps; inside core, a slice imports another
  * slice only through its entry (`<slice>/index.ts`) and never in a circle.
  * Run by `npm run lint`; test/dependency-rule.test.ts proves the rules bite.
