@@ -64,3 +64,13 @@ export { sendSmsOtp } from "./verification/send-otp-sms.js";
 export { signUp } from "./verification/sign-up.js";
 export { updateUser } from "./verification/update-user.js";
 export { verifyOtp } from "./verification/verify.js";
+// External sign-in
+export type {
+  AuthorizationRequest,
+  ExternalEmail,
+  ExternalProvider,
+  ExternalProviders,
+  ExternalUser,
+  IdTokenVerifier,
+  ProviderTokens,
+} from "./oauth/index.js";
