@@ -35,6 +35,16 @@ export type { Result } from "./kernel/result.js";
 // Kernel
 export type { AuthSettings } from "./kernel/settings.js";
 export { isUuid } from "./kernel/uuid.js";
+// External sign-in
+export type {
+  AuthorizationRequest,
+  ExternalEmail,
+  ExternalProvider,
+  ExternalProviders,
+  ExternalUser,
+  IdTokenVerifier,
+  ProviderTokens,
+} from "./oauth/index.js";
 // Sessions
 export { authenticate, authenticateAdmin } from "./sessions/authenticate.js";
 export type { AccessTokenClaims } from "./sessions/claims.js";
@@ -64,13 +74,3 @@ export { sendSmsOtp } from "./verification/send-otp-sms.js";
 export { signUp } from "./verification/sign-up.js";
 export { updateUser } from "./verification/update-user.js";
 export { verifyOtp } from "./verification/verify.js";
-// External sign-in
-export type {
-  AuthorizationRequest,
-  ExternalEmail,
-  ExternalProvider,
-  ExternalProviders,
-  ExternalUser,
-  IdTokenVerifier,
-  ProviderTokens,
-} from "./oauth/index.js";
