@@ -46,7 +46,7 @@ export type {
   ProviderTokens,
 } from "./oauth/index.js";
 // Sessions
-export { authenticate, authenticateAdmin } from "./sessions/authenticate.js";
+export { authenticate, authenticateAdmin, type RequestAudience } from "./sessions/authenticate.js";
 export type { AccessTokenClaims } from "./sessions/claims.js";
 export { logout } from "./sessions/logout.js";
 export type { SessionStore } from "./sessions/ports/session-store.js";

@@ -61,6 +61,9 @@ const catalogue = {
   jwtUserMissing: ["user_not_found", "User from sub claim in JWT does not exist"],
   jwtSessionMissing: ["session_not_found", "Session from session_id claim in JWT does not exist"],
   notAdmin: ["not_admin", "User not allowed"],
+  unexpectedAudience: ["unexpected_audience", "Token audience doesn't match request audience"],
+  // GET /user answers the same mismatch as a validation failure (the reference's user.go).
+  audienceMismatch: ["validation_failed", "Token audience doesn't match request audience"],
   // Messages, one-time tokens and verification
   emailRateLimit: ["over_email_send_rate_limit", "email rate limit exceeded"],
   smsRateLimit: ["over_sms_send_rate_limit", "SMS rate limit exceeded"],

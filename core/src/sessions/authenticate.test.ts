@@ -131,6 +131,31 @@ describe("authenticate", () => {
   });
 });
 
+describe("authenticate with the request's audience", () => {
+  it("refuses a token minted for another audience, with the refusal the endpoint asks for", async () => {
+    const { deps, user, tokens } = await signedIn();
+    const other = await tokenWith(deps, { sub: user.id, aud: "other-app", session_id: tokens.session.id });
+    const expected = "authenticated";
+    const refused = await authenticate(deps, { bearerToken: other, audience: { expected } });
+    expect(refused).toMatchObject({ ok: false, error: { code: "unexpected_audience" } });
+    const onGet = await authenticate(deps, {
+      bearerToken: other,
+      audience: { expected, refusal: "validation_failed" },
+    });
+    expect(onGet).toMatchObject({
+      ok: false,
+      error: { code: "validation_failed", message: "Token audience doesn't match request audience" },
+    });
+    const array = await tokenWith(deps, { sub: user.id, aud: ["authenticated", "x"] });
+    expect(await authenticate(deps, { bearerToken: array, audience: { expected } })).toMatchObject({ ok: true });
+    expect(await authenticate(deps, { bearerToken: tokens.accessToken, audience: { expected } })).toMatchObject({
+      ok: true,
+    });
+    const none = await tokenWith(deps, { sub: user.id });
+    expect(await authenticate(deps, { bearerToken: none, audience: { expected } })).toMatchObject({ ok: false });
+  });
+});
+
 describe("authenticateAdmin", () => {
   it("accepts a token with an admin role and no sub", async () => {
     const deps = fakeDeps();

@@ -34,16 +34,30 @@ function sessionIdClaim(claims: Readonly<Record<string, unknown>>): Result<strin
   return ok(value);
 }
 
+/** The audience a user request must carry, and how a mismatch is answered (per endpoint). */
+export interface RequestAudience {
+  /** The request's audience: the `X-JWT-AUD` header, else the configured `JWT_AUD`. */
+  readonly expected: string;
+  /** `validation_failed` (400) on `GET /user`, as the reference; `unexpected_audience` (403) elsewhere. */
+  readonly refusal?: "unexpected_audience" | "validation_failed";
+}
+
+/** The token's audience: `aud` as a string, or the first of an array (the reference's `aud[0]`). */
+function tokenAudience(claims: Readonly<Record<string, unknown>>): unknown {
+  return Array.isArray(claims.aud) ? claims.aud[0] : claims.aud;
+}
+
 /**
  * Authenticates a user request from its bearer token, which the HTTP layer reads from the
  * `Authorization` header (reference `requireAuthentication`): the token must verify, name an existing
  * user by `sub`, and, when it names a session, that session must still exist — so a logged-out
  * session's access tokens stop working here although they are cryptographically valid until they
- * expire. Banned users are refused.
+ * expire. Banned users are refused. With `audience`, a token minted for another audience (signed with
+ * the same secret by a sibling application) is refused too.
  */
 export async function authenticate(
   deps: Pick<SessionsDeps, "signer" | "store" | "clock">,
-  input: { bearerToken: string | undefined },
+  input: { bearerToken: string | undefined; audience?: RequestAudience },
 ): Promise<Result<Authenticated>> {
   const verified = await verifiedClaims(deps, input.bearerToken);
   if (!verified.ok) return verified;
@@ -68,6 +82,12 @@ export async function authenticate(
     return err(failures.jwtSessionMissing());
   }
   if (isBanned(user, deps.clock.now())) return err(failures.userBanned());
+  const { audience } = input;
+  if (audience !== undefined && tokenAudience(claims) !== audience.expected) {
+    return err(
+      audience.refusal === "validation_failed" ? failures.audienceMismatch() : failures.unexpectedAudience(),
+    );
+  }
   return ok({ user, claims, sessionId: sessionId.value });
 }
 

@@ -18,6 +18,30 @@ describe("/user, /logout, /reauthenticate", () => {
     expect(await res.json()).toMatchObject({ email: "ann@example.com", aud: "authenticated" });
   });
 
+  it("refuses a token of another audience: GET /user 400 validation_failed, the others 403 unexpected_audience", async () => {
+    const { app, auth, headers } = await signedIn();
+    const mine = await auth.signer.verify(headers.authorization.slice("Bearer ".length));
+    const other = await auth.signer.sign({ ...mine, aud: "other-app" } as never);
+    const foreign = { authorization: `Bearer ${other}` };
+    const get = await send(app, "GET", "/user", undefined, foreign);
+    expect(get.status).toBe(400);
+    expect(await get.json()).toMatchObject({
+      error_code: "validation_failed",
+      msg: "Token audience doesn't match request audience",
+    });
+    const put = await send(app, "PUT", "/user", { data: { theme: "dark" } }, foreign);
+    expect(put.status).toBe(403);
+    expect(await put.json()).toMatchObject({ error_code: "unexpected_audience" });
+    const reauth = await send(app, "GET", "/reauthenticate", undefined, foreign);
+    expect(reauth.status).toBe(403);
+    // The request names its audience with X-JWT-AUD: then that token fits, and ours does not.
+    const named = await send(app, "GET", "/user", undefined, { ...foreign, "x-jwt-aud": "other-app" });
+    expect(named.status).toBe(200);
+    const ours = await send(app, "GET", "/user", undefined, { ...headers, "x-jwt-aud": "other-app" });
+    expect(ours.status).toBe(400);
+    expect((await send(app, "GET", "/user", undefined, headers)).status).toBe(200);
+  });
+
   it("without a token is 401 in both shapes", async () => {
     const { app } = testApp();
     const legacy = await send(app, "GET", "/user");

@@ -1,4 +1,4 @@
-import { type AuthDeps, authenticate, authenticateAdmin } from "@authsvc/core";
+import { type AuthDeps, authenticate, authenticateAdmin, type RequestAudience } from "@authsvc/core";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env.js";
 import { unwrap } from "../body.js";
@@ -13,13 +13,20 @@ export function bearerToken(authorization: string | undefined): string | undefin
   return authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
 }
 
-/** Requires the access token of a signed-in user (`/user`, `/logout`, `/reauthenticate`). */
+/**
+ * Requires the access token of a signed-in user (`/user`, `/logout`, `/reauthenticate`), minted for
+ * the request's audience: the `X-JWT-AUD` header, else `JWT_AUD`. `refusal` picks how a mismatch is
+ * answered (the reference answers `GET /user` with 400 `validation_failed`).
+ */
 export const requireUser =
-  (deps: AuthDeps): MiddlewareHandler<AppEnv> =>
+  (deps: AuthDeps, refusal?: RequestAudience["refusal"]): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
-    const auth = unwrap(
-      await authenticate(deps, { bearerToken: bearerToken(c.req.header("authorization")) }),
-    );
+    const audience = {
+      expected: c.req.header("x-jwt-aud") || deps.settings.jwt.aud,
+      ...(refusal ? { refusal } : {}),
+    };
+    const bearer = bearerToken(c.req.header("authorization"));
+    const auth = unwrap(await authenticate(deps, { bearerToken: bearer, audience }));
     c.set("auth", auth);
     await next();
   };
