@@ -66,6 +66,14 @@ const alreadyUsed = {
   body: { code: 400, error_code: "refresh_token_already_used", msg: "Invalid Refresh Token: Already Used" },
 };
 
+/** A token of a session ended by reuse detection: the chain went with the session. */
+const sessionEnded = { status: 400, body: { error_code: "refresh_token_not_found" } };
+
+async function getUser(server: ServerProcess, accessToken: string) {
+  const res = await fetch(`${server.url}/user`, { headers: { authorization: `Bearer ${accessToken}` } });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
 describe("refresh token rotation and reuse detection", () => {
   it("a fresh token is exchanged for a new one", async () => {
     const t0 = await freshToken();
@@ -92,21 +100,30 @@ describe("refresh token rotation and reuse detection", () => {
     expect((await refresh(a, String(t1))).status).toBe(200);
   });
 
-  it("the previous token after the interval is refused and revokes everything descended from it", async () => {
+  it("the previous token after the interval is refused and ends the session: its tokens and access tokens stop working", async () => {
     const t0 = await freshToken();
-    const t1 = String((await refresh(strict, t0)).body.refresh_token);
+    const rotated = await refresh(strict, t0);
+    const t1 = String(rotated.body.refresh_token);
+    const access = String(rotated.body.access_token);
+    expect((await getUser(strict, access)).status).toBe(200);
     const reuse = await refresh(strict, t0);
     expect(reuse).toMatchObject(alreadyUsed);
-    expect(await refresh(strict, t1)).toMatchObject(alreadyUsed);
+    expect(await refresh(strict, t1)).toMatchObject(sessionEnded);
+    expect(await getUser(strict, access)).toMatchObject({
+      status: 403,
+      body: { error_code: "session_not_found" },
+    });
   });
 
-  it("an older token, even inside the interval, is refused and revokes its descendants", async () => {
+  it("an older token, even inside the interval, is refused and ends the session with its descendants", async () => {
     const t0 = await freshToken();
     const t1 = String((await refresh(a, t0)).body.refresh_token);
-    const t2 = String((await refresh(a, t1)).body.refresh_token);
+    const second = await refresh(a, t1);
+    const t2 = String(second.body.refresh_token);
     expect(await refresh(a, t0)).toMatchObject(alreadyUsed);
-    expect(await refresh(a, t2)).toMatchObject(alreadyUsed);
-    expect(await refresh(a, t1)).toMatchObject(alreadyUsed);
+    expect(await refresh(a, t2)).toMatchObject(sessionEnded);
+    expect(await refresh(a, t1)).toMatchObject(sessionEnded);
+    expect((await getUser(b, String(second.body.access_token))).status).toBe(403);
   });
 
   it("16 parallel refreshes of one token across two instances all receive one and the same child", async () => {

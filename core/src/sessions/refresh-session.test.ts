@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { blankUser } from "../accounts/index.js";
 import { fakeDeps } from "../testing/index.js";
+import { authenticate } from "./authenticate.js";
 import type { SessionsStore } from "./deps.js";
 import { refreshSession } from "./refresh-session.js";
 import { issueSession } from "./steps/issue-session.js";
@@ -72,15 +73,20 @@ describe("refreshSession", () => {
     expect((await refreshed(child)).refreshToken).toBe(deps.tokens.child(child));
   });
 
-  it("treats the previous token after the interval as reuse: refuses and revokes the chain below it", async () => {
-    const { deps, first, refresh, refreshed, activeToken } = await signedIn();
-    const child = (await refreshed(first)).refreshToken;
+  it("treats the previous token after the interval as reuse: refuses, and ends the session and its chain", async () => {
+    const { deps, first, session, refresh, refreshed, activeToken } = await signedIn();
+    const { refreshToken: child, accessToken } = await refreshed(first);
     deps.clock.advance(INTERVAL + 1);
     expect(await refresh(first)).toMatchObject(alreadyUsed);
     expect(await activeToken()).toBeNull();
-    const childRecord = await deps.store.sessions.findTokenByHash(deps.tokens.hash(child));
-    expect(childRecord).toMatchObject({ revoked: true, updatedAt: deps.clock.now() });
-    expect(await refresh(child)).toMatchObject(alreadyUsed);
+    // The session is gone with every token of its chain, so the thief's access token stops working.
+    expect(await deps.store.sessions.find(session.id)).toBeNull();
+    expect(await deps.store.sessions.findTokenByHash(deps.tokens.hash(child))).toBeNull();
+    expect(await authenticate(deps, { bearerToken: accessToken })).toMatchObject({
+      ok: false,
+      error: { code: "session_not_found" },
+    });
+    expect(await refresh(child)).toMatchObject({ ok: false, error: { code: "refresh_token_not_found" } });
   });
 
   it("treats a token older than the previous one as reuse even within the interval", async () => {
@@ -89,7 +95,7 @@ describe("refreshSession", () => {
     const grandchild = (await refreshed(child)).refreshToken;
     expect(await refresh(first)).toMatchObject(alreadyUsed);
     expect(await activeToken()).toBeNull();
-    expect(await refresh(grandchild)).toMatchObject(alreadyUsed);
+    expect(await refresh(grandchild)).toMatchObject({ ok: false, error: { code: "refresh_token_not_found" } });
   });
 
   it("with rotation disabled refuses a revoked token without revoking anything", async () => {

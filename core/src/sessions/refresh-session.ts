@@ -12,8 +12,10 @@ const alreadyUsed = () => failures.refreshTokenAlreadyUsed();
  * The refresh-token grant: exchanges a refresh token for a new access token and the token's child
  * (spec, "States and transitions"). The presented token is revoked and replaced by
  * `tokens.child(presented)`; presenting the previous token again within the reuse interval answers
- * that same child; any other use of a revoked token (with rotation enabled) is treated as theft and
- * revokes every token descended from it — committed although the request fails.
+ * that same child; any other use of a revoked token (with rotation enabled) is treated as theft: it
+ * revokes every token descended from it and ends the session, so that the access tokens issued in it
+ * stop working at once (every authenticated request checks the session) — committed although the
+ * request fails. The reference (v1 tokens) keeps the session; see docs/http-api.md, "Differences".
  */
 export async function refreshSession(
   deps: Pick<SessionsDeps, "store" | "clock" | "tokens" | "signer" | "settings">,
@@ -52,7 +54,9 @@ export async function refreshSession(
     if (decision === "refuse") return err(alreadyUsed());
     if (decision === "revoke_descendants") {
       await repos.sessions.revokeDescendants(token.id, now);
-      // Returned, not thrown: the revocation must commit although this request fails.
+      // Whoever holds the stolen chain also holds its access tokens: end the session (its tokens go
+      // with it). Returned, not thrown: the revocation must commit although this request fails.
+      await repos.sessions.delete(session.id);
       return err(alreadyUsed());
     }
     if (decision === "rotate") {
