@@ -77,6 +77,17 @@ async function follow(link: string, server = main) {
   return { status: res.status, target, params: Object.fromEntries(new URLSearchParams(fragment)) };
 }
 
+/** Polls `check` until it answers something truthy (5 s at most): for effects that follow the answer. */
+async function until<T>(check: () => T | Promise<T>): Promise<NonNullable<T>> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error("condition not met within 5 s");
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 async function confirmedUser(tag: string) {
   const email = address(tag);
   const { error } = await admin().createUser({ email, password: "secret-pw", email_confirm: true });
@@ -346,18 +357,57 @@ describe("limits and failures", () => {
     expect(results[3]).toMatchObject({ status: 429, code: "over_email_send_rate_limit" });
   });
 
-  it("an SMTP failure is a clear error and leaves no half-created user", async () => {
+  it("an SMTP failure after a sign-up's answer is logged and undone: no half-created user, asking again works", async () => {
     const email = address("smtpdown");
     const res = await fetch(`${broken.url}/signup`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ email, password: "secret-pw" }),
     });
+    // The mail is delivered after the answer (a known and a new address must answer alike).
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ email, confirmation_sent_at: expect.any(String) });
+    const failure = await until(() =>
+      broken
+        .lines()
+        .find((l) => l.error_code === "email_send_failed" && String(l.msg).includes("not delivered")),
+    );
+    expect(failure).toMatchObject({ level: expect.anything() });
+    const rows = await ns.sql`select 1 from ${ns.sql(ns.namespace)}.users where email = ${email}`;
+    expect(rows).toHaveLength(0);
+    // Asking again through a working server succeeds at once, and the mailed code works.
+    expect((await client().signUp({ email, password: "secret-pw" })).error).toBeNull();
+    const code = mailCode(await nthMail(sink, email, 1));
+    expect((await client().verifyOtp({ email, token: code, type: "signup" })).error).toBeNull();
+  });
+
+  it("an SMTP failure on a recovery leaves no usable code and no gap: asking again works at once", async () => {
+    const email = await confirmedUser("recoverdown");
+    expect((await client(broken).resetPasswordForEmail(email)).error).toBeNull();
+    await until(async () => {
+      const [row] = await ns.sql`
+        select recovery_sent_at from ${ns.sql(ns.namespace)}.users where email = ${email}`;
+      return row && row.recovery_sent_at === null;
+    });
+    const tokens = await ns.sql`
+      select 1 from ${ns.sql(ns.namespace)}.one_time_tokens t
+      join ${ns.sql(ns.namespace)}.users u on u.id = t.user_id where u.email = ${email}`;
+    expect(tokens).toHaveLength(0);
+    expect((await client().resetPasswordForEmail(email)).error).toBeNull();
+    const code = mailCode(await nthMail(sink, email, 1));
+    expect((await client().verifyOtp({ email, token: code, type: "recovery" })).error).toBeNull();
+  });
+
+  it("an admin invitation is still sent before the answer: SMTP down is 500 email_send_failed, no user", async () => {
+    const email = address("invitedown");
+    const res = await fetch(`${broken.url}/invite`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${serviceKey}` },
+      body: JSON.stringify({ email }),
+    });
     expect(res.status).toBe(500);
     expect(await res.json()).toMatchObject({ error_code: "email_send_failed" });
     const rows = await ns.sql`select 1 from ${ns.sql(ns.namespace)}.users where email = ${email}`;
     expect(rows).toHaveLength(0);
-    // Asking again through a working server succeeds.
-    expect((await client().signUp({ email, password: "secret-pw" })).error).toBeNull();
   });
 });

@@ -9,6 +9,7 @@ export * from "./postgres/connect.js";
 export * from "./postgres/embedded-server.js";
 export * from "./postgres/migrate.js";
 export * from "./postgres/store.js";
+export * from "./queue/delivery-queue.js";
 export * from "./sms/messagebird.js";
 export * from "./sms/textlocal.js";
 export * from "./sms/twilio.js";

@@ -8,13 +8,14 @@ import {
 import {
   err,
   failures,
+  Outbox,
   ok,
   orRollback,
   type Result,
   resolveRedirect,
-  transactionRollingBackOn,
+  transactionThenSend,
 } from "../kernel/index.js";
-import { sendEmailToken } from "../verification/index.js";
+import { sendEmailToken, type VerificationRepositories } from "../verification/index.js";
 import type { AdminDeps } from "./deps.js";
 
 /**
@@ -24,8 +25,9 @@ import type { AdminDeps } from "./deps.js";
  * `user_metadata` (exactly) and an email identity. An address whose user has not confirmed it yet
  * (invited or signed up) is invited again; a confirmed one is refused with 422 `email_exists`, since
  * accepting the invitation would hand that account to whoever holds the mailbox link. The mail is sent
- * last inside the transaction, so a mail that cannot be sent (an `email_send_failed` error, or the
- * hourly cap's 429 `over_email_send_rate_limit`) leaves no invited user and no usable link behind.
+ * once the transaction has committed, and before the answer: a mail that cannot be sent (an
+ * `email_send_failed` error, or the hourly cap's 429 `over_email_send_rate_limit`) removes the user
+ * this request created, or the link it stored for an existing one.
  * The mail carries an `invite` link (to `redirectTo` when allowed, else SITE_URL) and a code.
  * `actor.role` is the admin token's role, recorded as the actor's name.
  */
@@ -48,7 +50,9 @@ export async function inviteUser(
     allowList: deps.settings.uriAllowList,
   });
 
-  return transactionRollingBackOn(deps.store, async (repos): Promise<Result<UserWithIdentities>> => {
+  // Sent before the answer: an admin may learn whether the mail left (`email_send_failed`).
+  const outbox = new Outbox<VerificationRepositories>();
+  return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<UserWithIdentities>> => {
     const found = await repos.users.findByEmail(email);
     const existing = found && (await repos.users.lock(found.id));
     let user: User;
@@ -75,6 +79,8 @@ export async function inviteUser(
       if (!inserted.created && inserted.clash === "duplicate_email") return err(failures.emailExists());
       if (!inserted.created) throw new Error(`inviting ${user.id}: unexpected ${inserted.clash}`);
       identities = [...inserted.identities];
+      const created = user.id;
+      outbox.onUndo(async (undoRepos) => void (await undoRepos.users.delete(created)));
     }
     await repos.audit.record({
       action: "user_invited",
@@ -92,6 +98,7 @@ export async function inviteUser(
         to: email,
         redirectTo,
         now,
+        outbox,
       }),
     );
     return ok({ ...user, identities });

@@ -147,12 +147,18 @@ describe("authenticate with the request's audience", () => {
       error: { code: "validation_failed", message: "Token audience doesn't match request audience" },
     });
     const array = await tokenWith(deps, { sub: user.id, aud: ["authenticated", "x"] });
-    expect(await authenticate(deps, { bearerToken: array, audience: { expected } })).toMatchObject({ ok: true });
-    expect(await authenticate(deps, { bearerToken: tokens.accessToken, audience: { expected } })).toMatchObject({
+    expect(await authenticate(deps, { bearerToken: array, audience: { expected } })).toMatchObject({
+      ok: true,
+    });
+    expect(
+      await authenticate(deps, { bearerToken: tokens.accessToken, audience: { expected } }),
+    ).toMatchObject({
       ok: true,
     });
     const none = await tokenWith(deps, { sub: user.id });
-    expect(await authenticate(deps, { bearerToken: none, audience: { expected } })).toMatchObject({ ok: false });
+    expect(await authenticate(deps, { bearerToken: none, audience: { expected } })).toMatchObject({
+      ok: false,
+    });
   });
 });
 

@@ -95,7 +95,10 @@ describe("refreshSession", () => {
     const grandchild = (await refreshed(child)).refreshToken;
     expect(await refresh(first)).toMatchObject(alreadyUsed);
     expect(await activeToken()).toBeNull();
-    expect(await refresh(grandchild)).toMatchObject({ ok: false, error: { code: "refresh_token_not_found" } });
+    expect(await refresh(grandchild)).toMatchObject({
+      ok: false,
+      error: { code: "refresh_token_not_found" },
+    });
   });
 
   it("with rotation disabled refuses a revoked token without revoking anything", async () => {

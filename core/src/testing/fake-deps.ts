@@ -4,7 +4,7 @@ import { fakeHasher } from "./accounts/fake-hasher.js";
 import { fakeStore } from "./fake-store.js";
 import { fakeSecretTokens, fixedClock, sequentialRandom } from "./kernel/fakes.js";
 import { fakeSigner } from "./sessions/fake-signer.js";
-import { fakeMailer, fakeSms } from "./verification/fake-senders.js";
+import { fakeDeliveries, fakeMailer, fakeSms } from "./verification/fake-senders.js";
 
 /** The settings of a default configuration. */
 export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): AuthSettings {
@@ -63,6 +63,7 @@ export function fakeDeps(settings: Partial<AuthSettings> = {}) {
     signer: fakeSigner(clock),
     mailer,
     sms: fakeSms(),
+    deliveries: fakeDeliveries(),
     settings: defaultAuthSettings(settings),
   } satisfies AuthDeps;
   return deps;

@@ -1,4 +1,4 @@
-import type { Transactor } from "../kernel/index.js";
+import type { DeliveryQueue, Transactor } from "../kernel/index.js";
 import type { SessionsDeps, SessionsRepositories } from "../sessions/index.js";
 import type { Mailer } from "./ports/mailer.js";
 import type { OneTimeTokenStore } from "./ports/one-time-tokens.js";
@@ -9,8 +9,9 @@ import type { SmsSender } from "./ports/sms-sender.js";
 export interface VerificationRepositories extends SessionsRepositories {
   readonly oneTimeTokens: OneTimeTokenStore;
   /**
-   * Send counters shared by all instances. Bound to the transaction like the rest: a count taken by a
-   * request whose change rolls back is rolled back too, and no request ever needs a second connection.
+   * Send counters shared by all instances. Taken through the store itself (one atomic statement of its
+   * own, after the change committed), never inside a use case's transaction: a row lock on a counter
+   * every send shares must not last longer than that statement.
    */
   readonly quota: SendQuota;
 }
@@ -22,4 +23,6 @@ export interface VerificationDeps extends Omit<SessionsDeps, "store"> {
   readonly store: VerificationStore;
   readonly mailer: Mailer;
   readonly sms: SmsSender;
+  /** Where the mail of the endpoints that must not reveal an address's account goes after the answer. */
+  readonly deliveries: DeliveryQueue;
 }

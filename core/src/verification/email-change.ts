@@ -3,11 +3,12 @@ import { actorUsername, normalizeEmail } from "../accounts/index.js";
 import {
   err,
   failures,
+  Outbox,
   ok,
   orRollback,
   type Result,
   resolveRedirect,
-  transactionRollingBackOn,
+  transactionThenSend,
 } from "../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import type { OneTimeToken, OneTimeTokenType } from "./ports/one-time-tokens.js";
@@ -15,7 +16,7 @@ import { tooSoon } from "./steps/frequency.js";
 import { otpExpired, saveChannelChange } from "./steps/save-channel-change.js";
 import { sendEmailToken } from "./steps/send-email-token.js";
 
-type Deps = Pick<VerificationDeps, "clock" | "random" | "tokens" | "mailer" | "settings">;
+type Deps = Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings">;
 
 const EMAIL_CHANGE_TOKENS: readonly OneTimeTokenType[] = [
   "email_change_token_new",
@@ -34,6 +35,8 @@ export interface RequestEmailChangeInput {
   /** Already resolved with `resolveRedirect`. */
   readonly redirectTo: string;
   readonly now: Date;
+  /** Where the mails wait until the caller's transaction has committed (`transactionThenSend`). */
+  readonly outbox: Outbox<VerificationRepositories>;
 }
 
 /**
@@ -44,9 +47,8 @@ export interface RequestEmailChangeInput {
  * off, the new address alone confirms. Under mailer autoconfirm the change is applied at once.
  *
  * Refusals are returned before anything is written: another user has the address (422
- * `email_exists`), the previous change mail is younger than `SMTP_MAX_FREQUENCY` (429). A refused
- * send, or the hourly cap, throws an `AuthError`: run this inside `transactionRollingBackOn`, so that
- * no pending change or usable token of a mail that never left remains.
+ * `email_exists`), the previous change mail is younger than `SMTP_MAX_FREQUENCY` (429). The mails
+ * wait in `input.outbox`: a refused send, or the hourly cap, then removes their tokens again.
  */
 export async function requestEmailChange(
   deps: Deps,
@@ -61,7 +63,7 @@ export async function requestEmailChange(
     await repos.oneTimeTokens.deleteForUser(user.id, EMAIL_CHANGE_TOKENS);
     return saveChannelChange(deps, repos, applied(user, newEmail, now, now), now);
   }
-  return mailEmailChange(deps, repos, user, newEmail, input.redirectTo, now);
+  return mailEmailChange(deps, repos, user, newEmail, input.redirectTo, now, input.outbox);
 }
 
 /**
@@ -89,6 +91,7 @@ async function mailEmailChange(
   newEmail: string,
   redirectTo: string,
   now: Date,
+  outbox: Outbox<VerificationRepositories>,
 ): Promise<Result<User>> {
   const refused = tooSoon(user.emailChangeSentAt, deps.settings.mailer.maxFrequency, now, "email");
   if (refused) return err(refused);
@@ -96,6 +99,13 @@ async function mailEmailChange(
   if ((await repos.users.update(pending)) !== "updated") {
     throw new Error(`requestEmailChange: user ${user.id} could not be updated`);
   }
+  // A confirmation that does not leave takes the pending change back with its tokens.
+  outbox.onUndo(async (undoRepos) => {
+    const current = await undoRepos.users.lock(user.id);
+    if (current?.emailChange === newEmail) {
+      await undoRepos.users.update({ ...current, emailChange: user.emailChange, emailChangeSentAt: null });
+    }
+  });
   const secure = deps.settings.mailer.secureEmailChange && user.email !== null;
   // Which confirmations are still outstanding is read from the live tokens (`confirmEmailChange`):
   // a current-address token left over from an earlier secure request must not be waited for.
@@ -107,6 +117,7 @@ async function mailEmailChange(
     newEmail,
     redirectTo,
     now,
+    outbox,
   } as const;
   orRollback(
     await sendEmailToken(deps, repos, { ...mail, tokenType: "email_change_token_new", to: newEmail }),
@@ -169,10 +180,10 @@ export async function confirmEmailChange(
  * Sends the confirmations of the pending email change again (`POST /resend` type `email_change`),
  * for the user whose current address is `email`: new tokens replace the old ones, subject to
  * `SMTP_MAX_FREQUENCY` (429). Answers `{}` and sends nothing when no such user exists or nothing is
- * pending, so the endpoint reveals neither. A refused send rolls everything back and is returned.
+ * pending, so the endpoint reveals neither. A refused send removes the new tokens and is returned.
  */
 export async function resendEmailChange(
-  deps: Deps & Pick<VerificationDeps, "store">,
+  deps: Deps & Pick<VerificationDeps, "store" | "deliveries">,
   input: { email: string; redirectTo?: string | undefined },
 ): Promise<Result<Record<string, never>>> {
   const email = normalizeEmail(input.email);
@@ -180,11 +191,12 @@ export async function resendEmailChange(
   const now = deps.clock.now();
   const { siteUrl, uriAllowList } = deps.settings;
   const redirectTo = resolveRedirect(input.redirectTo, { siteUrl, allowList: uriAllowList });
-  return transactionRollingBackOn(deps.store, async (repos) => {
+  const outbox = new Outbox<VerificationRepositories>({ later: deps.deliveries });
+  return transactionThenSend(deps.store, outbox, async (repos) => {
     const found = await repos.users.findByEmail(email.value);
     const user = found && (await repos.users.lock(found.id));
     if (!user || user.emailChange === null) return ok({});
-    const sent = await mailEmailChange(deps, repos, user, user.emailChange, redirectTo, now);
+    const sent = await mailEmailChange(deps, repos, user, user.emailChange, redirectTo, now, outbox);
     return sent.ok ? ok({}) : sent;
   });
 }

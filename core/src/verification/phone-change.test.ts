@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { blankUser, type User } from "../accounts/index.js";
-import { type AuthSettings, failures, transactionRollingBackOn } from "../kernel/index.js";
+import { type AuthSettings, failures } from "../kernel/index.js";
 import { defaultAuthSettings, fakeDeps } from "../testing/index.js";
 import { rollingBack } from "../testing/rolling-back-store.js";
+import { sending } from "../testing/verification/sending.js";
 import { applyPhoneChange, requestPhoneChange, resendPhoneChange } from "./phone-change.js";
 
 const ID = "11111111-1111-4111-8111-111111111111";
@@ -28,8 +29,8 @@ function setUp(settings: Partial<AuthSettings> = {}, alice: Partial<User> = {}) 
   deps.clock.advance(3_600_000);
   const stored = () => deps.store.tables.users.get(ID) as User;
   const request = (newPhone: string) =>
-    transactionRollingBackOn(deps.store, async (repos) =>
-      requestPhoneChange(deps, repos, { user: stored(), newPhone, now: deps.clock.now() }),
+    sending(deps, async (repos, outbox) =>
+      requestPhoneChange(deps, repos, { user: stored(), newPhone, now: deps.clock.now(), outbox }),
     );
   /** Enters the last texted code as `/verify` type `phone_change` does, then applies the change. */
   const enterCode = () =>

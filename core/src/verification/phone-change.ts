@@ -1,12 +1,12 @@
 import type { User } from "../accounts/index.js";
 import { actorUsername, normalizePhone } from "../accounts/index.js";
-import { err, failures, ok, orRollback, type Result, transactionRollingBackOn } from "../kernel/index.js";
+import { err, failures, Outbox, ok, orRollback, type Result, transactionThenSend } from "../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { tooSoon } from "./steps/frequency.js";
 import { otpExpired, saveChannelChange } from "./steps/save-channel-change.js";
 import { sendSmsToken } from "./steps/send-sms-token.js";
 
-type Deps = Pick<VerificationDeps, "random" | "tokens" | "sms" | "settings">;
+type Deps = Pick<VerificationDeps, "store" | "random" | "tokens" | "sms" | "settings">;
 
 /** The user once `phone` is theirs and confirmed. */
 function applied(user: User, phone: string, now: Date): User {
@@ -29,12 +29,12 @@ function applied(user: User, phone: string, now: Date): User {
  *
  * Refusals are returned before anything is written: another user has the number (422 `phone_exists`),
  * the previous code is younger than `SMS_MAX_FREQUENCY` (429 `over_sms_send_rate_limit`). A gateway
- * refusal throws an `AuthError`: run this inside `transactionRollingBackOn`.
+ * The code waits in `input.outbox` until the caller's transaction has committed (`transactionThenSend`).
  */
 export async function requestPhoneChange(
   deps: Deps,
   repos: VerificationRepositories,
-  input: { user: User; newPhone: string; now: Date },
+  input: { user: User; newPhone: string; now: Date; outbox: Outbox<VerificationRepositories> },
 ): Promise<Result<User>> {
   const { user, newPhone, now } = input;
   if (newPhone === user.phone) return ok(user);
@@ -44,8 +44,7 @@ export async function requestPhoneChange(
     await repos.oneTimeTokens.deleteForUser(user.id, ["phone_change_token"]);
     return saveChannelChange(deps, repos, applied(user, newPhone, now), now);
   }
-  const sent = await textPhoneChange(deps, repos, user, newPhone, now);
-  return sent.ok ? ok(sent.value.user) : sent;
+  return textPhoneChange(deps, repos, user, newPhone, now, input.outbox);
 }
 
 /** The code of a pending change (the request, or its resend), after the frequency check. */
@@ -55,17 +54,31 @@ async function textPhoneChange(
   user: User,
   newPhone: string,
   now: Date,
-): Promise<Result<{ user: User; messageId: string }>> {
+  outbox: Outbox<VerificationRepositories>,
+): Promise<Result<User>> {
   const refused = tooSoon(user.phoneChangeSentAt, deps.settings.sms.maxFrequency, now, "sms");
   if (refused) return err(refused);
   const pending: User = { ...user, phoneChange: newPhone, phoneChangeSentAt: now, updatedAt: now };
   if ((await repos.users.update(pending)) !== "updated") {
     throw new Error(`requestPhoneChange: user ${user.id} could not be updated`);
   }
-  const { messageId } = orRollback(
-    await sendSmsToken(deps, repos, { user: pending, tokenType: "phone_change_token", phone: newPhone, now }),
+  // A code that does not leave takes the pending change back with it.
+  outbox.onUndo(async (undoRepos) => {
+    const current = await undoRepos.users.lock(user.id);
+    if (current?.phoneChange === newPhone) {
+      await undoRepos.users.update({ ...current, phoneChange: user.phoneChange, phoneChangeSentAt: null });
+    }
+  });
+  orRollback(
+    await sendSmsToken(deps, repos, {
+      user: pending,
+      tokenType: "phone_change_token",
+      phone: newPhone,
+      now,
+      outbox,
+    }),
   );
-  return ok({ user: pending, messageId });
+  return ok(pending);
 }
 
 /**
@@ -107,11 +120,14 @@ export async function resendPhoneChange(
   const phone = normalizePhone(input.phone);
   if (!phone.ok) return phone;
   const now = deps.clock.now();
-  return transactionRollingBackOn(deps.store, async (repos): Promise<Result<{ messageId?: string }>> => {
+  const outbox = new Outbox<VerificationRepositories>();
+  const sent = await transactionThenSend(deps.store, outbox, async (repos): Promise<Result<boolean>> => {
     const found = await repos.users.findByPhone(phone.value);
     const user = found && (await repos.users.lock(found.id));
-    if (!user || user.phoneChange === null) return ok({});
-    const sent = await textPhoneChange(deps, repos, user, user.phoneChange, now);
-    return sent.ok ? ok({ messageId: sent.value.messageId }) : sent;
+    if (!user || user.phoneChange === null) return ok(false);
+    const texted = await textPhoneChange(deps, repos, user, user.phoneChange, now, outbox);
+    return texted.ok ? ok(true) : texted;
   });
+  if (!sent.ok) return sent;
+  return ok(sent.value ? { messageId: outbox.messageId } : {});
 }

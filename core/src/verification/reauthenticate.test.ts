@@ -160,7 +160,8 @@ describe("reauthenticate", () => {
     );
     expect(stored()).toMatchObject({ reauthenticationToken: null, reauthenticationSentAt: null });
     expect(deps.store.tables.oneTimeTokens.size).toBe(0);
-    expect(deps.store.tables.audit).toEqual([]);
+    // Sent once the request has committed: the audit keeps the attempt.
+    expect(deps.store.tables.audit.map((e) => e.action)).toEqual(["user_reauthenticate_requested"]);
   });
 
   it("answers 404 for a user that is gone", async () => {

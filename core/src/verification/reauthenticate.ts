@@ -1,8 +1,9 @@
 import type { User } from "../accounts/index.js";
 import { actorUsername } from "../accounts/index.js";
-import { err, failures, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
+import { err, failures, Outbox, ok, type Result, transactionThenSend } from "../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { tooSoon } from "./steps/frequency.js";
+import { undoMessage } from "./steps/undo-message.js";
 
 type Deps = Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "sms" | "settings">;
 
@@ -54,7 +55,8 @@ export async function reauthenticate(
   input: { userId: string },
 ): Promise<Result<{ messageId?: string }>> {
   const now = deps.clock.now();
-  return transactionRollingBackOn(deps.store, async (repos): Promise<Result<{ messageId?: string }>> => {
+  const outbox = new Outbox<VerificationRepositories>();
+  const sent = await transactionThenSend(deps.store, outbox, async (repos): Promise<Result<boolean>> => {
     const user = await repos.users.lock(input.userId);
     if (user === null) return err(failures.userNotFound());
     const channel = channelOf(user);
@@ -63,22 +65,39 @@ export async function reauthenticate(
     const gap = channel.value.kind === "email" ? settings.mailer.maxFrequency : settings.sms.maxFrequency;
     const refused = tooSoon(user.reauthenticationSentAt, gap, now, channel.value.kind);
     if (refused) return err(refused);
-    const nonce = await storeNonce(deps, repos, user, channel.value, now);
+    const { nonce, tokenId } = await storeNonce(deps, repos, user, channel.value, now);
     await repos.audit.record({
       action: "user_reauthenticate_requested",
       actorId: user.id,
       actorUsername: actorUsername(user),
       at: now,
     });
-    // Last: a send that fails throws, and the transaction takes the nonce back with it.
-    const { address } = channel.value;
-    if (channel.value.kind === "email") {
-      await deps.mailer.send({ kind: "reauthentication", to: address, email: address, token: nonce });
-      return ok({});
-    }
-    const { messageId } = await deps.sms.send(address, `Your code is ${nonce}`);
-    return ok({ messageId });
+    // Sent once committed; a send that fails takes the nonce back (`undo`) and is answered.
+    const { address, kind } = channel.value;
+    outbox.add({
+      send: async () => {
+        if (kind === "sms") return (await deps.sms.send(address, `Your code is ${nonce}`)).messageId;
+        await deps.mailer.send({ kind: "reauthentication", to: address, email: address, token: nonce });
+        return undefined;
+      },
+      undo: async (undoRepos) => {
+        const sentAt = now;
+        await undoMessage(undoRepos, {
+          userId: user.id,
+          tokenId,
+          tokenType: "reauthentication_token",
+          sentAt,
+        });
+        const current = await undoRepos.users.lock(user.id);
+        if (current !== null && current.reauthenticationSentAt === null) {
+          await undoRepos.users.update({ ...current, reauthenticationToken: null });
+        }
+      },
+    });
+    return ok(kind === "sms");
   });
+  if (!sent.ok) return sent;
+  return ok(sent.value ? { messageId: outbox.messageId } : {});
 }
 
 /** Draws the nonce and stores its hashes (on the user and as a one-time token); returns the nonce. */
@@ -88,7 +107,7 @@ async function storeNonce(
   user: User,
   channel: Channel,
   now: Date,
-): Promise<string> {
+): Promise<{ nonce: string; tokenId: string }> {
   const { settings } = deps;
   const nonce = deps.random.digits(
     channel.kind === "email" ? settings.mailer.otpLength : settings.sms.otpLength,
@@ -101,8 +120,9 @@ async function storeNonce(
   if ((await repos.users.update(updated)) !== "updated") {
     throw new Error(`reauthenticate: user ${user.id} could not be updated`);
   }
+  const tokenId = deps.random.uuid();
   await repos.oneTimeTokens.put({
-    id: deps.random.uuid(),
+    id: tokenId,
     userId: user.id,
     type: "reauthentication_token",
     // A nonce has no link: the link hash is of a random token nobody is given.
@@ -111,5 +131,5 @@ async function storeNonce(
     relatesTo: channel.address,
     createdAt: now,
   });
-  return nonce;
+  return { nonce, tokenId };
 }

@@ -2,17 +2,21 @@ import type { User } from "../accounts/index.js";
 import { actorUsername, normalizeEmail } from "../accounts/index.js";
 import {
   err,
+  Outbox,
   ok,
   orRollback,
   type Result,
   resolveRedirect,
-  transactionRollingBackOn,
+  transactionThenSend,
 } from "../kernel/index.js";
-import type { VerificationDeps } from "./deps.js";
+import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { tooSoon } from "./steps/frequency.js";
 import { sendEmailToken } from "./steps/send-email-token.js";
 
-type Deps = Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings">;
+type Deps = Pick<
+  VerificationDeps,
+  "store" | "clock" | "random" | "tokens" | "mailer" | "deliveries" | "settings"
+>;
 
 /**
  * Mails a password-recovery link and code (`POST /recover`), verified with `type: "recovery"`, which
@@ -22,7 +26,9 @@ type Deps = Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "ma
  * At most one recovery mail per `SMTP_MAX_FREQUENCY` per address (429 `over_email_send_rate_limit`
  * with the seconds left). The spec's limits table says 60 s for recovery, but its configuration table
  * names `SMTP_MAX_FREQUENCY` as the gap between recovery mails; the named, configurable variable wins.
- * A mail that cannot be sent rolls back the token and `recovery_sent_at`, so asking again works.
+ * The mail is delivered after the answer (`deliveries`), so the answer's timing does not depend on the
+ * mail server; one that cannot be sent is logged, and its token and `recovery_sent_at` are removed
+ * again, so asking again works at once.
  */
 export async function recoverPassword(
   deps: Deps,
@@ -36,7 +42,8 @@ export async function recoverPassword(
   });
   const now = deps.clock.now();
 
-  return transactionRollingBackOn(deps.store, async (repos): Promise<Result<Record<never, never>>> => {
+  const outbox = new Outbox<VerificationRepositories>({ later: deps.deliveries });
+  return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<Record<never, never>>> => {
     const found = await repos.users.findByEmail(email.value);
     const user = found && (await repos.users.lock(found.id));
     if (user === null) return ok({});
@@ -59,6 +66,7 @@ export async function recoverPassword(
         to: email.value,
         redirectTo,
         now,
+        outbox,
       }),
     );
     return ok({});

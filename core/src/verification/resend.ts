@@ -2,12 +2,13 @@ import { normalizeEmail, normalizePhone } from "../accounts/index.js";
 import {
   err,
   failures,
+  Outbox,
   ok,
   type Result,
   resolveRedirect,
-  transactionRollingBackOn,
+  transactionThenSend,
 } from "../kernel/index.js";
-import type { VerificationDeps } from "./deps.js";
+import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { resendEmailChange } from "./email-change.js";
 import { resendPhoneChange } from "./phone-change.js";
 import { resendEmailConfirmation, resendSmsConfirmation } from "./steps/confirmation.js";
@@ -20,7 +21,10 @@ export interface ResendInput {
   readonly redirectTo?: string;
 }
 
-type Deps = Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "sms" | "settings">;
+type Deps = Pick<
+  VerificationDeps,
+  "store" | "clock" | "random" | "tokens" | "mailer" | "sms" | "deliveries" | "settings"
+>;
 
 /**
  * Sends a pending confirmation again (`POST /resend`): `signup` (the email confirmation of an
@@ -28,7 +32,8 @@ type Deps = Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "ma
  * pending change's messages). Answers `{}` — `{ messageId }` when an SMS went out — also when there is
  * no such user or nothing to confirm, so the endpoint does not reveal which addresses have accounts.
  * Each message keeps its gap (`SMTP_MAX_FREQUENCY`, `SMS_MAX_FREQUENCY`: 429 with the seconds left),
- * and a send that fails rolls back its token, so asking again works.
+ * and a send that fails removes its token again, so asking again works. Mail is delivered after the
+ * answer (`deliveries`: a failure is logged, not answered); an SMS before it (its id is the answer).
  */
 export async function resend(deps: Deps, input: ResendInput): Promise<Result<{ messageId?: string }>> {
   const { type } = input;
@@ -64,12 +69,13 @@ async function resendSignup(
   const email = normalizeEmail(rawEmail);
   if (!email.ok) return email;
   const now = deps.clock.now();
-  return transactionRollingBackOn(deps.store, async (repos): Promise<Result<{ messageId?: string }>> => {
+  const outbox = new Outbox<VerificationRepositories>({ later: deps.deliveries });
+  return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<{ messageId?: string }>> => {
     const found = await repos.users.findByEmail(email.value);
     const user = found && (await repos.users.lock(found.id));
     // Confirmed or unknown: nothing to send, and the answer must not say which.
     if (!user || user.emailConfirmedAt !== null) return ok({});
-    const sent = await resendEmailConfirmation(deps, repos, user, { redirectTo, now });
+    const sent = await resendEmailConfirmation(deps, repos, user, { redirectTo, now, outbox });
     return sent.ok ? ok({}) : sent;
   });
 }
@@ -78,11 +84,14 @@ async function resendSms(deps: Deps, rawPhone: string): Promise<Result<{ message
   const phone = normalizePhone(rawPhone);
   if (!phone.ok) return phone;
   const now = deps.clock.now();
-  return transactionRollingBackOn(deps.store, async (repos): Promise<Result<{ messageId?: string }>> => {
+  const outbox = new Outbox<VerificationRepositories>();
+  const sent = await transactionThenSend(deps.store, outbox, async (repos): Promise<Result<boolean>> => {
     const found = await repos.users.findByPhone(phone.value);
     const user = found && (await repos.users.lock(found.id));
-    if (!user || user.phoneConfirmedAt !== null) return ok({});
-    const sent = await resendSmsConfirmation(deps, repos, user, now);
-    return sent.ok ? ok({ messageId: sent.value.messageId }) : sent;
+    if (!user || user.phoneConfirmedAt !== null) return ok(false);
+    const texted = await resendSmsConfirmation(deps, repos, user, now, outbox);
+    return texted.ok ? ok(true) : texted;
   });
+  if (!sent.ok) return sent;
+  return ok(sent.value ? { messageId: outbox.messageId } : {});
 }

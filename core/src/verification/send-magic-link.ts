@@ -3,17 +3,19 @@ import { actorUsername, normalizeEmail } from "../accounts/index.js";
 import {
   err,
   failures,
+  Outbox,
   ok,
   orRollback,
   type Result,
   resolveRedirect,
-  transactionRollingBackOn,
+  transactionThenSend,
 } from "../kernel/index.js";
-import type { VerificationDeps } from "./deps.js";
+import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { resendEmailConfirmation } from "./steps/confirmation.js";
 import { tooSoon } from "./steps/frequency.js";
 import { findOrCreatePasswordless } from "./steps/passwordless-user.js";
 import { sendEmailToken } from "./steps/send-email-token.js";
+import { undoCreationWith } from "./steps/undo-message.js";
 
 /** Seconds between two magic links to one address (the spec's limits table). */
 export const MAGIC_LINK_GAP_SECONDS = 60;
@@ -27,7 +29,10 @@ export interface SendMagicLinkInput {
   readonly redirectTo?: string;
 }
 
-type Deps = Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings">;
+type Deps = Pick<
+  VerificationDeps,
+  "store" | "clock" | "random" | "tokens" | "mailer" | "deliveries" | "settings"
+>;
 
 /**
  * Mails a sign-in link and code (`POST /magiclink`, `POST /otp` with an email). Answers `{}` whether
@@ -39,7 +44,8 @@ type Deps = Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "ma
  * tokens), at most once per `SMTP_MAX_FREQUENCY`. An unknown address with `createUser` false is
  * refused with 422 `otp_disabled` and nothing is created (the spec's sentence on this is worded
  * backwards; the reference's behaviour is followed). Sooner than the gap: 429
- * `over_email_send_rate_limit`; a mail that cannot be sent rolls everything back.
+ * `over_email_send_rate_limit`. The mail is delivered after the answer (`deliveries`); one that cannot
+ * be sent is logged and its token and `*_sent_at` removed again (a user it created stays, unconfirmed).
  */
 export async function sendMagicLink(
   deps: Deps,
@@ -56,7 +62,8 @@ export async function sendMagicLink(
   const createUser = input.createUser ?? true;
   const now = deps.clock.now();
 
-  return transactionRollingBackOn(deps.store, async (repos): Promise<Result<Record<never, never>>> => {
+  const outbox = new Outbox<VerificationRepositories>({ later: deps.deliveries });
+  return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<Record<never, never>>> => {
     const found = await findOrCreatePasswordless(deps, repos, {
       channel: "email",
       address: email.value,
@@ -70,6 +77,7 @@ export async function sendMagicLink(
     }
     const { user, created } = found;
     if (created) {
+      undoCreationWith(outbox, user.id);
       await repos.audit.record({
         // Like a sign-up: done only once the address is confirmed (at once under autoconfirm).
         action: user.emailConfirmedAt === null ? "user_confirmation_requested" : "user_signedup",
@@ -80,7 +88,12 @@ export async function sendMagicLink(
       });
     }
     if (user.emailConfirmedAt === null) {
-      const sent = await resendEmailConfirmation(deps, repos, user, { redirectTo, now, magicLink: true });
+      const sent = await resendEmailConfirmation(deps, repos, user, {
+        redirectTo,
+        now,
+        magicLink: true,
+        outbox,
+      });
       return sent.ok ? ok({}) : sent;
     }
     const refused = tooSoon(user.magicLinkSentAt, MAGIC_LINK_GAP_SECONDS, now, "email");
@@ -96,6 +109,7 @@ export async function sendMagicLink(
         to: email.value,
         redirectTo,
         now,
+        outbox,
       }),
     );
     return ok({});

@@ -1,9 +1,10 @@
 import type { Metadata } from "../accounts/index.js";
 import { actorUsername, normalizePhone } from "../accounts/index.js";
-import { err, failures, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
-import type { VerificationDeps } from "./deps.js";
+import { err, failures, Outbox, ok, type Result, transactionThenSend } from "../kernel/index.js";
+import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { resendSmsConfirmation } from "./steps/confirmation.js";
 import { findOrCreatePasswordless } from "./steps/passwordless-user.js";
+import { undoCreationWith } from "./steps/undo-message.js";
 
 export interface SendSmsOtpInput {
   readonly phone: string;
@@ -22,8 +23,9 @@ type Deps = Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "sm
  * reference, the code is the user's confirmation token, so the same code also confirms a number
  * that was never confirmed. An unknown number is signed up without a password unless `createUser`
  * is false (422 `otp_disabled`, nothing created). At most one code per `SMS_MAX_FREQUENCY` per
- * number (429 `over_sms_send_rate_limit`); a gateway refusal (`sms_send_failed`) rolls back
- * everything, the new user included. Answers the gateway's message id.
+ * number (429 `over_sms_send_rate_limit`). The code is texted once the change has committed; a
+ * gateway refusal (`sms_send_failed`) removes the code again (a user it created stays, unconfirmed,
+ * and asking again works). Answers the gateway's message id.
  */
 export async function sendSmsOtp(deps: Deps, input: SendSmsOtpInput): Promise<Result<{ messageId: string }>> {
   const { signup } = deps.settings;
@@ -36,7 +38,8 @@ export async function sendSmsOtp(deps: Deps, input: SendSmsOtpInput): Promise<Re
   const createUser = input.createUser ?? true;
   const now = deps.clock.now();
 
-  return transactionRollingBackOn(deps.store, async (repos): Promise<Result<{ messageId: string }>> => {
+  const outbox = new Outbox<VerificationRepositories>();
+  const sent = await transactionThenSend(deps.store, outbox, async (repos): Promise<Result<true>> => {
     const found = await findOrCreatePasswordless(deps, repos, {
       channel: "phone",
       address: phone.value,
@@ -48,6 +51,7 @@ export async function sendSmsOtp(deps: Deps, input: SendSmsOtpInput): Promise<Re
       return err(createUser ? failures.signupDisabled() : failures.otpSignupDisabled());
     }
     if (found.created) {
+      undoCreationWith(outbox, found.user.id);
       await repos.audit.record({
         // The sign-up is done (`user_signedup`) when the code is verified.
         action: "user_confirmation_requested",
@@ -66,7 +70,8 @@ export async function sendSmsOtp(deps: Deps, input: SendSmsOtpInput): Promise<Re
       await repos.users.update(user);
       await repos.sessions.deleteForUser(user.id);
     }
-    const sent = await resendSmsConfirmation(deps, repos, user, now);
-    return sent.ok ? ok({ messageId: sent.value.messageId }) : sent;
+    const texted = await resendSmsConfirmation(deps, repos, user, now, outbox);
+    return texted.ok ? ok(true) : texted;
   });
+  return sent.ok ? ok({ messageId: outbox.messageId }) : sent;
 }

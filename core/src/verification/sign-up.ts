@@ -12,11 +12,12 @@ import {
 import {
   err,
   failures,
+  Outbox,
   ok,
   orRollback,
   type Result,
   resolveRedirect,
-  transactionRollingBackOn,
+  transactionThenSend,
 } from "../kernel/index.js";
 import { issueSession, type SessionTokens } from "../sessions/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
@@ -24,6 +25,7 @@ import { resendEmailConfirmation, resendSmsConfirmation } from "./steps/confirma
 import { tooSoon } from "./steps/frequency.js";
 import { sendEmailToken } from "./steps/send-email-token.js";
 import { sendSmsToken } from "./steps/send-sms-token.js";
+import { undoCreationWith } from "./steps/undo-message.js";
 
 export interface SignUpInput {
   readonly email?: string;
@@ -39,7 +41,7 @@ export type SignUpOutcome = { kind: "session"; tokens: SessionTokens } | { kind:
 
 type SignUpDeps = Pick<
   VerificationDeps,
-  "store" | "clock" | "random" | "tokens" | "hasher" | "signer" | "mailer" | "sms" | "settings"
+  "store" | "clock" | "random" | "tokens" | "hasher" | "signer" | "mailer" | "sms" | "deliveries" | "settings"
 >;
 type Channel = "email" | "phone";
 
@@ -52,9 +54,12 @@ type Channel = "email" | "phone";
  * for an owner who never confirmed, a new confirmation, at most once per `SMTP_MAX_FREQUENCY` /
  * `SMS_MAX_FREQUENCY`: sooner is 429 `over_email_send_rate_limit` / `over_sms_send_rate_limit`).
  *
- * Confirmations go out inside the transaction, after its writes: a mail or SMS that cannot be sent
- * (or the hourly email cap) rolls the new user back and answers the error, so the address is not left
- * taken by an account nobody can confirm, and asking again works.
+ * Confirmations go out once the transaction has committed. A confirmation mail is delivered after the
+ * answer (`deliveries`), so that a new and a known address take the same time; one that cannot be
+ * sent is logged and its token removed (the unconfirmed user stays, and signing up again, or
+ * `/resend`, mails a new one at once). An SMS is sent before the answer: a gateway refusal answers
+ * `sms_send_failed` and removes its code, and asking again works. The hourly email cap is taken
+ * before the answer: 429 `over_email_send_rate_limit`.
  */
 export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Result<SignUpOutcome>> {
   const { email, phone, password } = input;
@@ -85,6 +90,7 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
     siteUrl: deps.settings.siteUrl,
     allowList: deps.settings.uriAllowList,
   });
+  const outbox = new Outbox<VerificationRepositories>(channel === "email" ? { later: deps.deliveries } : {});
   const fields: NewUserFields = {
     channel,
     address: address.value,
@@ -92,11 +98,12 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
     hash,
     now,
     redirectTo,
+    outbox,
   };
   const findExisting = (repos: VerificationRepositories) =>
     channel === "email" ? repos.users.findByEmail(address.value) : repos.users.findByPhone(address.value);
 
-  return transactionRollingBackOn(deps.store, async (repos): Promise<Result<SignUpOutcome>> => {
+  return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<SignUpOutcome>> => {
     const existing = await findExisting(repos);
     if (existing !== null) return repeatedSignUp(deps, repos, existing, fields, autoconfirm);
     const user = newUser(deps, deps.random.uuid(), fields, autoconfirm);
@@ -115,6 +122,7 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
       }
       return repeatedSignUp(deps, repos, winner, fields, autoconfirm);
     }
+    if (!autoconfirm) undoCreationWith(outbox, user.id);
     const actor = { actorId: user.id, actorUsername: actorUsername(user), traits: { provider: channel } };
     // As the reference: the sign-up counts as done when the address is confirmed (`/verify` records
     // `user_signedup` then); until that it is a confirmation request.
@@ -135,11 +143,18 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
           to: address.value,
           redirectTo,
           now,
+          outbox,
         }),
       );
     } else {
       orRollback(
-        await sendSmsToken(deps, repos, { user, tokenType: "confirmation_token", phone: address.value, now }),
+        await sendSmsToken(deps, repos, {
+          user,
+          tokenType: "confirmation_token",
+          phone: address.value,
+          now,
+          outbox,
+        }),
       );
     }
     return ok({ kind: "user", user });
@@ -154,6 +169,8 @@ interface NewUserFields {
   readonly hash: string;
   readonly now: Date;
   readonly redirectTo: string;
+  /** Where the confirmation waits until the sign-up has committed. */
+  readonly outbox: Outbox<VerificationRepositories>;
 }
 
 /** A new email/phone user; also the template of the fake user answered for a duplicate. */
@@ -232,13 +249,14 @@ async function repeatedSignUp(
     const resent = await resendEmailConfirmation(deps, repos, locked, {
       redirectTo: f.redirectTo,
       now: f.now,
+      outbox: f.outbox,
     });
     if (!resent.ok) return resent;
   }
   if (f.channel === "phone" && existing.phoneConfirmedAt === null && existing.phone !== null) {
     const locked = await repos.users.lock(existing.id);
     if (locked === null) throw new Error(`signUp: user ${existing.id} vanished`);
-    const resent = await resendSmsConfirmation(deps, repos, locked, f.now);
+    const resent = await resendSmsConfirmation(deps, repos, locked, f.now, f.outbox);
     if (!resent.ok) return resent;
   }
   return ok({ kind: "user", user: newUser(deps, deps.random.uuid(), f, false) });

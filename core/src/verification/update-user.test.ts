@@ -219,7 +219,8 @@ describe("updateUser", () => {
       );
       expect(stored()).toEqual(before);
       expect(deps.store.tables.oneTimeTokens.size).toBe(0);
-      expect(deps.store.tables.audit).toEqual([]);
+      // The text is sent once the update has committed: the audit keeps the attempt.
+      expect(deps.store.tables.audit.map((e) => e.action)).toEqual(["user_modified"]);
     });
 
     it("applies the change with a phone identity under SMS autoconfirm", async () => {

@@ -11,11 +11,12 @@ import {
   constantTimeEqual,
   err,
   failures,
+  Outbox,
   ok,
   orRollback,
   type Result,
   resolveRedirect,
-  transactionRollingBackOn,
+  transactionThenSend,
 } from "../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { requestEmailChange } from "./email-change.js";
@@ -125,7 +126,8 @@ export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<Re
   const { siteUrl, uriAllowList, signup } = deps.settings;
   const redirectTo = resolveRedirect(input.redirectTo, { siteUrl, allowList: uriAllowList });
 
-  return transactionRollingBackOn(deps.store, async (repos): Promise<Result<UserWithIdentities>> => {
+  const outbox = new Outbox<VerificationRepositories>();
+  return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<UserWithIdentities>> => {
     const user = await repos.users.lock(input.userId);
     if (user === null) return err(failures.userNotFound());
     const newEmail = email.value !== null && email.value !== user.email ? email.value : null;
@@ -150,10 +152,12 @@ export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<Re
 
     let next = user;
     if (newEmail !== null) {
-      next = orRollback(await requestEmailChange(deps, repos, { user: next, newEmail, redirectTo, now }));
+      next = orRollback(
+        await requestEmailChange(deps, repos, { user: next, newEmail, redirectTo, now, outbox }),
+      );
     }
     if (newPhone !== null) {
-      next = orRollback(await requestPhoneChange(deps, repos, { user: next, newPhone, now }));
+      next = orRollback(await requestPhoneChange(deps, repos, { user: next, newPhone, now, outbox }));
     }
     next = { ...next, ...own, updatedAt: now };
     if ((await repos.users.update(next)) !== "updated") {
@@ -161,6 +165,14 @@ export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<Re
     }
     if (own.reauthenticationToken === null) {
       await repos.oneTimeTokens.deleteForUser(user.id, ["reauthentication_token"]);
+    }
+    if (newEmail !== null || newPhone !== null) {
+      // A confirmation that does not leave takes the whole update back (the snapshot read at the
+      // start), unless something else changed the user since.
+      outbox.onUndo(async (undoRepos) => {
+        const current = await undoRepos.users.lock(user.id);
+        if (current?.updatedAt.getTime() === now.getTime()) await undoRepos.users.update(user);
+      });
     }
     const actor = { actorId: user.id, actorUsername: actorUsername(next), at: now };
     if (password !== undefined) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { blankUser, type User } from "../accounts/index.js";
 import { fakeDeps } from "../testing/index.js";
 import { linkTokenOf, smsCodeOf } from "../testing/verification/message-helpers.js";
+import { sending } from "../testing/verification/sending.js";
 import { requestEmailChange } from "./email-change.js";
 import { requestPhoneChange } from "./phone-change.js";
 import { recoverPassword } from "./recover.js";
@@ -126,10 +127,15 @@ describe("verifyOtp sms and phone_change", () => {
 
   it("swaps in the new phone on phone_change", async () => {
     const deps = confirmedAlice();
-    await deps.store.transaction(async (repos) => {
+    await sending(deps, async (repos, outbox) => {
       const user = await repos.users.lock(ID);
       if (!user) throw new Error("no user");
-      return requestPhoneChange(deps, repos, { user, newPhone: "15557654321", now: deps.clock.now() });
+      return requestPhoneChange(deps, repos, {
+        user,
+        newPhone: "15557654321",
+        now: deps.clock.now(),
+        outbox,
+      });
     });
     const code = smsCodeOf(deps.sms.sent[0]);
     expect(await verifyOtp(deps, { type: "phone_change", token: code, phone: "15550000000" })).toEqual(
@@ -150,7 +156,7 @@ describe("verifyOtp sms and phone_change", () => {
 describe("verifyOtp email_change", () => {
   it("answers a message after the first confirmation and a session after the second", async () => {
     const deps = confirmedAlice();
-    await deps.store.transaction(async (repos) => {
+    await sending(deps, async (repos, outbox) => {
       const user = await repos.users.lock(ID);
       if (!user) throw new Error("no user");
       return requestEmailChange(deps, repos, {
@@ -158,6 +164,7 @@ describe("verifyOtp email_change", () => {
         newEmail: "alice@new.example",
         redirectTo: deps.settings.siteUrl,
         now: deps.clock.now(),
+        outbox,
       });
     });
     const [toNew, toCurrent] = deps.mailer.sent;

@@ -1,5 +1,5 @@
 import { cryptoRandom, type Sql, systemClock } from "@authsvc/adapters";
-import type { AuthDeps } from "@authsvc/core";
+import type { AuthDeps, DeliveryQueue } from "@authsvc/core";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import { authSettingsOf } from "./auth-settings.js";
@@ -9,7 +9,7 @@ import { mailerOf } from "./mailer.js";
 import { smsSenderOf } from "./sms-sender.js";
 
 /** Builds the ports the use cases run with: one builder per port family. */
-export function authDepsOf(config: Config, sql: Sql, logger: Logger): AuthDeps {
+export function authDepsOf(config: Config, sql: Sql, logger: Logger, deliveries: DeliveryQueue): AuthDeps {
   const clock = systemClock();
   return {
     store: storeOf(config, sql),
@@ -20,6 +20,7 @@ export function authDepsOf(config: Config, sql: Sql, logger: Logger): AuthDeps {
     signer: signerOf(config, clock),
     mailer: mailerOf(config, logger),
     sms: smsSenderOf(config),
+    deliveries,
     settings: authSettingsOf(config),
   };
 }

@@ -5,6 +5,7 @@ import type { Config } from "../config.js";
 import { createApp } from "../http/app.js";
 import { authDepsOf } from "./auth-deps.js";
 import { openDatabase } from "./database.js";
+import { DELIVERY_DRAIN_MS, deliveriesOf } from "./deliveries.js";
 import { logUnredacted } from "./logger.js";
 import { settingsOf } from "./settings-view.js";
 import { readVersion } from "./version.js";
@@ -13,18 +14,22 @@ import { readVersion } from "./version.js";
 export interface Composition {
   readonly app: Hono;
   readonly sql: Sql;
-  /** Ends the pool, then stops the embedded database (whose shutdown flushes it to disk). */
+  /**
+   * Waits (bounded) for the mail already accepted to be delivered, ends the pool, then stops the
+   * embedded database (whose shutdown flushes it to disk).
+   */
   close(): Promise<void>;
 }
 
 /** Builds the running application from a valid configuration. */
 export async function compose(config: Config, logger: Logger): Promise<Composition> {
   const { sql, embedded } = await openDatabase(config, logger);
+  const deliveries = deliveriesOf(logger);
   const app = createApp({
     logger,
     version: readVersion(),
     settings: settingsOf(config),
-    auth: authDepsOf(config, sql, logger),
+    auth: authDepsOf(config, sql, logger, deliveries),
     requestIdHeader: config.api.requestIdHeader,
     corsAllowedHeaders: config.api.corsAllowedHeaders,
     maxRequestDurationMs: config.api.maxRequestDurationMs,
@@ -34,6 +39,9 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
     app,
     sql,
     async close() {
+      // Deliveries use the pool (a failed one removes its code), so they go before it.
+      const undelivered = await deliveries.drain(DELIVERY_DRAIN_MS);
+      if (undelivered > 0) logger.error({ undelivered }, "stopped with messages not delivered");
       // The pool first: the embedded server must not vanish under queries still in flight.
       await sql.end({ timeout: 5 });
       await embedded?.stop();

@@ -1,3 +1,4 @@
+import type { DeliveryQueue } from "../../kernel/index.js";
 import type { Mail, Mailer, SmsSender } from "../../verification/index.js";
 
 /** Keeps every mail it is asked to send. */
@@ -18,4 +19,34 @@ export function fakeSms(): SmsSender & { sent: { to: string; body: string }[]; f
     },
   };
   return fake;
+}
+
+/**
+ * Starts each delivery job at once (so a mail is in `fakeMailer().sent` when the use case answers) and
+ * keeps what the jobs report: `idle()` waits for them, `failures` holds the compensated failures,
+ * `faults` what jobs threw.
+ */
+export function fakeDeliveries(): DeliveryQueue & {
+  failures: { code: string; message: string }[];
+  faults: unknown[];
+  idle(): Promise<void>;
+} {
+  const running: Promise<void>[] = [];
+  const failures: { code: string; message: string }[] = [];
+  const faults: unknown[] = [];
+  return {
+    failures,
+    faults,
+    enqueue(job) {
+      running.push(
+        job().then(
+          (failure) => void (failure && failures.push(failure)),
+          (fault: unknown) => void faults.push(fault),
+        ),
+      );
+    },
+    async idle() {
+      while (running.length > 0) await Promise.all(running.splice(0));
+    },
+  };
 }

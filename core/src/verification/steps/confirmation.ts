@@ -1,11 +1,11 @@
 import type { User } from "../../accounts/index.js";
-import { err, ok, orRollback, type Result } from "../../kernel/index.js";
+import { err, type Outbox, ok, orRollback, type Result } from "../../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "../deps.js";
 import { tooSoon } from "./frequency.js";
 import { sendEmailToken } from "./send-email-token.js";
 import { sendSmsToken } from "./send-sms-token.js";
 
-type EmailDeps = Pick<VerificationDeps, "clock" | "random" | "tokens" | "mailer" | "settings">;
+type EmailDeps = Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings">;
 
 /**
  * Mails an unconfirmed user (read with `lock`) a new confirmation link and code, at most once per
@@ -13,13 +13,13 @@ type EmailDeps = Pick<VerificationDeps, "clock" | "random" | "tokens" | "mailer"
  * `confirmation_sent_at`. A magic-link request for an unconfirmed address goes through here too
  * (`magic_link` mail, `magiclink` link type): the link confirms the address as it signs in.
  *
- * Must run inside `transactionRollingBackOn`: a refused send throws, undoing the update and the token.
+ * The mail waits in `options.outbox` until the caller's transaction has committed (`transactionThenSend`).
  */
 export async function resendEmailConfirmation(
   deps: EmailDeps,
   repos: VerificationRepositories,
   user: User,
-  options: { redirectTo: string; now: Date; magicLink?: boolean },
+  options: { redirectTo: string; now: Date; magicLink?: boolean; outbox: Outbox<VerificationRepositories> },
 ): Promise<Result<User>> {
   const { now } = options;
   if (user.email === null) throw new Error(`resendEmailConfirmation: user ${user.id} has no email`);
@@ -36,6 +36,7 @@ export async function resendEmailConfirmation(
       to: user.email,
       redirectTo: options.redirectTo,
       now,
+      outbox: options.outbox,
     }),
   );
   return ok(updated);
@@ -45,26 +46,28 @@ export async function resendEmailConfirmation(
  * Texts a user (read with `lock`) a new phone confirmation code, at most once per `SMS_MAX_FREQUENCY`
  * (429 `over_sms_send_rate_limit`, nothing written), and records `confirmation_sent_at`. Serves both
  * the phone sign-up confirmation and the SMS one-time login code, which the reference also keeps
- * as the confirmation token. Must run inside `transactionRollingBackOn`.
+ * as the confirmation token. The text waits in `outbox` (`transactionThenSend`).
  */
 export async function resendSmsConfirmation(
-  deps: Pick<VerificationDeps, "random" | "tokens" | "sms" | "settings">,
+  deps: Pick<VerificationDeps, "store" | "random" | "tokens" | "sms" | "settings">,
   repos: VerificationRepositories,
   user: User,
   now: Date,
-): Promise<Result<{ user: User; messageId: string }>> {
+  outbox: Outbox<VerificationRepositories>,
+): Promise<Result<User>> {
   if (user.phone === null) throw new Error(`resendSmsConfirmation: user ${user.id} has no phone`);
   const refused = tooSoon(user.confirmationSentAt, deps.settings.sms.maxFrequency, now, "sms");
   if (refused) return err(refused);
   const updated: User = { ...user, confirmationSentAt: now };
   await repos.users.update(updated);
-  const { messageId } = orRollback(
+  orRollback(
     await sendSmsToken(deps, repos, {
       user: updated,
       tokenType: "confirmation_token",
       phone: user.phone,
       now,
+      outbox,
     }),
   );
-  return ok({ user: updated, messageId });
+  return ok(updated);
 }

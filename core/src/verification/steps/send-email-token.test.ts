@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { blankUser } from "../../accounts/index.js";
 import { fakeDeps } from "../../testing/index.js";
 import { breakMailer, linkTokenOf } from "../../testing/verification/message-helpers.js";
+import { sending } from "../../testing/verification/sending.js";
 import { type SendEmailTokenInput, sendEmailToken } from "./send-email-token.js";
 
 const now = new Date("2026-01-01T00:00:00Z");
@@ -12,7 +13,7 @@ const user = blankUser({
   createdAt: now,
   email: "a@x.io",
 });
-const input: SendEmailTokenInput = {
+const input: Omit<SendEmailTokenInput, "outbox"> = {
   user,
   tokenType: "recovery_token",
   mailKind: "recovery",
@@ -22,10 +23,14 @@ const input: SendEmailTokenInput = {
   now,
 };
 
+/** `sendEmailToken` in a use case's transaction, its mail sent once that has committed. */
+const send = (deps: ReturnType<typeof fakeDeps>, given: Omit<SendEmailTokenInput, "outbox">) =>
+  sending(deps, (repos, outbox) => sendEmailToken(deps, repos, { ...given, outbox }));
+
 describe("sendEmailToken", () => {
   it("mails a link and a code, storing only their hashes", async () => {
     const deps = fakeDeps({ mailer: { ...fakeDeps().settings.mailer, otpLength: 8 } });
-    const result = await sendEmailToken(deps, deps.store, input);
+    const result = await send(deps, input);
     if (!result.ok) throw result.error;
     const { actionLink, otp, hashedToken } = result.value;
     expect(otp).toMatch(/^\d{8}$/);
@@ -60,14 +65,17 @@ describe("sendEmailToken", () => {
       urlPaths: { ...deps.settings.mailer.urlPaths, email_change: "/x/ec" },
     };
     const custom = { ...deps, settings: { ...deps.settings, mailer } };
-    const result = await sendEmailToken(custom, deps.store, {
-      ...input,
-      tokenType: "email_change_token_new",
-      mailKind: "email_change",
-      verifyType: "email_change",
-      to: "new@x.io",
-      newEmail: "new@x.io",
-    });
+    const result = await sending(deps, (repos, outbox) =>
+      sendEmailToken(custom, repos, {
+        ...input,
+        tokenType: "email_change_token_new",
+        mailKind: "email_change",
+        verifyType: "email_change",
+        to: "new@x.io",
+        newEmail: "new@x.io",
+        outbox,
+      }),
+    );
     expect(result.ok && result.value.actionLink).toMatch(
       /^http:\/\/localhost:9999\/x\/ec\?token=.+&type=email_change&/,
     );
@@ -76,8 +84,8 @@ describe("sendEmailToken", () => {
 
   it("replaces the user's previous token of the type", async () => {
     const deps = fakeDeps();
-    await sendEmailToken(deps, deps.store, input);
-    const second = await sendEmailToken(deps, deps.store, input);
+    await send(deps, input);
+    const second = await send(deps, input);
     if (!second.ok) throw second.error;
     expect([...deps.store.tables.oneTimeTokens.values()].map((t) => t.tokenHash)).toEqual([
       deps.tokens.hash(second.value.hashedToken),
@@ -86,28 +94,25 @@ describe("sendEmailToken", () => {
 
   it("stores without sending for generate_link, counting nothing", async () => {
     const deps = fakeDeps({ mailer: { ...fakeDeps().settings.mailer, rateLimitPerHour: 0 } });
-    const result = await sendEmailToken(deps, deps.store, { ...input, send: false });
+    const result = await send(deps, { ...input, send: false });
     expect(result.ok).toBe(true);
     expect(deps.mailer.sent).toEqual([]);
     expect(deps.store.tables.oneTimeTokens.size).toBe(1);
   });
 
-  it("refuses beyond the hourly cap with 429 before storing anything, and allows again next hour", async () => {
+  it("refuses beyond the hourly cap with 429, removing the token it stored, and allows again next hour", async () => {
     const deps = fakeDeps({ mailer: { ...fakeDeps().settings.mailer, rateLimitPerHour: 2 } });
-    expect((await sendEmailToken(deps, deps.store, input)).ok).toBe(true);
-    expect((await sendEmailToken(deps, deps.store, { ...input, user: { ...user, id: "u2" } })).ok).toBe(true);
+    expect((await send(deps, input)).ok).toBe(true);
+    expect((await send(deps, { ...input, user: { ...user, id: "u2" } })).ok).toBe(true);
     deps.store.tables.oneTimeTokens.clear();
-    expect(await sendEmailToken(deps, deps.store, input)).toEqual({
+    expect(await send(deps, input)).toMatchObject({
       ok: false,
-      error: expect.objectContaining({
-        code: "over_email_send_rate_limit",
-        message: "email rate limit exceeded",
-      }),
+      error: { code: "over_email_send_rate_limit", message: "email rate limit exceeded" },
     });
     expect(deps.store.tables.oneTimeTokens.size).toBe(0);
     expect(deps.mailer.sent).toHaveLength(2);
     const nextHour = new Date(now.getTime() + 3_600_000);
-    expect((await sendEmailToken(deps, deps.store, { ...input, now: nextHour })).ok).toBe(true);
+    expect((await send(deps, { ...input, now: nextHour })).ok).toBe(true);
   });
 
   it("does not count sends under mailer autoconfirm", async () => {
@@ -116,15 +121,14 @@ describe("sendEmailToken", () => {
       mailer: { ...base.settings.mailer, rateLimitPerHour: 0 },
       signup: { ...base.settings.signup, mailerAutoconfirm: true },
     });
-    expect((await sendEmailToken(deps, deps.store, input)).ok).toBe(true);
+    expect((await send(deps, input)).ok).toBe(true);
     expect(deps.mailer.sent).toHaveLength(1);
   });
 
-  it("rejects with the mailer's error when the mail cannot be sent", async () => {
+  it("answers the mailer's error when the mail cannot be sent, removing the token", async () => {
     const deps = fakeDeps();
     breakMailer(deps.mailer);
-    await expect(sendEmailToken(deps, deps.store, input)).rejects.toMatchObject({
-      code: "email_send_failed",
-    });
+    expect(await send(deps, input)).toMatchObject({ ok: false, error: { code: "email_send_failed" } });
+    expect(deps.store.tables.oneTimeTokens.size).toBe(0);
   });
 });

@@ -1,8 +1,9 @@
 import type { User } from "../../accounts/index.js";
-import { err, failures, ok, type Result } from "../../kernel/index.js";
+import { failures, type Outbox, ok, type Result } from "../../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "../deps.js";
 import type { MailKind } from "../ports/mailer.js";
 import type { OneTimeTokenType } from "../ports/one-time-tokens.js";
+import { undoMessage } from "./undo-message.js";
 
 /** The `type` a mailed link carries to `/verify`. */
 export type EmailVerifyType = "signup" | "invite" | "magiclink" | "recovery" | "email_change";
@@ -24,6 +25,8 @@ export interface SendEmailTokenInput {
   readonly now: Date;
   /** Default true; false builds and stores the token without sending anything (generate_link). */
   readonly send?: boolean;
+  /** Where the mail waits until the transaction has committed (`transactionThenSend`); needed to send. */
+  readonly outbox?: Outbox<VerificationRepositories>;
 }
 
 export interface EmailToken {
@@ -35,31 +38,27 @@ export interface EmailToken {
 }
 
 /**
- * Creates a one-time email token for `user` (replacing their previous one of `tokenType`) and mails
- * its link and code to `to`. Only hashes are stored: the link token's, and that of `to + code`.
- *
- * Call it inside the use case's transaction, after the use case's own writes: a refused send rejects
- * with an `AuthError` (`email_send_failed`), which the caller lets propagate so that the transaction
- * rolls back and no usable token of a mail that never left remains. The hourly cap
- * (`RATE_LIMIT_EMAIL_SENT`, shared by all instances, skipped under mailer autoconfirm) is checked
- * first; its refusal is returned as 429 `over_email_send_rate_limit` before anything is stored.
+ * Creates a one-time email token for `user` (replacing their previous one of `tokenType`) and leaves
+ * its mail (link and code, to `to`) in `input.outbox`, to be sent once the caller's transaction has
+ * committed (`transactionThenSend`). Only hashes are stored: the link token's, and that of
+ * `to + code`. The hourly cap (`RATE_LIMIT_EMAIL_SENT`, shared by all instances, skipped under mailer
+ * autoconfirm) is taken then, in one statement of its own: its refusal answers 429
+ * `over_email_send_rate_limit`; a refused send `email_send_failed`. Either way the token is removed
+ * and the `*_sent_at` stamps of this request cleared (`undoMessage`).
  */
 export async function sendEmailToken(
-  deps: Pick<VerificationDeps, "clock" | "random" | "tokens" | "mailer" | "settings">,
+  deps: Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings">,
   repos: VerificationRepositories,
   input: SendEmailTokenInput,
 ): Promise<Result<EmailToken>> {
   const { settings } = deps;
   const send = input.send ?? true;
-  if (send && !settings.signup.mailerAutoconfirm) {
-    const allowed = await repos.quota.take("email", settings.mailer.rateLimitPerHour, 3_600_000, input.now);
-    if (!allowed) return err(failures.emailRateLimit());
-  }
   const relatesTo = input.to.toLowerCase();
   const otp = deps.random.digits(settings.mailer.otpLength);
   const linkToken = deps.tokens.generate();
+  const tokenId = deps.random.uuid();
   await repos.oneTimeTokens.put({
-    id: deps.random.uuid(),
+    id: tokenId,
     userId: input.user.id,
     type: input.tokenType,
     tokenHash: deps.tokens.hash(linkToken),
@@ -72,16 +71,43 @@ export async function sendEmailToken(
     `${settings.apiExternalUrl}${urlPath}?token=${encodeURIComponent(linkToken)}` +
     `&type=${input.verifyType}&redirect_to=${encodeURIComponent(input.redirectTo)}`;
   if (send) {
-    await deps.mailer.send({
+    if (input.outbox === undefined) throw new Error("sendEmailToken: sending needs an outbox");
+    const mail = {
       kind: input.mailKind,
       to: input.to,
       email: input.user.email ?? input.to,
       confirmationUrl: actionLink,
       token: otp,
       ...(input.newEmail !== undefined ? { newEmail: input.newEmail } : {}),
+    };
+    input.outbox.add({
+      ...(settings.signup.mailerAutoconfirm ? {} : { reserve: () => takeEmailQuota(deps, input.now) }),
+      send: async () => {
+        await deps.mailer.send(mail);
+        return undefined;
+      },
+      undo: (undoRepos) =>
+        undoMessage(undoRepos, {
+          userId: input.user.id,
+          tokenId,
+          tokenType: input.tokenType,
+          sentAt: input.now,
+        }),
     });
   }
   return ok({ actionLink, otp, hashedToken: linkToken });
+}
+
+/**
+ * Counts one email against the hourly cap, in one statement outside any transaction (so no row lock
+ * on the counter outlives it); resolves the refusal or null.
+ */
+export async function takeEmailQuota(
+  deps: Pick<VerificationDeps, "store" | "settings">,
+  now: Date,
+): Promise<ReturnType<typeof failures.emailRateLimit> | null> {
+  const allowed = await deps.store.quota.take("email", deps.settings.mailer.rateLimitPerHour, 3_600_000, now);
+  return allowed ? null : failures.emailRateLimit();
 }
 
 // The reauthentication nonce has no link; should it ever come through here, it links like a confirmation.

@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { blankUser } from "../../accounts/index.js";
 import { fakeDeps } from "../../testing/index.js";
 import { breakSms, smsCodeOf } from "../../testing/verification/message-helpers.js";
-import { sendSmsToken } from "./send-sms-token.js";
+import { sending } from "../../testing/verification/sending.js";
+import { type SendSmsTokenInput, sendSmsToken } from "./send-sms-token.js";
+
+const send = (deps: ReturnType<typeof fakeDeps>, given: Omit<SendSmsTokenInput, "outbox">) =>
+  sending(deps, (repos, outbox) => sendSmsToken(deps, repos, { ...given, outbox }));
 
 const now = new Date("2026-01-01T00:00:00Z");
 const user = blankUser({ id: "u1", aud: "authenticated", role: "authenticated", createdAt: now });
@@ -11,7 +15,9 @@ describe("sendSmsToken", () => {
   it("texts a code of SMS_OTP_LENGTH digits, storing only hash(phone + code)", async () => {
     const deps = fakeDeps({ sms: { otpExp: 60, otpLength: 7, maxFrequency: 60, rateLimitPerHour: 30 } });
     const input = { user, tokenType: "phone_change_token", phone: "15551234567", now } as const;
-    expect(await sendSmsToken(deps, deps.store, input)).toEqual({ ok: true, value: { messageId: "sms-1" } });
+    const sent = await send(deps, input);
+    expect(sent).toMatchObject({ ok: true });
+    expect(sent.outbox.messageId).toBe("sms-1");
     const code = smsCodeOf(deps.sms.sent[0]);
     expect(code).toMatch(/^\d{7}$/);
     expect(deps.sms.sent).toEqual([{ to: "15551234567", body: `Your code is ${code}` }]);
@@ -30,11 +36,12 @@ describe("sendSmsToken", () => {
     expect(JSON.stringify(stored)).not.toContain(`"${code}"`);
   });
 
-  it("rejects with the gateway's error", async () => {
+  it("answers the gateway's error, removing the code", async () => {
     const deps = fakeDeps();
     breakSms(deps.sms);
     const input = { user, tokenType: "confirmation_token", phone: "15551234567", now } as const;
-    await expect(sendSmsToken(deps, deps.store, input)).rejects.toMatchObject({ code: "sms_send_failed" });
+    expect(await send(deps, input)).toMatchObject({ ok: false, error: { code: "sms_send_failed" } });
+    expect(deps.store.tables.oneTimeTokens.size).toBe(0);
   });
 });
 
@@ -47,21 +54,21 @@ describe("sendSmsToken hourly cap", () => {
       role: "r",
       createdAt: deps.clock.now(),
     });
-    const send = () =>
-      sendSmsToken(deps, deps.store, {
+    const texted = () =>
+      send(deps, {
         user,
         tokenType: "confirmation_token",
         phone: "15550001111",
         now: deps.clock.now(),
       });
-    expect((await send()).ok).toBe(true);
-    expect((await send()).ok).toBe(true);
-    expect(await send()).toMatchObject({
+    expect((await texted()).ok).toBe(true);
+    expect((await texted()).ok).toBe(true);
+    expect(await texted()).toMatchObject({
       ok: false,
       error: { code: "over_sms_send_rate_limit" },
     });
     expect(deps.sms.sent).toHaveLength(2);
     deps.clock.advance(3_600_000);
-    expect((await send()).ok).toBe(true);
+    expect((await texted()).ok).toBe(true);
   });
 });

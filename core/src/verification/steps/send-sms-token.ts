@@ -1,7 +1,8 @@
 import type { User } from "../../accounts/index.js";
-import { err, failures, ok, type Result } from "../../kernel/index.js";
+import { failures, type Outbox, ok, type Result } from "../../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "../deps.js";
 import type { OneTimeTokenType } from "../ports/one-time-tokens.js";
+import { undoMessage } from "./undo-message.js";
 
 export interface SendSmsTokenInput {
   readonly user: User;
@@ -9,26 +10,27 @@ export interface SendSmsTokenInput {
   /** E.164 digits without `+`: where the code goes and what it is bound to. */
   readonly phone: string;
   readonly now: Date;
+  /** Where the text waits until the transaction has committed (`transactionThenSend`). */
+  readonly outbox: Outbox<VerificationRepositories>;
 }
 
 /**
- * Creates a one-time SMS code for `user` (replacing their previous token of `tokenType`) and texts it
- * to `phone`. Only `hash(phone + code)` is stored; the link-token hash is random and unused for SMS.
- *
- * Call it inside the use case's transaction, after its writes: a gateway refusal rejects with an
- * `AuthError` (`sms_send_failed`) that the caller lets propagate, so the transaction rolls back.
+ * Creates a one-time SMS code for `user` (replacing their previous token of `tokenType`) and leaves
+ * its text to `phone` in `input.outbox`, sent once the caller's transaction has committed
+ * (`transactionThenSend`, whose outbox then holds the gateway's message id). Only
+ * `hash(phone + code)` is stored; the link-token hash is random and unused for SMS. SMS cost money:
+ * an hourly cap over all instances (`RATE_LIMIT_SMS_SENT`, 429 `over_sms_send_rate_limit`) is taken
+ * before the send. A refusal or a gateway error (`sms_send_failed`) removes the token again.
  */
 export async function sendSmsToken(
-  deps: Pick<VerificationDeps, "random" | "tokens" | "sms" | "settings">,
+  deps: Pick<VerificationDeps, "store" | "random" | "tokens" | "sms" | "settings">,
   repos: VerificationRepositories,
   input: SendSmsTokenInput,
-): Promise<Result<{ messageId: string }>> {
-  // SMS cost money: an hourly cap over all instances (RATE_LIMIT_SMS_SENT), as for email.
-  const allowed = await repos.quota.take("sms", deps.settings.sms.rateLimitPerHour, 3_600_000, input.now);
-  if (!allowed) return err(failures.smsRateLimit());
+): Promise<Result<Record<never, never>>> {
   const otp = deps.random.digits(deps.settings.sms.otpLength);
+  const tokenId = deps.random.uuid();
   await repos.oneTimeTokens.put({
-    id: deps.random.uuid(),
+    id: tokenId,
     userId: input.user.id,
     type: input.tokenType,
     tokenHash: deps.tokens.hash(deps.tokens.generate()),
@@ -36,6 +38,15 @@ export async function sendSmsToken(
     relatesTo: input.phone,
     createdAt: input.now,
   });
-  const { messageId } = await deps.sms.send(input.phone, `Your code is ${otp}`);
-  return ok({ messageId });
+  input.outbox.add({
+    reserve: async () => {
+      const { rateLimitPerHour } = deps.settings.sms;
+      const allowed = await deps.store.quota.take("sms", rateLimitPerHour, 3_600_000, input.now);
+      return allowed ? null : failures.smsRateLimit();
+    },
+    send: async () => (await deps.sms.send(input.phone, `Your code is ${otp}`)).messageId,
+    undo: (repos) =>
+      undoMessage(repos, { userId: input.user.id, tokenId, tokenType: input.tokenType, sentAt: input.now }),
+  });
+  return ok({});
 }

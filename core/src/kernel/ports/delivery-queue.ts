@@ -1,0 +1,13 @@
+/**
+ * Runs message deliveries after the request has been answered (mail handed over once its token has
+ * committed), with bounded concurrency, so that an endpoint answers after the same work whether or not
+ * the address it was given has an account: no mail-server latency in the answer's timing.
+ */
+export interface DeliveryQueue {
+  /**
+   * Accepts `job` (it runs later; `enqueue` does not wait for it). The job resolves the failure it
+   * already compensated (a refused send), or null; the queue records and counts such failures. A job
+   * that rejects is a fault, logged as such.
+   */
+  enqueue(job: () => Promise<{ readonly code: string; readonly message: string } | null>): void;
+}
