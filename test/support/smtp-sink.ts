@@ -23,6 +23,8 @@ export interface SmtpSinkOptions {
   readonly rejectRecipient?: (address: string) => boolean;
   /** Requires AUTH PLAIN/LOGIN with these credentials (over plain TCP: this is a loopback test server). */
   readonly auth?: { readonly user: string; readonly pass: string };
+  /** Holds each message this long before accepting it (a slow mail server). */
+  readonly delayMs?: number;
 }
 
 /** Errors smtp-server turns into SMTP replies. */
@@ -80,12 +82,16 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<{
           text: parsed.text,
           html: parsed.html,
         };
-        mails.push(mail);
-        for (const waiter of waiters.splice(0)) {
-          if (mail.to.includes(waiter.address)) waiter.resolve(mail);
-          else waiters.push(waiter);
-        }
-        callback();
+        const accept = () => {
+          mails.push(mail);
+          for (const waiter of waiters.splice(0)) {
+            if (mail.to.includes(waiter.address)) waiter.resolve(mail);
+            else waiters.push(waiter);
+          }
+          callback();
+        };
+        if (options.delayMs) setTimeout(accept, options.delayMs);
+        else accept();
       });
     },
   });

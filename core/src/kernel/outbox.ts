@@ -32,9 +32,10 @@ export class Outbox<R> {
 
   /**
    * `later`: the sends run on this queue after the answer (the caps are still taken before it);
-   * a failed send is then compensated and counted there, not answered.
+   * a failed send is then compensated and counted there, not answered. `reserved`: the caller has
+   * already counted these messages against the caps (`Dispatch.reserve` is skipped).
    */
-  constructor(readonly options: { readonly later?: DeliveryQueue } = {}) {}
+  constructor(readonly options: { readonly later?: DeliveryQueue; readonly reserved?: boolean } = {}) {}
 
   add(dispatch: Dispatch<R>): void {
     this.#pending.push(dispatch);
@@ -43,6 +44,11 @@ export class Outbox<R> {
   /** Adds `undo` to what runs when a message of this outbox does not leave (nothing is sent for it). */
   onUndo(undo: (repos: R) => Promise<void>): void {
     this.#pending.push({ send: async () => undefined, undo });
+  }
+
+  /** How many messages (and compensations) wait. */
+  get size(): number {
+    return this.#pending.length;
   }
 
   /** The id of the first message a gateway answered ("" when none did). */
@@ -77,21 +83,25 @@ export async function transactionThenSend<R, T>(
     await undoAll(store, dispatches);
     return result;
   }
-  const refused = await reserveAll(dispatches);
+  const refused = await reserveAll(outbox, dispatches);
   if (refused !== null) {
     await undoAll(store, dispatches);
     return err(refused);
   }
   const { later } = outbox.options;
   if (later) {
-    later.enqueue(() => sendOrUndo(store, outbox, dispatches));
+    await later.enqueue(() => sendOrUndo(store, outbox, dispatches));
     return result;
   }
   const failure = await sendOrUndo(store, outbox, dispatches);
   return failure === null ? result : err(failure);
 }
 
-async function reserveAll<R>(dispatches: readonly Dispatch<R>[]): Promise<AuthError | null> {
+async function reserveAll<R>(
+  outbox: Outbox<R>,
+  dispatches: readonly Dispatch<R>[],
+): Promise<AuthError | null> {
+  if (outbox.options.reserved) return null;
   for (const dispatch of dispatches) {
     const refused = dispatch.reserve ? await dispatch.reserve() : null;
     if (refused) return refused;

@@ -12,6 +12,7 @@ import {
 } from "../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import type { OneTimeToken, OneTimeTokenType } from "./ports/one-time-tokens.js";
+import { answerAlike } from "./steps/answer-alike.js";
 import { tooSoon } from "./steps/frequency.js";
 import { otpExpired, saveChannelChange } from "./steps/save-channel-change.js";
 import { sendEmailToken } from "./steps/send-email-token.js";
@@ -180,7 +181,8 @@ export async function confirmEmailChange(
  * Sends the confirmations of the pending email change again (`POST /resend` type `email_change`),
  * for the user whose current address is `email`: new tokens replace the old ones, subject to
  * `SMTP_MAX_FREQUENCY` (429). Answers `{}` and sends nothing when no such user exists or nothing is
- * pending, so the endpoint reveals neither. A refused send removes the new tokens and is returned.
+ * pending, so the endpoint reveals neither, and after the same work (`answerAlike`): the mails follow
+ * the answer; one that cannot be sent removes the new tokens and is logged.
  */
 export async function resendEmailChange(
   deps: Deps & Pick<VerificationDeps, "store" | "deliveries">,
@@ -191,9 +193,24 @@ export async function resendEmailChange(
   const now = deps.clock.now();
   const { siteUrl, uriAllowList } = deps.settings;
   const redirectTo = resolveRedirect(input.redirectTo, { siteUrl, allowList: uriAllowList });
-  const outbox = new Outbox<VerificationRepositories>({ later: deps.deliveries });
-  return transactionThenSend(deps.store, outbox, async (repos) => {
-    const found = await repos.users.findByEmail(email.value);
+  const known = await deps.store.users.findByEmail(email.value);
+  const pending = known !== null && known.emailChange !== null;
+  const refused =
+    pending && tooSoon(known.emailChangeSentAt, deps.settings.mailer.maxFrequency, now, "email");
+  if (refused) return err(refused);
+  return answerAlike(deps, now, pending ? () => mailChangeAgain(deps, email.value, redirectTo, now) : null);
+}
+
+/** Mails the pending change's confirmations again (after the answer; the cap already counted). */
+function mailChangeAgain(
+  deps: Deps & Pick<VerificationDeps, "store">,
+  email: string,
+  redirectTo: string,
+  now: Date,
+) {
+  const outbox = new Outbox<VerificationRepositories>({ reserved: true });
+  return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<Record<string, never>>> => {
+    const found = await repos.users.findByEmail(email);
     const user = found && (await repos.users.lock(found.id));
     if (!user || user.emailChange === null) return ok({});
     const sent = await mailEmailChange(deps, repos, user, user.emailChange, redirectTo, now, outbox);

@@ -10,6 +10,7 @@ import {
   transactionThenSend,
 } from "../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
+import { answerAlike } from "./steps/answer-alike.js";
 import { tooSoon } from "./steps/frequency.js";
 import { sendEmailToken } from "./steps/send-email-token.js";
 
@@ -21,14 +22,14 @@ type Deps = Pick<
 /**
  * Mails a password-recovery link and code (`POST /recover`), verified with `type: "recovery"`, which
  * signs the user in so that they can set a new password. Answers `{}` whether or not the address has
- * an account: an unknown address runs the same lookup in the same transaction and sends nothing.
+ * an account, after the same work either way (`answerAlike`: one lookup, the cap counted): the
+ * token, the stamp and the mail of a known address follow the answer.
  *
  * At most one recovery mail per `SMTP_MAX_FREQUENCY` per address (429 `over_email_send_rate_limit`
  * with the seconds left). The spec's limits table says 60 s for recovery, but its configuration table
  * names `SMTP_MAX_FREQUENCY` as the gap between recovery mails; the named, configurable variable wins.
- * The mail is delivered after the answer (`deliveries`), so the answer's timing does not depend on the
- * mail server; one that cannot be sent is logged, and its token and `recovery_sent_at` are removed
- * again, so asking again works at once.
+ * A mail that cannot be sent is logged, and its token and `recovery_sent_at` are removed again, so
+ * asking again works at once.
  */
 export async function recoverPassword(
   deps: Deps,
@@ -41,10 +42,17 @@ export async function recoverPassword(
     allowList: deps.settings.uriAllowList,
   });
   const now = deps.clock.now();
+  const found = await deps.store.users.findByEmail(email.value);
+  const refused = found && tooSoon(found.recoverySentAt, deps.settings.mailer.maxFrequency, now, "email");
+  if (refused) return err(refused);
+  return answerAlike(deps, now, found && (() => mailRecovery(deps, email.value, redirectTo, now)));
+}
 
-  const outbox = new Outbox<VerificationRepositories>({ later: deps.deliveries });
+/** Stamps, stores and mails the recovery of `email` (after the answer; the cap already counted). */
+function mailRecovery(deps: Deps, email: string, redirectTo: string, now: Date) {
+  const outbox = new Outbox<VerificationRepositories>({ reserved: true });
   return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<Record<never, never>>> => {
-    const found = await repos.users.findByEmail(email.value);
+    const found = await repos.users.findByEmail(email);
     const user = found && (await repos.users.lock(found.id));
     if (user === null) return ok({});
     const refused = tooSoon(user.recoverySentAt, deps.settings.mailer.maxFrequency, now, "email");
@@ -63,7 +71,7 @@ export async function recoverPassword(
         tokenType: "recovery_token",
         mailKind: "recovery",
         verifyType: "recovery",
-        to: email.value,
+        to: email,
         redirectTo,
         now,
         outbox,

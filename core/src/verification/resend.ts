@@ -11,7 +11,9 @@ import {
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { resendEmailChange } from "./email-change.js";
 import { resendPhoneChange } from "./phone-change.js";
+import { answerAlike } from "./steps/answer-alike.js";
 import { resendEmailConfirmation, resendSmsConfirmation } from "./steps/confirmation.js";
+import { tooSoon } from "./steps/frequency.js";
 
 export interface ResendInput {
   /** Validated here: anything but the four types is refused. */
@@ -69,9 +71,20 @@ async function resendSignup(
   const email = normalizeEmail(rawEmail);
   if (!email.ok) return email;
   const now = deps.clock.now();
-  const outbox = new Outbox<VerificationRepositories>({ later: deps.deliveries });
+  const known = await deps.store.users.findByEmail(email.value);
+  const pending = known !== null && known.emailConfirmedAt === null;
+  const refused =
+    pending && tooSoon(known.confirmationSentAt, deps.settings.mailer.maxFrequency, now, "email");
+  if (refused) return err(refused);
+  const deliver = () => mailConfirmation(deps, email.value, redirectTo, now);
+  return answerAlike(deps, now, pending ? deliver : null);
+}
+
+/** Mails the confirmation again (after the answer; the cap already counted). */
+function mailConfirmation(deps: Deps, email: string, redirectTo: string, now: Date) {
+  const outbox = new Outbox<VerificationRepositories>({ reserved: true });
   return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<{ messageId?: string }>> => {
-    const found = await repos.users.findByEmail(email.value);
+    const found = await repos.users.findByEmail(email);
     const user = found && (await repos.users.lock(found.id));
     // Confirmed or unknown: nothing to send, and the answer must not say which.
     if (!user || user.emailConfirmedAt !== null) return ok({});

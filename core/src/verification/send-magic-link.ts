@@ -11,6 +11,7 @@ import {
   transactionThenSend,
 } from "../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
+import { answerAlike } from "./steps/answer-alike.js";
 import { resendEmailConfirmation } from "./steps/confirmation.js";
 import { tooSoon } from "./steps/frequency.js";
 import { findOrCreatePasswordless } from "./steps/passwordless-user.js";
@@ -44,8 +45,10 @@ type Deps = Pick<
  * tokens), at most once per `SMTP_MAX_FREQUENCY`. An unknown address with `createUser` false is
  * refused with 422 `otp_disabled` and nothing is created (the spec's sentence on this is worded
  * backwards; the reference's behaviour is followed). Sooner than the gap: 429
- * `over_email_send_rate_limit`. The mail is delivered after the answer (`deliveries`); one that cannot
- * be sent is logged and its token and `*_sent_at` removed again (a user it created stays, unconfirmed).
+ * `over_email_send_rate_limit`. These refusals are decided on one read; everything else (creating
+ * the user, the token, the mail) follows the answer (`answerAlike`), so that a known and an unknown
+ * address take the same time. A mail that cannot be sent is logged and undone (its token, its
+ * `*_sent_at`, a user it created).
  */
 export async function sendMagicLink(
   deps: Deps,
@@ -61,12 +64,37 @@ export async function sendMagicLink(
   });
   const createUser = input.createUser ?? true;
   const now = deps.clock.now();
+  const known = await deps.store.users.findByEmail(email.value);
+  if (known === null && (!createUser || signup.disabled)) {
+    return err(createUser ? failures.signupDisabled() : failures.otpSignupDisabled());
+  }
+  const refused =
+    known === null
+      ? null
+      : known.emailConfirmedAt === null
+        ? tooSoon(known.confirmationSentAt, deps.settings.mailer.maxFrequency, now, "email")
+        : tooSoon(known.magicLinkSentAt, MAGIC_LINK_GAP_SECONDS, now, "email");
+  if (refused) return err(refused);
+  return answerAlike(deps, now, () =>
+    mailMagicLink(deps, { ...input, createUser }, email.value, redirectTo, now),
+  );
+}
 
-  const outbox = new Outbox<VerificationRepositories>({ later: deps.deliveries });
+/** Creates the user if need be, stores and mails the link (after the answer; the cap already counted). */
+function mailMagicLink(
+  deps: Deps,
+  input: SendMagicLinkInput & { createUser: boolean },
+  email: string,
+  redirectTo: string,
+  now: Date,
+) {
+  const { signup } = deps.settings;
+  const { createUser } = input;
+  const outbox = new Outbox<VerificationRepositories>({ reserved: true });
   return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<Record<never, never>>> => {
     const found = await findOrCreatePasswordless(deps, repos, {
       channel: "email",
-      address: email.value,
+      address: email,
       data: input.data ?? {},
       now,
       create: createUser && !signup.disabled,
@@ -106,7 +134,7 @@ export async function sendMagicLink(
         tokenType: "recovery_token",
         mailKind: "magic_link",
         verifyType: "magiclink",
-        to: email.value,
+        to: email,
         redirectTo,
         now,
         outbox,

@@ -23,7 +23,7 @@ import { issueSession, type SessionTokens } from "../sessions/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { resendEmailConfirmation, resendSmsConfirmation } from "./steps/confirmation.js";
 import { tooSoon } from "./steps/frequency.js";
-import { sendEmailToken } from "./steps/send-email-token.js";
+import { sendEmailToken, takeEmailQuota } from "./steps/send-email-token.js";
 import { sendSmsToken } from "./steps/send-sms-token.js";
 import { undoCreationWith } from "./steps/undo-message.js";
 
@@ -258,6 +258,14 @@ async function repeatedSignUp(
     if (locked === null) throw new Error(`signUp: user ${existing.id} vanished`);
     const resent = await resendSmsConfirmation(deps, repos, locked, f.now, f.outbox);
     if (!resent.ok) return resent;
+  }
+  if (f.channel === "email" && f.outbox.size === 0) {
+    // No mail for this address, but the same work as a new one: its mail's count against the cap.
+    f.outbox.add({
+      reserve: () => takeEmailQuota(deps, f.now),
+      send: async () => undefined,
+      undo: async () => {},
+    });
   }
   return ok({ kind: "user", user: newUser(deps, deps.random.uuid(), f, false) });
 }

@@ -22,6 +22,7 @@ import { apiVersion } from "./middleware/api-version.js";
 import { MAX_BODY_BYTES } from "./middleware/json-body.js";
 import { applyRateLimits, type RateLimits } from "./middleware/rate-limit.js";
 import { requestContext } from "./middleware/request-context.js";
+import { UNIFORM_LATENCY_SIGNUP_STEP_MS, uniformLatency } from "./middleware/uniform-latency.js";
 
 /** Everything the HTTP layer needs, built by the composition root (or by a test). */
 export interface AppDeps {
@@ -102,6 +103,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   );
 
   applyRateLimits(app, deps.rateLimit);
+  // A known and an unknown address answer alike, in time too (docs/http-api.md, "Differences").
+  app.post("/signup", uniformLatency(UNIFORM_LATENCY_SIGNUP_STEP_MS));
+  for (const path of ["/recover", "/magiclink", "/otp", "/resend"]) app.post(path, uniformLatency());
 
   app.route("/", healthRoutes(deps.version));
   app.route("/", settingsRoutes(deps.settings));

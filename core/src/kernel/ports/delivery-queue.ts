@@ -5,9 +5,12 @@
  */
 export interface DeliveryQueue {
   /**
-   * Accepts `job` (it runs later; `enqueue` does not wait for it). The job resolves the failure it
-   * already compensated (a refused send), or null; the queue records and counts such failures. A job
-   * that rejects is a fault, logged as such.
+   * Accepts `job`, which runs later: the queue returns without waiting for it (a test double may
+   * run it first, so callers await the call). The job resolves the failure it already compensated
+   * (a refused send), or null; the queue records and counts such failures. A job that rejects is a
+   * fault, logged as such.
    */
-  enqueue(job: () => Promise<{ readonly code: string; readonly message: string } | null>): void;
+  enqueue(
+    job: () => Promise<{ readonly code: string; readonly message: string } | null>,
+  ): void | Promise<void>;
 }

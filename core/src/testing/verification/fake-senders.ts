@@ -22,9 +22,9 @@ export function fakeSms(): SmsSender & { sent: { to: string; body: string }[]; f
 }
 
 /**
- * Starts each delivery job at once (so a mail is in `fakeMailer().sent` when the use case answers) and
- * keeps what the jobs report: `idle()` waits for them, `failures` holds the compensated failures,
- * `faults` what jobs threw.
+ * Runs each delivery job before `enqueue` returns (so a mail is in `fakeMailer().sent` when the use
+ * case answers) and keeps what the jobs report: `failures` holds the compensated failures, `faults`
+ * what jobs threw. `idle()` waits for any still running.
  */
 export function fakeDeliveries(): DeliveryQueue & {
   failures: { code: string; message: string }[];
@@ -38,12 +38,12 @@ export function fakeDeliveries(): DeliveryQueue & {
     failures,
     faults,
     enqueue(job) {
-      running.push(
-        job().then(
-          (failure) => void (failure && failures.push(failure)),
-          (fault: unknown) => void faults.push(fault),
-        ),
+      const run = job().then(
+        (failure) => void (failure && failures.push(failure)),
+        (fault: unknown) => void faults.push(fault),
       );
+      running.push(run);
+      return run;
     },
     async idle() {
       while (running.length > 0) await Promise.all(running.splice(0));
