@@ -4,7 +4,6 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
-import { timeout } from "hono/timeout";
 import type { Logger } from "pino";
 import { generateLinkRoutes } from "../routes/admin-generate-link.js";
 import { adminUserRoutes } from "../routes/admin-users.js";
@@ -19,6 +18,7 @@ import { API_VERSION_HEADER } from "./api-version.js";
 import type { AppEnv } from "./app-env.js";
 import { errorResponse, httpError, statusOf, toAuthError } from "./errors.js";
 import { apiVersion } from "./middleware/api-version.js";
+import { DeadlinePassedError, requestDeadline, withRequestDeadlines } from "./middleware/deadline.js";
 import { MAX_BODY_BYTES } from "./middleware/json-body.js";
 import { applyRateLimits, type RateLimits } from "./middleware/rate-limit.js";
 import { requestContext } from "./middleware/request-context.js";
@@ -88,19 +88,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
         ),
     }),
   );
-  app.use(
-    timeout(
-      deps.maxRequestDurationMs ?? 10_000,
-      () =>
-        new HTTPException(504, {
-          cause: httpError(
-            504,
-            "request_timeout",
-            "Processing this request timed out, please retry after a moment.",
-          ),
-        }),
-    ),
-  );
+  // 504 only while nothing has committed; the ports below ask the deadline before each commit.
+  app.use(requestDeadline(deps.maxRequestDurationMs ?? 10_000, deps.auth.deliveries));
+  const auth = withRequestDeadlines(deps.auth);
 
   applyRateLimits(app, deps.rateLimit);
   // A known and an unknown address answer alike, in time too (docs/http-api.md, "Differences").
@@ -109,16 +99,21 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.route("/", healthRoutes(deps.version));
   app.route("/", settingsRoutes(deps.settings));
-  app.route("/", signupRoutes(deps.auth));
-  app.route("/", tokenRoutes(deps.auth));
-  app.route("/", userRoutes(deps.auth));
-  app.route("/", adminUserRoutes(deps.auth));
-  app.route("/", verifyRoutes(deps.auth));
-  app.route("/", messageRoutes(deps.auth));
-  app.route("/", generateLinkRoutes(deps.auth));
+  app.route("/", signupRoutes(auth));
+  app.route("/", tokenRoutes(auth));
+  app.route("/", userRoutes(auth));
+  app.route("/", adminUserRoutes(auth));
+  app.route("/", verifyRoutes(auth));
+  app.route("/", messageRoutes(auth));
+  app.route("/", generateLinkRoutes(auth));
 
   app.notFound((c) => errorResponse(c, httpError(404, "not_found", "Not found")));
   app.onError((thrown, c) => {
+    if (thrown instanceof DeadlinePassedError) {
+      // Already answered 504; this is the late handler, whose change has just been rolled back.
+      c.get("log").warn("request timed out before its change committed: rolled back");
+      return errorResponse(c, httpError(504, "request_timeout", thrown.message));
+    }
     const cause = thrown instanceof HTTPException ? thrown.cause : thrown;
     const error = toAuthError(cause);
     if (statusOf(error) >= 500) c.get("log").error({ err: cause }, "request failed");
