@@ -3,10 +3,10 @@ import type { Transactor } from "./ports/transactor.js";
 import { err, type Result } from "./result.js";
 
 /**
- * Runs `fn` in a transaction and answers its result; an `AuthError` thrown inside (a refused send,
- * or one passed to `orRollback`) rolls the whole transaction back and is answered as `err`. This is
- * how a message that could not be sent leaves neither its one-time token nor a `*_sent_at` behind.
- * An error returned (not thrown) by `fn` still commits what `fn` wrote, e.g. an audit entry.
+ * Runs `fn` in a transaction and answers its result; an `AuthError` thrown inside (one passed to
+ * `orRollback`) rolls the whole transaction back and is answered as `err`. An error returned (not
+ * thrown) by `fn` still commits what `fn` wrote, e.g. an audit entry. Nothing here may call a mail
+ * server or gateway: messages go through `transactionThenSend` (outbox.ts), after the commit.
  */
 export async function transactionRollingBackOn<R, T>(
   store: Transactor<R>,
