@@ -30,6 +30,8 @@ beforeAll(async () => {
       AUTHSVC_SMTP_HOST: sink.host,
       AUTHSVC_SMTP_PORT: String(sink.port),
       AUTHSVC_SMTP_ADMIN_EMAIL: "auth@example.com",
+      // Few connections: the test database is shared with every other test file of the run.
+      AUTHSVC_DB_MAX_POOL_SIZE: "5",
       AUTHSVC_RATE_LIMIT_EMAIL_SENT: "100000",
       // A resend right after the sign-up must send (not 429), so no gap between confirmations.
       AUTHSVC_SMTP_MAX_FREQUENCY: "0",

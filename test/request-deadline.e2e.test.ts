@@ -27,6 +27,8 @@ beforeAll(async () => {
       AUTHSVC_SMTP_HOST: sink.host,
       AUTHSVC_SMTP_PORT: String(sink.port),
       AUTHSVC_SMTP_ADMIN_EMAIL: "auth@example.com",
+      // Few connections: the test database is shared with every other test file of the run.
+      AUTHSVC_DB_MAX_POOL_SIZE: "5",
       AUTHSVC_API_MAX_REQUEST_DURATION: "1s",
     }),
     { cwd },
@@ -103,4 +105,29 @@ describe("the request time limit", () => {
     const rows = await ns.sql`select id from ${ns.sql(ns.namespace)}.users where email = ${email}`;
     expect(rows).toHaveLength(1);
   }, 20_000);
+
+  it("a graceful stop delivers the mail already accepted before the process exits", async () => {
+    const own = await startServer(
+      productionServerEnv(ns, {
+        AUTHSVC_SMTP_HOST: sink.host,
+        AUTHSVC_SMTP_PORT: String(sink.port),
+        AUTHSVC_SMTP_ADMIN_EMAIL: "auth@example.com",
+        // Few connections: the test database is shared with every other test file of the run.
+        AUTHSVC_DB_MAX_POOL_SIZE: "5",
+      }),
+      { cwd },
+    );
+    const email = `drained-${run}@example.com`;
+    const res = await fetch(`${own.url}/magiclink`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email }),
+    });
+    expect(res.status).toBe(200);
+    // Answered before the mail server took the message (it holds each one 1.5 s).
+    expect(sink.mails.filter((m) => m.to.includes(email))).toHaveLength(0);
+    const exit = await own.stop("SIGTERM");
+    expect(exit.code).toBe(0);
+    expect(sink.mails.filter((m) => m.to.includes(email))).toHaveLength(1);
+  }, 30_000);
 });
