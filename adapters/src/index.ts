@@ -8,6 +8,7 @@ export * from "./mail/smtp-mailer.js";
 export * from "./postgres/audit-log.js";
 export * from "./postgres/connect.js";
 export * from "./postgres/embedded-server.js";
+export * from "./postgres/faults.js";
 export * from "./postgres/identity-repository.js";
 export * from "./postgres/migrate.js";
 export * from "./postgres/one-time-token-store.js";

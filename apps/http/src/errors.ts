@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from "@authsvc/adapters";
 import { AuthError, type ErrorCode } from "@authsvc/core";
 import type { Context } from "hono";
 import type { ApiVersion } from "./middleware/api-version.js";
@@ -41,8 +42,13 @@ export function toAuthError(thrown: unknown): AuthError {
       return new AuthError(400, "validation_failed", "The request contains a value that cannot be stored");
     }
   }
+  // A restart or a killed backend is not a bug: a retryable 503 while the pool reconnects.
+  if (isDatabaseUnavailable(thrown)) return new AuthError(503, "unexpected_failure", DATABASE_UNAVAILABLE);
   return new AuthError(500, "unexpected_failure", UNEXPECTED_MESSAGE);
 }
+
+/** What a client sees while the database cannot be reached; retrying after a moment succeeds. */
+export const DATABASE_UNAVAILABLE = "Database unavailable, please retry after a moment";
 
 /** SQLSTATEs of unstorable input: 22P05, 22021 (bad text), 22001 (too long), 54001 (too deep). */
 const UNSTORABLE_INPUT = new Set(["22P05", "22021", "22001", "54001"]);

@@ -140,6 +140,8 @@ export function loadConfig(
       maxPoolSize: db.maxPoolSize,
       preparedStatements: db.preparedStatements,
       namespace: db.namespace,
+      connMaxIdleTimeMs: db.connMaxIdleTime,
+      connMaxLifetimeMs: db.connMaxLifetime,
     },
     log: { level: telemetry.logLevel, file: telemetry.logFile },
     tracing: { enabled: telemetry.tracingEnabled, exporter: telemetry.tracingExporter },

@@ -75,6 +75,10 @@ export interface DbConfig {
   readonly preparedStatements: boolean;
   /** The schema holding every table (`auth.users`, …). */
   readonly namespace: string;
+  /** An idle connection is closed after this long (ms); 0 never. */
+  readonly connMaxIdleTimeMs: number;
+  /** A connection is closed at this age (ms); 0 never. */
+  readonly connMaxLifetimeMs: number;
 }
 
 export interface LogConfig {

@@ -105,8 +105,22 @@ export const db = {
   maxPoolSize: variable({
     key: "DB_MAX_POOL_SIZE",
     kind: k.wholeNumber(),
-    default: "0",
-    description: "Maximum open database connections; 0 means unlimited (capped at 100).",
+    default: "20",
+    description:
+      "Maximum open database connections; 0 means unlimited (capped at 100). The default lets four instances share a default PostgreSQL (max_connections 100).",
+  }),
+  connMaxIdleTime: variable({
+    key: "DB_CONN_MAX_IDLE_TIME",
+    kind: k.duration(),
+    default: "60s",
+    description:
+      "An idle database connection is closed after this long, so a quiet instance holds none; 0 keeps them open.",
+  }),
+  connMaxLifetime: variable({
+    key: "DB_CONN_MAX_LIFETIME",
+    kind: k.duration(),
+    default: "30m",
+    description: "A database connection is closed (and reopened when needed) at this age; 0 never.",
   }),
   preparedStatements: variable({
     key: "DB_PREPARED_STATEMENTS",
