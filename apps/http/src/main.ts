@@ -2,6 +2,7 @@
 import { announceDevelopmentMode, compose, openDatabase } from "./compose.js";
 import { type Config, ConfigFileError, loadConfig, readEnvironment } from "./config.js";
 import { ensureDevSecret } from "./dev-secret.js";
+import { guardAgainstDatabaseFaults } from "./fault-guard.js";
 import { createLogger } from "./logger.js";
 import { listen } from "./server.js";
 
@@ -50,6 +51,7 @@ async function main(command: string): Promise<void> {
   if (config.embedded) await announceDevelopmentMode(config, logger, notices);
   else for (const notice of notices) logger.info(notice);
 
+  guardAgainstDatabaseFaults(process, logger, (code) => process.exit(code));
   const composition = await compose(config, logger);
   const server = await listen(composition.app, { host: config.api.host, port: config.api.port });
   logger.info({ url: server.url }, `authsvc listening on ${server.url}`);
