@@ -113,6 +113,7 @@ describe("a database outage under load", () => {
     const recoveryMs = Math.min(...firstSuccess) - back;
     console.log(
       `[database outage] killed ${killed} connections; during: ${JSON.stringify(statuses(during))}; ` +
+        `slowest answer during it ${Math.max(...during.map((o) => o.ended - o.started)).toFixed(0)} ms; ` +
         `overall: ${JSON.stringify(statuses(log))}; first success ${recoveryMs.toFixed(0)} ms after the database answered`,
     );
 

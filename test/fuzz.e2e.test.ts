@@ -8,6 +8,7 @@ import { ENDPOINTS } from "./support/fuzz-endpoints.js";
 import { fuzzRuns, type RequestSpec, requestArbitrary, toRequest } from "./support/fuzz-requests.js";
 import { productionServerEnv, roleKey } from "./support/server-env.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
+import { startSmtpSink } from "./support/smtp-sink.js";
 
 /**
  * The built server process under malformed requests to every endpoint, over real sockets (bodies that
@@ -17,17 +18,26 @@ import { type ServerProcess, startServer } from "./support/server-process.js";
 let ns: FreshNamespace;
 let server: ServerProcess;
 let keys: { anon: string; serviceRole: string };
+let sink: Awaited<ReturnType<typeof startSmtpSink>>;
 const dir = mkdtempSync(join(tmpdir(), "authsvc-fuzz-"));
 
 beforeAll(async () => {
   ns = await freshNamespace();
-  server = await startServer(productionServerEnv(ns), { cwd: dir });
+  // A working mail server: a server without one answers 500 email_send_failed, as the reference does.
+  sink = await startSmtpSink();
+  const smtp = {
+    AUTHSVC_SMTP_HOST: sink.host,
+    AUTHSVC_SMTP_PORT: String(sink.port),
+    AUTHSVC_SMTP_ADMIN_EMAIL: "auth@example.com",
+  };
+  server = await startServer(productionServerEnv(ns, smtp), { cwd: dir });
   keys = { anon: await roleKey("anon"), serviceRole: await roleKey("service_role") };
 });
 
 afterAll(async () => {
   await server?.stop("SIGKILL");
   await ns?.drop();
+  await sink?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

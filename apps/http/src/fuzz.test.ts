@@ -11,6 +11,7 @@ import {
   toRequest,
 } from "../../../test/support/fuzz-requests.js";
 import { roleKey, TEST_JWT_SECRET } from "../../../test/support/server-env.js";
+import { startSmtpSink } from "../../../test/support/smtp-sink.js";
 import { type Composition, compose } from "./compose.js";
 import { loadConfig } from "./config.js";
 import { createLogger } from "./logger.js";
@@ -23,9 +24,12 @@ import { createLogger } from "./logger.js";
 let ns: FreshNamespace;
 let composition: Composition;
 let keys: { anon: string; serviceRole: string };
+let sink: Awaited<ReturnType<typeof startSmtpSink>>;
 
 beforeAll(async () => {
   ns = await freshNamespace();
+  // A working mail server: a server without one answers 500 email_send_failed, as the reference does.
+  sink = await startSmtpSink();
   const result = loadConfig(
     {
       AUTHSVC_DB_DATABASE_URL: ns.url,
@@ -36,6 +40,9 @@ beforeAll(async () => {
       AUTHSVC_API_EXTERNAL_URL: "http://localhost:9999",
       AUTHSVC_JWT_SECRET: TEST_JWT_SECRET,
       AUTHSVC_MAILER_AUTOCONFIRM: "true",
+      AUTHSVC_SMTP_HOST: sink.host,
+      AUTHSVC_SMTP_PORT: String(sink.port),
+      AUTHSVC_SMTP_ADMIN_EMAIL: "auth@example.com",
     },
     { devJwtSecret: () => TEST_JWT_SECRET },
   );
@@ -48,6 +55,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await composition?.close();
   await ns?.drop();
+  await sink?.close();
 });
 
 describe("every endpoint under malformed requests", () => {
