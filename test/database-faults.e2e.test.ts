@@ -12,6 +12,7 @@ import { type ServerProcess, startServer } from "./support/server-process.js";
  * serves again as soon as the database answers.
  */
 const CLIENTS = 20;
+const OUTAGE_MS = 3_000;
 /** A request that takes longer than this during the outage counts as a hang. */
 const HANG_MS = 5_000;
 
@@ -96,7 +97,8 @@ describe("a database outage under load", () => {
     await new Promise((r) => setTimeout(r, 300));
     const down = performance.now();
     const killed = await db.takeDown();
-    await new Promise((r) => setTimeout(r, 1_000));
+    // Long enough for an unbounded reconnect backoff to grow past the 2 s recovery budget.
+    await new Promise((r) => setTimeout(r, OUTAGE_MS));
     await db.bringBack();
     const back = performance.now();
     await Promise.race([successAfter(back), new Promise((r) => setTimeout(r, 5_000))]);
