@@ -1,6 +1,7 @@
 /**
- * The dependency rule of the hexagon (see README, "Architecture"):
- * core imports nothing outside core; adapters never import apps.
+ * The dependency rule of the hexagon (see docs/architecture.md):
+ * core imports nothing outside core; adapters never import apps; inside core, a slice imports another
+ * slice only through its entry (`<slice>/index.ts`) and never in a circle.
  * Run by `npm run lint`; test/dependency-rule.test.ts proves the rules bite.
  */
 module.exports = {
@@ -18,6 +19,25 @@ module.exports = {
       severity: "error",
       from: { path: ["^core/src/testing/", "^core/src/.+\\.test\\.ts$"] },
       to: { pathNot: ["^core/src/", "node_modules/vitest/", "node_modules/@vitest/"] },
+    },
+    {
+      name: "core-slice-through-entry",
+      comment:
+        "A core slice (kernel, accounts, sessions, …) imports another slice only through its public entry, <slice>/index.ts.",
+      severity: "error",
+      from: { path: "^core/src/([^/]+)/" },
+      to: {
+        path: "^core/src/(?!testing/)[^/]+/",
+        pathNot: ["^core/src/$1/", "^core/src/[^/]+/index\\.ts$"],
+      },
+    },
+    {
+      name: "core-no-circle",
+      comment:
+        "No import circle inside core, neither between files nor between slices through their entries.",
+      severity: "error",
+      from: { path: "^core/src/" },
+      to: { circular: true },
     },
     {
       name: "adapters-never-import-apps",

@@ -41,6 +41,15 @@ describe("the dependency rule (npm run lint)", () => {
     roots.push(root);
     write(root, "core/src/a.ts", 'import { b } from "./b.js";\nexport const a = b;\n');
     write(root, "core/src/b.ts", "export const b = 1;\n");
+    // Two slices: accounts uses the kernel through the kernel's entry.
+    write(root, "core/src/kernel/index.ts", 'export { k } from "./k.js";\n');
+    write(root, "core/src/kernel/k.ts", "export const k = 1;\n");
+    write(root, "core/src/accounts/index.ts", 'export { acc } from "./acc.js";\n');
+    write(
+      root,
+      "core/src/accounts/acc.ts",
+      'import { k } from "../kernel/index.js";\nexport const acc = k;\n',
+    );
     write(root, "adapters/src/x.ts", 'import { a } from "../../core/src/a.js";\nexport const x = a;\n');
     write(
       root,
@@ -77,6 +86,26 @@ describe("the dependency rule (npm run lint)", () => {
     write(root, "adapters/src/z.ts", 'import { y } from "../../apps/http/src/y.js";\nexport const z = y;\n');
     expect(await violations(root)).toEqual([
       "adapters-never-import-apps: adapters/src/z.ts -> apps/http/src/y.ts",
+    ]);
+  });
+
+  it("fails a core slice reaching past another slice's entry", async () => {
+    const root = tree();
+    write(root, "core/src/accounts/deep.ts", 'import { k } from "../kernel/k.js";\nexport const deep = k;\n');
+    expect(await violations(root)).toEqual([
+      "core-slice-through-entry: core/src/accounts/deep.ts -> core/src/kernel/k.ts",
+    ]);
+  });
+
+  it("fails two core slices importing each other, even through their entries", async () => {
+    const root = tree();
+    write(
+      root,
+      "core/src/kernel/k.ts",
+      'import { acc } from "../accounts/index.js";\nexport const k = acc;\n',
+    );
+    expect(await violations(root)).toEqual([
+      "core-no-circle: core/src/accounts/acc.ts -> core/src/kernel/index.ts",
     ]);
   });
 });

@@ -50,10 +50,7 @@ async function stop(server: ServerProcess) {
 describe("the server on a real database", () => {
   it("migrates, answers /health and /settings, and stops cleanly on SIGTERM", async () => {
     const { env, ns } = await productionEnv({
-      AUTHSVC_EXTERNAL_GITHUB_ENABLED: "true",
-      AUTHSVC_EXTERNAL_GITHUB_CLIENT_ID: "client",
-      AUTHSVC_EXTERNAL_GITHUB_SECRET: "secret",
-      AUTHSVC_EXTERNAL_GITHUB_REDIRECT_URI: "http://localhost:9999/callback",
+      AUTHSVC_EXTERNAL_PHONE_ENABLED: "true",
       AUTHSVC_DISABLE_SIGNUP: "true",
     });
     const server = await start(env);
@@ -64,8 +61,8 @@ describe("the server on a real database", () => {
 
     const settings = await fetch(`${server.url}/settings`);
     const body = (await settings.json()) as { external: Record<string, boolean>; disable_signup: boolean };
-    expect(body.external.github).toBe(true);
-    expect(body.external.google).toBe(false);
+    expect(body.external.phone).toBe(true);
+    expect(body.external.github).toBe(false);
     expect(body.disable_signup).toBe(true);
     const requestId = settings.headers.get("x-request-id");
 
@@ -146,6 +143,19 @@ describe("configuration errors stop the start", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('AUTHSVC_JWT_EXP: expected a whole number of seconds, got "soon"');
     expect(result.stderr).toContain("AUTHSVC_LOG_LEVEL");
+  });
+
+  it("a switch of a feature not built yet (captcha) exits non-zero naming it", async () => {
+    const { env } = await productionEnv({
+      AUTHSVC_SECURITY_CAPTCHA_ENABLED: "true",
+      AUTHSVC_SECURITY_CAPTCHA_SECRET: "captcha-secret",
+    });
+    const result = await runServer(env, { cwd: tempDir() });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      "AUTHSVC_SECURITY_CAPTCHA_ENABLED: captcha verification is not built yet, so this switch cannot be turned on",
+    );
+    expect(result.stderr).not.toContain("captcha-secret");
   });
 
   it("with DATABASE_URL set, the required variables are required", async () => {

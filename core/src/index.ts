@@ -1,65 +1,76 @@
-export type { AdminUserBody } from "./domain/admin-user-fields.js";
-export * from "./domain/audit-actor.js";
-export * from "./domain/ban-duration.js";
-export * from "./domain/claims.js";
-export * from "./domain/constant-time.js";
-export * from "./domain/email.js";
-export * from "./domain/metadata.js";
-export * from "./domain/password-policy.js";
-export * from "./domain/phone.js";
-export * from "./domain/redirect.js";
-export type * from "./domain/session.js";
-export type * from "./domain/settings.js";
-export * from "./domain/user.js";
-export * from "./domain/uuid.js";
-export * from "./errors.js";
-export type * from "./ports/index.js";
-export * from "./result.js";
-export { adminCreateUser } from "./use-cases/admin-create-user.js";
-export { adminDeleteUser } from "./use-cases/admin-delete-user.js";
-export { adminGetUser } from "./use-cases/admin-get-user.js";
-export { adminListUsers, type UserPage } from "./use-cases/admin-list-users.js";
-export { adminUpdateUser } from "./use-cases/admin-update-user.js";
-export * from "./use-cases/authenticate.js";
-export type { AuthDeps } from "./use-cases/deps.js";
+/**
+ * @authsvc/core's public entry: the use cases the apps call and the port and domain types the
+ * adapters implement. Everything else stays inside its slice.
+ */
+
+export type { AccountsRepositories } from "./accounts/deps.js";
+// Accounts
+export type { AuditAction, AuditEntry, AuditLog } from "./accounts/ports/audit-log.js";
+export type { IdentityRepository } from "./accounts/ports/identity-repository.js";
+export type { PasswordHasher } from "./accounts/ports/password-hasher.js";
+export type { UserRepository } from "./accounts/ports/user-repository.js";
 export {
-  confirmEmailChange,
-  EMAIL_CHANGE_PENDING_MESSAGE,
-  type EmailChangeOutcome,
-  type RequestEmailChangeInput,
-  requestEmailChange,
-  resendEmailChange,
-} from "./use-cases/email-change.js";
-export {
-  type ActionLink,
-  type GenerateLinkInput,
-  type GenerateLinkType,
-  generateLink,
-} from "./use-cases/generate-link.js";
-export { inviteUser } from "./use-cases/invite-user.js";
-export type { SessionTokens } from "./use-cases/issue-session.js";
-export * from "./use-cases/logout.js";
-export { tooSoon } from "./use-cases/messages/frequency.js";
-export {
-  type EmailToken,
-  type EmailVerifyType,
-  type SendEmailTokenInput,
-  sendEmailToken,
-} from "./use-cases/messages/send-email-token.js";
-export { type SendSmsTokenInput, sendSmsToken } from "./use-cases/messages/send-sms-token.js";
-export { orRollback, transactionRollingBackOn } from "./use-cases/messages/transaction.js";
-export { applyPhoneChange, requestPhoneChange, resendPhoneChange } from "./use-cases/phone-change.js";
-export { reauthenticate } from "./use-cases/reauthenticate.js";
-export { recoverPassword } from "./use-cases/recover.js";
-export * from "./use-cases/refresh-session.js";
-export { type ResendInput, resend } from "./use-cases/resend.js";
-export {
-  MAGIC_LINK_GAP_SECONDS,
-  type SendMagicLinkInput,
-  sendMagicLink,
-} from "./use-cases/send-magic-link.js";
-export { type SendSmsOtpInput, sendSmsOtp } from "./use-cases/send-otp-sms.js";
-export * from "./use-cases/sign-in-password.js";
-export * from "./use-cases/sign-up.js";
-export { type UpdateUserInput, updateUser } from "./use-cases/update-user.js";
-export { type VerifyInput, type VerifyOutcome, type VerifyType, verifyOtp } from "./use-cases/verify.js";
+  confirmedAt,
+  type Identity,
+  type Metadata,
+  type User,
+  type UserWithIdentities,
+} from "./accounts/user.js";
+// Admin
+export { adminCreateUser } from "./admin/admin-create-user.js";
+export { adminDeleteUser } from "./admin/admin-delete-user.js";
+export { adminGetUser } from "./admin/admin-get-user.js";
+export { adminListUsers } from "./admin/admin-list-users.js";
+export { adminUpdateUser } from "./admin/admin-update-user.js";
+export { type GenerateLinkType, generateLink } from "./admin/generate-link.js";
+export { inviteUser } from "./admin/invite-user.js";
+export type { AuthDeps } from "./deps.js";
+export { AuthError, type ErrorCode } from "./kernel/errors.js";
+export { type FailureName, failures } from "./kernel/failures.js";
+export type { Clock } from "./kernel/ports/clock.js";
+export type { Random } from "./kernel/ports/random.js";
+export type { SecretTokens } from "./kernel/ports/secret-tokens.js";
+export { resolveRedirect } from "./kernel/redirect.js";
+export type { Result } from "./kernel/result.js";
+// Kernel
+export type { AuthSettings } from "./kernel/settings.js";
+export { isUuid } from "./kernel/uuid.js";
+// External sign-in
+export type {
+  AuthorizationRequest,
+  ExternalEmail,
+  ExternalProvider,
+  ExternalProviders,
+  ExternalUser,
+  IdTokenVerifier,
+  ProviderTokens,
+} from "./oauth/index.js";
+// Sessions
+export { authenticate, authenticateAdmin } from "./sessions/authenticate.js";
+export type { AccessTokenClaims } from "./sessions/claims.js";
+export { logout } from "./sessions/logout.js";
+export type { SessionStore } from "./sessions/ports/session-store.js";
+export type { TokenSigner } from "./sessions/ports/token-signer.js";
+export { refreshSession } from "./sessions/refresh-session.js";
+export type { AmrEntry, RefreshTokenRecord, Session } from "./sessions/session.js";
+export { signInWithPassword } from "./sessions/sign-in-password.js";
+export type { SessionTokens } from "./sessions/steps/issue-session.js";
+export type { Repositories, Store } from "./store.js";
+export type { VerificationRepositories } from "./verification/deps.js";
+// Verification
+export type { Mail, Mailer, MailKind } from "./verification/ports/mailer.js";
+export type {
+  OneTimeToken,
+  OneTimeTokenStore,
+  OneTimeTokenType,
+} from "./verification/ports/one-time-tokens.js";
+export type { SendQuota } from "./verification/ports/send-quota.js";
+export type { SmsSender } from "./verification/ports/sms-sender.js";
+export { reauthenticate } from "./verification/reauthenticate.js";
+export { recoverPassword } from "./verification/recover.js";
+export { resend } from "./verification/resend.js";
+export { sendMagicLink } from "./verification/send-magic-link.js";
+export { sendSmsOtp } from "./verification/send-otp-sms.js";
+export { signUp } from "./verification/sign-up.js";
+export { updateUser } from "./verification/update-user.js";
+export { verifyOtp } from "./verification/verify.js";

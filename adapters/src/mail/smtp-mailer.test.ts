@@ -165,7 +165,7 @@ describe("smtpMailer: failures are email_send_failed", () => {
     const error = await sendFailure(mailer, mail(address("down")));
     expect(error).toBeInstanceOf(AuthError);
     expect(error).toMatchObject({
-      status: 500,
+      failure: "emailSendFailed",
       code: "email_send_failed",
       message: "Error sending recovery email",
     });

@@ -1,4 +1,4 @@
-import { AuthError, type Mail, type Mailer, type MailKind } from "@authsvc/core";
+import { failures, type Mail, type Mailer, type MailKind } from "@authsvc/core";
 import { createTransport } from "nodemailer";
 import { parseTemplate, renderTemplate, type Template, TemplateSyntaxError } from "./go-template.js";
 import { templateSource, type Warn } from "./template-source.js";
@@ -78,7 +78,7 @@ function validate(options: SmtpMailerOptions): void {
  * other ports upgrade with STARTTLS when the server offers it. Each mail has an HTML part (the custom
  * template of its kind when configured and reachable, else the built-in one) and a plain-text part.
  *
- * `send` rejects with `AuthError(500, "email_send_failed", "Error sending <kind> email")` when the
+ * `send` rejects with `failures.emailSendFailed(kind)` (`email_send_failed`, "Error sending <kind> email") when the
  * message was not accepted (server unreachable or silent, authentication refused, recipient or message
  * rejected); the transport's error is its `cause`, for the caller to log.
  */
@@ -123,7 +123,7 @@ export function smtpMailer(options: SmtpMailerOptions): SmtpMailer {
         // With one recipient a refusal rejects; this guards the partial-acceptance shape all the same.
         if (info.rejected.length > 0) throw new Error(`recipient rejected: ${String(info.response)}`);
       } catch (cause) {
-        const error = new AuthError(500, "email_send_failed", `Error sending ${KIND_NAMES[mail.kind]} email`);
+        const error = failures.emailSendFailed(KIND_NAMES[mail.kind]);
         error.cause = cause;
         throw error;
       }

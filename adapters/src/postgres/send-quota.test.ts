@@ -4,7 +4,7 @@ import {
   type FreshNamespace,
   migratedNamespace,
 } from "../../../test/support/database.js";
-import { postgresSendQuota } from "./send-quota.js";
+import { postgresSendQuota } from "./verification-store.js";
 
 describe("postgresSendQuota", () => {
   let ns: FreshNamespace;

@@ -113,4 +113,25 @@ describe("postgresStore transactions", () => {
     expect(await store.users.findById(other.id)).toBeNull();
     await harness.cleanup();
   });
+
+  it("answers input the database cannot store as validation_failed, and rolls the transaction back", async () => {
+    const harness = await makeStore();
+    const { store } = harness;
+    const unstorable = aUser({ userMetadata: { note: "a\u0000b" } });
+    const refusal = {
+      failure: "unstorableValue",
+      code: "validation_failed",
+      message: "The request contains a value that cannot be stored",
+    };
+    await expect(store.users.insert(unstorable)).rejects.toMatchObject(refusal);
+    const kept = aUser();
+    await expect(
+      store.transaction(async (repos) => {
+        await repos.users.insert(kept);
+        return repos.users.insert(unstorable);
+      }),
+    ).rejects.toMatchObject(refusal);
+    expect(await store.users.findById(kept.id)).toBeNull();
+    await harness.cleanup();
+  });
 });

@@ -1,28 +1,30 @@
 import type { Repositories, Store } from "@authsvc/core";
 import type { Sql, TransactionSql } from "postgres";
-import { postgresAuditLog } from "./audit-log.js";
-import { postgresIdentityRepository } from "./identity-repository.js";
+import { postgresAccountsRepositories } from "./accounts-store.js";
 import { assertValidNamespace } from "./migrate.js";
-import { postgresOneTimeTokenStore } from "./one-time-token-store.js";
 import type { Queryable } from "./rows.js";
-import { postgresSendQuota } from "./send-quota.js";
-import { postgresSessionStore } from "./session-store.js";
-import { postgresUserRepository } from "./user-repository.js";
+import { postgresSessionStore } from "./sessions-store.js";
+import { rejectingUnstorableInput } from "./unstorable-input.js";
+import { postgresVerificationRepositories } from "./verification-store.js";
 
 export interface PostgresStoreOptions {
   /** The schema the migrations created (DB_NAMESPACE, default `auth`). */
   namespace: string;
 }
 
+/**
+ * Every slice's repositories on `sql`; unstorable input (see `unstorable-input.ts`) is answered as a
+ * `validation_failed` failure by every one of them.
+ */
 function repositories(sql: Queryable, namespace: string, transaction?: TransactionSql): Repositories {
-  return {
-    users: postgresUserRepository(sql, { namespace, transaction }),
-    identities: postgresIdentityRepository(sql, { namespace }),
+  const repos: Repositories = {
+    ...postgresAccountsRepositories(sql, { namespace, transaction }),
     sessions: postgresSessionStore(sql, { namespace }),
-    audit: postgresAuditLog(sql, { namespace }),
-    oneTimeTokens: postgresOneTimeTokenStore(sql, { namespace }),
-    quota: postgresSendQuota(sql, { namespace }),
+    ...postgresVerificationRepositories(sql, { namespace }),
   };
+  return Object.fromEntries(
+    Object.entries(repos).map(([name, repository]) => [name, rejectingUnstorableInput(repository)]),
+  ) as unknown as Repositories;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { AuthError } from "@authsvc/core";
+import { type AuthError, failures } from "@authsvc/core";
 
 /** How long a gateway has to accept a message before the send counts as failed. */
 export const SMS_TIMEOUT_MS = 10_000;
@@ -12,7 +12,7 @@ export function smsSendFailed(gateway: string, reason: string, secrets: readonly
   for (const secret of secrets) {
     if (secret) text = text.split(secret).join("[redacted]");
   }
-  return new AuthError(422, "sms_send_failed", `Error sending SMS: ${gateway}: ${text}`);
+  return failures.smsSendFailed(`${gateway}: ${text}`);
 }
 
 /** The gateway's own words for a failure, with its code when it gives one, else the HTTP status. */

@@ -1,7 +1,8 @@
 /**
  * Configuration of the HTTP app: `AUTHSVC_*` variables (plus the unprefixed names the spec lists)
- * from `.env` and the environment, parsed into one typed `Config`. the README (Configuration) documents
- * every variable; a test keeps it in step with `configVariables`.
+ * from `.env` and the environment, parsed into one typed `Config`, section by section (config/sections/).
+ * docs/configuration.md documents every variable; it is generated from `configVariables` and a test
+ * keeps it in step.
  */
 export { configVariables } from "./config/catalog.js";
 export { ConfigFileError, readEnvironment } from "./config/environment.js";

@@ -12,9 +12,9 @@ import {
 } from "../../../test/support/fuzz-requests.js";
 import { roleKey, TEST_JWT_SECRET } from "../../../test/support/server-env.js";
 import { startSmtpSink } from "../../../test/support/smtp-sink.js";
-import { type Composition, compose } from "./compose.js";
 import { loadConfig } from "./config.js";
-import { createLogger } from "./logger.js";
+import { type Composition, compose } from "./wiring/compose.js";
+import { createLogger } from "./wiring/logger.js";
 
 /**
  * Every endpoint of the composed app (real Postgres adapters, so database-level faults show) under

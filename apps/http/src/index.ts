@@ -1,2 +1,2 @@
-export { type AppDeps, createApp } from "./app.js";
 export * from "./config.js";
+export { type AppDeps, createApp } from "./http/app.js";

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-import { announceDevelopmentMode, compose, openDatabase } from "./compose.js";
 import { type Config, ConfigFileError, loadConfig, readEnvironment } from "./config.js";
-import { ensureDevSecret } from "./dev-secret.js";
-import { guardAgainstDatabaseFaults } from "./fault-guard.js";
-import { createLogger } from "./logger.js";
 import { listen } from "./server.js";
+import { announceDevelopmentMode, compose } from "./wiring/compose.js";
+import { openDatabase } from "./wiring/database.js";
+import { ensureDevSecret } from "./wiring/dev-secret.js";
+import { guardAgainstDatabaseFaults } from "./wiring/fault-guard.js";
+import { createLogger } from "./wiring/logger.js";
 
 const USAGE = "usage: authsvc [serve|migrate]";
 /** How long shutdown may take before the process gives up and exits non-zero. */

@@ -1,7 +1,7 @@
 import { Agent, request } from "node:http";
 import type { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_BODY_BYTES } from "./middleware/json-body.js";
+import { MAX_BODY_BYTES } from "./http/middleware/json-body.js";
 import { listen, type RunningServer } from "./server.js";
 import { testApp } from "./testing/test-app.js";
 

@@ -1,15 +1,10 @@
-import type { AuthSettings } from "../domain/settings.js";
-import type { AuthDeps } from "../use-cases/deps.js";
-import {
-  fakeHasher,
-  fakeMailer,
-  fakeSecretTokens,
-  fakeSigner,
-  fakeSms,
-  fixedClock,
-  sequentialRandom,
-} from "./fake-crypto.js";
+import type { AuthDeps } from "../deps.js";
+import type { AuthSettings } from "../kernel/index.js";
+import { fakeHasher } from "./accounts/fake-hasher.js";
 import { fakeStore } from "./fake-store.js";
+import { fakeSecretTokens, fixedClock, sequentialRandom } from "./kernel/fakes.js";
+import { fakeSigner } from "./sessions/fake-signer.js";
+import { fakeMailer, fakeSms } from "./verification/fake-senders.js";
 
 /** The settings of a default configuration. */
 export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): AuthSettings {

@@ -1,6 +1,11 @@
 /** In-memory fakes and port contract suites, for tests only. */
 
-export * from "./contracts/audit-log.contract.js";
+export * from "./accounts/audit-log.contract.js";
+export * from "./accounts/fake-hasher.js";
+export * from "./accounts/identity-repository.contract.js";
+export * from "./accounts/user-repository.contract.js";
+export * from "./fake-deps.js";
+export * from "./fake-store.js";
 export {
   aFullUser,
   anIdentity,
@@ -11,15 +16,14 @@ export {
   newHash,
   newId,
   type StoreHarness,
-} from "./contracts/harness.js";
-export * from "./contracts/identity-repository.contract.js";
-export * from "./contracts/locks.contract.js";
-export * from "./contracts/one-time-tokens.contract.js";
-export * from "./contracts/refresh-tokens.contract.js";
-export * from "./contracts/session-store.contract.js";
-export * from "./contracts/store.contract.js";
-export * from "./contracts/user-repository.contract.js";
-export * from "./fake-crypto.js";
-export * from "./fake-deps.js";
-export * from "./fake-one-time-tokens.js";
-export * from "./fake-store.js";
+} from "./harness.js";
+export * from "./kernel/fakes.js";
+export * from "./sessions/fake-signer.js";
+export * from "./sessions/locks.contract.js";
+export * from "./sessions/refresh-tokens.contract.js";
+export * from "./sessions/session-store.contract.js";
+export * from "./store.contract.js";
+export * from "./verification/fake-one-time-tokens.js";
+export * from "./verification/fake-quota.js";
+export * from "./verification/fake-senders.js";
+export * from "./verification/one-time-tokens.contract.js";

@@ -1,4 +1,4 @@
-import type { Store } from "../ports/store.js";
+import type { Store } from "../store.js";
 import type { FakeTables } from "./fake-store.js";
 
 /**

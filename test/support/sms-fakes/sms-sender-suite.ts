@@ -24,7 +24,7 @@ export async function smsFailure(promise: Promise<unknown>): Promise<AuthError> 
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(AuthError);
-  expect(error).toMatchObject({ status: 422, code: "sms_send_failed" });
+  expect(error).toMatchObject({ failure: "smsSendFailed", code: "sms_send_failed" });
   return error as AuthError;
 }
 

@@ -1,56 +1,53 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { configVariables } from "./catalog.js";
+import { renderExampleEnv, updateConfigurationDoc, variableRow } from "./docs/render.js";
+import { loadConfig } from "./load.js";
 import { EXTERNAL_PROVIDERS } from "./types.js";
-import type { ConfigVariable } from "./variable.js";
 
-const docs = readFileSync(new URL("../../../../README.md", import.meta.url), "utf8");
+const root = new URL("../../../../", import.meta.url);
+const read = (path: string) => readFileSync(new URL(path, root), "utf8");
+const configurationDoc = read("docs/configuration.md");
+const exampleEnv = read("example.env");
+const allDocs = [read("README.md"), ...readdirSync(new URL("docs/", root)).map((f) => read(`docs/${f}`))];
 
-/** Table rows of the docs, as trimmed cells (Biome pads the columns). */
-const rows = docs
-  .split("\n")
-  .filter((line) => line.trim().startsWith("|"))
-  .map((line) =>
-    line
-      .trim()
-      .slice(1, -1)
-      .split("|")
-      .map((cell) => cell.trim()),
-  );
+/** Table rows of a Markdown text, as trimmed cells. */
+const rowsOf = (text: string) =>
+  text
+    .split("\n")
+    .filter((line) => line.trim().startsWith("|"))
+    .map((line) =>
+      line
+        .trim()
+        .slice(1, -1)
+        .split("|")
+        .map((cell) => cell.trim()),
+    );
+const rows = rowsOf(configurationDoc);
 
 const code = (text: string) => `\`${text}\``;
-
-/** The cells the docs must show for a variable, in the order Variable | Type | Default | Required | Meaning. */
-function expectedRow(variable: ConfigVariable): string[] {
-  const fallback =
-    variable.default === undefined
-      ? (variable.computedDefault ?? "—")
-      : variable.default === ""
-        ? "empty"
-        : code(variable.default);
-  const also =
-    variable.aliases.length > 0 ? ` Also read as ${variable.aliases.map(code).join(", then ")}.` : "";
-  return [
-    code(variable.name),
-    variable.type,
-    fallback,
-    variable.required.replace(/AUTHSVC_[A-Z0-9_]+/g, code),
-    `${variable.description}${also}`,
-  ];
-}
-
 const PROVIDER_GROUP = "External OAuth providers";
 
-describe("README.md, Configuration", () => {
-  it("shows every variable, with the type, default, requirement and meaning the code has", () => {
-    for (const variable of configVariables.filter((v) => v.group !== PROVIDER_GROUP)) {
-      // Other tables (embedded defaults, aliases) may also start with the name; one row must match.
-      const candidates = rows.filter((cells) => cells[0] === code(variable.name));
-      expect(candidates, variable.name).toContainEqual(expectedRow(variable));
-    }
+describe("docs/configuration.md and example.env", () => {
+  it("are what `npm run docs` renders from the catalogue (run it after changing a variable)", () => {
+    expect(configurationDoc).toBe(updateConfigurationDoc(configurationDoc));
+    expect(exampleEnv).toBe(renderExampleEnv());
   });
 
-  it("lists the five variables of every OAuth provider", () => {
+  it("show every variable, with the type, default, requirement and meaning the code has", () => {
+    for (const variable of configVariables.filter((v) => v.group !== PROVIDER_GROUP)) {
+      expect(rows, variable.name).toContainEqual(variableRow(variable));
+    }
+    expect(rows).toContainEqual([
+      code("AUTHSVC_SECURITY_CAPTCHA_ENABLED"),
+      "boolean",
+      code("false"),
+      "no",
+      "Check `captcha_token` on sign-up, sign-in and OTP requests. Not built yet: `true` is refused at start (captcha verification).",
+    ]);
+  });
+
+  it("list the five variables of every OAuth provider", () => {
     for (const id of EXTERNAL_PROVIDERS) {
       const names = ["ENABLED", "CLIENT_ID", "SECRET", "REDIRECT_URI", "URL"].map(
         (setting) => `AUTHSVC_EXTERNAL_${id.toUpperCase()}_${setting}`,
@@ -61,20 +58,38 @@ describe("README.md, Configuration", () => {
     expect(providerVariables).toHaveLength(EXTERNAL_PROVIDERS.length * 5);
   });
 
-  it("names no variable that the code does not read", () => {
-    const known = new Set(configVariables.flatMap((v) => [v.name, ...v.aliases]));
-    // Names ending in "_" are family prefixes such as `AUTHSVC_EXTERNAL_<PROVIDER>_ENABLED`.
-    const mentioned = [...docs.matchAll(/\bAUTHSVC_[A-Z0-9_]+/g)]
-      .map(([name]) => name)
-      .filter((n) => !n.endsWith("_"));
-    expect(mentioned.length).toBeGreaterThan(configVariables.length);
-    expect(mentioned.filter((name) => !known.has(name))).toEqual([]);
-  });
-
-  it("mentions every unprefixed alias", () => {
+  it("mention every unprefixed alias", () => {
     const aliases = configVariables.flatMap((v) => v.aliases).filter((name) => !name.startsWith("AUTHSVC_"));
     expect(aliases.sort()).toEqual(["API_EXTERNAL_URL", "DATABASE_URL", "LOG_LEVEL", "PORT"]);
-    for (const alias of aliases) expect(docs).toContain(code(alias));
+    for (const alias of aliases) expect(configurationDoc).toContain(code(alias));
+  });
+
+  it("example.env, uncommented, starts a production configuration at the documented defaults", () => {
+    const assignments = exampleEnv
+      .split("\n")
+      .filter((line) => /^# AUTHSVC_[A-Z0-9_]+=/.test(line))
+      .map((line) => line.slice(2).split("=") as [string, string]);
+    expect(assignments.length).toBe(configVariables.filter((v) => v.group !== PROVIDER_GROUP).length);
+    const result = loadConfig({
+      ...Object.fromEntries(assignments),
+      AUTHSVC_DB_DATABASE_URL: "postgres://authsvc@db.internal:5432/authsvc",
+      AUTHSVC_SITE_URL: "https://app.example.com",
+      AUTHSVC_API_EXTERNAL_URL: "https://auth.example.com",
+      AUTHSVC_JWT_SECRET: "jwt-secret-for-tests-0123456789",
+    });
+    expect(result.ok && result.config.mailer.subjects.magic_link).toBe("Your Magic Link");
+  });
+});
+
+describe("the docs", () => {
+  it("name no variable that the code does not read", () => {
+    const known = new Set(configVariables.flatMap((v) => [v.name, ...v.aliases]));
+    // Names ending in "_" are family prefixes such as `AUTHSVC_EXTERNAL_<PROVIDER>_ENABLED`.
+    const mentioned = allDocs.flatMap((doc) =>
+      [...doc.matchAll(/\bAUTHSVC_[A-Z0-9_]+/g)].map(([name]) => name).filter((n) => !n.endsWith("_")),
+    );
+    expect(mentioned.length).toBeGreaterThan(configVariables.length);
+    expect(mentioned.filter((name) => !known.has(name))).toEqual([]);
   });
 });
 

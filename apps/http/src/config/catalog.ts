@@ -1,25 +1,18 @@
-import { externalProviders, mailer, smsGateways } from "./families.js";
-import { EXTERNAL_PROVIDERS } from "./types.js";
+import * as S from "./sections/index.js";
 import { type ConfigVariable, describe, type Variable } from "./variable.js";
-import * as V from "./variables.js";
 
-/** Every variable, in the order the README (Configuration) presents them. */
+/** Every variable, section by section, in the order docs/configuration.md presents them. */
 const all: readonly Variable<unknown>[] = [
-  ...Object.values(V.general),
-  ...Object.values(V.api),
-  ...Object.values(V.db),
-  ...Object.values(V.telemetry),
-  ...Object.values(V.jwt),
-  ...Object.values(V.security),
-  ...Object.values(V.rateLimit),
-  ...Object.values(V.signIn),
-  ...EXTERNAL_PROVIDERS.flatMap((id) => Object.values(externalProviders[id])),
-  ...Object.values(V.mail),
-  ...Object.values(mailer.subjects),
-  ...Object.values(mailer.urlPaths),
-  ...Object.values(mailer.templates),
-  ...Object.values(V.sms),
-  ...Object.values(smsGateways).flatMap((gateway) => Object.values(gateway)),
+  ...Object.values(S.general.variables),
+  ...Object.values(S.api.variables),
+  ...Object.values(S.db.variables),
+  ...Object.values(S.telemetry.variables),
+  ...Object.values(S.jwt.variables),
+  ...Object.values(S.security.variables),
+  ...Object.values(S.rateLimits.variables),
+  ...S.external.variables,
+  ...S.mail.variables,
+  ...S.sms.variables,
 ];
 
 /** Name, type, default, requirement and meaning of every variable: the source of the docs. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { configVariables } from "./catalog.js";
 import { type LoadOptions, loadConfig } from "./load.js";
-import type { Config } from "./types.js";
+import { type Config, EXTERNAL_PROVIDERS } from "./types.js";
 
 // Problems loadConfig reports. Successful loading is tested in ../config.test.ts.
 
@@ -93,6 +94,7 @@ describe("problems", () => {
     expect(
       problemsWith({ AUTHSVC_EXTERNAL_GITHUB_ENABLED: "true", AUTHSVC_EXTERNAL_GITHUB_CLIENT_ID: "Iv1.abc" }),
     ).toEqual([
+      "AUTHSVC_EXTERNAL_GITHUB_ENABLED: OAuth sign-in is not built yet, so this switch cannot be turned on; unset it or set it to false",
       "AUTHSVC_EXTERNAL_GITHUB_SECRET: required when AUTHSVC_EXTERNAL_GITHUB_ENABLED is true",
       "AUTHSVC_EXTERNAL_GITHUB_REDIRECT_URI: required when AUTHSVC_EXTERNAL_GITHUB_ENABLED is true",
     ]);
@@ -105,17 +107,15 @@ describe("problems", () => {
       AUTHSVC_EXTERNAL_KEYCLOAK_SECRET: "kc-secret",
       AUTHSVC_EXTERNAL_KEYCLOAK_REDIRECT_URI: "https://auth.example.com/callback",
     };
+    const refused =
+      "AUTHSVC_EXTERNAL_KEYCLOAK_ENABLED: OAuth sign-in is not built yet, so this switch cannot be turned on; unset it or set it to false";
     expect(problemsWith(keycloak)).toEqual([
+      refused,
       "AUTHSVC_EXTERNAL_KEYCLOAK_URL: required when AUTHSVC_EXTERNAL_KEYCLOAK_ENABLED is true",
     ]);
+    // Complete credentials do not make OAuth sign-in exist.
     const url = "https://sso.example.com/realms/main";
-    expect(configOf({ ...keycloak, AUTHSVC_EXTERNAL_KEYCLOAK_URL: url }).external.keycloak).toEqual({
-      enabled: true,
-      clientId: "authsvc",
-      secret: "kc-secret",
-      redirectUri: "https://auth.example.com/callback",
-      url,
-    });
+    expect(problemsWith({ ...keycloak, AUTHSVC_EXTERNAL_KEYCLOAK_URL: url })).toEqual([refused]);
   });
 
   it("requires the credentials of the selected SMS gateway only", () => {
@@ -142,6 +142,7 @@ describe("problems", () => {
     expect(
       problemsWith({ AUTHSVC_SMTP_HOST: "mail.example.com", AUTHSVC_SECURITY_CAPTCHA_ENABLED: "on" }),
     ).toEqual([
+      "AUTHSVC_SECURITY_CAPTCHA_ENABLED: captcha verification is not built yet, so this switch cannot be turned on; unset it or set it to false",
       "AUTHSVC_SECURITY_CAPTCHA_SECRET: required when AUTHSVC_SECURITY_CAPTCHA_ENABLED is true",
       "AUTHSVC_SMTP_ADMIN_EMAIL: required when AUTHSVC_SMTP_HOST is set",
     ]);
@@ -187,8 +188,9 @@ describe("problems", () => {
       "DATABASE_URL: expected a postgres:// or postgresql:// connection URL",
       'LOG_LEVEL: expected one of panic, fatal, error, warn, info, debug, got "loud"',
       'AUTHSVC_JWT_EXP: expected a whole number of seconds, got "soon"',
-      'AUTHSVC_MAILER_TEMPLATES_RECOVERY: expected an absolute http(s) URL, got "recovery.html"',
       'AUTHSVC_EXTERNAL_APPLE_ENABLED: expected true or false (or 1/0, yes/no, on/off), got "maybe"',
+      "AUTHSVC_EXTERNAL_ZOOM_ENABLED: OAuth sign-in is not built yet, so this switch cannot be turned on; unset it or set it to false",
+      'AUTHSVC_MAILER_TEMPLATES_RECOVERY: expected an absolute http(s) URL, got "recovery.html"',
       "AUTHSVC_SITE_URL: required",
       "AUTHSVC_API_EXTERNAL_URL: required (or set API_EXTERNAL_URL)",
       "AUTHSVC_JWT_SECRET: required",
@@ -223,5 +225,36 @@ describe("problems", () => {
     for (const value of ["short-jwt-s3cr", DB_PASSWORD, "myspace-s3cret", "twilio-t0ken", "smtp-pa55"]) {
       expect(text).not.toContain(value);
     }
+  });
+});
+
+describe("switches of features that are not built yet", () => {
+  const unbuilt = configVariables.filter((v) => v.unbuilt !== undefined);
+
+  it("are trace and metrics export, captcha, and sign-in with each OAuth provider", () => {
+    expect(unbuilt.map((v) => v.name)).toEqual([
+      "AUTHSVC_TRACING_ENABLED",
+      "AUTHSVC_METRICS_ENABLED",
+      "AUTHSVC_SECURITY_CAPTCHA_ENABLED",
+      ...EXTERNAL_PROVIDERS.map((id) => `AUTHSVC_EXTERNAL_${id.toUpperCase()}_ENABLED`),
+    ]);
+  });
+
+  it.each(unbuilt.map((v) => [v.name, v.unbuilt]))(
+    "refuse %s=true, naming it and the feature",
+    (name, feature) => {
+      expect(problemsWith({ [name]: "on" })).toContain(
+        `${name}: ${feature} is not built yet, so this switch cannot be turned on; unset it or set it to false`,
+      );
+    },
+  );
+
+  it("start when unset or false", () => {
+    const off = Object.fromEntries(unbuilt.map((v) => [v.name, "false"]));
+    const config = configOf(off);
+    expect(config.security.captcha.enabled).toBe(false);
+    expect(config.tracing.enabled).toBe(false);
+    expect(config.metrics.enabled).toBe(false);
+    expect(EXTERNAL_PROVIDERS.filter((id) => config.external[id].enabled)).toEqual([]);
   });
 });

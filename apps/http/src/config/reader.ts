@@ -54,7 +54,11 @@ export class Reader {
     const source = this.source(variable);
     if (source !== undefined) {
       const result = v.safeParse(variable.kind.schema, source.raw, { abortPipeEarly: true });
-      if (result.success) return result.output;
+      if (result.success) {
+        if (variable.unbuilt !== undefined && result.output === true)
+          this.refuseUnbuilt(source.name, variable.unbuilt);
+        return result.output;
+      }
       const expected = result.issues[0].message;
       // Never echo a secret, not even a malformed one: problems end up in logs and CI output.
       this.problem(source.name, variable.secret ? expected : `${expected}, got ${quote(source.raw)}`);
@@ -82,6 +86,14 @@ export class Reader {
   /** `missing` when `condition` holds and the variable is unset. */
   requireIf(condition: boolean, variable: Variable<unknown>): void {
     if (condition && !this.isSet(variable)) this.missing(variable);
+  }
+
+  /** A switch that would turn on a feature nothing implements: starting anyway would mislead. */
+  refuseUnbuilt(name: string, feature: string): void {
+    this.problem(
+      name,
+      `${feature} is not built yet, so this switch cannot be turned on; unset it or set it to false`,
+    );
   }
 
   problem(name: string, message: string): void {

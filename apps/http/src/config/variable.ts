@@ -6,7 +6,7 @@ export const PREFIX = "AUTHSVC_";
 /** How a variable is required: always, outside embedded mode, or when another setting asks for it. */
 export type Requirement = "yes" | "no" | "unless embedded" | `when ${string}`;
 
-/** The documented face of a variable: what `configVariables` lists and the README (Configuration) shows. */
+/** The documented face of a variable: what `configVariables` lists and docs/configuration.md shows. */
 export interface ConfigVariable {
   /** Full name with the `AUTHSVC_` prefix. */
   readonly name: string;
@@ -20,6 +20,8 @@ export interface ConfigVariable {
   readonly computedDefault: string | undefined;
   readonly required: Requirement;
   readonly secret: boolean;
+  /** The feature a `true` value would turn on, when this server does not implement it yet. */
+  readonly unbuilt: string | undefined;
   readonly description: string;
 }
 
@@ -37,6 +39,11 @@ interface Spec<T> {
   readonly required?: Requirement;
   /** Describes a default computed by the loader. */
   readonly computedDefault?: string;
+  /**
+   * Names a feature that is not built yet: `true` is refused at start, so that a switch never
+   * seems to protect or enable what nothing implements. Only for booleans that default to false.
+   */
+  readonly unbuilt?: string;
   readonly description: string;
 }
 
@@ -59,12 +66,18 @@ export function defineVariables(group: string) {
       computedDefault: spec.computedDefault,
       required: spec.required ?? "no",
       secret: isSecretName(name),
-      description: spec.description,
+      unbuilt: spec.unbuilt,
+      description:
+        spec.unbuilt === undefined ? spec.description : `${spec.description} ${unbuiltNote(spec.unbuilt)}`,
       kind: spec.kind,
     };
   }
   return variable;
 }
+
+/** What the docs say of a switch whose feature is not built yet. */
+export const unbuiltNote = (feature: string): string =>
+  `Not built yet: \`true\` is refused at start (${feature}).`;
 
 /** Defaults go through the same schema as user values; one that does not parse is a bug. */
 export function parseDefault<T>(name: string, kind: Kind<T>, raw: string): T {

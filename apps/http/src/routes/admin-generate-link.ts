@@ -1,33 +1,41 @@
 import { type AuthDeps, type GenerateLinkType, generateLink } from "@authsvc/core";
 import { Hono } from "hono";
-import type { AppEnv } from "../app-env.js";
-import { optionalMetadata, optionalString, unwrap } from "../body-fields.js";
-import { requireAdmin } from "../middleware/auth.js";
-import { readJsonObject } from "../middleware/json-body.js";
-import { userJson } from "../presenters/user-json.js";
+import * as v from "valibot";
+import type { AppEnv } from "../http/app-env.js";
+import { defined, metadata, parseBody, text, unwrap } from "../http/body.js";
+import { requireAdmin } from "../http/middleware/auth.js";
+import { readJsonObject } from "../http/middleware/json-body.js";
+import { userJson } from "../http/presenters/user-json.js";
+
+const GenerateLinkBody = v.object({
+  type: text,
+  email: text,
+  new_email: text,
+  password: text,
+  data: metadata,
+  redirect_to: text,
+  // The official client spreads its options into the body, so `redirectTo` may arrive camel-cased.
+  redirectTo: text,
+});
 
 /** `POST /admin/generate_link`: the action link of a mail, without sending it. */
 export const generateLinkRoutes = (deps: AuthDeps) =>
   new Hono<AppEnv>().post("/admin/generate_link", requireAdmin(deps), async (c) => {
-    const body = await readJsonObject(c);
-    // The use case refuses an unknown type with the reference's message.
-    const type = (optionalString(body, "type") ?? "") as GenerateLinkType;
-    // The official client spreads its options into the body, so `redirectTo` may arrive camel-cased.
-    const redirectTo =
-      c.req.query("redirect_to") ?? optionalString(body, "redirect_to") ?? optionalString(body, "redirectTo");
-    const input = {
-      actor: { role: c.get("adminRole") },
-      type,
-      email: optionalString(body, "email") ?? "",
-      newEmail: optionalString(body, "new_email"),
-      password: optionalString(body, "password"),
-      data: optionalMetadata(body, "data"),
-      redirectTo,
-    };
-    const defined = Object.fromEntries(
-      Object.entries(input).filter(([, v]) => v !== undefined),
-    ) as typeof input;
-    const link = unwrap(await generateLink(deps, defined));
+    const body = parseBody(GenerateLinkBody, await readJsonObject(c));
+    const link = unwrap(
+      await generateLink(deps, {
+        actor: { role: c.get("adminRole") },
+        // The use case refuses an unknown type with the reference's message.
+        type: (body.type ?? "") as GenerateLinkType,
+        email: body.email ?? "",
+        ...defined({
+          newEmail: body.new_email,
+          password: body.password,
+          data: body.data,
+          redirectTo: c.req.query("redirect_to") ?? body.redirect_to ?? body.redirectTo,
+        }),
+      }),
+    );
     return c.json({
       ...userJson(link.user),
       action_link: link.actionLink,

@@ -9,18 +9,13 @@ import {
   isUuid,
 } from "@authsvc/core";
 import { type Context, Hono } from "hono";
-import type { AppEnv } from "../app-env.js";
-import {
-  optionalBoolean,
-  optionalMetadata,
-  optionalShortString,
-  optionalString,
-  unwrap,
-} from "../body-fields.js";
-import { httpError } from "../errors.js";
-import { requireAdmin } from "../middleware/auth.js";
-import { readJsonObject } from "../middleware/json-body.js";
-import { userJson } from "../presenters/user-json.js";
+import * as v from "valibot";
+import type { AppEnv } from "../http/app-env.js";
+import { defined, flag, metadata, parseBody, shortText, text, unwrap } from "../http/body.js";
+import { httpError } from "../http/errors.js";
+import { requireAdmin } from "../http/middleware/auth.js";
+import { readJsonObject } from "../http/middleware/json-body.js";
+import { userJson } from "../http/presenters/user-json.js";
 
 /** The `:id` path segment; a malformed one is a 404, as the reference answers. */
 function userIdParam(c: Context<AppEnv>): string {
@@ -30,26 +25,24 @@ function userIdParam(c: Context<AppEnv>): string {
 }
 
 /** The admin user body with its types checked; the use case validates the values. */
-async function adminUserBody(c: Context<AppEnv>) {
-  const body = await readJsonObject(c);
-  const fields = {
-    id: optionalString(body, "id"),
-    aud: optionalShortString(body, "aud"),
-    role: optionalShortString(body, "role"),
-    email: optionalString(body, "email"),
-    phone: optionalString(body, "phone"),
-    password: optionalString(body, "password"),
-    password_hash: optionalString(body, "password_hash"),
-    email_confirm: optionalBoolean(body, "email_confirm"),
-    phone_confirm: optionalBoolean(body, "phone_confirm"),
-    user_metadata: optionalMetadata(body, "user_metadata"),
-    app_metadata: optionalMetadata(body, "app_metadata"),
-    ban_duration: optionalString(body, "ban_duration"),
-  };
-  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<
-    typeof fields
-  >;
-}
+const AdminUserBody = v.object({
+  id: text,
+  aud: shortText,
+  role: shortText,
+  email: text,
+  phone: text,
+  password: text,
+  password_hash: text,
+  email_confirm: flag,
+  phone_confirm: flag,
+  user_metadata: metadata,
+  app_metadata: metadata,
+  ban_duration: text,
+});
+const DeleteBody = v.object({ should_soft_delete: flag });
+const InviteBody = v.object({ email: text, data: metadata, redirect_to: text });
+
+const adminUserBody = async (c: Context<AppEnv>) => parseBody(AdminUserBody, await readJsonObject(c));
 
 /** A positive whole number from the query, or the default when absent or empty. */
 function pageParam(value: string | undefined, fallback: number): number {
@@ -99,8 +92,8 @@ export const adminUserRoutes = (deps: AuthDeps) => {
     })
     .delete("/admin/users/:id", admin, async (c) => {
       const userId = userIdParam(c);
-      const body = await readJsonObject(c);
-      if (optionalBoolean(body, "should_soft_delete") === true) {
+      const body = parseBody(DeleteBody, await readJsonObject(c));
+      if (body.should_soft_delete === true) {
         throw httpError(
           400,
           "validation_failed",
@@ -111,18 +104,10 @@ export const adminUserRoutes = (deps: AuthDeps) => {
       return c.json({});
     })
     .post("/invite", admin, async (c) => {
-      const body = await readJsonObject(c);
-      const email = optionalString(body, "email") ?? "";
-      const data = optionalMetadata(body, "data");
-      const redirectTo = c.req.query("redirect_to") ?? optionalString(body, "redirect_to");
-      const user = unwrap(
-        await inviteUser(deps, {
-          actor: actor(c),
-          email,
-          ...(data !== undefined ? { data } : {}),
-          ...(redirectTo !== undefined ? { redirectTo } : {}),
-        }),
-      );
+      const body = parseBody(InviteBody, await readJsonObject(c));
+      const redirectTo = c.req.query("redirect_to") ?? body.redirect_to;
+      const input = { actor: actor(c), email: body.email ?? "", ...defined({ data: body.data, redirectTo }) };
+      const user = unwrap(await inviteUser(deps, input));
       return c.json(userJson(user));
     });
 };

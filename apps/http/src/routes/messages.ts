@@ -1,70 +1,64 @@
 import { type AuthDeps, recoverPassword, resend, sendMagicLink, sendSmsOtp } from "@authsvc/core";
 import { type Context, Hono } from "hono";
-import type { AppEnv } from "../app-env.js";
-import { optionalBoolean, optionalMetadata, optionalString, unwrap } from "../body-fields.js";
-import { httpError } from "../errors.js";
-import { readJsonObject } from "../middleware/json-body.js";
+import * as v from "valibot";
+import type { AppEnv } from "../http/app-env.js";
+import { defined, filledText, flag, metadata, parseBody, text, unwrap } from "../http/body.js";
+import { httpError } from "../http/errors.js";
+import { readJsonObject } from "../http/middleware/json-body.js";
 
 const RESEND_TYPES = ["signup", "sms", "email_change", "phone_change"] as const;
+type ResendType = (typeof RESEND_TYPES)[number];
 
-/** `redirect_to` from the query (what the official client sends) or the body. */
-const redirectOf = (c: Context<AppEnv>, body: Record<string, unknown>) =>
-  c.req.query("redirect_to") ?? optionalString(body, "redirect_to");
+const OtpBody = v.object({
+  email: filledText,
+  phone: filledText,
+  data: metadata,
+  create_user: flag,
+  redirect_to: text,
+});
+const MagicLinkBody = v.object({ email: text, data: metadata, redirect_to: text });
+const RecoverBody = v.object({ email: text, redirect_to: text });
+const ResendBody = v.object({ type: text, email: filledText, phone: filledText, redirect_to: text });
 
-const defined = <T extends Record<string, unknown>>(input: T) =>
-  Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as T;
+/** `redirect_to` from the query (what the official client sends), else from the body. */
+const redirectOf = (c: Context<AppEnv>, body: { redirect_to?: string }) =>
+  defined({ redirectTo: c.req.query("redirect_to") ?? body.redirect_to });
 
 /** `/otp`, `/magiclink`, `/recover`, `/resend`: send a link or a code; never reveal whether a user exists. */
 export const messageRoutes = (deps: AuthDeps) =>
   new Hono<AppEnv>()
     .post("/otp", async (c) => {
-      const body = await readJsonObject(c);
-      const email = optionalString(body, "email") || undefined;
-      const phone = optionalString(body, "phone") || undefined;
-      const common = {
-        data: optionalMetadata(body, "data"),
-        createUser: optionalBoolean(body, "create_user"),
-      };
+      const body = parseBody(OtpBody, await readJsonObject(c));
+      const { email, phone } = body;
+      const common = defined({ data: body.data, createUser: body.create_user });
       if (email && phone)
         throw httpError(400, "validation_failed", "Only an email address or phone number should be provided");
       if (phone) {
-        const sent = unwrap(await sendSmsOtp(deps, defined({ phone, ...common })));
+        const sent = unwrap(await sendSmsOtp(deps, { phone, ...common }));
         return c.json(sent.messageId ? { message_id: sent.messageId } : {});
       }
       if (!email) throw httpError(400, "validation_failed", "An email address or phone number is required");
-      unwrap(await sendMagicLink(deps, defined({ email, ...common, redirectTo: redirectOf(c, body) })));
+      unwrap(await sendMagicLink(deps, { email, ...common, ...redirectOf(c, body) }));
       return c.json({});
     })
     .post("/magiclink", async (c) => {
-      const body = await readJsonObject(c);
-      const email = optionalString(body, "email");
-      if (!email) throw httpError(422, "validation_failed", "Password recovery requires an email");
-      const data = optionalMetadata(body, "data");
-      unwrap(await sendMagicLink(deps, defined({ email, data, redirectTo: redirectOf(c, body) })));
+      const body = parseBody(MagicLinkBody, await readJsonObject(c));
+      if (!body.email) throw httpError(422, "validation_failed", "Password recovery requires an email");
+      const data = defined({ data: body.data });
+      unwrap(await sendMagicLink(deps, { email: body.email, ...data, ...redirectOf(c, body) }));
       return c.json({});
     })
     .post("/recover", async (c) => {
-      const body = await readJsonObject(c);
-      const email = optionalString(body, "email") ?? "";
-      unwrap(await recoverPassword(deps, defined({ email, redirectTo: redirectOf(c, body) })));
+      const body = parseBody(RecoverBody, await readJsonObject(c));
+      unwrap(await recoverPassword(deps, { email: body.email ?? "", ...redirectOf(c, body) }));
       return c.json({});
     })
     .post("/resend", async (c) => {
-      const body = await readJsonObject(c);
-      const type = optionalString(body, "type");
-      if (!RESEND_TYPES.includes(type as (typeof RESEND_TYPES)[number])) {
+      const { type, email, phone, ...body } = parseBody(ResendBody, await readJsonObject(c));
+      if (!RESEND_TYPES.includes(type as ResendType)) {
         throw httpError(400, "validation_failed", `Missing one of these types: ${RESEND_TYPES.join(", ")}`);
       }
-      const sent = unwrap(
-        await resend(
-          deps,
-          defined({
-            type: type as (typeof RESEND_TYPES)[number],
-            email: optionalString(body, "email") || undefined,
-            phone: optionalString(body, "phone") || undefined,
-            redirectTo: redirectOf(c, body),
-          }),
-        ),
-      );
+      const input = { type: type as ResendType, ...defined({ email, phone }), ...redirectOf(c, body) };
+      const sent = unwrap(await resend(deps, input));
       return c.json(sent.messageId ? { message_id: sent.messageId } : {});
     });

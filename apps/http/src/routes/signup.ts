@@ -1,28 +1,19 @@
 import { type AuthDeps, signUp } from "@authsvc/core";
 import { Hono } from "hono";
-import type { AppEnv } from "../app-env.js";
-import { optionalMetadata, optionalString, unwrap } from "../body-fields.js";
-import { readJsonObject } from "../middleware/json-body.js";
-import { sessionJson } from "../presenters/session-json.js";
-import { userJson } from "../presenters/user-json.js";
+import * as v from "valibot";
+import type { AppEnv } from "../http/app-env.js";
+import { defined, filledText, metadata, parseBody, text, unwrap } from "../http/body.js";
+import { readJsonObject } from "../http/middleware/json-body.js";
+import { sessionJson } from "../http/presenters/session-json.js";
+import { userJson } from "../http/presenters/user-json.js";
+
+const SignupBody = v.object({ email: filledText, phone: filledText, password: text, data: metadata });
 
 /** `POST /signup`: email or phone with a password, or neither for an anonymous sign-in. */
 export const signupRoutes = (deps: AuthDeps) =>
   new Hono<AppEnv>().post("/signup", async (c) => {
-    const body = await readJsonObject(c);
-    const email = optionalString(body, "email") || undefined;
-    const phone = optionalString(body, "phone") || undefined;
-    const password = optionalString(body, "password");
-    const data = optionalMetadata(body, "data");
-    const redirectTo = c.req.query("redirect_to");
-    const result = unwrap(
-      await signUp(deps, {
-        ...(email !== undefined ? { email } : {}),
-        ...(phone !== undefined ? { phone } : {}),
-        ...(password !== undefined ? { password } : {}),
-        ...(data !== undefined ? { data } : {}),
-        ...(redirectTo !== undefined ? { redirectTo } : {}),
-      }),
-    );
+    const body = parseBody(SignupBody, await readJsonObject(c));
+    const input = { ...body, ...defined({ redirectTo: c.req.query("redirect_to") }) };
+    const result = unwrap(await signUp(deps, input));
     return c.json(result.kind === "session" ? sessionJson(result.tokens) : userJson(result.user));
   });

@@ -1,31 +1,26 @@
 import { type AuthDeps, refreshSession, signInWithPassword } from "@authsvc/core";
 import { Hono } from "hono";
-import type { AppEnv } from "../app-env.js";
-import { optionalString, unwrap } from "../body-fields.js";
-import { httpError } from "../errors.js";
-import { readJsonObject } from "../middleware/json-body.js";
-import { sessionJson } from "../presenters/session-json.js";
+import * as v from "valibot";
+import type { AppEnv } from "../http/app-env.js";
+import { filledText, parseBody, text, unwrap } from "../http/body.js";
+import { httpError } from "../http/errors.js";
+import { readJsonObject } from "../http/middleware/json-body.js";
+import { sessionJson } from "../http/presenters/session-json.js";
+
+const PasswordGrant = v.object({ email: filledText, phone: filledText, password: text });
+const RefreshGrant = v.object({ refresh_token: filledText });
 
 /** `POST /token?grant_type=password|refresh_token`. */
 export const tokenRoutes = (deps: AuthDeps) =>
   new Hono<AppEnv>().post("/token", async (c) => {
     const grantType = c.req.query("grant_type");
-    const body = await readJsonObject(c);
+    const json = await readJsonObject(c);
     if (grantType === "password") {
-      const email = optionalString(body, "email") || undefined;
-      const phone = optionalString(body, "phone") || undefined;
-      const password = optionalString(body, "password") ?? "";
-      const tokens = unwrap(
-        await signInWithPassword(deps, {
-          ...(email !== undefined ? { email } : {}),
-          ...(phone !== undefined ? { phone } : {}),
-          password,
-        }),
-      );
-      return c.json(sessionJson(tokens));
+      const { password = "", ...address } = parseBody(PasswordGrant, json);
+      return c.json(sessionJson(unwrap(await signInWithPassword(deps, { ...address, password }))));
     }
     if (grantType === "refresh_token") {
-      const refreshToken = optionalString(body, "refresh_token");
+      const { refresh_token: refreshToken } = parseBody(RefreshGrant, json);
       // The reference answers a missing refresh token with an OAuth-style error body.
       if (!refreshToken)
         return c.json({ error: "invalid_request", error_description: "refresh_token required" }, 400);

@@ -1,14 +1,23 @@
 import { type AuthDeps, logout, reauthenticate, updateUser } from "@authsvc/core";
 import { Hono } from "hono";
-import type { AppEnv } from "../app-env.js";
-import { optionalMetadata, optionalString, unwrap } from "../body-fields.js";
-import { httpError } from "../errors.js";
-import { requireUser } from "../middleware/auth.js";
-import { readJsonObject } from "../middleware/json-body.js";
-import { userJson } from "../presenters/user-json.js";
+import * as v from "valibot";
+import type { AppEnv } from "../http/app-env.js";
+import { defined, filledText, nullableMetadata, parseBody, text, unwrap } from "../http/body.js";
+import { httpError } from "../http/errors.js";
+import { requireUser } from "../http/middleware/auth.js";
+import { readJsonObject } from "../http/middleware/json-body.js";
+import { userJson } from "../http/presenters/user-json.js";
 
 const SCOPES = ["global", "local", "others"] as const;
 type Scope = (typeof SCOPES)[number];
+
+const UpdateUserBody = v.object({
+  password: text,
+  nonce: text,
+  email: filledText,
+  phone: filledText,
+  data: nullableMetadata,
+});
 
 /** `GET /user`, `PUT /user`, `POST /logout`: endpoints of the signed-in user. */
 export const userRoutes = (deps: AuthDeps) => {
@@ -19,25 +28,15 @@ export const userRoutes = (deps: AuthDeps) => {
       return c.json(userJson(c.get("auth").user));
     })
     .put("/user", auth, async (c) => {
-      const body = await readJsonObject(c);
+      const body = parseBody(UpdateUserBody, await readJsonObject(c));
       const { user, sessionId } = c.get("auth");
-      const data = body.data === null ? null : optionalMetadata(body, "data");
-      const fields = {
-        password: optionalString(body, "password"),
-        nonce: optionalString(body, "nonce"),
-        email: optionalString(body, "email") || undefined,
-        phone: optionalString(body, "phone") || undefined,
-        redirectTo: c.req.query("redirect_to"),
+      const input = {
+        userId: user.id,
+        sessionId,
+        ...body,
+        ...defined({ redirectTo: c.req.query("redirect_to") }),
       };
-      const defined = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-      const updated = unwrap(
-        await updateUser(deps, {
-          userId: user.id,
-          sessionId,
-          ...(data !== undefined ? { data } : {}),
-          ...defined,
-        }),
-      );
+      const updated = unwrap(await updateUser(deps, input));
       return c.json(userJson(updated));
     })
     .get("/reauthenticate", auth, async (c) => {

@@ -1,10 +1,11 @@
 import { type AuthDeps, type AuthError, resolveRedirect, verifyOtp } from "@authsvc/core";
 import { type Context, Hono } from "hono";
-import type { AppEnv } from "../app-env.js";
-import { optionalString, unwrap } from "../body-fields.js";
-import { httpError, toAuthError } from "../errors.js";
-import { readJsonObject } from "../middleware/json-body.js";
-import { sessionJson } from "../presenters/session-json.js";
+import * as v from "valibot";
+import type { AppEnv } from "../http/app-env.js";
+import { defined, filledText, parseBody, text, unwrap } from "../http/body.js";
+import { httpError, statusOf, toAuthError } from "../http/errors.js";
+import { readJsonObject } from "../http/middleware/json-body.js";
+import { sessionJson } from "../http/presenters/session-json.js";
 
 const TYPES = [
   "signup",
@@ -19,6 +20,16 @@ const TYPES = [
 const LINK_TYPES = ["signup", "invite", "magiclink", "recovery", "email_change", "email"] as const;
 type VerifyType = (typeof TYPES)[number];
 const PHONE_TYPES: readonly string[] = ["sms", "phone_change"];
+
+const VerifyBody = v.object({
+  type: text,
+  token: filledText,
+  token_hash: filledText,
+  email: filledText,
+  phone: filledText,
+  password: filledText,
+  redirect_to: text,
+});
 
 function verifyType(value: string | undefined, allowed: readonly string[]): VerifyType {
   if (value === undefined || !allowed.includes(value)) {
@@ -39,7 +50,7 @@ function oauthErrorWord(error: AuthError): string {
     500: "server_error",
     503: "temporarily_unavailable",
   };
-  return byStatus[error.status] ?? "server_error";
+  return byStatus[statusOf(error)] ?? "server_error";
 }
 
 /** `redirect_to#k=v&…` (sorted keys, `sb` marks an auth redirect, as the reference writes them). */
@@ -55,19 +66,15 @@ function redirectWithFragment(c: Context<AppEnv>, to: string, values: Record<str
 export const verifyRoutes = (deps: AuthDeps) =>
   new Hono<AppEnv>()
     .post("/verify", async (c) => {
-      const body = await readJsonObject(c);
-      const type = verifyType(optionalString(body, "type"), TYPES);
-      const input = {
-        type,
-        token: optionalString(body, "token") || undefined,
-        tokenHash: optionalString(body, "token_hash") || undefined,
-        email: optionalString(body, "email") || undefined,
-        phone: optionalString(body, "phone") || undefined,
-        password: optionalString(body, "password") || undefined,
-        redirectTo: c.req.query("redirect_to") ?? optionalString(body, "redirect_to"),
-      };
-      const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-      const result = unwrap(await verifyOtp(deps, defined as typeof input));
+      const {
+        type: requested,
+        token_hash: tokenHash,
+        redirect_to,
+        ...body
+      } = parseBody(VerifyBody, await readJsonObject(c));
+      const type = verifyType(requested, TYPES);
+      const redirectTo = c.req.query("redirect_to") ?? redirect_to;
+      const result = unwrap(await verifyOtp(deps, { type, ...body, ...defined({ tokenHash, redirectTo }) }));
       if (result.kind === "message") return c.json({ msg: result.message, code: 200 });
       const session = sessionJson(result.tokens);
       return c.json(PHONE_TYPES.includes(type) ? session : { ...session, type });
@@ -103,12 +110,12 @@ export const verifyRoutes = (deps: AuthDeps) =>
       } catch (thrown) {
         // A used or expired link logs nobody in: the browser lands on the site with the error.
         const error = toAuthError(thrown);
-        if (error.status >= 500) c.get("log").error({ err: thrown }, "verify failed");
+        if (statusOf(error) >= 500) c.get("log").error({ err: thrown }, "verify failed");
         return redirectWithFragment(c, fallback, {
           error: oauthErrorWord(error),
           error_code: error.code,
           error_description: error.message,
-          ...(error.status >= 500 ? { error_id: c.get("requestId") } : {}),
+          ...(statusOf(error) >= 500 ? { error_id: c.get("requestId") } : {}),
         });
       }
     });

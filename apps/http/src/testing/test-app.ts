@@ -1,6 +1,7 @@
+import type { AuthSettings } from "@authsvc/core";
 import { fakeDeps } from "@authsvc/core/testing";
-import { type AppDeps, createApp } from "../app.js";
 import { EXTERNAL_PROVIDERS } from "../config.js";
+import { type AppDeps, createApp } from "../http/app.js";
 import type { Settings } from "../routes/settings.js";
 import { memoryLogger } from "./memory-log.js";
 
@@ -23,10 +24,10 @@ export const defaultSettings = (): Settings => ({
   saml_enabled: false,
 });
 
-/** An app over in-memory logs, for HTTP-level tests. */
-export function testApp(overrides: Partial<AppDeps> = {}) {
+/** An app over in-memory logs and fake ports, for HTTP-level tests. */
+export function testApp(overrides: Partial<AppDeps> = {}, settings: Partial<AuthSettings> = {}) {
   const log = memoryLogger();
-  const auth = fakeDeps();
+  const auth = fakeDeps(settings);
   const app = createApp({
     logger: log.logger,
     version: "0.0.0-test",

@@ -1,0 +1,262 @@
+import type {
+  AccountsRepositories,
+  AuditAction,
+  AuditEntry,
+  AuditLog,
+  IdentityRepository,
+  User,
+  UserRepository,
+  UserWithIdentities,
+} from "@authsvc/core";
+import type { PendingQuery, Row, TransactionSql } from "postgres";
+import {
+  identityColumns,
+  identityFromRow,
+  isUuid,
+  json,
+  type Queryable,
+  userColumns,
+  userFromRow,
+} from "./rows.js";
+
+/** The accounts slice's repositories (users, identities, audit log) on `sql`. */
+export function postgresAccountsRepositories(
+  sql: Queryable,
+  options: RepositoryOptions,
+): AccountsRepositories {
+  return {
+    users: postgresUserRepository(sql, options),
+    identities: postgresIdentityRepository(sql, options),
+    audit: postgresAuditLog(sql, options),
+  };
+}
+
+export interface RepositoryOptions {
+  namespace: string;
+  /** The `sql.begin` transaction the repository is bound to (the same object as `sql`), if any. */
+  transaction?: TransactionSql | undefined;
+}
+
+type Duplicate = "duplicate_id" | "duplicate_email" | "duplicate_phone";
+
+/** The unique keys of `users` (0001_initial) and what a violation of each means to the caller. */
+const DUPLICATE_BY_CONSTRAINT: Readonly<Record<string, Duplicate>> = {
+  users_pkey: "duplicate_id",
+  users_email_partial_key: "duplicate_email",
+  users_phone_key: "duplicate_phone",
+};
+
+function duplicateOf(error: unknown): Duplicate | null {
+  const e = error as { code?: unknown; constraint_name?: unknown };
+  if (e?.code !== "23505" || typeof e.constraint_name !== "string") return null;
+  return DUPLICATE_BY_CONSTRAINT[e.constraint_name] ?? null;
+}
+
+/**
+ * Runs one insert/update and reports a violated unique key of `users` instead of throwing.
+ *
+ * Inside a transaction a failed statement aborts it (and postgres.js rethrows the failure when the
+ * callback ends, even if caught), so the statement runs in a savepoint: a duplicate then costs only the
+ * savepoint, and whatever the caller wrote before it still commits.
+ */
+async function reportingDuplicates(
+  sql: Queryable,
+  transaction: TransactionSql | undefined,
+  statement: (sql: Queryable) => PendingQuery<Row[]>,
+): Promise<{ count: number } | Duplicate> {
+  try {
+    return transaction
+      ? await transaction.savepoint((savepoint) => statement(savepoint))
+      : await statement(sql);
+  } catch (error) {
+    const duplicate = duplicateOf(error);
+    if (duplicate) return duplicate;
+    throw error;
+  }
+}
+
+function withIdentities(row: Row): UserWithIdentities {
+  const identities = Array.isArray(row.identities) ? row.identities.map(identityFromRow) : [];
+  return { ...userFromRow(row), identities };
+}
+
+/** `UserRepository` over the `users` table of `namespace`. */
+export function postgresUserRepository(sql: Queryable, options: RepositoryOptions): UserRepository {
+  const users = sql`${sql(options.namespace)}.users`;
+  // The identities of user `u`, oldest first, as one json array: a user with identities in one round trip.
+  const identitiesOfU = sql`
+    coalesce(
+      (
+        select
+          json_agg(i order by i.created_at, i.id)
+        from ${sql(options.namespace)}.identities i
+        where i.user_id = u.id
+      ),
+      '[]'::json
+    ) as identities
+  `;
+
+  async function one(query: PendingQuery<Row[]>): Promise<User | null> {
+    const [row] = await query;
+    return row ? userFromRow(row) : null;
+  }
+
+  return {
+    findById: async (id) => (isUuid(id) ? one(sql`select * from ${users} where id = ${id}`) : null),
+
+    async findWithIdentities(id) {
+      if (!isUuid(id)) return null;
+      const [row] = await sql`
+        select
+          u.*,
+          ${identitiesOfU}
+        from ${users} u
+        where u.id = ${id}
+      `;
+      return row ? withIdentities(row) : null;
+    },
+
+    findByEmail: (email) =>
+      one(sql`
+        select * from ${users}
+        where email = ${email.toLowerCase()}
+          and is_sso_user = false
+      `),
+
+    findByPhone: (phone) => one(sql`select * from ${users} where phone = ${phone}`),
+
+    lock: async (id) => (isUuid(id) ? one(sql`select * from ${users} where id = ${id} for update`) : null),
+
+    async insert(user) {
+      const outcome = await reportingDuplicates(
+        sql,
+        options.transaction,
+        (q) => q`insert into ${users} ${q({ id: user.id, ...userColumns(q, user) })}`,
+      );
+      return typeof outcome === "string" ? outcome : "inserted";
+    },
+
+    async update(user) {
+      if (!isUuid(user.id)) return "not_found";
+      const outcome = await reportingDuplicates(
+        sql,
+        options.transaction,
+        (q) => q`update ${users} set ${q(userColumns(q, user))} where id = ${user.id}`,
+      );
+      // An update never inserts a row, so the primary key cannot clash.
+      if (outcome === "duplicate_id") throw new Error("update reported a duplicate primary key");
+      if (typeof outcome === "string") return outcome;
+      return outcome.count === 0 ? "not_found" : "updated";
+    },
+
+    async delete(id) {
+      if (!isUuid(id)) return false;
+      const result = await sql`delete from ${users} where id = ${id}`;
+      return result.count > 0;
+    },
+
+    async list({ offset, limit, aud }) {
+      const audience = aud === undefined ? sql`` : sql`where aud = ${aud}`;
+      // The page (with the total over all matching rows) first, then the identities of that page only.
+      const rows = await sql`
+        select
+          u.*,
+          ${identitiesOfU}
+        from (
+          select
+            *,
+            count(*) over () as total
+          from ${users}
+          ${audience}
+          order by created_at desc, id desc
+          limit ${limit}
+          offset ${offset}
+        ) u
+        order by u.created_at desc, u.id desc
+      `;
+      const first = rows[0];
+      if (first) return { users: rows.map(withIdentities), total: Number(first.total) };
+      // An empty page carries no total (past the end, or limit 0): count separately.
+      const [count] = await sql`select count(*)::int as total from ${users} ${audience}`;
+      return { users: [], total: count?.total ?? 0 };
+    },
+  };
+}
+
+/** `IdentityRepository` over the `identities` table of `namespace`. */
+export function postgresIdentityRepository(
+  sql: Queryable,
+  options: { namespace: string },
+): IdentityRepository {
+  const identities = sql`${sql(options.namespace)}.identities`;
+  return {
+    async insert(identity) {
+      await sql`insert into ${identities} ${sql(identityColumns(sql, identity))}`;
+    },
+
+    async update(identity) {
+      if (!isUuid(identity.id)) return;
+      const { id: _, ...columns } = identityColumns(sql, identity);
+      await sql`update ${identities} set ${sql(columns)} where id = ${identity.id}`;
+    },
+
+    async listByUser(userId) {
+      if (!isUuid(userId)) return [];
+      const rows = await sql`
+        select * from ${identities}
+        where user_id = ${userId}
+        order by created_at, id
+      `;
+      return rows.map(identityFromRow);
+    },
+  };
+}
+
+/** The reference's log type of each action (GoTrue internal/models/audit_log_entry.go). */
+export const AUDIT_LOG_TYPES: Readonly<Record<AuditAction, "account" | "team" | "token" | "user">> = {
+  login: "account",
+  logout: "account",
+  user_signedup: "team",
+  user_invited: "team",
+  user_deleted: "team",
+  token_refreshed: "token",
+  token_revoked: "token",
+  user_modified: "user",
+  user_repeated_signup: "user",
+  user_updated_password: "user",
+  user_recovery_requested: "user",
+  user_confirmation_requested: "user",
+  user_reauthenticate_requested: "user",
+  invite_accepted: "account",
+};
+
+/**
+ * The `payload` GoTrue writes, so that dashboards and queries written for Supabase read ours:
+ * `traits` only when there are any (GoTrue omits the key), `actor_via_sso` always false (no SSO yet).
+ */
+export function auditPayload(entry: AuditEntry): Record<string, unknown> {
+  return {
+    actor_id: entry.actorId,
+    actor_username: entry.actorUsername,
+    actor_via_sso: false,
+    action: entry.action,
+    log_type: AUDIT_LOG_TYPES[entry.action],
+    ...(entry.traits === undefined ? {} : { traits: entry.traits }),
+  };
+}
+
+/** `AuditLog` appending to the `audit_log_entries` table of `namespace`. */
+export function postgresAuditLog(sql: Queryable, options: { namespace: string }): AuditLog {
+  const entries = sql`${sql(options.namespace)}.audit_log_entries`;
+  return {
+    async record(entry) {
+      await sql`
+        insert into ${entries} ${sql({
+          payload: json(sql, auditPayload(entry)),
+          created_at: entry.at,
+          ip_address: entry.ipAddress ?? "",
+        })}
+      `;
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/** API: where the server listens, how clients reach it, request handling. */
+import * as k from "../kinds.js";
+import type { Reader } from "../reader.js";
+import { defineVariables } from "../variable.js";
+import { must, orEmbedded, type SettleContext } from "./context.js";
+
+const variable = defineVariables("API");
+export const variables = {
+  host: variable({ key: "API_HOST", kind: k.host, default: "0.0.0.0", description: "Address to listen on." }),
+  port: variable({
+    key: "API_PORT",
+    aliases: ["AUTHSVC_PORT", "PORT"],
+    kind: k.port(),
+    default: "8081",
+    description: "Port to listen on; 0 picks a free port.",
+  }),
+  externalUrl: variable({
+    key: "API_EXTERNAL_URL",
+    aliases: ["API_EXTERNAL_URL"],
+    kind: k.url,
+    required: "unless embedded",
+    computedDefault: "`http://localhost:<port>` in embedded mode",
+    description: "URL at which clients reach this service. Email links start with it.",
+  }),
+  endpoint: variable({
+    key: "API_ENDPOINT",
+    kind: k.text,
+    description: "Multi-instance mode only (not supported). Read and ignored.",
+  }),
+  requestIdHeader: variable({
+    key: "REQUEST_ID_HEADER",
+    aliases: ["AUTHSVC_API_REQUEST_ID_HEADER"],
+    kind: k.headerName,
+    description: "Incoming header whose value becomes the request ID, instead of a fresh one.",
+  }),
+  maxRequestDuration: variable({
+    key: "API_MAX_REQUEST_DURATION",
+    kind: k.duration(1),
+    default: "10s",
+    description: "Requests running longer are answered with 504 `request_timeout`.",
+  }),
+  corsAllowedHeaders: variable({
+    key: "CORS_ALLOWED_HEADERS",
+    kind: k.headerList,
+    default: "",
+    description: "Request headers allowed by CORS in addition to the built-in ones.",
+  }),
+};
+
+export interface ApiConfig {
+  readonly host: string;
+  readonly port: number;
+  /** URL at which clients reach the service; email links start with it. */
+  readonly externalUrl: string;
+  /** Multi-instance mode only (unsupported). */
+  readonly endpoint: string | undefined;
+  readonly requestIdHeader: string | undefined;
+  readonly maxRequestDurationMs: number;
+  /** Extra request headers allowed by CORS, on top of the built-in ones. */
+  readonly corsAllowedHeaders: readonly string[];
+}
+
+export const read = (r: Reader) => r.getAll(variables);
+
+export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { api: ApiConfig } {
+  const localUrl = `http://localhost:${values.port}`;
+  const externalUrl =
+    values.externalUrl ?? orEmbedded(ctx, variables.externalUrl, () => localUrl, `using ${localUrl}`);
+  return {
+    api: {
+      host: values.host,
+      port: values.port,
+      externalUrl: must(ctx, externalUrl, variables.externalUrl),
+      endpoint: values.endpoint,
+      requestIdHeader: values.requestIdHeader,
+      maxRequestDurationMs: values.maxRequestDuration,
+      corsAllowedHeaders: values.corsAllowedHeaders,
+    },
+  };
+}

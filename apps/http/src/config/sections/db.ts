@@ -1,0 +1,81 @@
+/** Database: connection, pool, schema. Without a URL the server runs its embedded database. */
+import * as k from "../kinds.js";
+import type { Reader } from "../reader.js";
+import { defineVariables } from "../variable.js";
+
+const variable = defineVariables("Database");
+export const variables = {
+  driver: variable({
+    key: "DB_DRIVER",
+    kind: k.oneOf(["postgres"]),
+    default: "postgres",
+    description: "Database dialect. Only `postgres`.",
+  }),
+  url: variable({
+    key: "DB_DATABASE_URL",
+    aliases: ["AUTHSVC_DATABASE_URL", "DATABASE_URL"],
+    kind: k.postgresUrl,
+    computedDefault: "unset: embedded mode",
+    description:
+      "Postgres connection URL. When no database URL is set the server runs in embedded mode: an embedded Postgres in `AUTHSVC_DATA_DIR`, with development defaults.",
+  }),
+  maxPoolSize: variable({
+    key: "DB_MAX_POOL_SIZE",
+    kind: k.wholeNumber(),
+    default: "20",
+    description:
+      "Maximum open database connections; 0 means unlimited (capped at 100). The default lets four instances share a default PostgreSQL (max_connections 100).",
+  }),
+  connMaxIdleTime: variable({
+    key: "DB_CONN_MAX_IDLE_TIME",
+    kind: k.duration(),
+    default: "60s",
+    description:
+      "An idle database connection is closed after this long, so a quiet instance holds none; 0 keeps them open.",
+  }),
+  connMaxLifetime: variable({
+    key: "DB_CONN_MAX_LIFETIME",
+    kind: k.duration(),
+    default: "30m",
+    description: "A database connection is closed (and reopened when needed) at this age; 0 never.",
+  }),
+  preparedStatements: variable({
+    key: "DB_PREPARED_STATEMENTS",
+    kind: k.boolean,
+    default: "true",
+    description:
+      "Use named prepared statements. Set false behind a pooler in transaction mode (PgBouncer) or when DATABASE_URL points at another process's embedded database.",
+  }),
+  namespace: variable({
+    key: "DB_NAMESPACE",
+    kind: k.sqlIdentifier,
+    default: "auth",
+    description: "Schema holding every table, so tables read `auth.users` as in Supabase.",
+  }),
+};
+
+export interface DbConfig {
+  readonly driver: "postgres";
+  /** Undefined in embedded mode. */
+  readonly url: string | undefined;
+  /** 0 means unlimited. */
+  readonly maxPoolSize: number;
+  /** False: unnamed statements only (poolers in transaction mode, a shared embedded database). */
+  readonly preparedStatements: boolean;
+  /** The schema holding every table (`auth.users`, …). */
+  readonly namespace: string;
+  /** An idle connection is closed after this long (ms); 0 never. */
+  readonly connMaxIdleTimeMs: number;
+  /** A connection is closed at this age (ms); 0 never. */
+  readonly connMaxLifetimeMs: number;
+}
+
+export const read = (r: Reader) => r.getAll(variables);
+
+/** A database URL that is set but malformed is a problem, not a wish for the embedded database. */
+export const isEmbedded = (r: Reader): boolean => !r.isSet(variables.url);
+
+export function settle(values: ReturnType<typeof read>): { db: DbConfig } {
+  const { connMaxIdleTime, connMaxLifetime, ...rest } = values;
+  return { db: { ...rest, connMaxIdleTimeMs: connMaxIdleTime, connMaxLifetimeMs: connMaxLifetime } };
+}

@@ -1,0 +1,182 @@
+/**
+ * Sign-in methods: email, phone, anonymous, and the external OAuth providers. OAuth sign-in is not
+ * built yet, so `EXTERNAL_<PROVIDER>_ENABLED=true` is refused; the variables are read and
+ * documented so that configurations written for the reference server are checked all the same.
+ */
+import type { AuthSettings } from "@authsvc/core";
+import * as k from "../kinds.js";
+import type { Reader } from "../reader.js";
+import type { Config } from "../types.js";
+import { defineVariables, PREFIX } from "../variable.js";
+import { byKey, envSuffix, must, type SettleContext } from "./context.js";
+
+/** The 17 external OAuth providers, by the identifier used in `/authorize?provider=`. */
+export const EXTERNAL_PROVIDERS = [
+  "apple",
+  "azure",
+  "bitbucket",
+  "discord",
+  "facebook",
+  "figma",
+  "github",
+  "gitlab",
+  "google",
+  "keycloak",
+  "linkedin_oidc",
+  "notion",
+  "slack_oidc",
+  "spotify",
+  "twitch",
+  "workos",
+  "zoom",
+] as const;
+export type ExternalProviderId = (typeof EXTERNAL_PROVIDERS)[number];
+
+let variable = defineVariables("Sign-in methods");
+export const signInVariables = {
+  emailEnabled: variable({
+    key: "EXTERNAL_EMAIL_ENABLED",
+    kind: k.boolean,
+    default: "true",
+    description: "Email sign-ups and sign-ins. External providers work either way.",
+  }),
+  phoneEnabled: variable({
+    key: "EXTERNAL_PHONE_ENABLED",
+    kind: k.boolean,
+    default: "false",
+    description: "Phone sign-ups and sign-ins (needs an SMS gateway).",
+  }),
+  anonymousUsersEnabled: variable({
+    key: "EXTERNAL_ANONYMOUS_USERS_ENABLED",
+    kind: k.boolean,
+    default: "false",
+    description: "Anonymous sign-ins.",
+  }),
+};
+
+variable = defineVariables("External OAuth providers");
+export const providerVariables = byKey(EXTERNAL_PROVIDERS, (id) => {
+  const key = `EXTERNAL_${envSuffix(id)}`;
+  const whenEnabled = `when ${PREFIX}${key}_ENABLED is true` as const;
+  return {
+    enabled: variable({
+      key: `${key}_ENABLED`,
+      kind: k.boolean,
+      default: "false",
+      unbuilt: "OAuth sign-in",
+      description: `Sign-in with ${id}.`,
+    }),
+    clientId: variable({
+      key: `${key}_CLIENT_ID`,
+      kind: k.text,
+      required: whenEnabled,
+      description: `OAuth 2.0 client ID at ${id}.`,
+    }),
+    secret: variable({
+      key: `${key}_SECRET`,
+      kind: k.secret(),
+      required: whenEnabled,
+      description: `OAuth 2.0 client secret at ${id}.`,
+    }),
+    redirectUri: variable({
+      key: `${key}_REDIRECT_URI`,
+      kind: k.url,
+      required: whenEnabled,
+      description: `Where ${id} sends the user back: this service's \`/callback\`.`,
+    }),
+    // Keycloak is always self-hosted, so there is no public host to fall back to.
+    url:
+      id === "keycloak"
+        ? variable({
+            key: `${key}_URL`,
+            kind: k.url,
+            required: whenEnabled,
+            description: "Base URL of your Keycloak realm.",
+          })
+        : variable({
+            key: `${key}_URL`,
+            kind: k.url,
+            computedDefault: "the provider's public host",
+            description: `Base URL for ${id} authorization and token requests (self-hosted instances, tests).`,
+          }),
+  };
+});
+
+/** Every variable of the section, in the order the docs present them. */
+export const variables = [
+  ...Object.values(signInVariables),
+  ...EXTERNAL_PROVIDERS.flatMap((id) => Object.values(providerVariables[id])),
+];
+
+export type OAuthProviderConfig =
+  | {
+      readonly enabled: true;
+      readonly clientId: string;
+      readonly secret: string;
+      readonly redirectUri: string;
+      /** Base URL of the provider; undefined means its public host. */
+      readonly url: string | undefined;
+    }
+  | {
+      readonly enabled: false;
+      readonly clientId: string | undefined;
+      readonly secret: string | undefined;
+      readonly redirectUri: string | undefined;
+      readonly url: string | undefined;
+    };
+
+export type ExternalConfig = {
+  readonly email: { readonly enabled: boolean };
+  readonly phone: { readonly enabled: boolean };
+  readonly anonymousUsers: { readonly enabled: boolean };
+} & { readonly [P in ExternalProviderId]: OAuthProviderConfig };
+
+export const read = (r: Reader) => ({
+  signIn: r.getAll(signInVariables),
+  providers: byKey(EXTERNAL_PROVIDERS, (id) => r.getAll(providerVariables[id])),
+});
+
+type ProviderValues = ReturnType<typeof read>["providers"][ExternalProviderId];
+
+export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { external: ExternalConfig } {
+  for (const id of EXTERNAL_PROVIDERS) {
+    const { enabled, ...credentials } = providerVariables[id];
+    for (const variable of Object.values(credentials)) {
+      if (variable.required !== "no") ctx.r.requireIf(values.providers[id].enabled, variable);
+    }
+  }
+  const { signIn } = values;
+  return {
+    external: {
+      email: { enabled: signIn.emailEnabled },
+      phone: { enabled: signIn.phoneEnabled },
+      anonymousUsers: { enabled: signIn.anonymousUsersEnabled },
+      ...byKey(EXTERNAL_PROVIDERS, (id) => oauthProvider(ctx, id, values.providers[id])),
+    },
+  };
+}
+
+function oauthProvider(ctx: SettleContext, id: ExternalProviderId, p: ProviderValues): OAuthProviderConfig {
+  if (!p.enabled)
+    return { enabled: false, clientId: p.clientId, secret: p.secret, redirectUri: p.redirectUri, url: p.url };
+  const v = providerVariables[id];
+  return {
+    enabled: true,
+    clientId: must(ctx, p.clientId, v.clientId),
+    secret: must(ctx, p.secret, v.secret),
+    redirectUri: must(ctx, p.redirectUri, v.redirectUri),
+    url: p.url,
+  };
+}
+
+/** Which ways of signing up the accounts slice allows. */
+export function signupSettings(config: Config): AuthSettings["signup"] {
+  return {
+    disabled: config.disableSignup,
+    emailEnabled: config.external.email.enabled,
+    phoneEnabled: config.external.phone.enabled,
+    anonymousEnabled: config.external.anonymousUsers.enabled,
+    mailerAutoconfirm: config.mailer.autoconfirm,
+    smsAutoconfirm: config.sms.autoconfirm,
+  };
+}

@@ -1,0 +1,67 @@
+/** Rate limits: per-IP request limits in each instance, send caps across all instances. */
+import * as k from "../kinds.js";
+import type { Reader } from "../reader.js";
+import { defineVariables } from "../variable.js";
+
+const variable = defineVariables("Rate limits");
+export const variables = {
+  header: variable({
+    key: "RATE_LIMIT_HEADER",
+    kind: k.headerName,
+    description:
+      "Header holding the client IP for the per-IP request limits below (e.g. `X-Forwarded-For`; its first entry counts). Unset, or absent from a request: no per-IP limit applies.",
+  }),
+  tokenPer5Min: variable({
+    key: "RATE_LIMIT_TOKEN_REFRESH",
+    kind: k.wholeNumber({ min: 1 }),
+    default: "150",
+    description: "`/token` requests per 5 minutes per client IP, burst 30; counted by each instance alone.",
+  }),
+  verifyPer5Min: variable({
+    key: "RATE_LIMIT_VERIFY",
+    kind: k.wholeNumber({ min: 1 }),
+    default: "30",
+    description: "`/verify` requests per 5 minutes per client IP, burst 30; counted by each instance alone.",
+  }),
+  otpPer5Min: variable({
+    key: "RATE_LIMIT_OTP",
+    kind: k.wholeNumber({ min: 1 }),
+    default: "30",
+    description:
+      "Requests per 5 minutes per client IP to each of `/otp`, `/magiclink`, `/recover`, `/resend`, `/signup` and `PUT /user`, burst 30; counted by each instance alone.",
+  }),
+  emailSent: variable({
+    key: "RATE_LIMIT_EMAIL_SENT",
+    kind: k.wholeNumber(),
+    default: "30",
+    description:
+      "Emails per hour, all instances together; 0 blocks sending. Not applied with mailer autoconfirm.",
+  }),
+  smsSent: variable({
+    key: "RATE_LIMIT_SMS_SENT",
+    kind: k.wholeNumber(),
+    default: "30",
+    description: "SMS per hour, all instances together; 0 blocks sending. Not applied with SMS autoconfirm.",
+  }),
+};
+
+export interface RateLimitConfig {
+  /** Header whose value keys per-IP limits; none when undefined. */
+  readonly header: string | undefined;
+  /** Emails per hour, across all instances. */
+  readonly emailSent: number;
+  /** SMS per hour, across all instances. */
+  readonly smsSent: number;
+  /** Per-IP `/token` requests per 5 minutes, in this instance. */
+  readonly tokenPer5Min: number;
+  /** Per-IP `/verify` requests per 5 minutes, in this instance. */
+  readonly verifyPer5Min: number;
+  /** Per-IP requests per 5 minutes to each OTP-sending route and `PUT /user`, in this instance. */
+  readonly otpPer5Min: number;
+}
+
+export const read = (r: Reader) => r.getAll(variables);
+
+export function settle(values: ReturnType<typeof read>): { rateLimit: RateLimitConfig } {
+  return { rateLimit: { ...values } };
+}

@@ -1,0 +1,141 @@
+/** Passwords and security: password rules, refresh token rotation, reauthentication, captcha. */
+import type { AuthSettings } from "@authsvc/core";
+import * as k from "../kinds.js";
+import type { Reader } from "../reader.js";
+import type { Config } from "../types.js";
+import { defineVariables } from "../variable.js";
+import { must, type SettleContext } from "./context.js";
+
+export const CAPTCHA_PROVIDERS = ["hcaptcha", "turnstile"] as const;
+export type CaptchaProvider = (typeof CAPTCHA_PROVIDERS)[number];
+
+// The reference server raises smaller minimums to 6 rather than refusing them.
+const LEAST_PASSWORD_LENGTH = 6;
+
+const variable = defineVariables("Passwords and security");
+export const variables = {
+  passwordMinLength: variable({
+    key: "PASSWORD_MIN_LENGTH",
+    kind: k.wholeNumber(),
+    default: "6",
+    description: "Minimum password length. Values below 6 are raised to 6, as the reference server does.",
+  }),
+  passwordRequiredCharacters: variable({
+    key: "PASSWORD_REQUIRED_CHARACTERS",
+    kind: k.characterSets,
+    default: "",
+    description:
+      "Character sets separated by `:`; a password needs one character of each. `\\:` is a literal colon: `abc:ABC:0123456789:\\:!`.",
+  }),
+  refreshTokenRotationEnabled: variable({
+    key: "SECURITY_REFRESH_TOKEN_ROTATION_ENABLED",
+    kind: k.boolean,
+    default: "true",
+    description: "Detect reuse of revoked refresh tokens and revoke the token family.",
+  }),
+  refreshTokenReuseInterval: variable({
+    key: "SECURITY_REFRESH_TOKEN_REUSE_INTERVAL",
+    kind: k.duration(),
+    default: "10",
+    description: "How long a just-rotated refresh token may still be used (concurrent refreshes).",
+  }),
+  updatePasswordRequireReauthentication: variable({
+    key: "SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION",
+    kind: k.boolean,
+    default: "false",
+    description: "A password change needs a nonce from `GET /reauthenticate`.",
+  }),
+  captchaEnabled: variable({
+    key: "SECURITY_CAPTCHA_ENABLED",
+    kind: k.boolean,
+    default: "false",
+    // Turning it on while nothing checks `captcha_token` would look like protection and be none.
+    unbuilt: "captcha verification",
+    description: "Check `captcha_token` on sign-up, sign-in and OTP requests.",
+  }),
+  captchaProvider: variable({
+    key: "SECURITY_CAPTCHA_PROVIDER",
+    kind: k.oneOf(CAPTCHA_PROVIDERS),
+    default: "hcaptcha",
+    description: "Captcha provider.",
+  }),
+  captchaSecret: variable({
+    key: "SECURITY_CAPTCHA_SECRET",
+    kind: k.secret(),
+    required: "when AUTHSVC_SECURITY_CAPTCHA_ENABLED is true",
+    description: "Captcha provider secret.",
+  }),
+  captchaTimeout: variable({
+    key: "SECURITY_CAPTCHA_TIMEOUT",
+    kind: k.duration(1),
+    default: "10s",
+    description: "Timeout of the verification request to the captcha provider.",
+  }),
+};
+
+export interface PasswordConfig {
+  readonly minLength: number;
+  /** A password needs at least one character from each set. */
+  readonly requiredCharacters: readonly string[];
+}
+
+interface CaptchaCommon {
+  readonly provider: CaptchaProvider;
+  readonly timeoutMs: number;
+}
+export type CaptchaConfig =
+  | (CaptchaCommon & { readonly enabled: true; readonly secret: string })
+  | (CaptchaCommon & { readonly enabled: false; readonly secret: string | undefined });
+
+export interface SecurityConfig {
+  readonly refreshTokenRotationEnabled: boolean;
+  readonly refreshTokenReuseIntervalMs: number;
+  readonly updatePasswordRequireReauthentication: boolean;
+  readonly captcha: CaptchaConfig;
+}
+
+export const read = (r: Reader) => r.getAll(variables);
+
+export function settle(
+  s: ReturnType<typeof read>,
+  ctx: SettleContext,
+): { password: PasswordConfig; security: SecurityConfig } {
+  if (s.passwordMinLength < LEAST_PASSWORD_LENGTH) {
+    ctx.notices.push(
+      `${variables.passwordMinLength.name} is ${s.passwordMinLength}: raised to ${LEAST_PASSWORD_LENGTH}, the least allowed`,
+    );
+  }
+  ctx.r.requireIf(s.captchaEnabled, variables.captchaSecret);
+  const captchaCommon = { provider: s.captchaProvider, timeoutMs: s.captchaTimeout };
+  return {
+    password: {
+      minLength: Math.max(LEAST_PASSWORD_LENGTH, s.passwordMinLength),
+      requiredCharacters: s.passwordRequiredCharacters,
+    },
+    security: {
+      refreshTokenRotationEnabled: s.refreshTokenRotationEnabled,
+      refreshTokenReuseIntervalMs: s.refreshTokenReuseInterval,
+      updatePasswordRequireReauthentication: s.updatePasswordRequireReauthentication,
+      captcha: s.captchaEnabled
+        ? { ...captchaCommon, enabled: true, secret: must(ctx, s.captchaSecret, variables.captchaSecret) }
+        : { ...captchaCommon, enabled: false, secret: s.captchaSecret },
+    },
+  };
+}
+
+/** Password rules, refresh token rotation and reauthentication, as the use cases read them. */
+export function securitySettings(
+  config: Config,
+): Pick<AuthSettings, "password" | "refreshTokens" | "updatePasswordRequiresReauthentication"> {
+  return {
+    password: {
+      minLength: config.password.minLength,
+      requiredCharacters: config.password.requiredCharacters,
+    },
+    refreshTokens: {
+      rotationEnabled: config.security.refreshTokenRotationEnabled,
+      reuseIntervalMs: config.security.refreshTokenReuseIntervalMs,
+    },
+    updatePasswordRequiresReauthentication: config.security.updatePasswordRequireReauthentication,
+  };
+}

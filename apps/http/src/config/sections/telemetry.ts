@@ -1,0 +1,107 @@
+/** Logging and telemetry. Tracing and metrics export are not built yet: their switches are refused. */
+import * as k from "../kinds.js";
+import type { Reader } from "../reader.js";
+import { defineVariables } from "../variable.js";
+
+export const LOG_LEVELS = ["panic", "fatal", "error", "warn", "info", "debug"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const METRICS_EXPORTERS = ["opentelemetry", "prometheus"] as const;
+export type MetricsExporter = (typeof METRICS_EXPORTERS)[number];
+
+const variable = defineVariables("Logging and telemetry");
+export const variables = {
+  logLevel: variable({
+    key: "LOG_LEVEL",
+    aliases: ["LOG_LEVEL"],
+    kind: k.oneOf(LOG_LEVELS),
+    default: "info",
+    description: "Least severe level that is logged.",
+  }),
+  logFile: variable({ key: "LOG_FILE", kind: k.text, description: "Also write logs to this file." }),
+  tracingEnabled: variable({
+    key: "TRACING_ENABLED",
+    kind: k.boolean,
+    default: "false",
+    unbuilt: "trace export",
+    description: "Export traces.",
+  }),
+  tracingExporter: variable({
+    key: "TRACING_EXPORTER",
+    kind: k.oneOf(["opentelemetry"]),
+    default: "opentelemetry",
+    description: "Trace exporter.",
+  }),
+  metricsEnabled: variable({
+    key: "METRICS_ENABLED",
+    kind: k.boolean,
+    default: "false",
+    unbuilt: "metrics export",
+    description: "Export metrics.",
+  }),
+  metricsExporter: variable({
+    key: "METRICS_EXPORTER",
+    kind: k.oneOf(METRICS_EXPORTERS),
+    default: "opentelemetry",
+    description: "`opentelemetry` pushes to a collector; `prometheus` serves `/` on a separate server.",
+  }),
+  prometheusHost: variable({
+    key: "OTEL_EXPORTER_PROMETHEUS_HOST",
+    kind: k.host,
+    default: "0.0.0.0",
+    description: "Address of the Prometheus metrics server.",
+  }),
+  prometheusPort: variable({
+    key: "OTEL_EXPORTER_PROMETHEUS_PORT",
+    kind: k.port(),
+    default: "9100",
+    description: "Port of the Prometheus metrics server.",
+  }),
+  resourceAttributes: variable({
+    key: "OTEL_RESOURCE_ATTRIBUTES",
+    kind: k.text,
+    description: "Extra OpenTelemetry resource attributes (`key=value,…`); `auth.version` is always added.",
+  }),
+};
+
+export interface LogConfig {
+  readonly level: LogLevel;
+  readonly file: string | undefined;
+}
+
+export interface TracingConfig {
+  readonly enabled: boolean;
+  readonly exporter: "opentelemetry";
+}
+
+export interface MetricsConfig {
+  readonly enabled: boolean;
+  readonly exporter: MetricsExporter;
+  readonly prometheus: { readonly host: string; readonly port: number };
+}
+
+export interface OtelConfig {
+  readonly resourceAttributes: string | undefined;
+}
+
+export interface TelemetryConfig {
+  readonly log: LogConfig;
+  readonly tracing: TracingConfig;
+  readonly metrics: MetricsConfig;
+  readonly otel: OtelConfig;
+}
+
+export const read = (r: Reader) => r.getAll(variables);
+
+export function settle(t: ReturnType<typeof read>): TelemetryConfig {
+  return {
+    log: { level: t.logLevel, file: t.logFile },
+    tracing: { enabled: t.tracingEnabled, exporter: t.tracingExporter },
+    metrics: {
+      enabled: t.metricsEnabled,
+      exporter: t.metricsExporter,
+      prometheus: { host: t.prometheusHost, port: t.prometheusPort },
+    },
+    otel: { resourceAttributes: t.resourceAttributes },
+  };
+}

@@ -1,0 +1,21 @@
+import type { UserWithIdentities } from "@authsvc/core";
+import type { Logger } from "pino";
+import type { ApiVersion } from "./api-version.js";
+
+/** The signed-in caller of a user endpoint. */
+export interface UserAuth {
+  readonly user: UserWithIdentities;
+  readonly claims: Readonly<Record<string, unknown>>;
+  readonly sessionId: string | null;
+}
+
+/** What every request carries through the middleware chain. */
+export type AppEnv = {
+  Variables: {
+    requestId: string;
+    log: Logger;
+    apiVersion: ApiVersion;
+    auth: UserAuth;
+    adminRole: string;
+  };
+};

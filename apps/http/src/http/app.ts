@@ -1,0 +1,124 @@
+import type { AuthDeps } from "@authsvc/core";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import { HTTPException } from "hono/http-exception";
+import { methodNotAllowed } from "hono/method-not-allowed";
+import { timeout } from "hono/timeout";
+import type { Logger } from "pino";
+import { generateLinkRoutes } from "../routes/admin-generate-link.js";
+import { adminUserRoutes } from "../routes/admin-users.js";
+import { healthRoutes } from "../routes/health.js";
+import { messageRoutes } from "../routes/messages.js";
+import { type Settings, settingsRoutes } from "../routes/settings.js";
+import { signupRoutes } from "../routes/signup.js";
+import { tokenRoutes } from "../routes/token.js";
+import { userRoutes } from "../routes/user.js";
+import { verifyRoutes } from "../routes/verify.js";
+import { API_VERSION_HEADER } from "./api-version.js";
+import type { AppEnv } from "./app-env.js";
+import { errorResponse, httpError, statusOf, toAuthError } from "./errors.js";
+import { apiVersion } from "./middleware/api-version.js";
+import { MAX_BODY_BYTES } from "./middleware/json-body.js";
+import { applyRateLimits, type RateLimits } from "./middleware/rate-limit.js";
+import { requestContext } from "./middleware/request-context.js";
+
+/** Everything the HTTP layer needs, built by the composition root (or by a test). */
+export interface AppDeps {
+  readonly logger: Logger;
+  readonly version: string;
+  readonly settings: Settings;
+  /** The ports and settings the use cases run with. */
+  readonly auth: AuthDeps;
+  /** Incoming header whose value becomes the request id (`REQUEST_ID_HEADER`). */
+  readonly requestIdHeader?: string | undefined;
+  /** Extra headers allowed by CORS (`CORS_ALLOWED_HEADERS`). */
+  readonly corsAllowedHeaders?: readonly string[];
+  /** Longest a request may run before `504 request_timeout` (`API_MAX_REQUEST_DURATION`). */
+  readonly maxRequestDurationMs?: number;
+  /** Per-IP request limits (`RATE_LIMIT_*`); none when absent or without a header. */
+  readonly rateLimit?: RateLimits;
+}
+
+// The reference's CORS policy (rs/cors in GoTrue): any origin, credentials allowed.
+const CORS_HEADERS = [
+  "Accept",
+  "Authorization",
+  "Content-Type",
+  "X-Client-IP",
+  "X-Client-Info",
+  "X-JWT-AUD",
+  "x-use-cookie",
+  API_VERSION_HEADER,
+  "apikey",
+];
+
+/** Builds the Hono application. It does not listen; `server.ts` does, tests call `app.request()`. */
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.use(requestContext({ logger: deps.logger, requestIdHeader: deps.requestIdHeader }));
+  app.use(apiVersion());
+  app.use(
+    cors({
+      origin: (origin) => origin || "*",
+      credentials: true,
+      allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
+      allowHeaders: [...CORS_HEADERS, ...(deps.corsAllowedHeaders ?? [])],
+      exposeHeaders: ["X-Total-Count", "Link", API_VERSION_HEADER, "x-sb-error-code"],
+    }),
+  );
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) => {
+        c.header("Allow", methods.join(", "));
+        return errorResponse(c, httpError(405, "method_not_allowed", `Method ${c.req.method} not allowed`));
+      },
+    }),
+  );
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) =>
+        errorResponse(
+          c,
+          httpError(413, "request_entity_too_large", `Request body too large (max ${MAX_BODY_BYTES} bytes)`),
+        ),
+    }),
+  );
+  app.use(
+    timeout(
+      deps.maxRequestDurationMs ?? 10_000,
+      () =>
+        new HTTPException(504, {
+          cause: httpError(
+            504,
+            "request_timeout",
+            "Processing this request timed out, please retry after a moment.",
+          ),
+        }),
+    ),
+  );
+
+  applyRateLimits(app, deps.rateLimit);
+
+  app.route("/", healthRoutes(deps.version));
+  app.route("/", settingsRoutes(deps.settings));
+  app.route("/", signupRoutes(deps.auth));
+  app.route("/", tokenRoutes(deps.auth));
+  app.route("/", userRoutes(deps.auth));
+  app.route("/", adminUserRoutes(deps.auth));
+  app.route("/", verifyRoutes(deps.auth));
+  app.route("/", messageRoutes(deps.auth));
+  app.route("/", generateLinkRoutes(deps.auth));
+
+  app.notFound((c) => errorResponse(c, httpError(404, "not_found", "Not found")));
+  app.onError((thrown, c) => {
+    const cause = thrown instanceof HTTPException ? thrown.cause : thrown;
+    const error = toAuthError(cause);
+    if (statusOf(error) >= 500) c.get("log").error({ err: cause }, "request failed");
+    return errorResponse(c, error);
+  });
+  return app;
+}

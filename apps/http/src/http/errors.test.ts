@@ -1,0 +1,123 @@
+import { type FailureName, failures } from "@authsvc/core";
+import { describe, expect, it } from "vitest";
+import { HttpError, statusOf, toAuthError } from "./errors.js";
+
+/**
+ * The status of every failure in core's catalogue, as the reference (and the routes before the
+ * catalogue existed) answer it. A new failure must be added here, with the status it should answer.
+ */
+const EXPECTED: Readonly<Record<FailureName, number>> = {
+  unexpectedFailure: 500,
+  unstorableValue: 400,
+  databaseUnavailable: 503,
+  emailRequired: 400,
+  emailTooLong: 400,
+  emailInvalid: 400,
+  phoneInvalid: 400,
+  passwordTooLong: 400,
+  weakPassword: 422,
+  samePassword: 422,
+  emailExists: 422,
+  phoneExists: 422,
+  userNotFound: 404,
+  signupDisabled: 422,
+  otpSignupDisabled: 422,
+  anonymousSignInsDisabled: 422,
+  emailSignupsDisabled: 400,
+  phoneSignupsDisabled: 400,
+  signupEmailOrPhone: 400,
+  signupPasswordRequired: 400,
+  userAlreadyRegistered: 400,
+  emailLoginsDisabled: 400,
+  emailPasswordLoginsDisabled: 422,
+  phonePasswordLoginsDisabled: 422,
+  phoneProviderUnsupported: 400,
+  loginEmailOrPhone: 400,
+  loginEmailOrPhoneMissing: 400,
+  invalidCredentials: 400,
+  emailNotConfirmed: 400,
+  phoneNotConfirmed: 400,
+  userBanned: 403,
+  userBannedAtTokenGrant: 400,
+  refreshTokenNotFound: 400,
+  refreshTokenAlreadyUsed: 400,
+  noAuthorization: 401,
+  jwtUnverifiable: 403,
+  jwtSubMissing: 403,
+  jwtSubNotUuid: 400,
+  jwtSessionIdNotUuid: 403,
+  jwtUserMissing: 403,
+  jwtSessionMissing: 403,
+  notAdmin: 403,
+  emailRateLimit: 429,
+  smsRateLimit: 429,
+  emailTooSoon: 429,
+  smsTooSoon: 429,
+  emailSendFailed: 500,
+  smsSendFailed: 422,
+  emailNotConfigured: 500,
+  otpExpired: 403,
+  smsChannelUnsupported: 400,
+  verifyTypeUnsupported: 400,
+  verifyTokenOrHash: 400,
+  verifyTokenMissing: 400,
+  verifyHashWithAddress: 400,
+  resendTypeMissing: 400,
+  resendEmailMissing: 400,
+  resendPhoneMissing: 400,
+  reauthenticationNeeded: 400,
+  reauthenticationNotValid: 422,
+  reauthenticationEmailNotConfirmed: 422,
+  reauthenticationPhoneNotConfirmed: 422,
+  reauthenticationNoAddress: 422,
+  anonymousPasswordUpdate: 422,
+  userIdNotUuid: 404,
+  newUserIdNotUuid: 400,
+  userIdTaken: 422,
+  adminFieldType: 400,
+  passwordAndHash: 400,
+  passwordHashInvalid: 400,
+  banDurationInvalid: 400,
+  paginationInvalid: 400,
+  linkTypeInvalid: 400,
+  linkNeedsSecureEmailChange: 400,
+  userWithEmailNotFound: 404,
+};
+
+describe("statusOf", () => {
+  it("answers every failure of the catalogue with its status", () => {
+    const answered = Object.fromEntries(
+      Object.keys(failures).map((name) => {
+        const build = failures[name as FailureName] as (
+          ...args: unknown[]
+        ) => ReturnType<typeof failures.userBanned>;
+        return [name, statusOf(build(["x"], "y"))];
+      }),
+    );
+    expect(answered).toEqual(EXPECTED);
+  });
+
+  it("answers one code with several statuses where the reference does", () => {
+    expect(statusOf(failures.userBanned())).toBe(403);
+    expect(statusOf(failures.userBannedAtTokenGrant())).toBe(400);
+    expect(statusOf(failures.userNotFound())).toBe(404);
+    expect(statusOf(failures.userIdNotUuid())).toBe(404);
+    expect(statusOf(failures.emailInvalid())).toBe(400);
+  });
+
+  it("keeps the status the HTTP layer gave its own errors", () => {
+    expect(statusOf(new HttpError(405, "method_not_allowed", "Method PATCH not allowed"))).toBe(405);
+    expect(statusOf(new HttpError(422, "validation_failed", "Password recovery requires an email"))).toBe(
+      422,
+    );
+  });
+
+  it("shows nothing of an unexpected fault", () => {
+    const error = toAuthError(new Error("connection refused to 10.0.0.5"));
+    expect({ code: error.code, message: error.message, status: statusOf(error) }).toEqual({
+      code: "unexpected_failure",
+      message: "Unexpected failure, please check server logs for more information",
+      status: 500,
+    });
+  });
+});

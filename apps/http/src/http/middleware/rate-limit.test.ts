@@ -1,0 +1,146 @@
+import { describe, expect, it } from "vitest";
+import { testApp } from "../../testing/test-app.js";
+import { clientKey, type RateLimits } from "./rate-limit.js";
+
+const LIMITS: RateLimits = {
+  header: "X-Forwarded-For",
+  tokenPer5Min: 150,
+  verifyPer5Min: 30,
+  otpPer5Min: 30,
+};
+
+/** An app with per-IP limits on a clock the test moves, and a way to send many requests. */
+function limitedApp(rateLimit: RateLimits | null = LIMITS) {
+  const clock = { now: 0 };
+  const { app } = testApp(rateLimit ? { rateLimit: { ...rateLimit, now: () => clock.now } } : {});
+  const send = (method: string, path: string, headers: Record<string, string> = {}) =>
+    app.request(path, {
+      method,
+      headers: { "content-type": "application/json", ...headers },
+      ...(method === "GET" ? {} : { body: "{}" }),
+    });
+  /** Statuses of `times` identical requests, in order. */
+  const statuses = async (times: number, method: string, path: string, headers?: Record<string, string>) => {
+    const result: number[] = [];
+    for (let i = 0; i < times; i++) result.push((await send(method, path, headers)).status);
+    return result;
+  };
+  return { clock, send, statuses };
+}
+
+const from = (ip: string) => ({ "X-Forwarded-For": ip });
+
+describe("clientKey", () => {
+  it("takes the first entry of a comma-separated header, trimmed", () => {
+    expect(clientKey("1.2.3.4, 10.0.0.1")).toBe("1.2.3.4");
+    expect(clientKey("  2001:db8::1  ")).toBe("2001:db8::1");
+    expect(clientKey(undefined)).toBeUndefined();
+    expect(clientKey(" , 10.0.0.1")).toBeUndefined();
+  });
+});
+
+describe("per-IP request limits", () => {
+  it("refuses the 31st /verify from one IP within the window with 429 over_request_rate_limit", async () => {
+    const { send, statuses } = limitedApp();
+    const before = await statuses(30, "POST", "/verify", from("1.2.3.4"));
+    expect(before).not.toContain(429);
+    const res = await send("POST", "/verify", from("1.2.3.4"));
+    expect(res.status).toBe(429);
+    expect(res.headers.get("x-sb-error-code")).toBe("over_request_rate_limit");
+    expect(await res.json()).toEqual({
+      code: 429,
+      error_code: "over_request_rate_limit",
+      msg: "Request rate limit reached",
+    });
+  });
+
+  it("counts GET and POST /verify together, and answers in the requested API version's shape", async () => {
+    const { send, statuses } = limitedApp();
+    await statuses(15, "GET", "/verify?type=signup&token=x", from("1.2.3.4"));
+    await statuses(15, "POST", "/verify", from("1.2.3.4"));
+    const res = await send("GET", "/verify?type=signup&token=x", {
+      ...from("1.2.3.4"),
+      "X-Supabase-Api-Version": "2024-01-01",
+    });
+    expect(res.status).toBe(429);
+    expect(await res.json()).toEqual({
+      code: "over_request_rate_limit",
+      message: "Request rate limit reached",
+    });
+  });
+
+  it("does not limit another IP, and lets the limited one in again as the bucket refills", async () => {
+    const { clock, statuses } = limitedApp();
+    expect((await statuses(31, "POST", "/verify", from("1.2.3.4"))).at(-1)).toBe(429);
+    expect(await statuses(30, "POST", "/verify", from("5.6.7.8"))).not.toContain(429);
+    clock.now += 10_000; // 30 per 5 minutes: one request every 10 s
+    expect(await statuses(2, "POST", "/verify", from("1.2.3.4"))).toEqual([400, 429]);
+  });
+
+  it("keys X-Forwarded-For on its first entry, the client", async () => {
+    const { statuses } = limitedApp();
+    await statuses(30, "POST", "/verify", from("1.2.3.4, 10.0.0.1"));
+    expect(await statuses(1, "POST", "/verify", from("1.2.3.4"))).toEqual([429]);
+    expect(await statuses(1, "POST", "/verify", from("1.2.3.4, 10.0.0.2"))).toEqual([429]);
+    expect(await statuses(1, "POST", "/verify", from("10.0.0.1"))).not.toContain(429);
+  });
+
+  it("never limits when no header is configured", async () => {
+    const { statuses } = limitedApp({ ...LIMITS, header: undefined });
+    expect(await statuses(40, "POST", "/verify", from("1.2.3.4"))).not.toContain(429);
+  });
+
+  it("never limits without rate limits in the app's dependencies", async () => {
+    const { statuses } = limitedApp(null);
+    expect(await statuses(40, "POST", "/otp", from("1.2.3.4"))).not.toContain(429);
+  });
+
+  it("does not limit a request that lacks the configured header", async () => {
+    const { statuses } = limitedApp();
+    expect(await statuses(40, "POST", "/verify")).not.toContain(429);
+    expect(await statuses(40, "POST", "/verify", { "X-Forwarded-For": " " })).not.toContain(429);
+  });
+
+  it("limits /token after a burst of 30, refilling at its own higher rate", async () => {
+    const { clock, statuses } = limitedApp();
+    expect((await statuses(31, "POST", "/token?grant_type=password", from("1.2.3.4"))).at(-1)).toBe(429);
+    clock.now += 2_000; // 150 per 5 minutes: one request every 2 s
+    expect(await statuses(2, "POST", "/token?grant_type=refresh_token", from("1.2.3.4"))).toEqual([400, 429]);
+  });
+
+  it.each(["/otp", "/magiclink", "/recover", "/resend", "/signup"])(
+    "limits %s in a bucket of its own",
+    async (path) => {
+      const { statuses } = limitedApp();
+      expect((await statuses(31, "POST", path, from("1.2.3.4"))).at(-1)).toBe(429);
+      const others = ["/otp", "/magiclink", "/recover", "/resend", "/signup", "/verify"].filter(
+        (p) => p !== path,
+      );
+      for (const other of others) {
+        expect(await statuses(1, "POST", other, from("1.2.3.4")), other).not.toContain(429);
+      }
+    },
+  );
+
+  it("limits PUT /user but not GET /user", async () => {
+    const { statuses } = limitedApp();
+    expect(await statuses(40, "GET", "/user", from("1.2.3.4"))).not.toContain(429);
+    const puts = await statuses(31, "PUT", "/user", from("1.2.3.4"));
+    expect(puts.slice(0, 30)).not.toContain(429);
+    expect(puts.at(-1)).toBe(429);
+    expect(await statuses(1, "GET", "/user", from("1.2.3.4"))).toEqual([401]);
+    expect(await statuses(1, "DELETE", "/user", from("1.2.3.4"))).toEqual([405]);
+  });
+
+  it("uses the configured limits", async () => {
+    const { clock, statuses } = limitedApp({ ...LIMITS, otpPer5Min: 300 });
+    await statuses(30, "POST", "/recover", from("1.2.3.4"));
+    clock.now += 3_000; // 300 per 5 minutes: one request every second
+    expect((await statuses(4, "POST", "/recover", from("1.2.3.4"))).map((s) => s === 429)).toEqual([
+      false,
+      false,
+      false,
+      true,
+    ]);
+  });
+});

@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { bearer, NEW_API, send } from "../testing/requests.js";
+import { testApp } from "../testing/test-app.js";
+
+async function admin() {
+  const t = testApp();
+  return { ...t, headers: await bearer(t.auth, { role: "service_role" }) };
+}
+
+describe("/admin/users and /invite", () => {
+  it("need an admin role: none is 401, another role is 403", async () => {
+    const { app, auth } = testApp();
+    expect((await send(app, "GET", "/admin/users")).status).toBe(401);
+    const user = await bearer(auth, { role: "authenticated", sub: "00000000-0000-4000-8000-000000000001" });
+    const res = await send(app, "GET", "/admin/users", undefined, { ...user, ...NEW_API });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+  });
+
+  it("create, get, update, list and delete a user", async () => {
+    const { app, headers } = await admin();
+    const created = await send(
+      app,
+      "POST",
+      "/admin/users",
+      { email: "bo@example.com", password: "secret-pw", email_confirm: true, app_metadata: { plan: "pro" } },
+      headers,
+    );
+    expect(created.status).toBe(200);
+    const user = (await created.json()) as { id: string; email_confirmed_at: string | null };
+    expect(user.email_confirmed_at).toEqual(expect.any(String));
+
+    const got = await send(app, "GET", `/admin/users/${user.id}`, undefined, headers);
+    expect(await got.json()).toMatchObject({ email: "bo@example.com", app_metadata: { plan: "pro" } });
+
+    const updated = await send(app, "PUT", `/admin/users/${user.id}`, { user_metadata: { a: 1 } }, headers);
+    expect(await updated.json()).toMatchObject({ user_metadata: { a: 1 } });
+
+    const list = await send(app, "GET", "/admin/users?page=1&per_page=10", undefined, headers);
+    expect(list.headers.get("x-total-count")).toBe("1");
+    expect(list.headers.get("link")).toBe('</admin/users?page=1&per_page=10>; rel="last"');
+    expect(await list.json()).toMatchObject({ users: [{ id: user.id }], aud: "authenticated" });
+
+    expect((await send(app, "DELETE", `/admin/users/${user.id}`, {}, headers)).status).toBe(200);
+    expect((await send(app, "GET", `/admin/users/${user.id}`, undefined, headers)).status).toBe(404);
+  });
+
+  it("a malformed user id is 404; soft deletion and mistyped fields are 400", async () => {
+    const { app, headers } = await admin();
+    const bad = await send(app, "GET", "/admin/users/not-a-uuid", undefined, headers);
+    expect(bad.status).toBe(404);
+    expect(await bad.json()).toMatchObject({ msg: "user_id must be an UUID" });
+    const id = "00000000-0000-4000-8000-000000000009";
+    const soft = await send(app, "DELETE", `/admin/users/${id}`, { should_soft_delete: true }, headers);
+    expect(soft.status).toBe(400);
+    const typed = await send(
+      app,
+      "POST",
+      "/admin/users",
+      { email: "c@example.com", email_confirm: "yes" },
+      headers,
+    );
+    expect(typed.status).toBe(400);
+    expect(await typed.json()).toMatchObject({ msg: "Invalid email_confirm: expected true or false" });
+  });
+
+  it("a bad page number is 400 Bad Pagination Parameters", async () => {
+    const { app, headers } = await admin();
+    const res = await send(app, "GET", "/admin/users?page=two", undefined, headers);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ msg: "Bad Pagination Parameters" });
+  });
+
+  it("POST /invite mails an invite and answers the invited user", async () => {
+    const { app, auth, headers } = await admin();
+    const res = await send(
+      app,
+      "POST",
+      "/invite",
+      { email: "new@example.com", data: { team: "a" } },
+      headers,
+    );
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ email: "new@example.com", user_metadata: { team: "a" } });
+    expect(auth.mailer.sent.map((m) => [m.kind, m.to])).toEqual([["invite", "new@example.com"]]);
+  });
+});

@@ -1,0 +1,25 @@
+import { cryptoRandom, type Sql, systemClock } from "@authsvc/adapters";
+import type { AuthDeps } from "@authsvc/core";
+import type { Logger } from "pino";
+import type { Config } from "../config.js";
+import { authSettingsOf } from "./auth-settings.js";
+import { hasherOf, signerOf, tokensOf } from "./crypto.js";
+import { storeOf } from "./database.js";
+import { mailerOf } from "./mailer.js";
+import { smsSenderOf } from "./sms-sender.js";
+
+/** Builds the ports the use cases run with: one builder per port family. */
+export function authDepsOf(config: Config, sql: Sql, logger: Logger): AuthDeps {
+  const clock = systemClock();
+  return {
+    store: storeOf(config, sql),
+    clock,
+    random: cryptoRandom(),
+    tokens: tokensOf(config),
+    hasher: hasherOf(),
+    signer: signerOf(config, clock),
+    mailer: mailerOf(config, logger),
+    sms: smsSenderOf(config),
+    settings: authSettingsOf(config),
+  };
+}

@@ -1,0 +1,20 @@
+import type { AuthSettings } from "@authsvc/core";
+import { signupSettings } from "../config/sections/external.js";
+import { redirectSettings } from "../config/sections/general.js";
+import { jwtSettings } from "../config/sections/jwt.js";
+import { mailSettings } from "../config/sections/mail.js";
+import { securitySettings } from "../config/sections/security.js";
+import { smsSettings } from "../config/sections/sms.js";
+import type { Config } from "../config.js";
+
+/** The use cases' view of the configuration, composed from each section's mapping. */
+export function authSettingsOf(config: Config): AuthSettings {
+  return {
+    ...redirectSettings(config),
+    mailer: mailSettings(config),
+    sms: smsSettings(config),
+    jwt: jwtSettings(config),
+    ...securitySettings(config),
+    signup: signupSettings(config),
+  };
+}

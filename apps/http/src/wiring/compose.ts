@@ -1,0 +1,63 @@
+import { type Sql, signApiKey } from "@authsvc/adapters";
+import type { Hono } from "hono";
+import type { Logger } from "pino";
+import type { Config } from "../config.js";
+import { createApp } from "../http/app.js";
+import { authDepsOf } from "./auth-deps.js";
+import { openDatabase } from "./database.js";
+import { logUnredacted } from "./logger.js";
+import { settingsOf } from "./settings-view.js";
+import { readVersion } from "./version.js";
+
+/** The wired server: its app and everything that must be closed on shutdown, in order. */
+export interface Composition {
+  readonly app: Hono;
+  readonly sql: Sql;
+  /** Ends the pool, then stops the embedded database (whose shutdown flushes it to disk). */
+  close(): Promise<void>;
+}
+
+/** Builds the running application from a valid configuration. */
+export async function compose(config: Config, logger: Logger): Promise<Composition> {
+  const { sql, embedded } = await openDatabase(config, logger);
+  const app = createApp({
+    logger,
+    version: readVersion(),
+    settings: settingsOf(config),
+    auth: authDepsOf(config, sql, logger),
+    requestIdHeader: config.api.requestIdHeader,
+    corsAllowedHeaders: config.api.corsAllowedHeaders,
+    maxRequestDurationMs: config.api.maxRequestDurationMs,
+    rateLimit: config.rateLimit,
+  }) as unknown as Hono;
+  return {
+    app,
+    sql,
+    async close() {
+      // The pool first: the embedded server must not vanish under queries still in flight.
+      await sql.end({ timeout: 5 });
+      await embedded?.stop();
+    },
+  };
+}
+
+/**
+ * The embedded mode's welcome: what it is, and two keys signed with the development secret so that
+ * every endpoint can be called at once (anon for public ones, service_role for /admin).
+ */
+export async function announceDevelopmentMode(config: Config, logger: Logger, notices: readonly string[]) {
+  logger.warn(
+    { data_dir: config.dataDir },
+    "DEVELOPMENT MODE: no DATABASE_URL set, using the embedded database with development defaults. Do not use in production.",
+  );
+  for (const notice of notices) logger.warn(notice);
+  const now = Math.floor(Date.now() / 1000);
+  logUnredacted(
+    logger,
+    {
+      anon_key: await signApiKey(config.jwt.secret, "anon", now),
+      service_role_key: await signApiKey(config.jwt.secret, "service_role", now),
+    },
+    "development API keys (signed with the development JWT secret): send as 'Authorization: Bearer <key>' and 'apikey: <key>'",
+  );
+}

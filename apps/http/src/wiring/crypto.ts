@@ -1,0 +1,18 @@
+import { argon2Hasher, hs256Signer, secretTokens } from "@authsvc/adapters";
+import type { AuthDeps } from "@authsvc/core";
+import type { Config } from "../config.js";
+
+/** The password hasher (argon2id), its dummy hash built at once. */
+export function hasherOf(): AuthDeps["hasher"] {
+  const hasher = argon2Hasher();
+  // Build the dummy hash now, so the first sign-in of an unknown user costs what every later one does.
+  void hasher.verifyDummy("");
+  return hasher;
+}
+
+/** The access token signer (HS256 with `JWT_SECRET`). */
+export const signerOf = (config: Config, clock: AuthDeps["clock"]): AuthDeps["signer"] =>
+  hs256Signer(config.jwt.secret, { clock });
+
+/** Keyed hashing of one-time and refresh tokens. */
+export const tokensOf = (config: Config): AuthDeps["tokens"] => secretTokens(config.jwt.secret);

@@ -1,0 +1,53 @@
+import {
+  connectPostgres,
+  type EmbeddedPostgres,
+  migrate,
+  postgresStore,
+  resolveMigrationsDir,
+  type Sql,
+  startEmbeddedPostgres,
+} from "@authsvc/adapters";
+import type { AuthDeps } from "@authsvc/core";
+import type { Logger } from "pino";
+import type { Config } from "../config.js";
+
+/** Opens the database (starting the embedded one when no URL is configured) and migrates it. */
+export async function openDatabase(
+  config: Config,
+  logger: Logger,
+): Promise<{ sql: Sql; embedded?: EmbeddedPostgres }> {
+  let embedded: EmbeddedPostgres | undefined;
+  let url = config.db.url;
+  if (url === undefined) {
+    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir });
+    url = embedded.url;
+    logger.info({ data_dir: config.dataDir, database: url }, "embedded database started");
+  }
+  const sql = connectPostgres({
+    url,
+    maxPoolSize: config.db.maxPoolSize,
+    connMaxIdleTimeMs: config.db.connMaxIdleTimeMs,
+    connMaxLifetimeMs: config.db.connMaxLifetimeMs,
+    // Named statements live in the backend; the embedded one is shared by every connection.
+    embedded: embedded !== undefined || !config.db.preparedStatements,
+    onNotice: (notice) => logger.debug({ notice: notice.message }, "database notice"),
+  });
+  try {
+    const { applied } = await migrate(sql, {
+      namespace: config.db.namespace,
+      migrationsDir: resolveMigrationsDir(),
+      log: (msg, fields) => logger.info(fields ?? {}, msg),
+    });
+    logger.info({ applied, namespace: config.db.namespace }, "migrations up to date");
+  } catch (error) {
+    await sql.end({ timeout: 5 });
+    await embedded?.stop();
+    throw error;
+  }
+  return embedded ? { sql, embedded } : { sql };
+}
+
+/** The repositories the use cases run with, over the opened pool. */
+export function storeOf(config: Config, sql: Sql): AuthDeps["store"] {
+  return postgresStore(sql, { namespace: config.db.namespace });
+}

@@ -1,0 +1,34 @@
+import { logMailer, smtpMailer } from "@authsvc/adapters";
+import { failures, type Mailer } from "@authsvc/core";
+import type { Logger } from "pino";
+import type { Config } from "../config.js";
+import { logUnredacted } from "./logger.js";
+
+/**
+ * Where mail goes: SMTP when `SMTP_HOST` is set; in embedded mode without SMTP, the log (each mail's
+ * link and code, unredacted: a developer follows the flow from there). Otherwise a mail that must go
+ * out fails the request cleanly instead of vanishing.
+ */
+export function mailerOf(config: Config, logger: Logger): Mailer {
+  const smtp = config.smtp;
+  if (smtp.host !== undefined) {
+    return smtpMailer({
+      host: smtp.host,
+      port: smtp.port,
+      user: smtp.user,
+      pass: smtp.pass,
+      senderName: smtp.senderName,
+      adminEmail: smtp.adminEmail,
+      siteUrl: config.siteUrl,
+      subjects: config.mailer.subjects,
+      templates: config.mailer.templates,
+      warn: (fields, msg) => logger.warn(fields, msg),
+    });
+  }
+  if (config.embedded) return logMailer((fields, msg) => logUnredacted(logger, fields, msg));
+  return {
+    async send() {
+      throw failures.emailNotConfigured();
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import type { KernelDeps, Transactor } from "../kernel/index.js";
+import type { AuditLog } from "./ports/audit-log.js";
+import type { IdentityRepository } from "./ports/identity-repository.js";
+import type { PasswordHasher } from "./ports/password-hasher.js";
+import type { UserRepository } from "./ports/user-repository.js";
+
+/** The repositories of accounts, bound to one connection or transaction. */
+export interface AccountsRepositories {
+  readonly users: UserRepository;
+  readonly identities: IdentityRepository;
+  readonly audit: AuditLog;
+}
+
+/** Reads through the repositories; several writes run in one `transaction`. */
+export type AccountsStore = AccountsRepositories & Transactor<AccountsRepositories>;
+
+/** The ports the accounts use cases and steps may use. */
+export interface AccountsDeps extends KernelDeps {
+  readonly store: AccountsStore;
+  readonly hasher: PasswordHasher;
+}

@@ -1,0 +1,14 @@
+/** Accounts: users and their identities, their repositories and the steps that create them. */
+export * from "./audit-actor.js";
+export * from "./channel-identity.js";
+export type * from "./deps.js";
+export * from "./email.js";
+export * from "./metadata.js";
+export * from "./password-policy.js";
+export * from "./phone.js";
+export type * from "./ports/audit-log.js";
+export type * from "./ports/identity-repository.js";
+export type * from "./ports/password-hasher.js";
+export type * from "./ports/user-repository.js";
+export * from "./steps/create-user.js";
+export * from "./user.js";

@@ -1,0 +1,32 @@
+/** The reference's audit actions (and their log types). */
+export type AuditAction =
+  | "login"
+  | "logout"
+  | "user_signedup"
+  | "user_invited"
+  | "user_deleted"
+  | "token_refreshed"
+  | "token_revoked"
+  | "user_modified"
+  | "user_repeated_signup"
+  | "user_updated_password"
+  | "user_recovery_requested"
+  | "user_confirmation_requested"
+  | "user_reauthenticate_requested"
+  | "invite_accepted";
+
+export interface AuditEntry {
+  readonly action: AuditAction;
+  readonly actorId: string;
+  /** Phone, else email, else the admin role. */
+  readonly actorUsername: string;
+  readonly traits?: Readonly<Record<string, unknown>>;
+  readonly ipAddress?: string | undefined;
+  readonly at: Date;
+}
+
+/** Appends to `audit_log_entries`; always called inside the transaction of the change it records. */
+export interface AuditLog {
+  /** Appends one entry, in the caller's transaction (so it commits or rolls back with the change). */
+  record(entry: AuditEntry): Promise<void>;
+}

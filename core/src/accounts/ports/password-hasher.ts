@@ -1,0 +1,16 @@
+/**
+ * Password hashing. New hashes are argon2id (m=19456 KiB, t=2, p=1); imported bcrypt and argon2
+ * hashes verify too. Every method is asynchronous so the event loop never blocks on a hash.
+ */
+export interface PasswordHasher {
+  /** An argon2id PHC string of `password` with a fresh salt. */
+  hash(password: string): Promise<string>;
+  /** False on mismatch and on a hash it cannot read (never throws for a bad hash). */
+  verify(hash: string, password: string): Promise<boolean>;
+  /** True when `hash` is not argon2id with the current parameters (rehash after a successful sign-in). */
+  needsRehash(hash: string): boolean;
+  /** Spends the time of one verification, for unknown users: wrong password and no user look alike. */
+  verifyDummy(password: string): Promise<void>;
+  /** Whether `hash` is an importable hash (bcrypt $2a/$2b/$2y, argon2i/argon2id PHC). */
+  isSupportedHash(hash: string): boolean;
+}

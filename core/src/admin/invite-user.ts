@@ -1,0 +1,99 @@
+import {
+  blankUser,
+  createUser,
+  normalizeEmail,
+  type User,
+  type UserWithIdentities,
+} from "../accounts/index.js";
+import {
+  err,
+  failures,
+  ok,
+  orRollback,
+  type Result,
+  resolveRedirect,
+  transactionRollingBackOn,
+} from "../kernel/index.js";
+import { sendEmailToken } from "../verification/index.js";
+import type { AdminDeps } from "./deps.js";
+
+/**
+ * Invites someone by email for an admin (`POST /invite`) and mails them the invitation.
+ *
+ * A new address becomes an unconfirmed user without a password, with `invited_at` set, `data` as its
+ * `user_metadata` (exactly) and an email identity. An address whose user has not confirmed it yet
+ * (invited or signed up) is invited again; a confirmed one is refused with 422 `email_exists`, since
+ * accepting the invitation would hand that account to whoever holds the mailbox link. The mail is sent
+ * last inside the transaction, so a mail that cannot be sent (an `email_send_failed` error, or the
+ * hourly cap's 429 `over_email_send_rate_limit`) leaves no invited user and no usable link behind.
+ * The mail carries an `invite` link (to `redirectTo` when allowed, else SITE_URL) and a code.
+ * `actor.role` is the admin token's role, recorded as the actor's name.
+ */
+export async function inviteUser(
+  deps: Pick<AdminDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings">,
+  input: {
+    actor: { role: string };
+    email: string;
+    data?: Readonly<Record<string, unknown>> | null;
+    redirectTo?: string;
+  },
+): Promise<Result<UserWithIdentities>> {
+  const normalized = normalizeEmail(input.email);
+  if (!normalized.ok) return normalized;
+  const email = normalized.value;
+  const now = deps.clock.now();
+
+  const redirectTo = resolveRedirect(input.redirectTo, {
+    siteUrl: deps.settings.siteUrl,
+    allowList: deps.settings.uriAllowList,
+  });
+
+  return transactionRollingBackOn(deps.store, async (repos): Promise<Result<UserWithIdentities>> => {
+    const found = await repos.users.findByEmail(email);
+    const existing = found && (await repos.users.lock(found.id));
+    let user: User;
+    let identities: UserWithIdentities["identities"];
+    if (existing) {
+      if (existing.emailConfirmedAt !== null) return err(failures.emailExists());
+      user = { ...existing, invitedAt: now, confirmationSentAt: now, updatedAt: now };
+      await repos.users.update(user);
+      identities = await repos.identities.listByUser(user.id);
+    } else {
+      user = blankUser({
+        id: deps.random.uuid(),
+        aud: deps.settings.jwt.aud,
+        role: deps.settings.jwt.defaultRole,
+        createdAt: now,
+        email,
+        invitedAt: now,
+        confirmationSentAt: now,
+        userMetadata: input.data ?? {},
+        appMetadata: { provider: "email", providers: ["email"] },
+      });
+      const inserted = await createUser(deps, repos, user, { now });
+      // A concurrent sign-up may have taken the address since the lookup.
+      if (!inserted.created && inserted.clash === "duplicate_email") return err(failures.emailExists());
+      if (!inserted.created) throw new Error(`inviting ${user.id}: unexpected ${inserted.clash}`);
+      identities = [...inserted.identities];
+    }
+    await repos.audit.record({
+      action: "user_invited",
+      actorId: "",
+      actorUsername: input.actor.role,
+      traits: { user_id: user.id, user_email: email },
+      at: now,
+    });
+    orRollback(
+      await sendEmailToken(deps, repos, {
+        user,
+        tokenType: "confirmation_token",
+        mailKind: "invite",
+        verifyType: "invite",
+        to: email,
+        redirectTo,
+        now,
+      }),
+    );
+    return ok({ ...user, identities });
+  });
+}

@@ -1,0 +1,79 @@
+/** The error vocabulary: GoTrue's `error_code` strings, defined once. */
+export const ErrorCodes = [
+  "unknown",
+  "unexpected_failure",
+  "validation_failed",
+  "bad_json",
+  "request_entity_too_large",
+  "request_timeout",
+  "not_found",
+  "method_not_allowed",
+  "email_exists",
+  "phone_exists",
+  "bad_jwt",
+  "not_admin",
+  "no_authorization",
+  "user_not_found",
+  "session_not_found",
+  "session_expired",
+  "refresh_token_not_found",
+  "refresh_token_already_used",
+  "flow_state_not_found",
+  "flow_state_expired",
+  "signup_disabled",
+  "user_banned",
+  "provider_email_needs_verification",
+  "invite_not_found",
+  "bad_oauth_state",
+  "bad_oauth_callback",
+  "oauth_provider_not_supported",
+  "unexpected_audience",
+  "email_provider_disabled",
+  "phone_provider_disabled",
+  "captcha_failed",
+  "sms_send_failed",
+  "email_not_confirmed",
+  "phone_not_confirmed",
+  "user_already_exists",
+  "conflict",
+  "provider_disabled",
+  "reauthentication_needed",
+  "same_password",
+  "reauthentication_not_valid",
+  "otp_expired",
+  "otp_disabled",
+  "weak_password",
+  "over_request_rate_limit",
+  "over_email_send_rate_limit",
+  "over_sms_send_rate_limit",
+  "anonymous_provider_disabled",
+  "invalid_credentials",
+  "email_address_invalid",
+  "email_address_not_authorized",
+  "email_send_failed",
+  "feature_disabled",
+] as const;
+
+export type ErrorCode = (typeof ErrorCodes)[number];
+
+/** Extra fields some errors carry in their body (e.g. `weak_password.reasons`). */
+export type ErrorDetails = Readonly<Record<string, unknown>>;
+
+/**
+ * An expected failure of a use case. Returned (never thrown) inside a `Result`; the HTTP layer turns
+ * it into the reference's body shapes and chooses the status from `code` (and `failure`, the
+ * catalogue entry, where the reference answers one code with several statuses). Build one with
+ * `failures.<name>()` (see `failures.ts`), not by hand.
+ */
+export class AuthError extends Error {
+  override readonly name = "AuthError";
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetails,
+    /** The catalogue entry this error was built from (the code itself for an error built ad hoc). */
+    readonly failure: string = code,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,154 @@
+import { AuthError, type ErrorCode } from "./errors.js";
+
+/**
+ * The failure catalogue: every expected failure once, with its `error_code` and its message (the
+ * reference's wording). Call sites use the named constructors (`failures.userBanned()`) and never
+ * spell a message. The HTTP status is not core's business: `apps/http` chooses it from the code,
+ * with an override for the few failures where the reference answers another status for that code.
+ */
+const catalogue = {
+  // Faults and storage
+  unexpectedFailure: [
+    "unexpected_failure",
+    "Unexpected failure, please check server logs for more information",
+  ],
+  unstorableValue: ["validation_failed", "The request contains a value that cannot be stored"],
+  databaseUnavailable: ["unexpected_failure", "Database unavailable, please retry after a moment"],
+  // Addresses and passwords
+  emailRequired: ["validation_failed", "An email address is required"],
+  emailTooLong: ["validation_failed", "An email address is too long"],
+  emailInvalid: ["validation_failed", "Unable to validate email address: invalid format"],
+  phoneInvalid: ["validation_failed", "Invalid phone number format (E.164 required)"],
+  passwordTooLong: ["validation_failed", (max: number) => `Password cannot be longer than ${max} characters`],
+  weakPassword: ["weak_password", (sentences: readonly string[]) => sentences.join(" ")],
+  samePassword: ["same_password", "New password should be different from the old password."],
+  emailExists: ["email_exists", "A user with this email address has already been registered"],
+  phoneExists: ["phone_exists", "Phone number already registered by another user"],
+  userNotFound: ["user_not_found", "User not found"],
+  // Sign-up
+  signupDisabled: ["signup_disabled", "Signups not allowed for this instance"],
+  otpSignupDisabled: ["otp_disabled", "Signups not allowed for otp"],
+  anonymousSignInsDisabled: ["anonymous_provider_disabled", "Anonymous sign-ins are disabled"],
+  emailSignupsDisabled: ["email_provider_disabled", "Email signups are disabled"],
+  phoneSignupsDisabled: ["phone_provider_disabled", "Phone signups are disabled"],
+  signupEmailOrPhone: [
+    "validation_failed",
+    "Only an email address or phone number should be provided on signup.",
+  ],
+  signupPasswordRequired: ["validation_failed", "Signup requires a valid password"],
+  userAlreadyRegistered: ["user_already_exists", "User already registered"],
+  // Sign-in and sessions
+  emailLoginsDisabled: ["email_provider_disabled", "Email logins are disabled"],
+  emailPasswordLoginsDisabled: ["email_provider_disabled", "Email logins are disabled"],
+  phonePasswordLoginsDisabled: ["phone_provider_disabled", "Phone logins are disabled"],
+  phoneProviderUnsupported: ["phone_provider_disabled", "Unsupported phone provider"],
+  loginEmailOrPhone: [
+    "validation_failed",
+    "Only an email address or phone number should be provided on login.",
+  ],
+  loginEmailOrPhoneMissing: ["validation_failed", "Missing email or phone"],
+  invalidCredentials: ["invalid_credentials", "Invalid login credentials"],
+  emailNotConfirmed: ["email_not_confirmed", "Email not confirmed"],
+  phoneNotConfirmed: ["phone_not_confirmed", "Phone not confirmed"],
+  userBanned: ["user_banned", "User is banned"],
+  userBannedAtTokenGrant: ["user_banned", "User is banned"],
+  refreshTokenNotFound: ["refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found"],
+  refreshTokenAlreadyUsed: ["refresh_token_already_used", "Invalid Refresh Token: Already Used"],
+  noAuthorization: ["no_authorization", "This endpoint requires a valid Bearer token"],
+  jwtUnverifiable: ["bad_jwt", "invalid JWT: unable to parse or verify signature, token is unverifiable"],
+  jwtSubMissing: ["bad_jwt", "invalid claim: missing sub claim"],
+  jwtSubNotUuid: ["bad_jwt", "invalid claim: sub claim must be a UUID"],
+  jwtSessionIdNotUuid: ["bad_jwt", "invalid claim: session_id claim must be a UUID"],
+  jwtUserMissing: ["user_not_found", "User from sub claim in JWT does not exist"],
+  jwtSessionMissing: ["session_not_found", "Session from session_id claim in JWT does not exist"],
+  notAdmin: ["not_admin", "User not allowed"],
+  // Messages, one-time tokens and verification
+  emailRateLimit: ["over_email_send_rate_limit", "email rate limit exceeded"],
+  smsRateLimit: ["over_sms_send_rate_limit", "SMS rate limit exceeded"],
+  emailTooSoon: ["over_email_send_rate_limit", (seconds: number) => tooSoonMessage(seconds)],
+  smsTooSoon: ["over_sms_send_rate_limit", (seconds: number) => tooSoonMessage(seconds)],
+  emailSendFailed: ["email_send_failed", (kind?: string) => `Error sending ${kind ? `${kind} ` : ""}email`],
+  smsSendFailed: ["sms_send_failed", (reason?: string) => `Error sending SMS${reason ? `: ${reason}` : ""}`],
+  emailNotConfigured: ["email_send_failed", "Error sending email: no SMTP_HOST is configured"],
+  otpExpired: ["otp_expired", "Token has expired or is invalid"],
+  smsChannelUnsupported: ["validation_failed", "Invalid channel, only 'sms' is supported"],
+  verifyTypeUnsupported: ["validation_failed", "Unsupported verification type"],
+  verifyTokenOrHash: ["validation_failed", "Only the token or the token hash should be provided"],
+  verifyTokenMissing: ["validation_failed", "Verify requires a token or a token hash"],
+  verifyHashWithAddress: ["validation_failed", "Only the token_hash and type should be provided"],
+  resendTypeMissing: [
+    "validation_failed",
+    "Missing one of these types: signup, email_change, sms, phone_change",
+  ],
+  resendEmailMissing: ["validation_failed", "Type provided requires an email address"],
+  resendPhoneMissing: ["validation_failed", "Type provided requires a phone number"],
+  reauthenticationNeeded: ["reauthentication_needed", "Password update requires reauthentication"],
+  reauthenticationNotValid: [
+    "reauthentication_not_valid",
+    "Reauthentication failed: nonce is invalid or has expired",
+  ],
+  reauthenticationEmailNotConfirmed: ["email_not_confirmed", "Please verify your email first."],
+  reauthenticationPhoneNotConfirmed: ["phone_not_confirmed", "Please verify your phone first."],
+  reauthenticationNoAddress: [
+    "validation_failed",
+    "Reauthentication requires the user to have an email or a phone number",
+  ],
+  anonymousPasswordUpdate: [
+    "validation_failed",
+    "Updating password of an anonymous user without an email or phone is not allowed",
+  ],
+  // Admin
+  userIdNotUuid: ["validation_failed", "user_id must be an UUID"],
+  newUserIdNotUuid: ["validation_failed", "user id must be a valid UUID"],
+  userIdTaken: ["user_already_exists", "User with this id already exists"],
+  adminFieldType: ["validation_failed", (field: string, type: string) => `${field} must be ${type}`],
+  passwordAndHash: ["validation_failed", "Only a password or a password hash should be provided"],
+  passwordHashInvalid: ["validation_failed", "Invalid password hash format"],
+  banDurationInvalid: ["validation_failed", (reason: string) => `invalid format for ban duration: ${reason}`],
+  paginationInvalid: ["validation_failed", "Bad Pagination Parameters"],
+  linkTypeInvalid: [
+    "validation_failed",
+    (type: string) => `Invalid email action link type requested: ${type}`,
+  ],
+  linkNeedsSecureEmailChange: [
+    "validation_failed",
+    "Enable secure email change to generate link for current email",
+  ],
+  userWithEmailNotFound: ["user_not_found", "User with this email not found"],
+} as const satisfies Record<string, readonly [ErrorCode, string | ((...args: never[]) => string)]>;
+
+function tooSoonMessage(seconds: number): string {
+  return `For security purposes, you can only request this after ${seconds} seconds.`;
+}
+
+/** The name of a failure in the catalogue; `apps/http` keys its status overrides by it. */
+export type FailureName = keyof typeof catalogue;
+
+type Catalogue = typeof catalogue;
+type Args<N extends FailureName> = Catalogue[N][1] extends (...args: infer A) => string ? A : [];
+
+const generated = Object.fromEntries(
+  Object.entries(catalogue).map(([name, [code, message]]) => [
+    name,
+    (...args: unknown[]) =>
+      new AuthError(
+        code,
+        typeof message === "function" ? (message as (...a: unknown[]) => string)(...args) : message,
+        undefined,
+        name,
+      ),
+  ]),
+) as { readonly [N in FailureName]: (...args: Args<N>) => AuthError };
+
+/** Named constructors, one per failure: `failures.userBanned()`, `failures.emailTooSoon(40)`. */
+export const failures = {
+  ...generated,
+  /** `weak_password` carries its reasons (`length`, `characters`) beside the message. */
+  weakPassword: (sentences: readonly string[], reasons: readonly string[]): AuthError =>
+    new AuthError(
+      "weak_password",
+      catalogue.weakPassword[1](sentences),
+      { weak_password: { reasons } },
+      "weakPassword",
+    ),
+} as const;

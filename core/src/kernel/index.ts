@@ -1,0 +1,14 @@
+/** The kernel: what every slice shares (errors, results, time, randomness, pure helpers). */
+export * from "./constant-time.js";
+export type * from "./deps.js";
+export * from "./errors.js";
+export * from "./failures.js";
+export type * from "./ports/clock.js";
+export type * from "./ports/random.js";
+export type * from "./ports/secret-tokens.js";
+export type * from "./ports/transactor.js";
+export * from "./redirect.js";
+export * from "./result.js";
+export type * from "./settings.js";
+export * from "./transaction.js";
+export * from "./uuid.js";

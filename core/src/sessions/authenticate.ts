@@ -1,0 +1,104 @@
+import type { UserWithIdentities } from "../accounts/index.js";
+import { isBanned } from "../accounts/index.js";
+import { type AuthError, err, failures, isUuid, NIL_UUID, ok, type Result } from "../kernel/index.js";
+import type { SessionsDeps } from "./deps.js";
+
+export interface Authenticated {
+  /** The caller, with identities: what `GET /user` answers, read in the same round trip. */
+  readonly user: UserWithIdentities;
+  readonly claims: Readonly<Record<string, unknown>>;
+  /** The `session_id` claim, or null when the token names no session (or the nil UUID). */
+  readonly sessionId: string | null;
+}
+
+/** Verifies the bearer token (undefined when the request carried none). */
+async function verifiedClaims(
+  deps: Pick<SessionsDeps, "signer">,
+  bearerToken: string | undefined,
+): Promise<Result<Readonly<Record<string, unknown>>>> {
+  if (bearerToken === undefined || bearerToken === "") return err(failures.noAuthorization());
+  const claims = await deps.signer.verify(bearerToken);
+  if (claims === null) {
+    return err(failures.jwtUnverifiable());
+  }
+  return ok(claims);
+}
+
+/** The session id a token names: null when absent or nil; an error when it is not a UUID. */
+function sessionIdClaim(claims: Readonly<Record<string, unknown>>): Result<string | null> {
+  const value = claims.session_id;
+  if (value === undefined || value === null || value === "" || value === NIL_UUID) return ok(null);
+  if (typeof value !== "string" || !isUuid(value)) {
+    return err(failures.jwtSessionIdNotUuid());
+  }
+  return ok(value);
+}
+
+/**
+ * Authenticates a user request from its bearer token, which the HTTP layer reads from the
+ * `Authorization` header (reference `requireAuthentication`): the token must verify, name an existing
+ * user by `sub`, and, when it names a session, that session must still exist — so a logged-out
+ * session's access tokens stop working here although they are cryptographically valid until they
+ * expire. Banned users are refused.
+ */
+export async function authenticate(
+  deps: Pick<SessionsDeps, "signer" | "store" | "clock">,
+  input: { bearerToken: string | undefined },
+): Promise<Result<Authenticated>> {
+  const verified = await verifiedClaims(deps, input.bearerToken);
+  if (!verified.ok) return verified;
+  const claims = verified.value;
+  const sub = claims.sub;
+  if (typeof sub !== "string" || sub === "") {
+    return err(failures.jwtSubMissing());
+  }
+  if (!isUuid(sub)) return err(failures.jwtSubNotUuid());
+  const sessionId = sessionIdClaim(claims);
+  // The user and the session are independent reads: one round trip for both, on every authenticated
+  // request. The order of the answers below stays the reference's (user first, then session).
+  const [user, session] = await Promise.all([
+    deps.store.users.findWithIdentities(sub),
+    sessionId.ok && sessionId.value !== null ? deps.store.sessions.find(sessionId.value) : null,
+  ]);
+  if (user === null) {
+    return err(failures.jwtUserMissing());
+  }
+  if (!sessionId.ok) return sessionId;
+  if (sessionId.value !== null && session === null) {
+    return err(failures.jwtSessionMissing());
+  }
+  if (isBanned(user, deps.clock.now())) return err(failures.userBanned());
+  return ok({ user, claims, sessionId: sessionId.value });
+}
+
+/**
+ * Authenticates an admin request: a valid token whose `role` claim is one of the configured admin
+ * roles. No `sub` is needed, so the project's `service_role` key works as is.
+ */
+export async function authenticateAdmin(
+  deps: Pick<SessionsDeps, "signer" | "settings" | "store" | "clock">,
+  input: { bearerToken: string | undefined },
+): Promise<Result<{ claims: Readonly<Record<string, unknown>>; role: string }, AuthError>> {
+  const verified = await verifiedClaims(deps, input.bearerToken);
+  if (!verified.ok) return verified;
+  const claims = verified.value;
+  const role = claims.role;
+  if (typeof role !== "string" || !deps.settings.jwt.adminRoles.includes(role)) {
+    return err(failures.notAdmin());
+  }
+  // A user's token that carries an admin role (an admin may set `role`) is only as good as the user
+  // and the session behind it: logged out, banned or deleted means no longer admin. API keys carry
+  // neither `sub` nor `session_id` and are unaffected.
+  const sessionId = sessionIdClaim(claims);
+  if (!sessionId.ok) return sessionId;
+  if (sessionId.value !== null && (await deps.store.sessions.find(sessionId.value)) === null) {
+    return err(failures.jwtSessionMissing());
+  }
+  if (typeof claims.sub === "string" && claims.sub !== "") {
+    const user = isUuid(claims.sub) ? await deps.store.users.findById(claims.sub) : null;
+    if (user === null || isBanned(user, deps.clock.now())) {
+      return err(failures.notAdmin());
+    }
+  }
+  return ok({ claims, role });
+}

@@ -1,0 +1,46 @@
+import type { Metadata, User } from "../accounts/index.js";
+import type { AmrEntry, Session } from "./session.js";
+
+/** The access token's claims (reference §3.1). `aud` is a string, as GoTrue serialises it. */
+export interface AccessTokenClaims {
+  readonly iss?: string;
+  readonly sub: string;
+  readonly aud: string;
+  readonly exp: number;
+  readonly iat: number;
+  readonly email: string;
+  /** Digits only, without `+`, as the reference stores phones. */
+  readonly phone: string;
+  readonly app_metadata: Metadata;
+  readonly user_metadata: Metadata;
+  readonly role: string;
+  readonly aal: "aal1" | "aal2";
+  readonly amr: readonly AmrEntry[];
+  readonly session_id: string;
+  readonly is_anonymous: boolean;
+}
+
+/** The claims of a fresh access token for `user` in `session`, valid for `expSeconds` from `now`. */
+export function accessTokenClaims(
+  user: User,
+  session: Session,
+  options: { now: Date; expSeconds: number; issuer?: string | undefined },
+): AccessTokenClaims {
+  const iat = Math.floor(options.now.getTime() / 1000);
+  return {
+    ...(options.issuer ? { iss: options.issuer } : {}),
+    sub: user.id,
+    aud: user.aud,
+    exp: iat + options.expSeconds,
+    iat,
+    email: user.email ?? "",
+    phone: user.phone ?? "",
+    app_metadata: user.appMetadata,
+    user_metadata: user.userMetadata,
+    role: user.role,
+    aal: session.aal,
+    amr: [...session.amr].sort((a, b) => b.timestamp - a.timestamp),
+    session_id: session.id,
+    is_anonymous: user.isAnonymous,
+  };
+}

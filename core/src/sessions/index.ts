@@ -1,0 +1,11 @@
+/** Sessions: sign-in, refresh, logout and authentication of access tokens. */
+export * from "./authenticate.js";
+export * from "./claims.js";
+export type * from "./deps.js";
+export * from "./logout.js";
+export type * from "./ports/session-store.js";
+export type * from "./ports/token-signer.js";
+export * from "./refresh-session.js";
+export type * from "./session.js";
+export * from "./sign-in-password.js";
+export { issueSession, type SessionTokens } from "./steps/issue-session.js";

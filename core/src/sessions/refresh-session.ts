@@ -1,0 +1,79 @@
+import { actorUsername, isBanned } from "../accounts/index.js";
+import { constantTimeEqual, err, failures, ok, type Result } from "../kernel/index.js";
+import type { SessionsDeps } from "./deps.js";
+import { decideRefresh } from "./refresh-decision.js";
+import type { Session } from "./session.js";
+import { type SessionTokens, signAccessToken } from "./steps/issue-session.js";
+
+const notFound = () => failures.refreshTokenNotFound();
+const alreadyUsed = () => failures.refreshTokenAlreadyUsed();
+
+/**
+ * The refresh-token grant: exchanges a refresh token for a new access token and the token's child
+ * (spec, "States and transitions"). The presented token is revoked and replaced by
+ * `tokens.child(presented)`; presenting the previous token again within the reuse interval answers
+ * that same child; any other use of a revoked token (with rotation enabled) is treated as theft and
+ * revokes every token descended from it — committed although the request fails.
+ */
+export async function refreshSession(
+  deps: Pick<SessionsDeps, "store" | "clock" | "tokens" | "signer" | "settings">,
+  input: { refreshToken: string },
+): Promise<Result<SessionTokens>> {
+  const presented = input.refreshToken;
+  const tokenHash = deps.tokens.hash(presented);
+  const found = await deps.store.sessions.findTokenByHash(tokenHash);
+  if (found === null) return err(notFound());
+
+  return deps.store.transaction(async (repos): Promise<Result<SessionTokens>> => {
+    // Lock the session first: concurrent refreshes of one session queue here, and each re-reads the
+    // token afterwards, so the second of two simultaneous refreshes sees the first one's rotation.
+    const session = await repos.sessions.lock(found.sessionId);
+    const token = session === null ? null : await repos.sessions.findTokenByHash(tokenHash);
+    if (session === null || token === null) return err(notFound());
+    const user = await repos.users.findById(token.userId);
+    if (user === null) return err(notFound());
+    const now = deps.clock.now();
+    if (isBanned(user, now)) return err(failures.userBannedAtTokenGrant());
+
+    const { rotationEnabled, reuseIntervalMs } = deps.settings.refreshTokens;
+    const child = deps.tokens.child(presented);
+    const active = token.revoked ? await repos.sessions.activeToken(session.id) : null;
+    const decision = decideRefresh({
+      revoked: token.revoked,
+      revokedAt: token.updatedAt,
+      now,
+      rotationEnabled,
+      reuseIntervalMs,
+      activeIsItsChild:
+        active !== null &&
+        active.parentId === token.id &&
+        constantTimeEqual(deps.tokens.hash(child), active.tokenHash),
+    });
+    if (decision === "refuse") return err(alreadyUsed());
+    if (decision === "revoke_descendants") {
+      await repos.sessions.revokeDescendants(token.id, now);
+      // Returned, not thrown: the revocation must commit although this request fails.
+      return err(alreadyUsed());
+    }
+    if (decision === "rotate") {
+      await repos.sessions.revokeToken(token.id, now);
+      await repos.sessions.insertToken({
+        sessionId: session.id,
+        userId: user.id,
+        tokenHash: deps.tokens.hash(child),
+        parentId: token.id,
+        revoked: false,
+        createdAt: now,
+        updatedAt: now,
+      });
+      const actor = { actorId: user.id, actorUsername: actorUsername(user), at: now };
+      await repos.audit.record({ action: "token_refreshed", ...actor });
+      await repos.audit.record({ action: "token_revoked", ...actor });
+    }
+    // "reissue_child" writes no token: the child answered is the one already stored.
+    await repos.sessions.markRefreshed(session.id, now);
+    const refreshed: Session = { ...session, refreshedAt: now, updatedAt: now };
+    const access = await signAccessToken(deps, user, refreshed, now);
+    return ok({ ...access, refreshToken: child, user, session: refreshed });
+  });
+}

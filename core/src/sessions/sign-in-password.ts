@@ -1,0 +1,88 @@
+import { actorUsername, isBanned, normalizeEmail, normalizePhone, type User } from "../accounts/index.js";
+import { err, failures, ok, type Result } from "../kernel/index.js";
+import type { SessionsDeps } from "./deps.js";
+import { issueSession, type SessionTokens } from "./steps/issue-session.js";
+
+const invalidCredentials = () => failures.invalidCredentials();
+
+/**
+ * The password grant: signs in with an email or a phone number and a password, starting a new session.
+ * An unknown address, a user without a password and a wrong password give the same answer in the same
+ * time; whether the user is banned or unconfirmed is only told to someone who knows the password.
+ */
+export async function signInWithPassword(
+  deps: Pick<SessionsDeps, "store" | "clock" | "hasher" | "signer" | "settings" | "random" | "tokens">,
+  input: { email?: string; phone?: string; password: string },
+): Promise<Result<SessionTokens>> {
+  const { email, phone, password } = input;
+  if (email && phone) {
+    return err(failures.loginEmailOrPhone());
+  }
+  if (!email && !phone) return err(failures.loginEmailOrPhoneMissing());
+  const channel = email ? "email" : "phone";
+  const { emailEnabled, phoneEnabled } = deps.settings.signup;
+  if (channel === "email" && !emailEnabled) {
+    return err(failures.emailPasswordLoginsDisabled());
+  }
+  if (channel === "phone" && !phoneEnabled) {
+    return err(failures.phonePasswordLoginsDisabled());
+  }
+
+  const user = await findUser(deps, email, phone);
+  if (user === null || user.encryptedPassword === null) {
+    // Spend the time of a real verification so that timing does not tell whether the account exists.
+    await deps.hasher.verifyDummy(password);
+    return err(invalidCredentials());
+  }
+  const storedHash = user.encryptedPassword;
+  if (!(await deps.hasher.verify(storedHash, password))) return err(invalidCredentials());
+
+  const now = deps.clock.now();
+  if (isBanned(user, now)) return err(failures.userBannedAtTokenGrant());
+  if (channel === "email" && user.emailConfirmedAt === null) {
+    return err(failures.emailNotConfirmed());
+  }
+  if (channel === "phone" && user.phoneConfirmedAt === null) {
+    return err(failures.phoneNotConfirmed());
+  }
+  // Upgrade imported bcrypt/argon2i hashes now that the plaintext is at hand; hashed before the
+  // transaction so that no row lock is held during the slow hash.
+  const upgradedHash = deps.hasher.needsRehash(storedHash) ? await deps.hasher.hash(password) : null;
+
+  return deps.store.transaction(async (repos): Promise<Result<SessionTokens>> => {
+    // Re-read under a row lock: the update below writes every column, so it must not undo a change
+    // made meanwhile (e.g. an admin update); a user deleted meanwhile can no longer sign in.
+    const current = await repos.users.lock(user.id);
+    if (current === null || current.encryptedPassword !== storedHash) return err(invalidCredentials());
+    const signedIn: User = {
+      ...current,
+      encryptedPassword: upgradedHash ?? current.encryptedPassword,
+      lastSignInAt: now,
+      updatedAt: now,
+    };
+    const updated = await repos.users.update(signedIn);
+    if (updated !== "updated") return err(invalidCredentials());
+    await repos.audit.record({
+      action: "login",
+      actorId: signedIn.id,
+      actorUsername: actorUsername(signedIn),
+      traits: { provider: channel },
+      at: now,
+    });
+    return ok(await issueSession(deps, repos, signedIn, "password", now));
+  });
+}
+
+/** The user with this address, or null — also for an address that is not valid at all. */
+async function findUser(
+  deps: Pick<SessionsDeps, "store">,
+  email: string | undefined,
+  phone: string | undefined,
+): Promise<User | null> {
+  if (email) {
+    const normalized = normalizeEmail(email);
+    return normalized.ok ? deps.store.users.findByEmail(normalized.value) : null;
+  }
+  const normalized = normalizePhone(phone ?? "");
+  return normalized.ok ? deps.store.users.findByPhone(normalized.value) : null;
+}

@@ -1,0 +1,14 @@
+import type { AccountsRepositories } from "./accounts/index.js";
+import type { Transactor } from "./kernel/index.js";
+import type { SessionsRepositories } from "./sessions/index.js";
+import type { VerificationRepositories } from "./verification/index.js";
+
+/** Every slice's repositories, bound to one connection or transaction. A new slice adds its own here. */
+export interface Repositories extends AccountsRepositories, SessionsRepositories, VerificationRepositories {}
+
+/**
+ * The database. Reads may use the repositories directly; a change that spans several writes runs in
+ * `transaction`, which commits when the callback resolves and rolls back when it throws. Expected
+ * failures are returned from the callback (so what was written before them commits), never thrown.
+ */
+export interface Store extends Repositories, Transactor<Repositories> {}

@@ -1,0 +1,60 @@
+import type { IdentityRepository, User, UserRepository } from "../../accounts/index.js";
+import type { FakeTables } from "../fake-tables.js";
+
+/** Users over the shared in-memory tables (deleting a user cascades like the foreign keys do). */
+export function fakeUsers(t: FakeTables): UserRepository {
+  const clash = (u: User) =>
+    [...t.users.values()].find(
+      (o) => o.id !== u.id && ((u.email && o.email === u.email) || (u.phone && o.phone === u.phone)),
+    );
+  const withIdentities = (u: User) => ({
+    ...u,
+    identities: [...t.identities.values()].filter((i) => i.userId === u.id),
+  });
+  return {
+    findById: async (id) => t.users.get(id) ?? null,
+    findWithIdentities: async (id) => {
+      const u = t.users.get(id);
+      return u ? withIdentities(u) : null;
+    },
+    findByEmail: async (email) => [...t.users.values()].find((u) => u.email === email.toLowerCase()) ?? null,
+    findByPhone: async (phone) => [...t.users.values()].find((u) => u.phone === phone) ?? null,
+    lock: async (id) => t.users.get(id) ?? null,
+    insert: async (u) => {
+      if (t.users.has(u.id)) return "duplicate_id";
+      const other = clash(u);
+      if (other) return u.email && other.email === u.email ? "duplicate_email" : "duplicate_phone";
+      t.users.set(u.id, u);
+      return "inserted";
+    },
+    update: async (u) => {
+      if (!t.users.has(u.id)) return "not_found";
+      const other = clash(u);
+      if (other) return u.email && other.email === u.email ? "duplicate_email" : "duplicate_phone";
+      t.users.set(u.id, u);
+      return "updated";
+    },
+    delete: async (id) => {
+      for (const [k, s] of t.sessions) if (s.userId === id) t.sessions.delete(k);
+      for (const [k, r] of t.tokens) if (r.userId === id) t.tokens.delete(k);
+      for (const [k, i] of t.identities) if (i.userId === id) t.identities.delete(k);
+      for (const [k, o] of t.oneTimeTokens) if (o.userId === id) t.oneTimeTokens.delete(k);
+      return t.users.delete(id);
+    },
+    list: async ({ offset, limit, aud }) => {
+      const all = [...t.users.values()]
+        .filter((u) => aud === undefined || u.aud === aud)
+        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
+      return { users: all.slice(offset, offset + limit).map(withIdentities), total: all.length };
+    },
+  };
+}
+
+/** Identities over the shared in-memory tables. */
+export function fakeIdentities(t: FakeTables): IdentityRepository {
+  return {
+    insert: async (i) => void t.identities.set(i.id, i),
+    update: async (i) => void (t.identities.has(i.id) && t.identities.set(i.id, i)),
+    listByUser: async (userId) => [...t.identities.values()].filter((i) => i.userId === userId),
+  };
+}

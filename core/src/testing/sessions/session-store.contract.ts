@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { aSession, aToken, at, type MakeStore, newId, seedSession, seedUser, useStore } from "../harness.js";
+
+/** The session half of the `SessionStore` contract; run it against every implementation. */
+export function describeSessionStoreContract(name: string, makeStore: MakeStore): void {
+  describe(`SessionStore contract (sessions): ${name}`, () => {
+    const harness = useStore(makeStore);
+    const sessions = () => harness().store.sessions;
+
+    it("gives back a session exactly as created", async () => {
+      const user = await seedUser(harness().store);
+      const plain = aSession(user);
+      const stepped = aSession(user, {
+        aal: "aal2",
+        amr: [
+          { method: "totp", timestamp: 1_900_000_100 },
+          { method: "password", timestamp: 1_900_000_000 },
+        ],
+        createdAt: at(1),
+        updatedAt: at(2),
+        refreshedAt: at(3),
+      });
+      await sessions().create(plain);
+      await sessions().create(stepped);
+      expect(await sessions().find(plain.id)).toEqual(plain);
+      expect(await sessions().find(stepped.id)).toEqual(stepped);
+      expect(await harness().store.transaction((repos) => repos.sessions.lock(stepped.id))).toEqual(stepped);
+    });
+
+    it("finds nothing for an unknown or malformed id", async () => {
+      await seedSession(harness().store);
+      expect(await sessions().find(newId())).toBeNull();
+      expect(await sessions().find("not-a-uuid")).toBeNull();
+      expect(await harness().store.transaction((repos) => repos.sessions.lock(newId()))).toBeNull();
+    });
+
+    it("marks one session refreshed, which also changes its updatedAt", async () => {
+      const { user, session } = await seedSession(harness().store);
+      const other = aSession(user);
+      await sessions().create(other);
+      await sessions().markRefreshed(session.id, at(60));
+      expect(await sessions().find(session.id)).toEqual({
+        ...session,
+        refreshedAt: at(60),
+        updatedAt: at(60),
+      });
+      expect(await sessions().find(other.id)).toEqual(other);
+    });
+
+    it("deletes one session with its refresh tokens", async () => {
+      const { user, session } = await seedSession(harness().store);
+      const other = aSession(user);
+      await sessions().create(other);
+      const token = await sessions().insertToken(aToken(session));
+      const kept = await sessions().insertToken(aToken(other));
+      expect(await sessions().delete(session.id)).toBe(true);
+      expect(await sessions().find(session.id)).toBeNull();
+      expect(await sessions().findTokenByHash(token.tokenHash)).toBeNull();
+      expect(await sessions().activeToken(other.id)).toEqual(kept);
+      expect(await sessions().delete(session.id)).toBe(false);
+      expect(await sessions().delete("not-a-uuid")).toBe(false);
+    });
+
+    it("deletes all sessions of a user (with their tokens) and no one else's", async () => {
+      const { store } = harness();
+      const { user, session } = await seedSession(store);
+      const second = aSession(user);
+      await sessions().create(second);
+      const token = await sessions().insertToken(aToken(second));
+      const { session: stranger } = await seedSession(store);
+      expect(await sessions().deleteForUser(user.id)).toBe(2);
+      expect(await sessions().find(session.id)).toBeNull();
+      expect(await sessions().find(second.id)).toBeNull();
+      expect(await sessions().findTokenByHash(token.tokenHash)).toBeNull();
+      expect(await sessions().find(stranger.id)).toEqual(stranger);
+      expect(await sessions().deleteForUser(user.id)).toBe(0);
+    });
+
+    it("deletes all but the excepted session, which keeps its tokens", async () => {
+      const { user, session: current } = await seedSession(harness().store);
+      const others = [aSession(user), aSession(user)];
+      for (const s of others) await sessions().create(s);
+      const token = await sessions().insertToken(aToken(current));
+      expect(await sessions().deleteForUser(user.id, { except: current.id })).toBe(2);
+      expect(await sessions().find(current.id)).toEqual(current);
+      expect(await sessions().activeToken(current.id)).toEqual(token);
+      for (const s of others) expect(await sessions().find(s.id)).toBeNull();
+    });
+  });
+}

@@ -1,0 +1,19 @@
+import { describeAuditLogContract } from "./accounts/audit-log.contract.js";
+import { describeIdentityRepositoryContract } from "./accounts/identity-repository.contract.js";
+import { describeUserRepositoryContract } from "./accounts/user-repository.contract.js";
+import type { MakeStore } from "./harness.js";
+import { describeLockContract } from "./sessions/locks.contract.js";
+import { describeRefreshTokenContract } from "./sessions/refresh-tokens.contract.js";
+import { describeSessionStoreContract } from "./sessions/session-store.contract.js";
+import { describeOneTimeTokenContract } from "./verification/one-time-tokens.contract.js";
+
+/** Every contract of the `Store` ports, against stores made by `makeStore` (one per test). */
+export function describeStoreContract(name: string, makeStore: MakeStore): void {
+  describeUserRepositoryContract(name, makeStore);
+  describeIdentityRepositoryContract(name, makeStore);
+  describeSessionStoreContract(name, makeStore);
+  describeRefreshTokenContract(name, makeStore);
+  describeLockContract(name, makeStore);
+  describeAuditLogContract(name, makeStore);
+  describeOneTimeTokenContract(name, makeStore);
+}

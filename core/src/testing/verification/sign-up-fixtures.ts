@@ -1,0 +1,26 @@
+import type { AuthSettings } from "../../kernel/index.js";
+import { fakeDeps } from "../fake-deps.js";
+
+/** Sign-up settings of the sign-up tests: every channel on, nothing autoconfirmed. */
+export const signupSettings: AuthSettings["signup"] = {
+  disabled: false,
+  emailEnabled: true,
+  phoneEnabled: true,
+  anonymousEnabled: true,
+  mailerAutoconfirm: false,
+  smsAutoconfirm: false,
+};
+
+/** Fakes with some signup settings changed, and a hasher that counts the hashes it computes. */
+export function setUpSignUp(signup: Partial<AuthSettings["signup"]> = {}) {
+  const base = fakeDeps({ signup: { ...signupSettings, ...signup } });
+  const hashed: string[] = [];
+  const hasher = {
+    ...base.hasher,
+    hash: async (password: string) => {
+      hashed.push(password);
+      return base.hasher.hash(password);
+    },
+  };
+  return { ...base, hasher, hashed, tables: base.store.tables };
+}

@@ -1,0 +1,190 @@
+import type { User } from "../accounts/index.js";
+import { actorUsername, normalizeEmail } from "../accounts/index.js";
+import {
+  err,
+  failures,
+  ok,
+  orRollback,
+  type Result,
+  resolveRedirect,
+  transactionRollingBackOn,
+} from "../kernel/index.js";
+import type { VerificationDeps, VerificationRepositories } from "./deps.js";
+import type { OneTimeToken, OneTimeTokenType } from "./ports/one-time-tokens.js";
+import { tooSoon } from "./steps/frequency.js";
+import { otpExpired, saveChannelChange } from "./steps/save-channel-change.js";
+import { sendEmailToken } from "./steps/send-email-token.js";
+
+type Deps = Pick<VerificationDeps, "clock" | "random" | "tokens" | "mailer" | "settings">;
+
+const EMAIL_CHANGE_TOKENS: readonly OneTimeTokenType[] = [
+  "email_change_token_new",
+  "email_change_token_current",
+];
+
+/** What `/verify` answers after the first of the two confirmations of a secure email change. */
+export const EMAIL_CHANGE_PENDING_MESSAGE =
+  "Confirmation link accepted. Please proceed to confirm link sent to the other email";
+
+export interface RequestEmailChangeInput {
+  /** The user, read with `lock` in the caller's transaction. */
+  readonly user: User;
+  /** Normalised (`normalizeEmail`). */
+  readonly newEmail: string;
+  /** Already resolved with `resolveRedirect`. */
+  readonly redirectTo: string;
+  readonly now: Date;
+}
+
+/**
+ * Records a pending change of `user`'s email to `newEmail` and mails its confirmations: one to the new
+ * address and — under secure email change, when the user has a current address — one to the current
+ * address too, so that both mailboxes must agree before the account moves (a stolen session alone
+ * cannot take the account away). Without a current address (an anonymous user) or with secure change
+ * off, the new address alone confirms. Under mailer autoconfirm the change is applied at once.
+ *
+ * Refusals are returned before anything is written: another user has the address (422
+ * `email_exists`), the previous change mail is younger than `SMTP_MAX_FREQUENCY` (429). A refused
+ * send, or the hourly cap, throws an `AuthError`: run this inside `transactionRollingBackOn`, so that
+ * no pending change or usable token of a mail that never left remains.
+ */
+export async function requestEmailChange(
+  deps: Deps,
+  repos: VerificationRepositories,
+  input: RequestEmailChangeInput,
+): Promise<Result<User>> {
+  const { user, newEmail, now } = input;
+  if (newEmail === user.email) return ok(user);
+  const owner = await repos.users.findByEmail(newEmail);
+  if (owner !== null && owner.id !== user.id) return err(failures.emailExists());
+  if (deps.settings.signup.mailerAutoconfirm) {
+    await repos.oneTimeTokens.deleteForUser(user.id, EMAIL_CHANGE_TOKENS);
+    return saveChannelChange(deps, repos, applied(user, newEmail, now, now), now);
+  }
+  return mailEmailChange(deps, repos, user, newEmail, input.redirectTo, now);
+}
+
+/**
+ * The user once `email` is theirs. A confirmation link keeps an earlier `email_confirmed_at` (as the
+ * reference); autoconfirm stamps it now, as applying an address at once always has here.
+ */
+function applied(user: User, email: string, now: Date, confirmedAt = user.emailConfirmedAt ?? now): User {
+  return {
+    ...user,
+    email,
+    emailConfirmedAt: confirmedAt,
+    emailChange: null,
+    emailChangeSentAt: null,
+    // An anonymous user who owns a confirmed address is a permanent user from now on.
+    isAnonymous: false,
+    updatedAt: now,
+  };
+}
+
+/** The mails of a pending change (the request, or its resend), after the frequency check. */
+async function mailEmailChange(
+  deps: Deps,
+  repos: VerificationRepositories,
+  user: User,
+  newEmail: string,
+  redirectTo: string,
+  now: Date,
+): Promise<Result<User>> {
+  const refused = tooSoon(user.emailChangeSentAt, deps.settings.mailer.maxFrequency, now, "email");
+  if (refused) return err(refused);
+  const pending: User = { ...user, emailChange: newEmail, emailChangeSentAt: now, updatedAt: now };
+  if ((await repos.users.update(pending)) !== "updated") {
+    throw new Error(`requestEmailChange: user ${user.id} could not be updated`);
+  }
+  const secure = deps.settings.mailer.secureEmailChange && user.email !== null;
+  // Which confirmations are still outstanding is read from the live tokens (`confirmEmailChange`):
+  // a current-address token left over from an earlier secure request must not be waited for.
+  if (!secure) await repos.oneTimeTokens.deleteForUser(user.id, ["email_change_token_current"]);
+  const mail = {
+    user: pending,
+    mailKind: "email_change",
+    verifyType: "email_change",
+    newEmail,
+    redirectTo,
+    now,
+  } as const;
+  orRollback(
+    await sendEmailToken(deps, repos, { ...mail, tokenType: "email_change_token_new", to: newEmail }),
+  );
+  if (secure && user.email !== null) {
+    orRollback(
+      await sendEmailToken(deps, repos, { ...mail, tokenType: "email_change_token_current", to: user.email }),
+    );
+  }
+  return ok(pending);
+}
+
+export type EmailChangeOutcome =
+  | { readonly kind: "done"; readonly user: User }
+  | { readonly kind: "pending"; readonly message: string };
+
+/**
+ * Applies one confirmation of a pending email change, for `/verify` type `email_change` once it has
+ * consumed `consumed` (an `email_change_token_new` or `_current` of `user`, read with `lock`).
+ *
+ * While the other address's token is still live this was the first of two confirmations: nothing
+ * else changes and the answer is the reference's "proceed to confirm" message. Otherwise the change
+ * is applied: the new address becomes the email (confirmed), the pending fields are cleared, the
+ * email identity follows (created if the user had none), an anonymous user becomes permanent, and
+ * `user_modified` is recorded. If another user took the address meanwhile → 422 `email_exists`;
+ * a token that no longer matches the pending change → 403 `otp_expired`.
+ */
+export async function confirmEmailChange(
+  deps: Pick<VerificationDeps, "random">,
+  repos: VerificationRepositories,
+  user: User,
+  consumed: OneTimeToken,
+  now: Date,
+): Promise<Result<EmailChangeOutcome>> {
+  if (!EMAIL_CHANGE_TOKENS.includes(consumed.type)) {
+    throw new Error(`confirmEmailChange: a ${consumed.type} is not an email change token`);
+  }
+  const isNew = consumed.type === "email_change_token_new";
+  const target = user.emailChange;
+  if (target === null || consumed.relatesTo !== (isNew ? target : user.email)) return err(otpExpired());
+  const other = isNew ? "email_change_token_current" : "email_change_token_new";
+  if ((await repos.oneTimeTokens.find(user.id, other)) !== null) {
+    return ok({ kind: "pending", message: EMAIL_CHANGE_PENDING_MESSAGE });
+  }
+  const owner = await repos.users.findByEmail(target);
+  if (owner !== null && owner.id !== user.id) return err(failures.emailExists());
+  const saved = await saveChannelChange(deps, repos, applied(user, target, now), now);
+  if (!saved.ok) return saved;
+  await repos.oneTimeTokens.deleteForUser(user.id, EMAIL_CHANGE_TOKENS);
+  await repos.audit.record({
+    action: "user_modified",
+    actorId: user.id,
+    actorUsername: actorUsername(saved.value),
+    at: now,
+  });
+  return ok({ kind: "done", user: saved.value });
+}
+
+/**
+ * Sends the confirmations of the pending email change again (`POST /resend` type `email_change`),
+ * for the user whose current address is `email`: new tokens replace the old ones, subject to
+ * `SMTP_MAX_FREQUENCY` (429). Answers `{}` and sends nothing when no such user exists or nothing is
+ * pending, so the endpoint reveals neither. A refused send rolls everything back and is returned.
+ */
+export async function resendEmailChange(
+  deps: Deps & Pick<VerificationDeps, "store">,
+  input: { email: string; redirectTo?: string | undefined },
+): Promise<Result<Record<string, never>>> {
+  const email = normalizeEmail(input.email);
+  if (!email.ok) return email;
+  const now = deps.clock.now();
+  const { siteUrl, uriAllowList } = deps.settings;
+  const redirectTo = resolveRedirect(input.redirectTo, { siteUrl, allowList: uriAllowList });
+  return transactionRollingBackOn(deps.store, async (repos) => {
+    const found = await repos.users.findByEmail(email.value);
+    const user = found && (await repos.users.lock(found.id));
+    if (!user || user.emailChange === null) return ok({});
+    const sent = await mailEmailChange(deps, repos, user, user.emailChange, redirectTo, now);
+    return sent.ok ? ok({}) : sent;
+  });
+}

@@ -1,0 +1,117 @@
+import type { User } from "../accounts/index.js";
+import { actorUsername, normalizePhone } from "../accounts/index.js";
+import { err, failures, ok, orRollback, type Result, transactionRollingBackOn } from "../kernel/index.js";
+import type { VerificationDeps, VerificationRepositories } from "./deps.js";
+import { tooSoon } from "./steps/frequency.js";
+import { otpExpired, saveChannelChange } from "./steps/save-channel-change.js";
+import { sendSmsToken } from "./steps/send-sms-token.js";
+
+type Deps = Pick<VerificationDeps, "random" | "tokens" | "sms" | "settings">;
+
+/** The user once `phone` is theirs and confirmed. */
+function applied(user: User, phone: string, now: Date): User {
+  return {
+    ...user,
+    phone,
+    phoneConfirmedAt: now,
+    phoneChange: null,
+    phoneChangeSentAt: null,
+    // An anonymous user who owns a confirmed number is a permanent user from now on.
+    isAnonymous: false,
+    updatedAt: now,
+  };
+}
+
+/**
+ * Records a pending change of `user`'s phone to `newPhone` (E.164 digits) and texts a code to the new
+ * number (`phone_change_token`), to be entered through `/verify` type `phone_change`. Under SMS
+ * autoconfirm the change is applied at once instead.
+ *
+ * Refusals are returned before anything is written: another user has the number (422 `phone_exists`),
+ * the previous code is younger than `SMS_MAX_FREQUENCY` (429 `over_sms_send_rate_limit`). A gateway
+ * refusal throws an `AuthError`: run this inside `transactionRollingBackOn`.
+ */
+export async function requestPhoneChange(
+  deps: Deps,
+  repos: VerificationRepositories,
+  input: { user: User; newPhone: string; now: Date },
+): Promise<Result<User>> {
+  const { user, newPhone, now } = input;
+  if (newPhone === user.phone) return ok(user);
+  const owner = await repos.users.findByPhone(newPhone);
+  if (owner !== null && owner.id !== user.id) return err(failures.phoneExists());
+  if (deps.settings.signup.smsAutoconfirm) {
+    await repos.oneTimeTokens.deleteForUser(user.id, ["phone_change_token"]);
+    return saveChannelChange(deps, repos, applied(user, newPhone, now), now);
+  }
+  const sent = await textPhoneChange(deps, repos, user, newPhone, now);
+  return sent.ok ? ok(sent.value.user) : sent;
+}
+
+/** The code of a pending change (the request, or its resend), after the frequency check. */
+async function textPhoneChange(
+  deps: Deps,
+  repos: VerificationRepositories,
+  user: User,
+  newPhone: string,
+  now: Date,
+): Promise<Result<{ user: User; messageId: string }>> {
+  const refused = tooSoon(user.phoneChangeSentAt, deps.settings.sms.maxFrequency, now, "sms");
+  if (refused) return err(refused);
+  const pending: User = { ...user, phoneChange: newPhone, phoneChangeSentAt: now, updatedAt: now };
+  if ((await repos.users.update(pending)) !== "updated") {
+    throw new Error(`requestPhoneChange: user ${user.id} could not be updated`);
+  }
+  const { messageId } = orRollback(
+    await sendSmsToken(deps, repos, { user: pending, tokenType: "phone_change_token", phone: newPhone, now }),
+  );
+  return ok({ user: pending, messageId });
+}
+
+/**
+ * Applies the pending phone change of `user` (read with `lock`), for `/verify` type `phone_change`
+ * once it has consumed the `phone_change_token`: the new number becomes the phone (confirmed), the
+ * phone identity follows (created if missing), an anonymous user becomes permanent, `user_modified` is
+ * recorded. Nothing pending → 403 `otp_expired`; the number taken meanwhile → 422 `phone_exists`.
+ */
+export async function applyPhoneChange(
+  deps: Pick<VerificationDeps, "random">,
+  repos: VerificationRepositories,
+  input: { user: User; now: Date },
+): Promise<Result<User>> {
+  const { user, now } = input;
+  if (user.phoneChange === null) return err(otpExpired());
+  const owner = await repos.users.findByPhone(user.phoneChange);
+  if (owner !== null && owner.id !== user.id) return err(failures.phoneExists());
+  const saved = await saveChannelChange(deps, repos, applied(user, user.phoneChange, now), now);
+  if (!saved.ok) return saved;
+  await repos.oneTimeTokens.deleteForUser(user.id, ["phone_change_token"]);
+  await repos.audit.record({
+    action: "user_modified",
+    actorId: user.id,
+    actorUsername: actorUsername(saved.value),
+    at: now,
+  });
+  return ok(saved.value);
+}
+
+/**
+ * Texts a new code for the pending phone change (`POST /resend` type `phone_change`) of the user whose
+ * current phone is `phone`, subject to `SMS_MAX_FREQUENCY` (429). Answers `{}` without sending when no
+ * such user exists or nothing is pending, so the endpoint reveals neither; `{ messageId }` when sent.
+ */
+export async function resendPhoneChange(
+  deps: Deps & Pick<VerificationDeps, "store" | "clock">,
+  input: { phone: string },
+): Promise<Result<{ messageId?: string }>> {
+  const phone = normalizePhone(input.phone);
+  if (!phone.ok) return phone;
+  const now = deps.clock.now();
+  return transactionRollingBackOn(deps.store, async (repos): Promise<Result<{ messageId?: string }>> => {
+    const found = await repos.users.findByPhone(phone.value);
+    const user = found && (await repos.users.lock(found.id));
+    if (!user || user.phoneChange === null) return ok({});
+    const sent = await textPhoneChange(deps, repos, user, user.phoneChange, now);
+    return sent.ok ? ok({ messageId: sent.value.messageId }) : sent;
+  });
+}

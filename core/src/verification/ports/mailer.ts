@@ -1,0 +1,33 @@
+/** The kinds of mail authsvc sends (spec, "Events"). */
+export type MailKind =
+  | "confirmation"
+  | "invite"
+  | "recovery"
+  | "magic_link"
+  | "email_change"
+  | "reauthentication";
+
+/** One message to one address; the adapter renders it with its templates. */
+export interface Mail {
+  readonly kind: MailKind;
+  readonly to: string;
+  /** The user's (current) address: the template variable `Email`. */
+  readonly email?: string;
+  /** The link the user follows (absent for the reauthentication nonce). */
+  readonly confirmationUrl?: string;
+  /** The code the user may type instead of following the link. */
+  readonly token?: string;
+  /** For email change: the address being changed to. */
+  readonly newEmail?: string;
+}
+
+/**
+ * Sends domain mail.
+ *
+ * `send` resolves once the message has been accepted for delivery and rejects when it could not be
+ * (server down, message refused); a caller must then treat the one-time token it carried as unsent.
+ */
+export interface Mailer {
+  /** Renders and sends `mail`; rejects (with `email_send_failed`) when it was not accepted. */
+  send(mail: Mail): Promise<void>;
+}

@@ -1,0 +1,88 @@
+import { normalizeEmail, normalizePhone } from "../accounts/index.js";
+import {
+  err,
+  failures,
+  ok,
+  type Result,
+  resolveRedirect,
+  transactionRollingBackOn,
+} from "../kernel/index.js";
+import type { VerificationDeps } from "./deps.js";
+import { resendEmailChange } from "./email-change.js";
+import { resendPhoneChange } from "./phone-change.js";
+import { resendEmailConfirmation, resendSmsConfirmation } from "./steps/confirmation.js";
+
+export interface ResendInput {
+  /** Validated here: anything but the four types is refused. */
+  readonly type: string;
+  readonly email?: string;
+  readonly phone?: string;
+  readonly redirectTo?: string;
+}
+
+type Deps = Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "sms" | "settings">;
+
+/**
+ * Sends a pending confirmation again (`POST /resend`): `signup` (the email confirmation of an
+ * unconfirmed user), `sms` (the phone confirmation code), `email_change` and `phone_change` (the
+ * pending change's messages). Answers `{}` — `{ messageId }` when an SMS went out — also when there is
+ * no such user or nothing to confirm, so the endpoint does not reveal which addresses have accounts.
+ * Each message keeps its gap (`SMTP_MAX_FREQUENCY`, `SMS_MAX_FREQUENCY`: 429 with the seconds left),
+ * and a send that fails rolls back its token, so asking again works.
+ */
+export async function resend(deps: Deps, input: ResendInput): Promise<Result<{ messageId?: string }>> {
+  const { type } = input;
+  if (type !== "signup" && type !== "sms" && type !== "email_change" && type !== "phone_change") {
+    return err(failures.resendTypeMissing());
+  }
+  const byEmail = type === "signup" || type === "email_change";
+  if (byEmail && !input.email) return err(failures.resendEmailMissing());
+  if (!byEmail && !input.phone) return err(failures.resendPhoneMissing());
+  const { signup } = deps.settings;
+  if (byEmail && !signup.emailEnabled) {
+    return err(failures.emailLoginsDisabled());
+  }
+  if (!byEmail && !signup.phoneEnabled) {
+    return err(failures.phoneProviderUnsupported());
+  }
+  const redirectTo = resolveRedirect(input.redirectTo, {
+    siteUrl: deps.settings.siteUrl,
+    allowList: deps.settings.uriAllowList,
+  });
+  if (type === "email_change") return resendEmailChange(deps, { email: input.email ?? "", redirectTo });
+  if (type === "phone_change") return resendPhoneChange(deps, { phone: input.phone ?? "" });
+  return type === "signup"
+    ? resendSignup(deps, input.email ?? "", redirectTo)
+    : resendSms(deps, input.phone ?? "");
+}
+
+async function resendSignup(
+  deps: Deps,
+  rawEmail: string,
+  redirectTo: string,
+): Promise<Result<{ messageId?: string }>> {
+  const email = normalizeEmail(rawEmail);
+  if (!email.ok) return email;
+  const now = deps.clock.now();
+  return transactionRollingBackOn(deps.store, async (repos): Promise<Result<{ messageId?: string }>> => {
+    const found = await repos.users.findByEmail(email.value);
+    const user = found && (await repos.users.lock(found.id));
+    // Confirmed or unknown: nothing to send, and the answer must not say which.
+    if (!user || user.emailConfirmedAt !== null) return ok({});
+    const sent = await resendEmailConfirmation(deps, repos, user, { redirectTo, now });
+    return sent.ok ? ok({}) : sent;
+  });
+}
+
+async function resendSms(deps: Deps, rawPhone: string): Promise<Result<{ messageId?: string }>> {
+  const phone = normalizePhone(rawPhone);
+  if (!phone.ok) return phone;
+  const now = deps.clock.now();
+  return transactionRollingBackOn(deps.store, async (repos): Promise<Result<{ messageId?: string }>> => {
+    const found = await repos.users.findByPhone(phone.value);
+    const user = found && (await repos.users.lock(found.id));
+    if (!user || user.phoneConfirmedAt !== null) return ok({});
+    const sent = await resendSmsConfirmation(deps, repos, user, now);
+    return sent.ok ? ok({ messageId: sent.value.messageId }) : sent;
+  });
+}

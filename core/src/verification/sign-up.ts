@@ -1,0 +1,273 @@
+import {
+  actorUsername,
+  blankUser,
+  checkPassword,
+  createUser,
+  type Identity,
+  type Metadata,
+  normalizeEmail,
+  normalizePhone,
+  type User,
+} from "../accounts/index.js";
+import {
+  err,
+  failures,
+  ok,
+  orRollback,
+  type Result,
+  resolveRedirect,
+  transactionRollingBackOn,
+} from "../kernel/index.js";
+import { issueSession, type SessionTokens } from "../sessions/index.js";
+import type { VerificationDeps, VerificationRepositories } from "./deps.js";
+import { resendEmailConfirmation, resendSmsConfirmation } from "./steps/confirmation.js";
+import { tooSoon } from "./steps/frequency.js";
+import { sendEmailToken } from "./steps/send-email-token.js";
+import { sendSmsToken } from "./steps/send-sms-token.js";
+
+export interface SignUpInput {
+  readonly email?: string;
+  readonly phone?: string;
+  readonly password?: string;
+  readonly data?: Record<string, unknown>;
+  /** Where the confirmation link leads (`redirect_to`); SITE_URL unless it is allowed. */
+  readonly redirectTo?: string;
+}
+
+/** A session when the account is usable at once (autoconfirm, anonymous), else the unconfirmed user. */
+export type SignUpOutcome = { kind: "session"; tokens: SessionTokens } | { kind: "user"; user: User };
+
+type SignUpDeps = Pick<
+  VerificationDeps,
+  "store" | "clock" | "random" | "tokens" | "hasher" | "signer" | "mailer" | "sms" | "settings"
+>;
+type Channel = "email" | "phone";
+
+/**
+ * Registers a user by email or phone with a password, or — with neither — an anonymous user.
+ *
+ * A duplicate sign-up must not reveal that the address is taken: unless the channel autoconfirms
+ * (where the client would get a session, so it has to be told), it answers a fake user built exactly
+ * like a real new one, after the same password hash, and writes nothing but the audit entry (and,
+ * for an owner who never confirmed, a new confirmation, at most once per `SMTP_MAX_FREQUENCY` /
+ * `SMS_MAX_FREQUENCY`: sooner is 429 `over_email_send_rate_limit` / `over_sms_send_rate_limit`).
+ *
+ * Confirmations go out inside the transaction, after its writes: a mail or SMS that cannot be sent
+ * (or the hourly email cap) rolls the new user back and answers the error, so the address is not left
+ * taken by an account nobody can confirm, and asking again works.
+ */
+export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Result<SignUpOutcome>> {
+  const { email, phone, password } = input;
+  if (!email && !phone) return signUpAnonymously(deps, input.data ?? {});
+  if (email && phone) {
+    return err(failures.signupEmailOrPhone());
+  }
+  const { signup } = deps.settings;
+  if (signup.disabled) return err(failures.signupDisabled());
+  const channel: Channel = email ? "email" : "phone";
+  if (channel === "email" && !signup.emailEnabled) {
+    return err(failures.emailSignupsDisabled());
+  }
+  if (channel === "phone" && !signup.phoneEnabled) {
+    return err(failures.phoneSignupsDisabled());
+  }
+  if (!password) return err(failures.signupPasswordRequired());
+  const address = channel === "email" ? normalizeEmail(email ?? "") : normalizePhone(phone ?? "");
+  if (!address.ok) return address;
+  const strength = checkPassword(deps.settings.password, password);
+  if (!strength.ok) return strength;
+
+  // Hashed on every path, duplicates included, so that timing does not reveal a taken address.
+  const hash = await deps.hasher.hash(password);
+  const now = deps.clock.now();
+  const autoconfirm = channel === "email" ? signup.mailerAutoconfirm : signup.smsAutoconfirm;
+  const redirectTo = resolveRedirect(input.redirectTo, {
+    siteUrl: deps.settings.siteUrl,
+    allowList: deps.settings.uriAllowList,
+  });
+  const fields: NewUserFields = {
+    channel,
+    address: address.value,
+    data: input.data ?? {},
+    hash,
+    now,
+    redirectTo,
+  };
+  const findExisting = (repos: VerificationRepositories) =>
+    channel === "email" ? repos.users.findByEmail(address.value) : repos.users.findByPhone(address.value);
+
+  return transactionRollingBackOn(deps.store, async (repos): Promise<Result<SignUpOutcome>> => {
+    const existing = await findExisting(repos);
+    if (existing !== null) return repeatedSignUp(deps, repos, existing, fields, autoconfirm);
+    const user = newUser(deps, deps.random.uuid(), fields, autoconfirm);
+    const inserted = await createUser(deps, repos, user, {
+      now,
+      identities: [identityOf(deps, user, fields, autoconfirm)],
+    });
+    if (!inserted.created) {
+      if (inserted.clash === "duplicate_id") {
+        throw new Error("signUp: a random user id collided with an existing one");
+      }
+      // A concurrent sign-up with the same address won the race: answer as for any duplicate.
+      const winner = await findExisting(repos);
+      if (winner === null) {
+        throw new Error(`signUp: insert reported ${inserted.clash} but no such user exists`);
+      }
+      return repeatedSignUp(deps, repos, winner, fields, autoconfirm);
+    }
+    const actor = { actorId: user.id, actorUsername: actorUsername(user), traits: { provider: channel } };
+    // As the reference: the sign-up counts as done when the address is confirmed (`/verify` records
+    // `user_signedup` then); until that it is a confirmation request.
+    const action = autoconfirm ? "user_signedup" : "user_confirmation_requested";
+    await repos.audit.record({ action, ...actor, at: now });
+    if (autoconfirm) {
+      await repos.audit.record({ action: "login", ...actor, at: now });
+      return ok({ kind: "session", tokens: await issueSession(deps, repos, user, "password", now) });
+    }
+    // confirmationSentAt is already set on the new user; a refused send throws and rolls it back.
+    if (channel === "email") {
+      orRollback(
+        await sendEmailToken(deps, repos, {
+          user,
+          tokenType: "confirmation_token",
+          mailKind: "confirmation",
+          verifyType: "signup",
+          to: address.value,
+          redirectTo,
+          now,
+        }),
+      );
+    } else {
+      orRollback(
+        await sendSmsToken(deps, repos, { user, tokenType: "confirmation_token", phone: address.value, now }),
+      );
+    }
+    return ok({ kind: "user", user });
+  });
+}
+
+interface NewUserFields {
+  readonly channel: Channel;
+  /** Normalised email (lowercase) or phone (digits). */
+  readonly address: string;
+  readonly data: Metadata;
+  readonly hash: string;
+  readonly now: Date;
+  readonly redirectTo: string;
+}
+
+/** A new email/phone user; also the template of the fake user answered for a duplicate. */
+function newUser(
+  deps: Pick<VerificationDeps, "settings">,
+  id: string,
+  f: NewUserFields,
+  confirmed: boolean,
+): User {
+  return blankUser({
+    id,
+    aud: deps.settings.jwt.aud,
+    role: deps.settings.jwt.defaultRole,
+    createdAt: f.now,
+    ...(f.channel === "email" ? { email: f.address } : { phone: f.address }),
+    encryptedPassword: f.hash,
+    userMetadata: f.data,
+    appMetadata: { provider: f.channel, providers: [f.channel] },
+    emailConfirmedAt: confirmed && f.channel === "email" ? f.now : null,
+    phoneConfirmedAt: confirmed && f.channel === "phone" ? f.now : null,
+    confirmationSentAt: confirmed ? null : f.now,
+    lastSignInAt: confirmed ? f.now : null,
+  });
+}
+
+function identityOf(
+  deps: Pick<VerificationDeps, "random">,
+  user: User,
+  f: NewUserFields,
+  confirmed: boolean,
+): Identity {
+  return {
+    id: deps.random.uuid(),
+    providerId: user.id,
+    userId: user.id,
+    provider: f.channel,
+    identityData: {
+      sub: user.id,
+      [f.channel]: f.address,
+      // Autoconfirm verifies the address at once, as the reference's confirmation does.
+      email_verified: confirmed && f.channel === "email",
+      phone_verified: confirmed && f.channel === "phone",
+    },
+    lastSignInAt: confirmed ? f.now : null,
+    createdAt: f.now,
+    updatedAt: f.now,
+  };
+}
+
+/** Answers a sign-up for an address that already has an account (see `signUp`). */
+async function repeatedSignUp(
+  deps: SignUpDeps,
+  repos: VerificationRepositories,
+  existing: User,
+  f: NewUserFields,
+  autoconfirm: boolean,
+): Promise<Result<SignUpOutcome>> {
+  await repos.audit.record({
+    action: "user_repeated_signup",
+    actorId: existing.id,
+    actorUsername: actorUsername(existing),
+    traits: { provider: f.channel },
+    at: f.now,
+  });
+  // Returned from the transaction, so the audit entry commits with the refusal.
+  if (autoconfirm) return err(failures.userAlreadyRegistered());
+  // The owner may have lost the first message; the caller cannot tell this from a new sign-up. Inside
+  // the resend gap nothing is sent, silently: a 429 here would tell the caller the address is known.
+  const gap = f.channel === "email" ? deps.settings.mailer.maxFrequency : deps.settings.sms.maxFrequency;
+  if (tooSoon(existing.confirmationSentAt, gap, f.now, f.channel === "email" ? "email" : "sms") !== null) {
+    return ok({ kind: "user", user: newUser(deps, deps.random.uuid(), f, false) });
+  }
+  if (f.channel === "email" && existing.emailConfirmedAt === null && existing.email !== null) {
+    const locked = await repos.users.lock(existing.id);
+    if (locked === null) throw new Error(`signUp: user ${existing.id} vanished`);
+    const resent = await resendEmailConfirmation(deps, repos, locked, {
+      redirectTo: f.redirectTo,
+      now: f.now,
+    });
+    if (!resent.ok) return resent;
+  }
+  if (f.channel === "phone" && existing.phoneConfirmedAt === null && existing.phone !== null) {
+    const locked = await repos.users.lock(existing.id);
+    if (locked === null) throw new Error(`signUp: user ${existing.id} vanished`);
+    const resent = await resendSmsConfirmation(deps, repos, locked, f.now);
+    if (!resent.ok) return resent;
+  }
+  return ok({ kind: "user", user: newUser(deps, deps.random.uuid(), f, false) });
+}
+
+/** Signs in as a new anonymous user (reference `anonymous.go`): no identity, no password. */
+async function signUpAnonymously(deps: SignUpDeps, data: Metadata): Promise<Result<SignUpOutcome>> {
+  const { signup, jwt } = deps.settings;
+  if (!signup.anonymousEnabled) {
+    return err(failures.anonymousSignInsDisabled());
+  }
+  if (signup.disabled) return err(failures.signupDisabled());
+  const now = deps.clock.now();
+  const user = blankUser({
+    id: deps.random.uuid(),
+    aud: jwt.aud,
+    role: jwt.defaultRole,
+    createdAt: now,
+    userMetadata: data,
+    isAnonymous: true,
+    lastSignInAt: now,
+  });
+  return deps.store.transaction(async (repos): Promise<Result<SignUpOutcome>> => {
+    // An anonymous user has no identity.
+    const inserted = await createUser(deps, repos, user, { now, identities: [] });
+    if (!inserted.created) {
+      throw new Error(`signUp: inserting an anonymous user reported ${inserted.clash}`);
+    }
+    await repos.audit.record({ action: "user_signedup", actorId: user.id, actorUsername: "", at: now });
+    return ok({ kind: "session", tokens: await issueSession(deps, repos, user, "anonymous", now) });
+  });
+}

@@ -1,0 +1,70 @@
+import type { User } from "../../accounts/index.js";
+import { err, ok, orRollback, type Result } from "../../kernel/index.js";
+import type { VerificationDeps, VerificationRepositories } from "../deps.js";
+import { tooSoon } from "./frequency.js";
+import { sendEmailToken } from "./send-email-token.js";
+import { sendSmsToken } from "./send-sms-token.js";
+
+type EmailDeps = Pick<VerificationDeps, "clock" | "random" | "tokens" | "mailer" | "settings">;
+
+/**
+ * Mails an unconfirmed user (read with `lock`) a new confirmation link and code, at most once per
+ * `SMTP_MAX_FREQUENCY` (429 `over_email_send_rate_limit` before that, nothing written), and records
+ * `confirmation_sent_at`. A magic-link request for an unconfirmed address goes through here too
+ * (`magic_link` mail, `magiclink` link type): the link confirms the address as it signs in.
+ *
+ * Must run inside `transactionRollingBackOn`: a refused send throws, undoing the update and the token.
+ */
+export async function resendEmailConfirmation(
+  deps: EmailDeps,
+  repos: VerificationRepositories,
+  user: User,
+  options: { redirectTo: string; now: Date; magicLink?: boolean },
+): Promise<Result<User>> {
+  const { now } = options;
+  if (user.email === null) throw new Error(`resendEmailConfirmation: user ${user.id} has no email`);
+  const refused = tooSoon(user.confirmationSentAt, deps.settings.mailer.maxFrequency, now, "email");
+  if (refused) return err(refused);
+  const updated: User = { ...user, confirmationSentAt: now };
+  await repos.users.update(updated);
+  orRollback(
+    await sendEmailToken(deps, repos, {
+      user: updated,
+      tokenType: "confirmation_token",
+      mailKind: options.magicLink ? "magic_link" : "confirmation",
+      verifyType: options.magicLink ? "magiclink" : "signup",
+      to: user.email,
+      redirectTo: options.redirectTo,
+      now,
+    }),
+  );
+  return ok(updated);
+}
+
+/**
+ * Texts a user (read with `lock`) a new phone confirmation code, at most once per `SMS_MAX_FREQUENCY`
+ * (429 `over_sms_send_rate_limit`, nothing written), and records `confirmation_sent_at`. Serves both
+ * the phone sign-up confirmation and the SMS one-time login code, which the reference also keeps
+ * as the confirmation token. Must run inside `transactionRollingBackOn`.
+ */
+export async function resendSmsConfirmation(
+  deps: Pick<VerificationDeps, "random" | "tokens" | "sms" | "settings">,
+  repos: VerificationRepositories,
+  user: User,
+  now: Date,
+): Promise<Result<{ user: User; messageId: string }>> {
+  if (user.phone === null) throw new Error(`resendSmsConfirmation: user ${user.id} has no phone`);
+  const refused = tooSoon(user.confirmationSentAt, deps.settings.sms.maxFrequency, now, "sms");
+  if (refused) return err(refused);
+  const updated: User = { ...user, confirmationSentAt: now };
+  await repos.users.update(updated);
+  const { messageId } = orRollback(
+    await sendSmsToken(deps, repos, {
+      user: updated,
+      tokenType: "confirmation_token",
+      phone: user.phone,
+      now,
+    }),
+  );
+  return ok({ user: updated, messageId });
+}

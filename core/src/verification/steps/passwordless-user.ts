@@ -1,0 +1,53 @@
+import { blankUser, createUser, type Metadata, type User } from "../../accounts/index.js";
+import type { VerificationDeps, VerificationRepositories } from "../deps.js";
+
+/**
+ * The user with this address, created (without a password, unconfirmed, `data` as its metadata, with
+ * its email or phone identity) when there is none — for `/otp` and `/magiclink`, which sign up an
+ * unknown address. A concurrent request that created it first is simply found. `created` says which;
+ * the caller records the sign-up. The answer is locked for the rest of the transaction.
+ */
+export async function findOrCreatePasswordless(
+  deps: Pick<VerificationDeps, "random" | "settings">,
+  repos: VerificationRepositories,
+  input: {
+    channel: "email" | "phone";
+    address: string;
+    data: Metadata;
+    now: Date;
+    create: boolean;
+    /** Create the address already confirmed (mailer autoconfirm). */
+    confirmed?: boolean;
+  },
+): Promise<{ user: User; created: boolean } | null> {
+  const find = () =>
+    input.channel === "email"
+      ? repos.users.findByEmail(input.address)
+      : repos.users.findByPhone(input.address);
+  const lockFound = async () => {
+    const found = await find();
+    return found && (await repos.users.lock(found.id));
+  };
+  const existing = await lockFound();
+  if (existing) return { user: existing, created: false };
+  if (!input.create) return null;
+  const user = blankUser({
+    id: deps.random.uuid(),
+    aud: deps.settings.jwt.aud,
+    role: deps.settings.jwt.defaultRole,
+    createdAt: input.now,
+    ...(input.channel === "email" ? { email: input.address } : { phone: input.address }),
+    userMetadata: input.data,
+    ...(input.confirmed
+      ? { [input.channel === "email" ? "emailConfirmedAt" : "phoneConfirmedAt"]: input.now }
+      : {}),
+    appMetadata: { provider: input.channel, providers: [input.channel] },
+  });
+  const inserted = await createUser(deps, repos, user, { now: input.now });
+  if (inserted.created) return { user, created: true };
+  if (inserted.clash === "duplicate_id") throw new Error("a random user id collided with an existing one");
+  // A concurrent request created the address first: it is simply found.
+  const winner = await lockFound();
+  if (winner === null) throw new Error(`insert reported ${inserted.clash} but no such user exists`);
+  return { user: winner, created: false };
+}
