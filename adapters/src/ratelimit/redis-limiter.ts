@@ -13,8 +13,10 @@ import {
  */
 export function redisLimiterStore(
   url: string,
-  options: { onStoreError?: StoreErrorHandler } = {},
+  options: { namespace?: string; onStoreError?: StoreErrorHandler } = {},
 ): RequestLimiterStore {
+  // Keys carry the namespace, so deployments (or test runs) sharing one Redis never mix their counts.
+  const prefix = `authsvc:${options.namespace ?? "auth"}:rl`;
   const redis = new Redis(url, {
     // Fail at once while disconnected rather than queue: the in-memory insurance then decides.
     enableOfflineQueue: false,
@@ -28,7 +30,7 @@ export function redisLimiterStore(
       requestLimiter(
         new RateLimiterRedis({
           ...windowOptions(window),
-          keyPrefix: `authsvc:rl:${window.name}`,
+          keyPrefix: `${prefix}:${window.name}`,
           storeClient: redis,
           rejectIfRedisNotReady: true,
         }),

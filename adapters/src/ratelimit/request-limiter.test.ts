@@ -123,7 +123,7 @@ if (await redisAnswers(REDIS_URL)) {
       for (const limiter of [first, second, first, second]) outcomes.push(await limiter.take("198.51.100.4"));
       expect(outcomes).toEqual([true, true, true, false]);
       // Counted in Redis itself, not in either process's fallback.
-      expect(await reader.get(`authsvc:rl:${w.name}:198.51.100.4`)).toBe("4");
+      expect(await reader.get(`authsvc:auth:rl:${w.name}:198.51.100.4`)).toBe("4");
     } finally {
       reader.disconnect();
       await Promise.all([a.close(), b.close()]);

@@ -22,6 +22,8 @@ export interface Composition {
 export async function compose(config: Config, logger: Logger): Promise<Composition> {
   const { sql, embedded } = await openDatabase(config, logger);
   const limits = requestLimiterStoreOf(config, sql, logger);
+  if (!(await limits.ready()))
+    logger.warn({ store: limits.kind }, "request-limit store not answering at start");
   const app = createApp({
     logger,
     version: readVersion(),

@@ -38,6 +38,6 @@ export function requestLimiterStoreOf(config: Config, sql: Sql, logger: Logger):
   };
   const redisUrl = config.rateLimit.redisUrl;
   return redisUrl
-    ? redisLimiterStore(redisUrl, { onStoreError })
+    ? redisLimiterStore(redisUrl, { namespace: config.db.namespace, onStoreError })
     : postgresLimiterStore(sql, { namespace: config.db.namespace, onStoreError });
 }
