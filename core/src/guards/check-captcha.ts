@@ -1,5 +1,4 @@
-import { failures } from "../kernel/failures.js";
-import { err, ok, type Result } from "../kernel/result.js";
+import { err, failures, ok, type Result } from "../kernel/index.js";
 import type { CaptchaVerifier } from "./ports/captcha-verifier.js";
 
 /** The ports `checkCaptcha` needs. */

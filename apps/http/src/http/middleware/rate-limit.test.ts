@@ -116,7 +116,9 @@ describe("per-IP request limits", () => {
     const one = testApp({ rateLimit: { ...LIMITS, limiter: store.limiter } }).app;
     const two = testApp({ rateLimit: { ...LIMITS, limiter: store.limiter } }).app;
     const post = (app: typeof one) =>
-      app.request("/verify", { method: "POST", headers: from("1.2.3.4"), body: "{}" }).then((r) => r.status);
+      Promise.resolve(app.request("/verify", { method: "POST", headers: from("1.2.3.4"), body: "{}" })).then(
+        (r) => r.status,
+      );
     const seen: number[] = [];
     for (let i = 0; i < 15; i++) seen.push(await post(one), await post(two));
     expect(seen).not.toContain(429);
