@@ -24,7 +24,7 @@ export const variables = {
     kind: k.wholeNumber({ min: 1 }),
     default: "150",
     description:
-      "`/token` requests per 5 minutes per client IP, all instances together, at most 30 at once (see docs/rate-limits.md).",
+      "`/token` requests per 5 minutes per client IP, all instances together, at most 30 at once (see docs/http-api.md).",
   }),
   verifyPer5Min: variable({
     key: "RATE_LIMIT_VERIFY",

@@ -28,7 +28,7 @@ export const BURST = 30;
  * The window that spends `BURST` requests at the configured rate: 30 per 300 s for 30 per 5 minutes,
  * 30 per 60 s for 150. Over time a client gets exactly the configured rate and never more than 30 at
  * once from a fresh window; unlike the reference's token buckets, the 30 come back together when the
- * window ends rather than one by one (see docs/rate-limits.md).
+ * window ends rather than one by one (see docs/http-api.md).
  */
 export function limitWindow(name: string, perFiveMinutes: number): LimitWindow {
   return {
