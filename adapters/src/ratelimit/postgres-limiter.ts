@@ -24,7 +24,9 @@ export function postgresLimiterStore(
   const client = {
     async query(query: { text: string; values?: unknown[] }) {
       try {
-        const rows = await sql.unsafe(query.text, (query.values ?? []) as never[]);
+        // Prepared, so each request is one round trip rather than a describe and then the query; a
+        // pool configured without prepared statements (embedded, PgBouncer) still wins.
+        const rows = await sql.unsafe(query.text, (query.values ?? []) as never[], { prepare: true });
         return { rows };
       } catch (error) {
         options.onStoreError?.(error);
