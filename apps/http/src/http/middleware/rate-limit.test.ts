@@ -65,7 +65,8 @@ describe("limitWindow", () => {
   it("spends the burst of 30 at the configured rate", () => {
     expect(limitWindow("verify", 30)).toEqual({ name: "verify", points: 30, durationSec: 300 });
     expect(limitWindow("token", 150)).toEqual({ name: "token", points: 30, durationSec: 60 });
-    expect(limitWindow("otp", 100_000)).toEqual({ name: "otp", points: 30, durationSec: 1 });
+    expect(limitWindow("otp", 9_000)).toEqual({ name: "otp", points: 30, durationSec: 1 });
+    expect(limitWindow("otp", 100_000)).toEqual({ name: "otp", points: 333, durationSec: 1 });
   });
 });
 

@@ -31,11 +31,10 @@ export const BURST = 30;
  * window ends rather than one by one (see docs/http-api.md).
  */
 export function limitWindow(name: string, perFiveMinutes: number): LimitWindow {
-  return {
-    name,
-    points: BURST,
-    durationSec: Math.max(1, Math.round((BURST * FIVE_MINUTES_S) / perFiveMinutes)),
-  };
+  const durationSec = Math.max(1, Math.round((BURST * FIVE_MINUTES_S) / perFiveMinutes));
+  // Above 30 a second the window cannot shrink below the store's one second: more points instead.
+  const points = durationSec === 1 ? Math.max(BURST, Math.round(perFiveMinutes / FIVE_MINUTES_S)) : BURST;
+  return { name, points, durationSec };
 }
 
 /** Longest client key stored as sent; longer ones are hashed, so a huge header cannot bloat the store. */
