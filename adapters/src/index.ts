@@ -1,3 +1,5 @@
+export * from "./captcha/hcaptcha.js";
+export * from "./captcha/turnstile.js";
 export * from "./crypto/api-keys.js";
 export * from "./crypto/password-hasher.js";
 export * from "./crypto/secret-tokens.js";
@@ -11,6 +13,9 @@ export * from "./postgres/embedded-server.js";
 export * from "./postgres/faults.js";
 export * from "./postgres/migrate.js";
 export * from "./postgres/store.js";
+export * from "./ratelimit/flexible-limiter.js";
+export * from "./ratelimit/postgres-limiter.js";
+export * from "./ratelimit/redis-limiter.js";
 export * from "./sms/messagebird.js";
 export * from "./sms/textlocal.js";
 export * from "./sms/twilio.js";

@@ -25,6 +25,15 @@ export { adminUpdateUser } from "./admin/admin-update-user.js";
 export { type GenerateLinkType, generateLink } from "./admin/generate-link.js";
 export { inviteUser } from "./admin/invite-user.js";
 export type { AuthDeps } from "./deps.js";
+// Guards
+export {
+  type CaptchaChallenge,
+  type CaptchaDeps,
+  type CaptchaVerdict,
+  type CaptchaVerifier,
+  checkCaptcha,
+  type RequestLimiter,
+} from "./guards/index.js";
 export { AuthError, type ErrorCode } from "./kernel/errors.js";
 export { type FailureName, failures } from "./kernel/failures.js";
 export type { Clock } from "./kernel/ports/clock.js";

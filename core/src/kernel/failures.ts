@@ -74,6 +74,12 @@ const catalogue = {
   jwtUserMissing: ["user_not_found", "User from sub claim in JWT does not exist"],
   jwtSessionMissing: ["session_not_found", "Session from session_id claim in JWT does not exist"],
   notAdmin: ["not_admin", "User not allowed"],
+  // Guards on requests
+  captchaMissing: ["captcha_failed", "captcha protection: request disallowed (no captcha_token found)"],
+  captchaRejected: [
+    "captcha_failed",
+    (errorCodes: readonly string[]) => `captcha protection: request disallowed (${errorCodes.join(", ")})`,
+  ],
   // Messages, one-time tokens and verification
   emailRateLimit: ["over_email_send_rate_limit", "email rate limit exceeded"],
   smsRateLimit: ["over_sms_send_rate_limit", "SMS rate limit exceeded"],

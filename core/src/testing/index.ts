@@ -6,6 +6,9 @@ export * from "./accounts/identity-repository.contract.js";
 export * from "./accounts/user-repository.contract.js";
 export * from "./fake-deps.js";
 export * from "./fake-store.js";
+export * from "./guards/captcha-verifier.contract.js";
+export * from "./guards/fake-captcha.js";
+export * from "./guards/request-limiter.contract.js";
 export {
   aFullUser,
   anIdentity,

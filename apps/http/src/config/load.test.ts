@@ -154,11 +154,32 @@ describe("problems", () => {
     });
   });
 
+  it("starts with captcha on given a secret, and reads the verification URL and the Redis URL", () => {
+    const config = configOf({
+      AUTHSVC_SECURITY_CAPTCHA_ENABLED: "true",
+      AUTHSVC_SECURITY_CAPTCHA_PROVIDER: "turnstile",
+      AUTHSVC_SECURITY_CAPTCHA_SECRET: "captcha-secret",
+      AUTHSVC_SECURITY_CAPTCHA_URL: "http://127.0.0.1:4020/siteverify",
+      REDIS_URL: "redis://127.0.0.1:6379/2",
+    });
+    expect(config.security.captcha).toEqual({
+      enabled: true,
+      provider: "turnstile",
+      secret: "captcha-secret",
+      timeoutMs: 10_000,
+      url: "http://127.0.0.1:4020/siteverify",
+    });
+    expect(config.rateLimit.redisUrl).toBe("redis://127.0.0.1:6379/2");
+    expect(configOf({}).rateLimit.redisUrl).toBeUndefined();
+    expect(problemsWith({ REDIS_URL: "http://127.0.0.1:6379" })).toEqual([
+      'REDIS_URL: expected a redis:// or rediss:// URL, got "http://127.0.0.1:6379"',
+    ]);
+  });
+
   it("requires an admin email with a mail server, and a secret with captcha", () => {
     expect(
       problemsWith({ AUTHSVC_SMTP_HOST: "mail.example.com", AUTHSVC_SECURITY_CAPTCHA_ENABLED: "on" }),
     ).toEqual([
-      "AUTHSVC_SECURITY_CAPTCHA_ENABLED: captcha verification is not built yet, so this switch cannot be turned on; unset it or set it to false",
       "AUTHSVC_SECURITY_CAPTCHA_SECRET: required when AUTHSVC_SECURITY_CAPTCHA_ENABLED is true",
       "AUTHSVC_SMTP_ADMIN_EMAIL: required when AUTHSVC_SMTP_HOST is set",
     ]);
@@ -245,12 +266,8 @@ describe("problems", () => {
 describe("switches of features that are not built yet", () => {
   const unbuilt = configVariables.filter((v) => v.unbuilt !== undefined);
 
-  it("are trace and metrics export, and captcha", () => {
-    expect(unbuilt.map((v) => v.name)).toEqual([
-      "AUTHSVC_TRACING_ENABLED",
-      "AUTHSVC_METRICS_ENABLED",
-      "AUTHSVC_SECURITY_CAPTCHA_ENABLED",
-    ]);
+  it("are trace and metrics export", () => {
+    expect(unbuilt.map((v) => v.name)).toEqual(["AUTHSVC_TRACING_ENABLED", "AUTHSVC_METRICS_ENABLED"]);
   });
 
   it.each(unbuilt.map((v) => [v.name, v.unbuilt]))(

@@ -1,4 +1,4 @@
-import type { AuthDeps } from "@authsvc/core";
+import type { AuthDeps, CaptchaVerifier } from "@authsvc/core";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
@@ -19,6 +19,7 @@ import { API_VERSION_HEADER } from "./api-version.js";
 import type { AppEnv } from "./app-env.js";
 import { errorResponse, httpError, statusOf, toAuthError } from "./errors.js";
 import { apiVersion } from "./middleware/api-version.js";
+import { applyCaptcha } from "./middleware/captcha.js";
 import { MAX_BODY_BYTES } from "./middleware/json-body.js";
 import { applyRateLimits, type RateLimits } from "./middleware/rate-limit.js";
 import { requestContext } from "./middleware/request-context.js";
@@ -38,6 +39,8 @@ export interface AppDeps {
   readonly maxRequestDurationMs?: number;
   /** Per-IP request limits (`RATE_LIMIT_*`); none when absent or without a header. */
   readonly rateLimit?: RateLimits;
+  /** Captcha check of sign-up, password sign-in and OTP requests (`SECURITY_CAPTCHA_*`); none when absent. */
+  readonly captcha?: CaptchaVerifier | undefined;
 }
 
 // The reference's CORS policy (rs/cors in GoTrue): any origin, credentials allowed.
@@ -102,6 +105,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   );
 
   applyRateLimits(app, deps.rateLimit);
+  applyCaptcha(app, deps.auth, deps.captcha);
 
   app.route("/", healthRoutes(deps.version));
   app.route("/", settingsRoutes(deps.settings));

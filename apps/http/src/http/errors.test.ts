@@ -54,6 +54,8 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   jwtUserMissing: 403,
   jwtSessionMissing: 403,
   notAdmin: 403,
+  captchaMissing: 400,
+  captchaRejected: 400,
   emailRateLimit: 429,
   smsRateLimit: 429,
   emailTooSoon: 429,

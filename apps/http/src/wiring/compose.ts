@@ -5,6 +5,7 @@ import type { Config } from "../config.js";
 import { createApp } from "../http/app.js";
 import { authDepsOf } from "./auth-deps.js";
 import { openDatabase } from "./database.js";
+import { captchaVerifierOf, requestLimiterStoreOf } from "./guards.js";
 import { logUnredacted } from "./logger.js";
 import { settingsOf } from "./settings-view.js";
 import { readVersion } from "./version.js";
@@ -20,6 +21,9 @@ export interface Composition {
 /** Builds the running application from a valid configuration. */
 export async function compose(config: Config, logger: Logger): Promise<Composition> {
   const { sql, embedded } = await openDatabase(config, logger);
+  const limits = requestLimiterStoreOf(config, sql, logger);
+  if (!(await limits.ready()))
+    logger.warn({ store: limits.kind }, "request-limit store not answering at start");
   const app = createApp({
     logger,
     version: readVersion(),
@@ -28,12 +32,14 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
     requestIdHeader: config.api.requestIdHeader,
     corsAllowedHeaders: config.api.corsAllowedHeaders,
     maxRequestDurationMs: config.api.maxRequestDurationMs,
-    rateLimit: config.rateLimit,
+    rateLimit: { ...config.rateLimit, limiter: limits.limiter },
+    captcha: captchaVerifierOf(config),
   }) as unknown as Hono;
   return {
     app,
     sql,
     async close() {
+      await limits.close();
       // The pool first: the embedded server must not vanish under queries still in flight.
       await sql.end({ timeout: 5 });
       await embedded?.stop();

@@ -67,7 +67,9 @@ export function createLogger(options: LoggerOptions): Logger {
   // so the last lines before exit (shutting down, stopped) could be reordered or lost.
   const destination =
     options.destination ??
-    pino.destination(options.file ? { dest: options.file, mkdir: true, sync: true } : { dest: 1, sync: true });
+    pino.destination(
+      options.file ? { dest: options.file, mkdir: true, sync: true } : { dest: 1, sync: true },
+    );
   return pino(
     {
       level: options.level === "panic" ? "fatal" : options.level,

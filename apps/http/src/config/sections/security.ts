@@ -49,9 +49,8 @@ export const variables = {
     key: "SECURITY_CAPTCHA_ENABLED",
     kind: k.boolean,
     default: "false",
-    // Turning it on while nothing checks `captcha_token` would look like protection and be none.
-    unbuilt: "captcha verification",
-    description: "Check `captcha_token` on sign-up, sign-in and OTP requests.",
+    description:
+      "Check `gotrue_meta_security.captcha_token` with the captcha provider on sign-up (anonymous too), password sign-in, `/otp`, `/magiclink`, `/recover` and `/resend`; callers with a service-role key are not checked.",
   }),
   captchaProvider: variable({
     key: "SECURITY_CAPTCHA_PROVIDER",
@@ -69,7 +68,16 @@ export const variables = {
     key: "SECURITY_CAPTCHA_TIMEOUT",
     kind: k.duration(1),
     default: "10s",
-    description: "Timeout of the verification request to the captcha provider.",
+    description:
+      "Timeout of the verification request to the captcha provider. A provider that does not answer in time, or cannot be reached, gets the request `500 unexpected_failure`, as in the reference server: never let through.",
+  }),
+  captchaUrl: variable({
+    key: "SECURITY_CAPTCHA_URL",
+    kind: k.url,
+    computedDefault:
+      "the provider's: `https://api.hcaptcha.com/siteverify` or `https://challenges.cloudflare.com/turnstile/v0/siteverify`",
+    description:
+      "Verification URL of the captcha provider. Set it only to reach a proxy or a test double that speaks the provider's `siteverify` API.",
   }),
 };
 
@@ -82,6 +90,8 @@ export interface PasswordConfig {
 interface CaptchaCommon {
   readonly provider: CaptchaProvider;
   readonly timeoutMs: number;
+  /** Overrides the provider's verification URL. */
+  readonly url?: string | undefined;
 }
 export type CaptchaConfig =
   | (CaptchaCommon & { readonly enabled: true; readonly secret: string })
@@ -106,7 +116,11 @@ export function settle(
     );
   }
   ctx.r.requireIf(s.captchaEnabled, variables.captchaSecret);
-  const captchaCommon = { provider: s.captchaProvider, timeoutMs: s.captchaTimeout };
+  const captchaCommon = {
+    provider: s.captchaProvider,
+    timeoutMs: s.captchaTimeout,
+    ...(s.captchaUrl !== undefined ? { url: s.captchaUrl } : {}),
+  };
   return {
     password: {
       minLength: Math.max(LEAST_PASSWORD_LENGTH, s.passwordMinLength),
