@@ -101,7 +101,6 @@ const catalogue = {
   userIdNotUuid: ["validation_failed", "user_id must be an UUID"],
   newUserIdNotUuid: ["validation_failed", "user id must be a valid UUID"],
   userIdTaken: ["user_already_exists", "User with this id already exists"],
-  adminFieldType: ["validation_failed", (field: string, type: string) => `${field} must be ${type}`],
   passwordAndHash: ["validation_failed", "Only a password or a password hash should be provided"],
   passwordHashInvalid: ["validation_failed", "Invalid password hash format"],
   banDurationInvalid: ["validation_failed", (reason: string) => `invalid format for ban duration: ${reason}`],

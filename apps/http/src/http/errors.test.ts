@@ -74,7 +74,6 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   userIdNotUuid: 404,
   newUserIdNotUuid: 400,
   userIdTaken: 422,
-  adminFieldType: 400,
   passwordAndHash: 400,
   passwordHashInvalid: 400,
   banDurationInvalid: 400,
