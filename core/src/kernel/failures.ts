@@ -62,6 +62,8 @@ const catalogue = {
   jwtUserMissing: ["user_not_found", "User from sub claim in JWT does not exist"],
   jwtSessionMissing: ["session_not_found", "Session from session_id claim in JWT does not exist"],
   notAdmin: ["not_admin", "User not allowed"],
+  grantTypeUnsupported: ["invalid_credentials", "unsupported_grant_type"],
+  logoutScopeInvalid: ["validation_failed", (scope: string) => `Unsupported logout scope "${scope}"`],
   // Messages, one-time tokens and verification
   emailRateLimit: ["over_email_send_rate_limit", "email rate limit exceeded"],
   smsRateLimit: ["over_sms_send_rate_limit", "SMS rate limit exceeded"],
@@ -76,6 +78,14 @@ const catalogue = {
   verifyTokenOrHash: ["validation_failed", "Only the token or the token hash should be provided"],
   verifyTokenMissing: ["validation_failed", "Verify requires a token or a token hash"],
   verifyHashWithAddress: ["validation_failed", "Only the token_hash and type should be provided"],
+  verifyTypeRequired: [
+    "validation_failed",
+    (allowed: readonly string[]) => `Verify requires a verification type of ${allowed.join(", ")}`,
+  ],
+  verifyLinkTokenMissing: ["validation_failed", "Verify requires a token"],
+  otpEmailOrPhone: ["validation_failed", "Only an email address or phone number should be provided"],
+  otpEmailOrPhoneMissing: ["validation_failed", "An email address or phone number is required"],
+  magicLinkEmailMissing: ["validation_failed", "Password recovery requires an email"],
   resendTypeMissing: [
     "validation_failed",
     "Missing one of these types: signup, email_change, sms, phone_change",
@@ -105,6 +115,10 @@ const catalogue = {
   passwordHashInvalid: ["validation_failed", "Invalid password hash format"],
   banDurationInvalid: ["validation_failed", (reason: string) => `invalid format for ban duration: ${reason}`],
   paginationInvalid: ["validation_failed", "Bad Pagination Parameters"],
+  softDeleteUnsupported: [
+    "validation_failed",
+    "Soft deletion is not supported; delete without should_soft_delete",
+  ],
   linkTypeInvalid: [
     "validation_failed",
     (type: string) => `Invalid email action link type requested: ${type}`,

@@ -53,6 +53,9 @@ describe("/admin/users and /invite", () => {
     const id = "00000000-0000-4000-8000-000000000009";
     const soft = await send(app, "DELETE", `/admin/users/${id}`, { should_soft_delete: true }, headers);
     expect(soft.status).toBe(400);
+    expect(await soft.json()).toMatchObject({
+      msg: "Soft deletion is not supported; delete without should_soft_delete",
+    });
     const typed = await send(
       app,
       "POST",

@@ -5,6 +5,7 @@ import {
   adminGetUser,
   adminListUsers,
   adminUpdateUser,
+  failures,
   inviteUser,
   isUuid,
 } from "@authsvc/core";
@@ -12,7 +13,6 @@ import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/app-env.js";
 import { defined, filledText, flag, metadata, parseBody, shortText, text, unwrap } from "../http/body.js";
-import { httpError } from "../http/errors.js";
 import { requireAdmin } from "../http/middleware/auth.js";
 import { readJsonObject } from "../http/middleware/json-body.js";
 import { userJson } from "../http/presenters/user-json.js";
@@ -20,7 +20,7 @@ import { userJson } from "../http/presenters/user-json.js";
 /** The `:id` path segment; a malformed one is a 404, as the reference answers. */
 function userIdParam(c: Context<AppEnv>): string {
   const id = c.req.param("id") ?? "";
-  if (!isUuid(id)) throw httpError(404, "validation_failed", "user_id must be an UUID");
+  if (!isUuid(id)) throw failures.userIdNotUuid();
   return id.toLowerCase();
 }
 
@@ -73,7 +73,7 @@ const adminUserFields = async (c: Context<AppEnv>) => parseBody(AdminUserBody, a
 /** A positive whole number from the query, or the default when absent or empty. */
 function pageParam(value: string | undefined, fallback: number): number {
   if (value === undefined || value === "") return fallback;
-  if (!/^-?\d+$/.test(value)) throw httpError(400, "validation_failed", "Bad Pagination Parameters");
+  if (!/^-?\d+$/.test(value)) throw failures.paginationInvalid();
   return Number(value);
 }
 
@@ -119,13 +119,7 @@ export const adminUserRoutes = (deps: AuthDeps) => {
     .delete("/admin/users/:id", admin, async (c) => {
       const userId = userIdParam(c);
       const body = parseBody(DeleteBody, await readJsonObject(c));
-      if (body.should_soft_delete === true) {
-        throw httpError(
-          400,
-          "validation_failed",
-          "Soft deletion is not supported; delete without should_soft_delete",
-        );
-      }
+      if (body.should_soft_delete === true) throw failures.softDeleteUnsupported();
       unwrap(await adminDeleteUser(deps, { actor: actor(c), userId }));
       return c.json({});
     })

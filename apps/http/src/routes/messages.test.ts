@@ -41,6 +41,7 @@ describe("/otp, /magiclink, /recover, /resend", () => {
     const { app } = testApp();
     const res = await send(app, "POST", "/magiclink", {});
     expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ msg: "Password recovery requires an email" });
   });
 
   it("POST /recover for an unknown address answers {} and sends nothing (no enumeration)", async () => {

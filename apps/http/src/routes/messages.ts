@@ -1,4 +1,4 @@
-import { type AuthDeps, recoverPassword, resend, sendMagicLink, sendSmsOtp } from "@authsvc/core";
+import { type AuthDeps, failures, recoverPassword, resend, sendMagicLink, sendSmsOtp } from "@authsvc/core";
 import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/app-env.js";
@@ -31,19 +31,18 @@ export const messageRoutes = (deps: AuthDeps) =>
       const body = parseBody(OtpBody, await readJsonObject(c));
       const { email, phone } = body;
       const common = defined({ data: body.data, createUser: body.create_user });
-      if (email && phone)
-        throw httpError(400, "validation_failed", "Only an email address or phone number should be provided");
+      if (email && phone) throw failures.otpEmailOrPhone();
       if (phone) {
         const sent = unwrap(await sendSmsOtp(deps, { phone, ...common }));
         return c.json(sent.messageId ? { message_id: sent.messageId } : {});
       }
-      if (!email) throw httpError(400, "validation_failed", "An email address or phone number is required");
+      if (!email) throw failures.otpEmailOrPhoneMissing();
       unwrap(await sendMagicLink(deps, { email, ...common, ...redirectOf(c, body) }));
       return c.json({});
     })
     .post("/magiclink", async (c) => {
       const body = parseBody(MagicLinkBody, await readJsonObject(c));
-      if (!body.email) throw httpError(422, "validation_failed", "Password recovery requires an email");
+      if (!body.email) throw failures.magicLinkEmailMissing();
       const data = defined({ data: body.data });
       unwrap(await sendMagicLink(deps, { email: body.email, ...data, ...redirectOf(c, body) }));
       return c.json({});

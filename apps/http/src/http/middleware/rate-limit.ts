@@ -1,6 +1,6 @@
 import type { Hono, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env.js";
-import { httpError } from "../errors.js";
+import { httpFailures } from "../http-failures.js";
 import { TokenBuckets } from "./token-buckets.js";
 
 /** Per-IP request limits (`RATE_LIMIT_*`); requests per 5 minutes per client. */
@@ -45,7 +45,7 @@ export const limitPerClient =
     if (key === undefined) {
       c.get("log").warn({ header }, "request has no value for the rate limit header; not rate limited");
     } else if (!buckets.take(key)) {
-      throw httpError(429, "over_request_rate_limit", "Request rate limit reached");
+      throw httpFailures.requestRateLimit();
     }
     await next();
   };
