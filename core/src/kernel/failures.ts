@@ -74,6 +74,8 @@ const catalogue = {
   jwtUserMissing: ["user_not_found", "User from sub claim in JWT does not exist"],
   jwtSessionMissing: ["session_not_found", "Session from session_id claim in JWT does not exist"],
   notAdmin: ["not_admin", "User not allowed"],
+  grantTypeUnsupported: ["invalid_credentials", "unsupported_grant_type"],
+  logoutScopeInvalid: ["validation_failed", (scope: string) => `Unsupported logout scope "${scope}"`],
   // Guards on requests
   captchaMissing: ["captcha_failed", "captcha protection: request disallowed (no captcha_token found)"],
   captchaRejected: [
@@ -94,6 +96,14 @@ const catalogue = {
   verifyTokenOrHash: ["validation_failed", "Only the token or the token hash should be provided"],
   verifyTokenMissing: ["validation_failed", "Verify requires a token or a token hash"],
   verifyHashWithAddress: ["validation_failed", "Only the token_hash and type should be provided"],
+  verifyTypeRequired: [
+    "validation_failed",
+    (allowed: readonly string[]) => `Verify requires a verification type of ${allowed.join(", ")}`,
+  ],
+  verifyLinkTokenMissing: ["validation_failed", "Verify requires a token"],
+  otpEmailOrPhone: ["validation_failed", "Only an email address or phone number should be provided"],
+  otpEmailOrPhoneMissing: ["validation_failed", "An email address or phone number is required"],
+  magicLinkEmailMissing: ["validation_failed", "Password recovery requires an email"],
   resendTypeMissing: [
     "validation_failed",
     "Missing one of these types: signup, email_change, sms, phone_change",
@@ -119,11 +129,14 @@ const catalogue = {
   userIdNotUuid: ["validation_failed", "user_id must be an UUID"],
   newUserIdNotUuid: ["validation_failed", "user id must be a valid UUID"],
   userIdTaken: ["user_already_exists", "User with this id already exists"],
-  adminFieldType: ["validation_failed", (field: string, type: string) => `${field} must be ${type}`],
   passwordAndHash: ["validation_failed", "Only a password or a password hash should be provided"],
   passwordHashInvalid: ["validation_failed", "Invalid password hash format"],
   banDurationInvalid: ["validation_failed", (reason: string) => `invalid format for ban duration: ${reason}`],
   paginationInvalid: ["validation_failed", "Bad Pagination Parameters"],
+  softDeleteUnsupported: [
+    "validation_failed",
+    "Soft deletion is not supported; delete without should_soft_delete",
+  ],
   linkTypeInvalid: [
     "validation_failed",
     (type: string) => `Invalid email action link type requested: ${type}`,

@@ -17,7 +17,8 @@ import { userRoutes } from "../routes/user.js";
 import { verifyRoutes } from "../routes/verify.js";
 import { API_VERSION_HEADER } from "./api-version.js";
 import type { AppEnv } from "./app-env.js";
-import { errorResponse, httpError, statusOf, toAuthError } from "./errors.js";
+import { errorResponse, statusOf, toAuthError } from "./errors.js";
+import { httpFailures } from "./http-failures.js";
 import { apiVersion } from "./middleware/api-version.js";
 import { applyCaptcha } from "./middleware/captcha.js";
 import { MAX_BODY_BYTES } from "./middleware/json-body.js";
@@ -76,31 +77,20 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       app,
       onMethodNotAllowed: (c, methods) => {
         c.header("Allow", methods.join(", "));
-        return errorResponse(c, httpError(405, "method_not_allowed", `Method ${c.req.method} not allowed`));
+        return errorResponse(c, httpFailures.methodNotAllowed(c.req.method));
       },
     }),
   );
   app.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
-      onError: (c) =>
-        errorResponse(
-          c,
-          httpError(413, "request_entity_too_large", `Request body too large (max ${MAX_BODY_BYTES} bytes)`),
-        ),
+      onError: (c) => errorResponse(c, httpFailures.bodyTooLarge(MAX_BODY_BYTES)),
     }),
   );
   app.use(
     timeout(
       deps.maxRequestDurationMs ?? 10_000,
-      () =>
-        new HTTPException(504, {
-          cause: httpError(
-            504,
-            "request_timeout",
-            "Processing this request timed out, please retry after a moment.",
-          ),
-        }),
+      () => new HTTPException(504, { cause: httpFailures.requestTimeout() }),
     ),
   );
 
@@ -117,7 +107,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", messageRoutes(deps.auth));
   app.route("/", generateLinkRoutes(deps.auth));
 
-  app.notFound((c) => errorResponse(c, httpError(404, "not_found", "Not found")));
+  app.notFound((c) => errorResponse(c, httpFailures.routeNotFound()));
   app.onError((thrown, c) => {
     const cause = thrown instanceof HTTPException ? thrown.cause : thrown;
     const error = toAuthError(cause);

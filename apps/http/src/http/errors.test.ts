@@ -56,6 +56,8 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   notAdmin: 403,
   captchaMissing: 400,
   captchaRejected: 400,
+  grantTypeUnsupported: 400,
+  logoutScopeInvalid: 400,
   emailRateLimit: 429,
   smsRateLimit: 429,
   emailTooSoon: 429,
@@ -69,6 +71,11 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   verifyTokenOrHash: 400,
   verifyTokenMissing: 400,
   verifyHashWithAddress: 400,
+  verifyTypeRequired: 400,
+  verifyLinkTokenMissing: 400,
+  otpEmailOrPhone: 400,
+  otpEmailOrPhoneMissing: 400,
+  magicLinkEmailMissing: 422,
   resendTypeMissing: 400,
   resendEmailMissing: 400,
   resendPhoneMissing: 400,
@@ -81,11 +88,11 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   userIdNotUuid: 404,
   newUserIdNotUuid: 400,
   userIdTaken: 422,
-  adminFieldType: 400,
   passwordAndHash: 400,
   passwordHashInvalid: 400,
   banDurationInvalid: 400,
   paginationInvalid: 400,
+  softDeleteUnsupported: 400,
   linkTypeInvalid: 400,
   linkNeedsSecureEmailChange: 400,
   userWithEmailNotFound: 404,
@@ -114,9 +121,7 @@ describe("statusOf", () => {
 
   it("keeps the status the HTTP layer gave its own errors", () => {
     expect(statusOf(new HttpError(405, "method_not_allowed", "Method PATCH not allowed"))).toBe(405);
-    expect(statusOf(new HttpError(422, "validation_failed", "Password recovery requires an email"))).toBe(
-      422,
-    );
+    expect(statusOf(new HttpError(429, "over_request_rate_limit", "Request rate limit reached"))).toBe(429);
   });
 
   it("shows nothing of an unexpected fault", () => {

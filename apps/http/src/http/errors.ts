@@ -73,6 +73,8 @@ const STATUS_OVERRIDES: Readonly<Partial<Record<FailureName, number>>> = {
   jwtSubNotUuid: 400,
   jwtUserMissing: 403,
   userIdNotUuid: 404,
+  // The reference answers a magic link request without an email with 422, other missing fields with 400.
+  magicLinkEmailMissing: 422,
   // The reference fails with a 500 there; the clash is with existing state, not a malformed input.
   userIdTaken: 422,
   // A restart or a killed backend is not a bug: a retryable 503 while the pool reconnects.
@@ -135,6 +137,6 @@ export function toAuthError(thrown: unknown): AuthError {
   return failures.unexpectedFailure();
 }
 
-/** Shorthand for the errors the HTTP layer raises itself. */
+/** Shorthand for an error the HTTP layer raises itself; the named ones are in `http-failures.ts`. */
 export const httpError = (status: number, code: ErrorCode, message: string) =>
   new HttpError(status, code, message);

@@ -1,9 +1,8 @@
-import { type AuthDeps, refreshSession, signInWithPassword } from "@authsvc/core";
+import { type AuthDeps, failures, refreshSession, signInWithPassword } from "@authsvc/core";
 import { Hono } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/app-env.js";
 import { filledText, parseBody, text, unwrap } from "../http/body.js";
-import { httpError } from "../http/errors.js";
 import { readJsonObject } from "../http/middleware/json-body.js";
 import { sessionJson } from "../http/presenters/session-json.js";
 
@@ -26,5 +25,5 @@ export const tokenRoutes = (deps: AuthDeps) =>
         return c.json({ error: "invalid_request", error_description: "refresh_token required" }, 400);
       return c.json(sessionJson(unwrap(await refreshSession(deps, { refreshToken }))));
     }
-    throw httpError(400, "invalid_credentials", "unsupported_grant_type");
+    throw failures.grantTypeUnsupported();
   });

@@ -1,9 +1,8 @@
-import { type AuthDeps, logout, reauthenticate, updateUser } from "@authsvc/core";
+import { type AuthDeps, failures, logout, reauthenticate, updateUser } from "@authsvc/core";
 import { Hono } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/app-env.js";
 import { defined, filledText, nullableMetadata, parseBody, text, unwrap } from "../http/body.js";
-import { httpError } from "../http/errors.js";
 import { requireUser } from "../http/middleware/auth.js";
 import { readJsonObject } from "../http/middleware/json-body.js";
 import { userJson } from "../http/presenters/user-json.js";
@@ -46,7 +45,7 @@ export const userRoutes = (deps: AuthDeps) => {
     .post("/logout", auth, async (c) => {
       const scope = c.req.query("scope") ?? "global";
       if (!SCOPES.includes(scope as Scope)) {
-        throw httpError(400, "validation_failed", `Unsupported logout scope "${scope}"`);
+        throw failures.logoutScopeInvalid(scope);
       }
       const { user, sessionId } = c.get("auth");
       unwrap(await logout(deps, { userId: user.id, sessionId, scope: scope as Scope }));

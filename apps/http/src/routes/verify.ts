@@ -1,9 +1,9 @@
-import { type AuthDeps, type AuthError, resolveRedirect, verifyOtp } from "@authsvc/core";
+import { type AuthDeps, type AuthError, failures, resolveRedirect, verifyOtp } from "@authsvc/core";
 import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/app-env.js";
 import { defined, filledText, parseBody, text, unwrap } from "../http/body.js";
-import { httpError, statusOf, toAuthError } from "../http/errors.js";
+import { statusOf, toAuthError } from "../http/errors.js";
 import { readJsonObject } from "../http/middleware/json-body.js";
 import { sessionJson } from "../http/presenters/session-json.js";
 
@@ -33,7 +33,7 @@ const VerifyBody = v.object({
 
 function verifyType(value: string | undefined, allowed: readonly string[]): VerifyType {
   if (value === undefined || !allowed.includes(value)) {
-    throw httpError(400, "validation_failed", `Verify requires a verification type of ${allowed.join(", ")}`);
+    throw failures.verifyTypeRequired(allowed);
   }
   return value as VerifyType;
 }
@@ -88,7 +88,7 @@ export const verifyRoutes = (deps: AuthDeps) =>
       try {
         const type = verifyType(c.req.query("type"), LINK_TYPES);
         const tokenHash = c.req.query("token");
-        if (!tokenHash) throw httpError(400, "validation_failed", "Verify requires a token");
+        if (!tokenHash) throw failures.verifyLinkTokenMissing();
         const result = unwrap(
           await verifyOtp(deps, {
             type,

@@ -3,7 +3,7 @@ import { type LimitWindow, memoryLimiterStore } from "@authsvc/adapters";
 import type { RequestLimiter } from "@authsvc/core";
 import type { Hono, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env.js";
-import { httpError } from "../errors.js";
+import { httpFailures } from "../http-failures.js";
 
 /** Per-IP request limits (`RATE_LIMIT_*`); requests per 5 minutes per client. */
 export interface RateLimits {
@@ -64,7 +64,7 @@ export const limitPerClient =
     if (key === undefined) {
       c.get("log").warn({ header }, "request has no value for the rate limit header; not rate limited");
     } else if (!(await limiter.take(key))) {
-      throw httpError(429, "over_request_rate_limit", "Request rate limit reached");
+      throw httpFailures.requestRateLimit();
     }
     await next();
   };
