@@ -45,6 +45,16 @@ export type {
   IdTokenVerifier,
   ProviderTokens,
 } from "./oauth/index.js";
+// PKCE
+export { exchangeAuthCode } from "./pkce/exchange-auth-code.js";
+export {
+  type CodeChallengeMethod,
+  type FlowState,
+  PKCE_PREFIX,
+  type PkceChallenge,
+  parsePkceChallenge,
+} from "./pkce/flow-state.js";
+export type { FlowStateStore } from "./pkce/ports/flow-state-store.js";
 // Sessions
 export { authenticate, authenticateAdmin } from "./sessions/authenticate.js";
 export type { AccessTokenClaims } from "./sessions/claims.js";

@@ -114,6 +114,25 @@ const catalogue = {
     "Enable secure email change to generate link for current email",
   ],
   userWithEmailNotFound: ["user_not_found", "User with this email not found"],
+  // PKCE and flow states
+  pkceParamsIncomplete: ["validation_failed", "PKCE flow requires code_challenge_method and code_challenge"],
+  codeChallengeLength: ["validation_failed", "code challenge has to be between 43 and 128 characters"],
+  codeChallengeCharacters: [
+    "validation_failed",
+    "code challenge can only contain alphanumeric characters, hyphens, periods, underscores and tildes",
+  ],
+  codeChallengeMethodUnsupported: ["validation_failed", "code challenge method not supported"],
+  pkceGrantIncomplete: [
+    "validation_failed",
+    "invalid request: both auth code and code verifier should be non-empty",
+  ],
+  flowStateNotFound: ["flow_state_not_found", "invalid flow state, no valid flow state found"],
+  flowStateExpired: ["flow_state_expired", "invalid flow state, flow state has expired"],
+  badCodeVerifier: ["bad_code_verifier", "code challenge does not match previously saved code verifier"],
+  noFlowStateForUser: [
+    "flow_state_not_found",
+    "No associated flow state found. No valid flow state found for user.",
+  ],
 } as const satisfies Record<string, readonly [ErrorCode, string | ((...args: never[]) => string)]>;
 
 function tooSoonMessage(seconds: number): string {
