@@ -65,3 +65,8 @@ export function flowStateExpired(state: FlowState, now: Date): boolean {
   const since = state.authCodeIssuedAt ?? state.createdAt;
   return now.getTime() > since.getTime() + FLOW_STATE_EXPIRY_SECONDS * 1000;
 }
+
+/** The `amr` method of the session a followed PKCE email link leads to, by the link's `type`. */
+export function emailFlowMethod(linkType: string): string {
+  return linkType === "signup" ? "email/signup" : linkType;
+}

@@ -1,4 +1,4 @@
-import { type AuthDeps, refreshSession, signInWithPassword } from "@authsvc/core";
+import { type AuthDeps, exchangeAuthCode, refreshSession, signInWithPassword } from "@authsvc/core";
 import { Hono } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/app-env.js";
@@ -9,8 +9,9 @@ import { sessionJson } from "../http/presenters/session-json.js";
 
 const PasswordGrant = v.object({ email: filledText, phone: filledText, password: text });
 const RefreshGrant = v.object({ refresh_token: filledText });
+const PkceGrant = v.object({ auth_code: text, code_verifier: text });
 
-/** `POST /token?grant_type=password|refresh_token`. */
+/** `POST /token?grant_type=password|refresh_token|pkce`. */
 export const tokenRoutes = (deps: AuthDeps) =>
   new Hono<AppEnv>().post("/token", async (c) => {
     const grantType = c.req.query("grant_type");
@@ -25,6 +26,16 @@ export const tokenRoutes = (deps: AuthDeps) =>
       if (!refreshToken)
         return c.json({ error: "invalid_request", error_description: "refresh_token required" }, 400);
       return c.json(sessionJson(unwrap(await refreshSession(deps, { refreshToken }))));
+    }
+    if (grantType === "pkce") {
+      const { auth_code: authCode = "", code_verifier: codeVerifier = "" } = parseBody(PkceGrant, json);
+      const exchanged = unwrap(await exchangeAuthCode(deps, { authCode, codeVerifier }));
+      return c.json({
+        ...sessionJson(exchanged.tokens),
+        // The provider's tokens of an external sign-in, as the reference adds them.
+        ...(exchanged.providerAccessToken ? { provider_token: exchanged.providerAccessToken } : {}),
+        ...(exchanged.providerRefreshToken ? { provider_refresh_token: exchanged.providerRefreshToken } : {}),
+      });
     }
     throw httpError(400, "invalid_credentials", "unsupported_grant_type");
   });
