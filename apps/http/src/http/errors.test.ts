@@ -81,6 +81,15 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   linkTypeInvalid: 400,
   linkNeedsSecureEmailChange: 400,
   userWithEmailNotFound: 404,
+  pkceParamsIncomplete: 400,
+  codeChallengeLength: 400,
+  codeChallengeCharacters: 400,
+  codeChallengeMethodUnsupported: 400,
+  pkceGrantIncomplete: 400,
+  flowStateNotFound: 404,
+  flowStateExpired: 422,
+  badCodeVerifier: 400,
+  noFlowStateForUser: 400,
 };
 
 describe("statusOf", () => {
