@@ -13,6 +13,18 @@ const catalogue = {
     "Unexpected failure, please check server logs for more information",
   ],
   unstorableValue: ["validation_failed", "The request contains a value that cannot be stored"],
+  // External identity providers (the reason, never a secret, goes to the error's `cause` for logs)
+  externalCodeExchangeFailed: [
+    "unexpected_failure",
+    (codePrefix: string) => `Unable to exchange external code: ${codePrefix}`,
+  ],
+  externalUserFetchFailed: ["unexpected_failure", "Error getting user profile from external provider"],
+  badIdToken: ["validation_failed", "Bad ID token"],
+  idTokenKeysUnavailable: ["unexpected_failure", "Unable to fetch the provider's ID token signing keys"],
+  idTokenAudienceUnacceptable: [
+    "validation_failed",
+    (audience: readonly string[]) => `Unacceptable audience in id_token: [${audience.join(" ")}]`,
+  ],
   // Addresses and passwords
   emailRequired: ["validation_failed", "An email address is required"],
   emailTooLong: ["validation_failed", "An email address is too long"],
