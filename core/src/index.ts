@@ -45,6 +45,14 @@ export type {
   IdTokenVerifier,
   ProviderTokens,
 } from "./oauth/index.js";
+export {
+  type CallbackFailure,
+  type CallbackOutcome,
+  completeExternalSignIn,
+} from "./oauth/complete-external-sign-in.js";
+export type { ExternalIdentityStore } from "./oauth/ports/external-identities.js";
+export { startExternalSignIn } from "./oauth/start-external-sign-in.js";
+export { unlinkIdentity } from "./oauth/unlink-identity.js";
 // PKCE
 export { exchangeAuthCode } from "./pkce/exchange-auth-code.js";
 export {

@@ -1,5 +1,6 @@
 import type { AccountsRepositories } from "./accounts/index.js";
 import type { Transactor } from "./kernel/index.js";
+import type { OAuthRepositories } from "./oauth/index.js";
 import type { PkceRepositories } from "./pkce/index.js";
 import type { SessionsRepositories } from "./sessions/index.js";
 import type { VerificationRepositories } from "./verification/index.js";
@@ -9,7 +10,8 @@ export interface Repositories
   extends AccountsRepositories,
     SessionsRepositories,
     PkceRepositories,
-    VerificationRepositories {}
+    VerificationRepositories,
+    OAuthRepositories {}
 
 /**
  * The database. Reads may use the repositories directly; a change that spans several writes runs in

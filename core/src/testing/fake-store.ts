@@ -1,6 +1,7 @@
 import type { Repositories, Store } from "../store.js";
 import { fakeIdentities, fakeUsers } from "./accounts/fake-users.js";
 import { emptyTables, type FakeTables } from "./fake-tables.js";
+import { fakeExternalIdentities } from "./oauth/fake-external-identities.js";
 import { fakeFlowStates } from "./pkce/fake-flow-states.js";
 import { rowLocks } from "./row-locks.js";
 import { fakeSessions } from "./sessions/fake-sessions.js";
@@ -20,6 +21,7 @@ export function fakeStore(): Store & { tables: FakeTables } {
     oneTimeTokens: fakeOneTimeTokens(tables.oneTimeTokens),
     quota: fakeQuota(),
     flowStates: fakeFlowStates(tables.flowStates),
+    externalIdentities: fakeExternalIdentities(tables),
   };
   const begin = rowLocks();
   const transaction: Store["transaction"] = async (fn) => {

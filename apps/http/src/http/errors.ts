@@ -83,6 +83,8 @@ const STATUS_OVERRIDES: Readonly<Partial<Record<FailureName, number>>> = {
   userIdTaken: 422,
   // GET /verify answers a PKCE link without its flow state with 400 (the grant's own lookup is 404).
   noFlowStateForUser: 400,
+  linkingTargetMissing: 422,
+  identityIdNotUuid: 404,
 };
 
 /** An error the HTTP layer raises itself (bad JSON, unknown route, request limits), with its status. */

@@ -45,6 +45,13 @@ export const variables = {
     default: "false",
     description: "A password change needs a nonce from `GET /reauthenticate`.",
   }),
+  manualLinkingEnabled: variable({
+    key: "SECURITY_MANUAL_LINKING_ENABLED",
+    kind: k.boolean,
+    default: "false",
+    description:
+      "Signed-in users may link (`GET /user/identities/authorize`) and unlink (`DELETE /user/identities/<id>`) external identities.",
+  }),
   captchaEnabled: variable({
     key: "SECURITY_CAPTCHA_ENABLED",
     kind: k.boolean,
@@ -91,6 +98,7 @@ export interface SecurityConfig {
   readonly refreshTokenRotationEnabled: boolean;
   readonly refreshTokenReuseIntervalMs: number;
   readonly updatePasswordRequireReauthentication: boolean;
+  readonly manualLinkingEnabled: boolean;
   readonly captcha: CaptchaConfig;
 }
 
@@ -116,6 +124,7 @@ export function settle(
       refreshTokenRotationEnabled: s.refreshTokenRotationEnabled,
       refreshTokenReuseIntervalMs: s.refreshTokenReuseInterval,
       updatePasswordRequireReauthentication: s.updatePasswordRequireReauthentication,
+      manualLinkingEnabled: s.manualLinkingEnabled,
       captcha: s.captchaEnabled
         ? { ...captchaCommon, enabled: true, secret: must(ctx, s.captchaSecret, variables.captchaSecret) }
         : { ...captchaCommon, enabled: false, secret: s.captchaSecret },
@@ -126,7 +135,10 @@ export function settle(
 /** Password rules, refresh token rotation and reauthentication, as the use cases read them. */
 export function securitySettings(
   config: Config,
-): Pick<AuthSettings, "password" | "refreshTokens" | "updatePasswordRequiresReauthentication"> {
+): Pick<
+  AuthSettings,
+  "password" | "refreshTokens" | "updatePasswordRequiresReauthentication" | "manualLinkingEnabled"
+> {
   return {
     password: {
       minLength: config.password.minLength,
@@ -137,5 +149,6 @@ export function securitySettings(
       reuseIntervalMs: config.security.refreshTokenReuseIntervalMs,
     },
     updatePasswordRequiresReauthentication: config.security.updatePasswordRequireReauthentication,
+    manualLinkingEnabled: config.security.manualLinkingEnabled,
   };
 }
