@@ -1,7 +1,7 @@
 import type { AccountsDeps } from "./accounts/index.js";
 import type { AdminDeps } from "./admin/index.js";
-import type { SessionsDeps } from "./sessions/index.js";
 import type { OAuthDeps } from "./oauth/index.js";
+import type { SessionsDeps } from "./sessions/index.js";
 import type { Store } from "./store.js";
 import type { VerificationDeps } from "./verification/index.js";
 

@@ -35,6 +35,11 @@ export type { Result } from "./kernel/result.js";
 // Kernel
 export type { AuthSettings } from "./kernel/settings.js";
 export { isUuid } from "./kernel/uuid.js";
+export {
+  type CallbackFailure,
+  type CallbackOutcome,
+  completeExternalSignIn,
+} from "./oauth/complete-external-sign-in.js";
 // External sign-in
 export type {
   AuthorizationRequest,
@@ -45,11 +50,6 @@ export type {
   IdTokenVerifier,
   ProviderTokens,
 } from "./oauth/index.js";
-export {
-  type CallbackFailure,
-  type CallbackOutcome,
-  completeExternalSignIn,
-} from "./oauth/complete-external-sign-in.js";
 export type { ExternalIdentityStore } from "./oauth/ports/external-identities.js";
 export { startExternalSignIn } from "./oauth/start-external-sign-in.js";
 export { unlinkIdentity } from "./oauth/unlink-identity.js";

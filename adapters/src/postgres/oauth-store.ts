@@ -2,11 +2,15 @@ import type { ExternalIdentityStore } from "@authsvc/core";
 import { identityFromRow, isUuid, type Queryable } from "./rows.js";
 
 /** `ExternalIdentityStore` over the `identities` table of `namespace` (its `email` column is generated, lowercased). */
-export function postgresExternalIdentities(sql: Queryable, options: { namespace: string }): ExternalIdentityStore {
+export function postgresExternalIdentities(
+  sql: Queryable,
+  options: { namespace: string },
+): ExternalIdentityStore {
   const table = sql`${sql(options.namespace)}.identities`;
   return {
     async findByProvider(provider, providerId) {
-      const [row] = await sql`select * from ${table} where provider = ${provider} and provider_id = ${providerId}`;
+      const [row] =
+        await sql`select * from ${table} where provider = ${provider} and provider_id = ${providerId}`;
       return row ? identityFromRow(row) : null;
     },
     async listByEmails(emails) {

@@ -168,7 +168,10 @@ const catalogue = {
   identityLinkedToAnother: ["identity_already_exists", "Identity is already linked to another user"],
   linkingTargetMissing: ["user_not_found", "Linking target user not found"],
   manualLinkingDisabled: ["manual_linking_disabled", "Manual linking is disabled"],
-  singleIdentityNotDeletable: ["single_identity_not_deletable", "User must have at least 1 identity after unlinking"],
+  singleIdentityNotDeletable: [
+    "single_identity_not_deletable",
+    "User must have at least 1 identity after unlinking",
+  ],
   identityNotFound: ["identity_not_found", "Identity doesn't exist"],
   identityIdNotUuid: ["validation_failed", "identity_id must be an UUID"],
   emailConflictIdentityNotDeletable: [

@@ -2,8 +2,8 @@ import type { AuthDeps } from "../deps.js";
 import type { AuthSettings } from "../kernel/index.js";
 import { fakeHasher } from "./accounts/fake-hasher.js";
 import { fakeStore } from "./fake-store.js";
-import { fakeProviders } from "./oauth/fake-providers.js";
 import { fakeSecretTokens, fixedClock, sequentialRandom } from "./kernel/fakes.js";
+import { fakeProviders } from "./oauth/fake-providers.js";
 import { fakeSigner } from "./sessions/fake-signer.js";
 import { fakeMailer, fakeSms } from "./verification/fake-senders.js";
 

@@ -9,6 +9,11 @@ import { HttpError, statusOf, toAuthError } from "./errors.js";
 const EXPECTED: Readonly<Record<FailureName, number>> = {
   unexpectedFailure: 500,
   unstorableValue: 400,
+  externalCodeExchangeFailed: 500,
+  externalUserFetchFailed: 500,
+  badIdToken: 400,
+  idTokenKeysUnavailable: 500,
+  idTokenAudienceUnacceptable: 400,
   emailRequired: 400,
   emailTooLong: 400,
   emailInvalid: 400,

@@ -18,7 +18,13 @@ export interface FakePerson {
 const userOf = (p: FakePerson): ExternalUser => ({
   subject: p.subject,
   emails: [{ email: p.email, verified: p.verified, primary: true }],
-  identityData: { sub: p.subject, email: p.email, email_verified: p.verified, name: p.name ?? p.subject, provider_id: p.subject },
+  identityData: {
+    sub: p.subject,
+    email: p.email,
+    email_verified: p.verified,
+    name: p.name ?? p.subject,
+    provider_id: p.subject,
+  },
 });
 
 /**
