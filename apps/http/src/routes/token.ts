@@ -4,6 +4,7 @@ import * as v from "valibot";
 import type { AppEnv } from "../http/app-env.js";
 import { filledText, parseBody, text, unwrap } from "../http/body.js";
 import { httpError } from "../http/errors.js";
+import { logLogin } from "../http/login-log.js";
 import { readJsonObject } from "../http/middleware/json-body.js";
 import { sessionJson } from "../http/presenters/session-json.js";
 
@@ -30,6 +31,7 @@ export const tokenRoutes = (deps: AuthDeps) =>
     if (grantType === "pkce") {
       const { auth_code: authCode = "", code_verifier: codeVerifier = "" } = parseBody(PkceGrant, json);
       const exchanged = unwrap(await exchangeAuthCode(deps, { authCode, codeVerifier }));
+      logLogin(c, { method: "pkce", userId: exchanged.tokens.user.id, provider: exchanged.providerType });
       return c.json({
         ...sessionJson(exchanged.tokens),
         // The provider's tokens of an external sign-in, as the reference adds them.

@@ -6,6 +6,7 @@ import { defined, filledText, parseBody, text, unwrap } from "../http/body.js";
 import { httpError, statusOf, toAuthError } from "../http/errors.js";
 import { readJsonObject } from "../http/middleware/json-body.js";
 import { sessionJson } from "../http/presenters/session-json.js";
+import { withQuery } from "../http/redirects.js";
 
 const TYPES = [
   "signup",
@@ -63,13 +64,6 @@ function redirectWithFragment(c: Context<AppEnv>, to: string, values: Record<str
   );
   const base = to.split("#")[0] ?? to;
   return c.redirect(`${query ? withQuery(base, values) : base}#${fragment.toString()}`, 303);
-}
-
-/** `to` with `values` set in its query string (replacing parameters of the same name). */
-function withQuery(to: string, values: Record<string, string>): string {
-  const url = new URL(to);
-  for (const [key, value] of Object.entries(values)) url.searchParams.set(key, value);
-  return url.toString();
 }
 
 /** `POST /verify` (a code or token hash → a session) and `GET /verify` (a mailed link → a redirect). */
