@@ -51,6 +51,7 @@ export type {
   ProviderTokens,
 } from "./oauth/index.js";
 export type { ExternalIdentityStore } from "./oauth/ports/external-identities.js";
+export { signInWithIdToken } from "./oauth/sign-in-with-id-token.js";
 export { startExternalSignIn } from "./oauth/start-external-sign-in.js";
 export { unlinkIdentity } from "./oauth/unlink-identity.js";
 // PKCE

@@ -178,6 +178,12 @@ const catalogue = {
     "email_conflict_identity_not_deletable",
     "Unable to unlink identity due to email conflict",
   ],
+  idTokenProviderDisabled: ["provider_disabled", (provider: string) => `Provider ${provider} is not enabled`],
+  idTokenNonceBothOrNeither: [
+    "validation_failed",
+    "Passed nonce and nonce in id_token should either both exist or not.",
+  ],
+  idTokenNonceMismatch: ["validation_failed", "Nonces mismatch"],
   noFlowStateForUser: [
     "flow_state_not_found",
     "No associated flow state found. No valid flow state found for user.",

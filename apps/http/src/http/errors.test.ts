@@ -114,6 +114,9 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   identityNotFound: 422,
   identityIdNotUuid: 404,
   emailConflictIdentityNotDeletable: 422,
+  idTokenProviderDisabled: 400,
+  idTokenNonceBothOrNeither: 400,
+  idTokenNonceMismatch: 400,
 };
 
 describe("statusOf", () => {

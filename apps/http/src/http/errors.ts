@@ -85,6 +85,7 @@ const STATUS_OVERRIDES: Readonly<Partial<Record<FailureName, number>>> = {
   noFlowStateForUser: 400,
   linkingTargetMissing: 422,
   identityIdNotUuid: 404,
+  idTokenProviderDisabled: 400,
 };
 
 /** An error the HTTP layer raises itself (bad JSON, unknown route, request limits), with its status. */

@@ -215,3 +215,53 @@ describe("identities of the signed-in user", () => {
     expect(me.identities.map((i: { provider: string }) => i.provider)).toEqual(["email"]);
   });
 });
+
+describe("POST /token?grant_type=id_token", () => {
+  it("answers a session for a good token and the reference's OAuth errors for bad input", async () => {
+    const { app: a, idp } = app();
+    const ok = await send(a, "POST", "/token?grant_type=id_token", {
+      provider: "keycloak",
+      id_token: idp.idToken(ANN),
+    });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ token_type: "bearer", user: { email: "ann@example.com" } });
+    const missing = await send(a, "POST", "/token?grant_type=id_token", { provider: "keycloak" });
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toEqual({
+      error: "invalid request",
+      error_description: "id_token required",
+    });
+    const forged = await send(a, "POST", "/token?grant_type=id_token", {
+      provider: "keycloak",
+      id_token: "forged",
+    });
+    expect(await forged.json()).toEqual({ error: "invalid request", error_description: "Bad ID token" });
+    const nonce = await send(a, "POST", "/token?grant_type=id_token", {
+      provider: "keycloak",
+      id_token: idp.idToken(ANN, "h(a)"),
+      nonce: "b",
+    });
+    expect(await nonce.json()).toEqual({ error: "invalid nonce", error_description: "Nonces mismatch" });
+    const disabled = await send(
+      a,
+      "POST",
+      "/token?grant_type=id_token",
+      { provider: "google", id_token: "x" },
+      NEW_API,
+    );
+    expect(disabled.status).toBe(400);
+    expect(await disabled.json()).toEqual({
+      code: "provider_disabled",
+      message: "Provider google is not enabled",
+    });
+    const link = await send(a, "POST", "/token?grant_type=id_token", {
+      provider: "keycloak",
+      id_token: idp.idToken(ANN),
+      link_identity: true,
+    });
+    expect(await link.json()).toEqual({
+      error: "invalid request",
+      error_description: "Linking requires a valid user access token in Authorization",
+    });
+  });
+});
