@@ -1,4 +1,5 @@
-import { type AuthSettings, fakeProviders } from "@authsvc/core/testing";
+import type { AuthSettings } from "@authsvc/core";
+import { fakeProviders } from "@authsvc/core/testing";
 import { describe, expect, it } from "vitest";
 import { NEW_API, send } from "../testing/requests.js";
 import { testApp } from "../testing/test-app.js";
@@ -207,7 +208,9 @@ describe("identities of the signed-in user", () => {
     const res = await send(a, "DELETE", `/user/identities/${kc.id}`, undefined, headers);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({});
-    const me = await (await a.request("/user", { headers })).json();
+    const me = (await (await a.request("/user", { headers })).json()) as {
+      identities: { provider: string }[];
+    };
     expect(me).toMatchObject({
       email: "ann@example.com",
       app_metadata: { provider: "email", providers: ["email"] },
