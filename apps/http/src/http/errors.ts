@@ -86,6 +86,7 @@ const STATUS_OVERRIDES: Readonly<Partial<Record<FailureName, number>>> = {
   linkingTargetMissing: 422,
   identityIdNotUuid: 404,
   idTokenProviderDisabled: 400,
+  linkedEmailNeedsVerification: 422,
 };
 
 /** An error the HTTP layer raises itself (bad JSON, unknown route, request limits), with its status. */
