@@ -45,8 +45,15 @@ export function providerReason(status: number, body: unknown): string {
     const value = isObject(body) ? body[key] : undefined;
     return typeof value === "string" && value !== "" ? value : undefined;
   };
+  // Facebook and Spotify nest their error: {"error": {"message": …}}.
+  const nested = isObject(body) && isObject(body.error) ? body.error.message : undefined;
   const error = field("error");
-  const description = field("error_description") ?? field("message") ?? field("msg");
+  const description =
+    field("error_description") ??
+    field("message") ??
+    field("reason") ??
+    field("msg") ??
+    (typeof nested === "string" ? nested : undefined);
   const words = [error, description].filter((w) => w !== undefined).join(": ");
   return words === "" ? `HTTP ${status}` : `HTTP ${status}: ${words}`;
 }
