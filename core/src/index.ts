@@ -44,6 +44,11 @@ export type { Result } from "./kernel/result.js";
 // Kernel
 export type { AuthSettings } from "./kernel/settings.js";
 export { isUuid } from "./kernel/uuid.js";
+export {
+  type CallbackFailure,
+  type CallbackOutcome,
+  completeExternalSignIn,
+} from "./oauth/complete-external-sign-in.js";
 // External sign-in
 export type {
   AuthorizationRequest,
@@ -54,6 +59,20 @@ export type {
   IdTokenVerifier,
   ProviderTokens,
 } from "./oauth/index.js";
+export type { ExternalIdentityStore } from "./oauth/ports/external-identities.js";
+export { signInWithIdToken } from "./oauth/sign-in-with-id-token.js";
+export { startExternalSignIn } from "./oauth/start-external-sign-in.js";
+export { unlinkIdentity } from "./oauth/unlink-identity.js";
+// PKCE
+export { exchangeAuthCode } from "./pkce/exchange-auth-code.js";
+export {
+  type CodeChallengeMethod,
+  type FlowState,
+  PKCE_PREFIX,
+  type PkceChallenge,
+  parsePkceChallenge,
+} from "./pkce/flow-state.js";
+export type { FlowStateStore } from "./pkce/ports/flow-state-store.js";
 // Sessions
 export { authenticate, authenticateAdmin } from "./sessions/authenticate.js";
 export type { AccessTokenClaims } from "./sessions/claims.js";

@@ -24,4 +24,9 @@ export const ENDPOINTS: Endpoint[] = [
   ["POST", "/magiclink"],
   ["POST", "/recover"],
   ["POST", "/resend"],
+  ["GET", "/authorize"],
+  ["GET", "/callback"],
+  ["POST", "/callback"],
+  ["GET", "/user/identities/authorize"],
+  ["DELETE", "/user/identities/:identityId"],
 ].map(([method, path]) => ({ method: method as string, path: path as string }));

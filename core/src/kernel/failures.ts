@@ -146,6 +146,68 @@ const catalogue = {
     "Enable secure email change to generate link for current email",
   ],
   userWithEmailNotFound: ["user_not_found", "User with this email not found"],
+  // PKCE and flow states
+  pkceParamsIncomplete: ["validation_failed", "PKCE flow requires code_challenge_method and code_challenge"],
+  codeChallengeLength: ["validation_failed", "code challenge has to be between 43 and 128 characters"],
+  codeChallengeCharacters: [
+    "validation_failed",
+    "code challenge can only contain alphanumeric characters, hyphens, periods, underscores and tildes",
+  ],
+  codeChallengeMethodUnsupported: ["validation_failed", "code challenge method not supported"],
+  pkceGrantIncomplete: [
+    "validation_failed",
+    "invalid request: both auth code and code verifier should be non-empty",
+  ],
+  flowStateNotFound: ["flow_state_not_found", "invalid flow state, no valid flow state found"],
+  flowStateExpired: ["flow_state_expired", "invalid flow state, flow state has expired"],
+  badCodeVerifier: ["bad_code_verifier", "code challenge does not match previously saved code verifier"],
+  // External sign-in and identities
+  providerNotEnabled: ["validation_failed", "Unsupported provider: provider is not enabled"],
+  oauthStateMissing: ["bad_oauth_callback", "OAuth state parameter missing"],
+  oauthStateInvalid: ["bad_oauth_state", "OAuth state parameter is invalid"],
+  oauthStateNotFound: ["bad_oauth_state", "OAuth state not found or expired"],
+  oauthStateExpired: ["bad_oauth_state", "OAuth state has expired"],
+  oauthCodeMissing: ["bad_oauth_callback", "OAuth callback with missing authorization code missing"],
+  oauthProviderGone: ["oauth_provider_not_supported", "Unsupported provider: provider is not enabled"],
+  externalEmailMissing: ["unexpected_failure", "Error getting user email from external provider"],
+  multipleAccounts: [
+    "unexpected_failure",
+    "Multiple accounts with the same email address in the same linking domain detected: default",
+  ],
+  providerEmailNeedsVerification: [
+    "provider_email_needs_verification",
+    (provider: string) =>
+      `Unverified email with ${provider}. A confirmation email has been sent to your ${provider} email`,
+  ],
+  linkedEmailNeedsVerification: [
+    "email_not_confirmed",
+    (provider: string) =>
+      `Unverified email with ${provider}. A confirmation email has been sent to your ${provider} email`,
+  ],
+  identityAlreadyLinked: ["identity_already_exists", "Identity is already linked"],
+  identityLinkedToAnother: ["identity_already_exists", "Identity is already linked to another user"],
+  linkingTargetMissing: ["user_not_found", "Linking target user not found"],
+  manualLinkingDisabled: ["manual_linking_disabled", "Manual linking is disabled"],
+  singleIdentityNotDeletable: [
+    "single_identity_not_deletable",
+    "User must have at least 1 identity after unlinking",
+  ],
+  identityNotFound: ["identity_not_found", "Identity doesn't exist"],
+  identityIdNotUuid: ["validation_failed", "identity_id must be an UUID"],
+  emailConflictIdentityNotDeletable: [
+    "email_conflict_identity_not_deletable",
+    "Unable to unlink identity due to email conflict",
+  ],
+  idTokenProviderDisabled: ["provider_disabled", (provider: string) => `Provider ${provider} is not enabled`],
+  idTokenNonceBothOrNeither: [
+    "validation_failed",
+    "Passed nonce and nonce in id_token should either both exist or not.",
+  ],
+  idTokenNonceMismatch: ["validation_failed", "Nonces mismatch"],
+  noFlowStateForUser: [
+    "flow_state_not_found",
+    "No associated flow state found. No valid flow state found for user.",
+  ],
 } as const satisfies Record<string, readonly [ErrorCode, string | ((...args: never[]) => string)]>;
 
 function tooSoonMessage(seconds: number): string {

@@ -9,6 +9,7 @@ import {
   resolveRedirect,
   transactionRollingBackOn,
 } from "../kernel/index.js";
+import type { PkceChallenge } from "../pkce/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import type { OneTimeToken, OneTimeTokenType } from "./ports/one-time-tokens.js";
 import { tooSoon } from "./steps/frequency.js";
@@ -34,6 +35,8 @@ export interface RequestEmailChangeInput {
   /** Already resolved with `resolveRedirect`. */
   readonly redirectTo: string;
   readonly now: Date;
+  /** A PKCE flow (`code_challenge`): the mailed link then yields a code for `POST /token?grant_type=pkce`. */
+  readonly pkce?: PkceChallenge | null | undefined;
 }
 
 /**
@@ -61,7 +64,7 @@ export async function requestEmailChange(
     await repos.oneTimeTokens.deleteForUser(user.id, EMAIL_CHANGE_TOKENS);
     return saveChannelChange(deps, repos, applied(user, newEmail, now, now), now);
   }
-  return mailEmailChange(deps, repos, user, newEmail, input.redirectTo, now);
+  return mailEmailChange(deps, repos, user, newEmail, input.redirectTo, now, input.pkce);
 }
 
 /**
@@ -89,6 +92,7 @@ async function mailEmailChange(
   newEmail: string,
   redirectTo: string,
   now: Date,
+  pkce?: PkceChallenge | null | undefined,
 ): Promise<Result<User>> {
   const refused = tooSoon(user.emailChangeSentAt, deps.settings.mailer.maxFrequency, now, "email");
   if (refused) return err(refused);
@@ -107,6 +111,7 @@ async function mailEmailChange(
     newEmail,
     redirectTo,
     now,
+    pkce,
   } as const;
   orRollback(
     await sendEmailToken(deps, repos, { ...mail, tokenType: "email_change_token_new", to: newEmail }),
@@ -173,7 +178,7 @@ export async function confirmEmailChange(
  */
 export async function resendEmailChange(
   deps: Deps & Pick<VerificationDeps, "store">,
-  input: { email: string; redirectTo?: string | undefined },
+  input: { email: string; redirectTo?: string | undefined; pkce?: PkceChallenge | null | undefined },
 ): Promise<Result<Record<string, never>>> {
   const email = normalizeEmail(input.email);
   if (!email.ok) return email;
@@ -184,7 +189,7 @@ export async function resendEmailChange(
     const found = await repos.users.findByEmail(email.value);
     const user = found && (await repos.users.lock(found.id));
     if (!user || user.emailChange === null) return ok({});
-    const sent = await mailEmailChange(deps, repos, user, user.emailChange, redirectTo, now);
+    const sent = await mailEmailChange(deps, repos, user, user.emailChange, redirectTo, now, input.pkce);
     return sent.ok ? ok({}) : sent;
   });
 }

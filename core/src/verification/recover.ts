@@ -8,6 +8,7 @@ import {
   resolveRedirect,
   transactionRollingBackOn,
 } from "../kernel/index.js";
+import type { PkceChallenge } from "../pkce/index.js";
 import type { VerificationDeps } from "./deps.js";
 import { tooSoon } from "./steps/frequency.js";
 import { sendEmailToken } from "./steps/send-email-token.js";
@@ -26,7 +27,7 @@ type Deps = Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "ma
  */
 export async function recoverPassword(
   deps: Deps,
-  input: { email: string; redirectTo?: string },
+  input: { email: string; redirectTo?: string; pkce?: PkceChallenge | null | undefined },
 ): Promise<Result<Record<never, never>>> {
   const email = normalizeEmail(input.email);
   if (!email.ok) return email;
@@ -59,6 +60,7 @@ export async function recoverPassword(
         to: email.value,
         redirectTo,
         now,
+        pkce: input.pkce,
       }),
     );
     return ok({});

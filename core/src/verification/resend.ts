@@ -7,6 +7,7 @@ import {
   resolveRedirect,
   transactionRollingBackOn,
 } from "../kernel/index.js";
+import type { PkceChallenge } from "../pkce/index.js";
 import type { VerificationDeps } from "./deps.js";
 import { resendEmailChange } from "./email-change.js";
 import { resendPhoneChange } from "./phone-change.js";
@@ -18,6 +19,8 @@ export interface ResendInput {
   readonly email?: string;
   readonly phone?: string;
   readonly redirectTo?: string;
+  /** A PKCE flow (`code_challenge`): the mailed link then yields a code for `POST /token?grant_type=pkce`. */
+  readonly pkce?: PkceChallenge | null | undefined;
 }
 
 type Deps = Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "sms" | "settings">;
@@ -49,10 +52,11 @@ export async function resend(deps: Deps, input: ResendInput): Promise<Result<{ m
     siteUrl: deps.settings.siteUrl,
     allowList: deps.settings.uriAllowList,
   });
-  if (type === "email_change") return resendEmailChange(deps, { email: input.email ?? "", redirectTo });
+  if (type === "email_change")
+    return resendEmailChange(deps, { email: input.email ?? "", redirectTo, pkce: input.pkce });
   if (type === "phone_change") return resendPhoneChange(deps, { phone: input.phone ?? "" });
   return type === "signup"
-    ? resendSignup(deps, input.email ?? "", redirectTo)
+    ? resendSignup(deps, input.email ?? "", redirectTo, input.pkce)
     : resendSms(deps, input.phone ?? "");
 }
 
@@ -60,6 +64,7 @@ async function resendSignup(
   deps: Deps,
   rawEmail: string,
   redirectTo: string,
+  pkce: PkceChallenge | null | undefined,
 ): Promise<Result<{ messageId?: string }>> {
   const email = normalizeEmail(rawEmail);
   if (!email.ok) return email;
@@ -69,7 +74,7 @@ async function resendSignup(
     const user = found && (await repos.users.lock(found.id));
     // Confirmed or unknown: nothing to send, and the answer must not say which.
     if (!user || user.emailConfirmedAt !== null) return ok({});
-    const sent = await resendEmailConfirmation(deps, repos, user, { redirectTo, now });
+    const sent = await resendEmailConfirmation(deps, repos, user, { redirectTo, now, pkce });
     return sent.ok ? ok({}) : sent;
   });
 }

@@ -9,6 +9,7 @@ import {
   resolveRedirect,
   transactionRollingBackOn,
 } from "../kernel/index.js";
+import type { PkceChallenge } from "../pkce/index.js";
 import type { VerificationDeps } from "./deps.js";
 import { resendEmailConfirmation } from "./steps/confirmation.js";
 import { tooSoon } from "./steps/frequency.js";
@@ -25,6 +26,8 @@ export interface SendMagicLinkInput {
   /** Whether an unknown address is signed up (default true). */
   readonly createUser?: boolean;
   readonly redirectTo?: string;
+  /** A PKCE flow (`code_challenge`): the mailed link then yields a code for `POST /token?grant_type=pkce`. */
+  readonly pkce?: PkceChallenge | null | undefined;
 }
 
 type Deps = Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings">;
@@ -80,7 +83,12 @@ export async function sendMagicLink(
       });
     }
     if (user.emailConfirmedAt === null) {
-      const sent = await resendEmailConfirmation(deps, repos, user, { redirectTo, now, magicLink: true });
+      const sent = await resendEmailConfirmation(deps, repos, user, {
+        redirectTo,
+        now,
+        magicLink: true,
+        pkce: input.pkce,
+      });
       return sent.ok ? ok({}) : sent;
     }
     const refused = tooSoon(user.magicLinkSentAt, MAGIC_LINK_GAP_SECONDS, now, "email");
@@ -96,6 +104,7 @@ export async function sendMagicLink(
         to: email.value,
         redirectTo,
         now,
+        pkce: input.pkce,
       }),
     );
     return ok({});

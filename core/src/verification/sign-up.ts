@@ -18,6 +18,7 @@ import {
   resolveRedirect,
   transactionRollingBackOn,
 } from "../kernel/index.js";
+import type { PkceChallenge } from "../pkce/index.js";
 import { issueSession, type SessionTokens } from "../sessions/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { resendEmailConfirmation, resendSmsConfirmation } from "./steps/confirmation.js";
@@ -32,6 +33,8 @@ export interface SignUpInput {
   readonly data?: Record<string, unknown>;
   /** Where the confirmation link leads (`redirect_to`); SITE_URL unless it is allowed. */
   readonly redirectTo?: string;
+  /** A PKCE flow (`code_challenge`): the mailed link then yields a code for `POST /token?grant_type=pkce`. */
+  readonly pkce?: PkceChallenge | null | undefined;
 }
 
 /** A session when the account is usable at once (autoconfirm, anonymous), else the unconfirmed user. */
@@ -92,6 +95,7 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
     hash,
     now,
     redirectTo,
+    pkce: input.pkce ?? null,
   };
   const findExisting = (repos: VerificationRepositories) =>
     channel === "email" ? repos.users.findByEmail(address.value) : repos.users.findByPhone(address.value);
@@ -135,6 +139,7 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
           to: address.value,
           redirectTo,
           now,
+          pkce: fields.pkce,
         }),
       );
     } else {
@@ -154,6 +159,7 @@ interface NewUserFields {
   readonly hash: string;
   readonly now: Date;
   readonly redirectTo: string;
+  readonly pkce: PkceChallenge | null;
 }
 
 /** A new email/phone user; also the template of the fake user answered for a duplicate. */
@@ -232,6 +238,7 @@ async function repeatedSignUp(
     const resent = await resendEmailConfirmation(deps, repos, locked, {
       redirectTo: f.redirectTo,
       now: f.now,
+      pkce: f.pkce,
     });
     if (!resent.ok) return resent;
   }

@@ -17,6 +17,7 @@ import {
   resolveRedirect,
   transactionRollingBackOn,
 } from "../kernel/index.js";
+import type { PkceChallenge } from "../pkce/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { requestEmailChange } from "./email-change.js";
 import { requestPhoneChange } from "./phone-change.js";
@@ -35,6 +36,8 @@ export interface UpdateUserInput {
   readonly phone?: string;
   /** Where the email change links lead (`redirect_to`); resolved against SITE_URL and the allow list. */
   readonly redirectTo?: string | undefined;
+  /** A PKCE flow (`code_challenge`): the mailed link then yields a code for `POST /token?grant_type=pkce`. */
+  readonly pkce?: PkceChallenge | null | undefined;
 }
 
 type Deps = Pick<
@@ -150,7 +153,9 @@ export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<Re
 
     let next = user;
     if (newEmail !== null) {
-      next = orRollback(await requestEmailChange(deps, repos, { user: next, newEmail, redirectTo, now }));
+      next = orRollback(
+        await requestEmailChange(deps, repos, { user: next, newEmail, redirectTo, now, pkce: input.pkce }),
+      );
     }
     if (newPhone !== null) {
       next = orRollback(await requestPhoneChange(deps, repos, { user: next, newPhone, now }));

@@ -8,6 +8,7 @@ import { timeout } from "hono/timeout";
 import type { Logger } from "pino";
 import { generateLinkRoutes } from "../routes/admin-generate-link.js";
 import { adminUserRoutes } from "../routes/admin-users.js";
+import { externalRoutes } from "../routes/external.js";
 import { healthRoutes } from "../routes/health.js";
 import { messageRoutes } from "../routes/messages.js";
 import { type Settings, settingsRoutes } from "../routes/settings.js";
@@ -106,6 +107,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", verifyRoutes(deps.auth));
   app.route("/", messageRoutes(deps.auth));
   app.route("/", generateLinkRoutes(deps.auth));
+  app.route("/", externalRoutes(deps.auth));
 
   app.notFound((c) => errorResponse(c, httpFailures.routeNotFound()));
   app.onError((thrown, c) => {

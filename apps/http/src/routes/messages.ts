@@ -4,6 +4,7 @@ import * as v from "valibot";
 import type { AppEnv } from "../http/app-env.js";
 import { defined, filledText, flag, metadata, parseBody, text, unwrap } from "../http/body.js";
 import { readJsonObject } from "../http/middleware/json-body.js";
+import { pkceFields, pkceOf } from "../http/pkce.js";
 
 const OtpBody = v.object({
   email: filledText,
@@ -11,10 +12,17 @@ const OtpBody = v.object({
   data: metadata,
   create_user: flag,
   redirect_to: text,
+  ...pkceFields,
 });
-const MagicLinkBody = v.object({ email: text, data: metadata, redirect_to: text });
-const RecoverBody = v.object({ email: text, redirect_to: text });
-const ResendBody = v.object({ type: text, email: filledText, phone: filledText, redirect_to: text });
+const MagicLinkBody = v.object({ email: text, data: metadata, redirect_to: text, ...pkceFields });
+const RecoverBody = v.object({ email: text, redirect_to: text, ...pkceFields });
+const ResendBody = v.object({
+  type: text,
+  email: filledText,
+  phone: filledText,
+  redirect_to: text,
+  ...pkceFields,
+});
 
 /** `redirect_to` from the query (what the official client sends), else from the body. */
 const redirectOf = (c: Context<AppEnv>, body: { redirect_to?: string }) =>
@@ -33,25 +41,32 @@ export const messageRoutes = (deps: AuthDeps) =>
         return c.json(sent.messageId ? { message_id: sent.messageId } : {});
       }
       if (!email) throw failures.otpEmailOrPhoneMissing();
-      unwrap(await sendMagicLink(deps, { email, ...common, ...redirectOf(c, body) }));
+      unwrap(await sendMagicLink(deps, { email, ...common, ...pkceOf(body), ...redirectOf(c, body) }));
       return c.json({});
     })
     .post("/magiclink", async (c) => {
       const body = parseBody(MagicLinkBody, await readJsonObject(c));
       if (!body.email) throw failures.magicLinkEmailMissing();
       const data = defined({ data: body.data });
-      unwrap(await sendMagicLink(deps, { email: body.email, ...data, ...redirectOf(c, body) }));
+      const input = { email: body.email, ...data, ...pkceOf(body), ...redirectOf(c, body) };
+      unwrap(await sendMagicLink(deps, input));
       return c.json({});
     })
     .post("/recover", async (c) => {
       const body = parseBody(RecoverBody, await readJsonObject(c));
-      unwrap(await recoverPassword(deps, { email: body.email ?? "", ...redirectOf(c, body) }));
+      const input = { email: body.email ?? "", ...pkceOf(body), ...redirectOf(c, body) };
+      unwrap(await recoverPassword(deps, input));
       return c.json({});
     })
     .post("/resend", async (c) => {
       const { type, email, phone, ...body } = parseBody(ResendBody, await readJsonObject(c));
       // The use case refuses a missing or unknown type with the reference's message.
-      const input = { type: type ?? "", ...defined({ email, phone }), ...redirectOf(c, body) };
+      const input = {
+        type: type ?? "",
+        ...defined({ email, phone }),
+        ...pkceOf(body),
+        ...redirectOf(c, body),
+      };
       const sent = unwrap(await resend(deps, input));
       return c.json(sent.messageId ? { message_id: sent.messageId } : {});
     });

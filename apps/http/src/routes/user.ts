@@ -5,6 +5,7 @@ import type { AppEnv } from "../http/app-env.js";
 import { defined, filledText, nullableMetadata, parseBody, text, unwrap } from "../http/body.js";
 import { requireUser } from "../http/middleware/auth.js";
 import { readJsonObject } from "../http/middleware/json-body.js";
+import { pkceFields, pkceOf } from "../http/pkce.js";
 import { userJson } from "../http/presenters/user-json.js";
 
 const SCOPES = ["global", "local", "others"] as const;
@@ -16,6 +17,7 @@ const UpdateUserBody = v.object({
   email: filledText,
   phone: filledText,
   data: nullableMetadata,
+  ...pkceFields,
 });
 
 /** `GET /user`, `PUT /user`, `POST /logout`: endpoints of the signed-in user. */
@@ -27,12 +29,16 @@ export const userRoutes = (deps: AuthDeps) => {
       return c.json(userJson(c.get("auth").user));
     })
     .put("/user", auth, async (c) => {
-      const body = parseBody(UpdateUserBody, await readJsonObject(c));
+      const { code_challenge, code_challenge_method, ...body } = parseBody(
+        UpdateUserBody,
+        await readJsonObject(c),
+      );
       const { user, sessionId } = c.get("auth");
       const input = {
         userId: user.id,
         sessionId,
         ...body,
+        ...pkceOf(defined({ code_challenge, code_challenge_method })),
         ...defined({ redirectTo: c.req.query("redirect_to") }),
       };
       const updated = unwrap(await updateUser(deps, input));

@@ -5,6 +5,7 @@ import type { Config } from "../config.js";
 import { authSettingsOf } from "./auth-settings.js";
 import { hasherOf, signerOf, tokensOf } from "./crypto.js";
 import { storeOf } from "./database.js";
+import { externalProvidersOf } from "./external-providers.js";
 import { mailerOf } from "./mailer.js";
 import { smsSenderOf } from "./sms-sender.js";
 
@@ -20,6 +21,7 @@ export function authDepsOf(config: Config, sql: Sql, logger: Logger): AuthDeps {
     signer: signerOf(config, clock),
     mailer: mailerOf(config, logger),
     sms: smsSenderOf(config),
+    providers: externalProvidersOf(config),
     settings: authSettingsOf(config),
   };
 }

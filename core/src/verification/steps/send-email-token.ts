@@ -1,5 +1,6 @@
 import type { User } from "../../accounts/index.js";
 import { err, failures, ok, type Result } from "../../kernel/index.js";
+import { emailFlowMethod, PKCE_PREFIX, type PkceChallenge, startEmailFlow } from "../../pkce/index.js";
 import type { VerificationDeps, VerificationRepositories } from "../deps.js";
 import type { MailKind } from "../ports/mailer.js";
 import type { OneTimeTokenType } from "../ports/one-time-tokens.js";
@@ -24,6 +25,8 @@ export interface SendEmailTokenInput {
   readonly now: Date;
   /** Default true; false builds and stores the token without sending anything (generate_link). */
   readonly send?: boolean;
+  /** A PKCE flow: following the link yields a code for this challenge instead of a session. */
+  readonly pkce?: PkceChallenge | null | undefined;
 }
 
 export interface EmailToken {
@@ -57,7 +60,17 @@ export async function sendEmailToken(
   }
   const relatesTo = input.to.toLowerCase();
   const otp = deps.random.digits(settings.mailer.otpLength);
-  const linkToken = deps.tokens.generate();
+  // A PKCE link is marked by its prefix (as the reference's), so `GET /verify` answers it with a code.
+  const linkToken = (input.pkce ? PKCE_PREFIX : "") + deps.tokens.generate();
+  if (input.pkce) {
+    const authenticationMethod = emailFlowMethod(input.verifyType);
+    await startEmailFlow(deps, repos, {
+      userId: input.user.id,
+      authenticationMethod,
+      challenge: input.pkce,
+      now: input.now,
+    });
+  }
   await repos.oneTimeTokens.put({
     id: deps.random.uuid(),
     userId: input.user.id,

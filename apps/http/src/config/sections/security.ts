@@ -45,6 +45,13 @@ export const variables = {
     default: "false",
     description: "A password change needs a nonce from `GET /reauthenticate`.",
   }),
+  manualLinkingEnabled: variable({
+    key: "SECURITY_MANUAL_LINKING_ENABLED",
+    kind: k.boolean,
+    default: "false",
+    description:
+      "Signed-in users may link (`GET /user/identities/authorize`) and unlink (`DELETE /user/identities/<id>`) external identities.",
+  }),
   captchaEnabled: variable({
     key: "SECURITY_CAPTCHA_ENABLED",
     kind: k.boolean,
@@ -101,6 +108,7 @@ export interface SecurityConfig {
   readonly refreshTokenRotationEnabled: boolean;
   readonly refreshTokenReuseIntervalMs: number;
   readonly updatePasswordRequireReauthentication: boolean;
+  readonly manualLinkingEnabled: boolean;
   readonly captcha: CaptchaConfig;
 }
 
@@ -130,6 +138,7 @@ export function settle(
       refreshTokenRotationEnabled: s.refreshTokenRotationEnabled,
       refreshTokenReuseIntervalMs: s.refreshTokenReuseInterval,
       updatePasswordRequireReauthentication: s.updatePasswordRequireReauthentication,
+      manualLinkingEnabled: s.manualLinkingEnabled,
       captcha: s.captchaEnabled
         ? { ...captchaCommon, enabled: true, secret: must(ctx, s.captchaSecret, variables.captchaSecret) }
         : { ...captchaCommon, enabled: false, secret: s.captchaSecret },
@@ -140,7 +149,10 @@ export function settle(
 /** Password rules, refresh token rotation and reauthentication, as the use cases read them. */
 export function securitySettings(
   config: Config,
-): Pick<AuthSettings, "password" | "refreshTokens" | "updatePasswordRequiresReauthentication"> {
+): Pick<
+  AuthSettings,
+  "password" | "refreshTokens" | "updatePasswordRequiresReauthentication" | "manualLinkingEnabled"
+> {
   return {
     password: {
       minLength: config.password.minLength,
@@ -151,5 +163,6 @@ export function securitySettings(
       reuseIntervalMs: config.security.refreshTokenReuseIntervalMs,
     },
     updatePasswordRequiresReauthentication: config.security.updatePasswordRequireReauthentication,
+    manualLinkingEnabled: config.security.manualLinkingEnabled,
   };
 }
