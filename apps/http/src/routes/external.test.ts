@@ -107,7 +107,7 @@ describe("GET|POST /callback", () => {
     expect(new URLSearchParams(landing(res).hash.slice(1)).get("access_token")).toBeTruthy();
   });
 
-  it("treats a body that is not a readable form as carrying no state", async () => {
+  it("treats a body that is not a readable form as a callback without its state", async () => {
     const { app: a, landing } = app();
     const res = await a.request("/callback", {
       method: "POST",
@@ -115,7 +115,7 @@ describe("GET|POST /callback", () => {
       body: "{}",
     });
     expect(res.status).toBe(303);
-    expect(landing(res).searchParams.get("error_code")).toBe("bad_oauth_state");
+    expect(landing(res).searchParams.get("error_code")).toBe("bad_oauth_callback");
   });
 
   it("sends a replayed or unknown state to SITE_URL with the error in the query (303)", async () => {
