@@ -145,17 +145,13 @@ describe("configuration errors stop the start", () => {
     expect(result.stderr).toContain("AUTHSVC_LOG_LEVEL");
   });
 
-  it("a switch of a feature not built yet (captcha) exits non-zero naming it", async () => {
-    const { env } = await productionEnv({
-      AUTHSVC_SECURITY_CAPTCHA_ENABLED: "true",
-      AUTHSVC_SECURITY_CAPTCHA_SECRET: "captcha-secret",
-    });
+  it("captcha turned on without its secret exits non-zero naming the secret", async () => {
+    const { env } = await productionEnv({ AUTHSVC_SECURITY_CAPTCHA_ENABLED: "true" });
     const result = await runServer(env, { cwd: tempDir() });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      "AUTHSVC_SECURITY_CAPTCHA_ENABLED: captcha verification is not built yet, so this switch cannot be turned on",
+      "AUTHSVC_SECURITY_CAPTCHA_SECRET: required when AUTHSVC_SECURITY_CAPTCHA_ENABLED is true",
     );
-    expect(result.stderr).not.toContain("captcha-secret");
   });
 
   it("with DATABASE_URL set, the required variables are required", async () => {

@@ -1,5 +1,6 @@
 import type { AccountsDeps } from "./accounts/index.js";
 import type { AdminDeps } from "./admin/index.js";
+import type { OAuthDeps } from "./oauth/index.js";
 import type { SessionsDeps } from "./sessions/index.js";
 import type { Store } from "./store.js";
 import type { VerificationDeps } from "./verification/index.js";
@@ -8,6 +9,7 @@ import type { VerificationDeps } from "./verification/index.js";
  * Every port a use case may need, composed from each slice's dependency types; each use case names
  * the subset it uses with `Pick`. A new slice adds its own here.
  */
-export interface AuthDeps extends Omit<AccountsDeps & SessionsDeps & VerificationDeps & AdminDeps, "store"> {
+export interface AuthDeps
+  extends Omit<AccountsDeps & SessionsDeps & VerificationDeps & AdminDeps & OAuthDeps, "store"> {
   readonly store: Store;
 }

@@ -25,6 +25,15 @@ export { adminUpdateUser } from "./admin/admin-update-user.js";
 export { type GenerateLinkType, generateLink } from "./admin/generate-link.js";
 export { inviteUser } from "./admin/invite-user.js";
 export type { AuthDeps } from "./deps.js";
+// Guards
+export {
+  type CaptchaChallenge,
+  type CaptchaDeps,
+  type CaptchaVerdict,
+  type CaptchaVerifier,
+  checkCaptcha,
+  type RequestLimiter,
+} from "./guards/index.js";
 export { AuthError, type ErrorCode } from "./kernel/errors.js";
 export { type FailureName, failures } from "./kernel/failures.js";
 export type { Clock } from "./kernel/ports/clock.js";
@@ -36,6 +45,11 @@ export type { Result } from "./kernel/result.js";
 // Kernel
 export type { AuthSettings } from "./kernel/settings.js";
 export { isUuid } from "./kernel/uuid.js";
+export {
+  type CallbackFailure,
+  type CallbackOutcome,
+  completeExternalSignIn,
+} from "./oauth/complete-external-sign-in.js";
 // External sign-in
 export type {
   AuthorizationRequest,
@@ -46,6 +60,20 @@ export type {
   IdTokenVerifier,
   ProviderTokens,
 } from "./oauth/index.js";
+export type { ExternalIdentityStore } from "./oauth/ports/external-identities.js";
+export { signInWithIdToken } from "./oauth/sign-in-with-id-token.js";
+export { startExternalSignIn } from "./oauth/start-external-sign-in.js";
+export { unlinkIdentity } from "./oauth/unlink-identity.js";
+// PKCE
+export { exchangeAuthCode } from "./pkce/exchange-auth-code.js";
+export {
+  type CodeChallengeMethod,
+  type FlowState,
+  PKCE_PREFIX,
+  type PkceChallenge,
+  parsePkceChallenge,
+} from "./pkce/flow-state.js";
+export type { FlowStateStore } from "./pkce/ports/flow-state-store.js";
 // Sessions
 export { authenticate, authenticateAdmin, type RequestAudience } from "./sessions/authenticate.js";
 export type { AccessTokenClaims } from "./sessions/claims.js";

@@ -1,10 +1,17 @@
 import type { AccountsRepositories } from "./accounts/index.js";
 import type { Transactor } from "./kernel/index.js";
+import type { OAuthRepositories } from "./oauth/index.js";
+import type { PkceRepositories } from "./pkce/index.js";
 import type { SessionsRepositories } from "./sessions/index.js";
 import type { VerificationRepositories } from "./verification/index.js";
 
 /** Every slice's repositories, bound to one connection or transaction. A new slice adds its own here. */
-export interface Repositories extends AccountsRepositories, SessionsRepositories, VerificationRepositories {}
+export interface Repositories
+  extends AccountsRepositories,
+    SessionsRepositories,
+    PkceRepositories,
+    VerificationRepositories,
+    OAuthRepositories {}
 
 /**
  * The database. Reads may use the repositories directly; a change that spans several writes runs in

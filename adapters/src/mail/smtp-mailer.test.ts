@@ -31,6 +31,16 @@ afterAll(async () => {
   await templates?.close();
 });
 
+// The adapter has no default subjects (the configuration's are passed in): these are test values.
+const SUBJECTS: Readonly<Record<MailKind, string>> = {
+  confirmation: "Example: confirm",
+  invite: "Example: invited",
+  recovery: "Example: reset",
+  magic_link: "Example: magic link",
+  email_change: "Example: email change",
+  reauthentication: "Example: reauthenticate",
+};
+
 function mailerWith(overrides: Partial<SmtpMailerOptions> = {}) {
   const warnings: { fields: Record<string, unknown>; msg: string }[] = [];
   const mailer = smtpMailer({
@@ -39,6 +49,7 @@ function mailerWith(overrides: Partial<SmtpMailerOptions> = {}) {
     senderName: "Example App",
     adminEmail: "auth@example.com",
     siteUrl: SITE,
+    subjects: SUBJECTS,
     warn: (fields, msg) => warnings.push({ fields, msg }),
     ...overrides,
   });
@@ -60,13 +71,13 @@ const sendFailure = (mailer: { send(mail: Mail): Promise<void> }, mail: Mail) =>
 
 describe("smtpMailer: what arrives", () => {
   it.each<[MailKind, string]>([
-    ["confirmation", "Confirm Your Signup"],
-    ["invite", "You have been invited"],
-    ["recovery", "Reset Your Password"],
-    ["magic_link", "Your Magic Link"],
-    ["email_change", "Confirm Email Change"],
-    ["reauthentication", "Confirm reauthentication"],
-  ])("%s: From, To, default subject, a text and an HTML part", async (kind, subject) => {
+    ["confirmation", "Example: confirm"],
+    ["invite", "Example: invited"],
+    ["recovery", "Example: reset"],
+    ["magic_link", "Example: magic link"],
+    ["email_change", "Example: email change"],
+    ["reauthentication", "Example: reauthenticate"],
+  ])("%s: From, To, the subject of its kind, a text and an HTML part", async (kind, subject) => {
     const to = address(kind);
     const { received } = await sendAndReceive({ kind, to, confirmationUrl: link(kind), token: "123456" });
     expect(received.from).toBe("auth@example.com");
@@ -112,7 +123,7 @@ describe("smtpMailer: what arrives", () => {
     const to = address("subject");
     const { received } = await sendAndReceive(
       { kind: "recovery", to, confirmationUrl: link("recovery") },
-      { subjects: { recovery: "Reset the password of {{ .Email }} – Ünïcode" } },
+      { subjects: { ...SUBJECTS, recovery: "Reset the password of {{ .Email }} – Ünïcode" } },
     );
     expect(received.subject).toBe(`Reset the password of ${to} – Ünïcode`);
   });
@@ -148,6 +159,15 @@ describe("smtpMailer: what arrives", () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.fields).toEqual({ template_url: templates.url("/down.html"), status: 500 });
     expect(JSON.stringify(warnings)).not.toMatch(/s3cret|111111|hash-invite/);
+  });
+});
+
+describe("smtpMailer: options", () => {
+  it("refuses at construction a subject missing for any kind", () => {
+    const { magic_link: _, ...withoutMagicLink } = SUBJECTS;
+    expect(() => mailerWith({ subjects: withoutMagicLink as Readonly<Record<MailKind, string>> })).toThrow(
+      new TypeError("smtpMailer: the magic_link subject is missing"),
+    );
   });
 });
 
@@ -192,7 +212,7 @@ describe("smtpMailer: failures are email_send_failed", () => {
     expect((error as Error).cause).toMatchObject({ responseCode: 554 });
     expect(sink.mails.some((m) => m.to.includes(to))).toBe(false);
     await mailer.send(mail(to));
-    expect((await sink.next(to)).subject).toBe("Reset Your Password");
+    expect((await sink.next(to)).subject).toBe(SUBJECTS.recovery);
   });
 
   it("when the server refuses the credentials, with no password in the error", async () => {
@@ -201,7 +221,7 @@ describe("smtpMailer: failures are email_send_failed", () => {
       const good = mailerWith({ port: guarded.port, user: "mailer", pass: "right-pa55" }).mailer;
       const to = address("authed");
       await good.send(mail(to));
-      expect((await guarded.next(to)).subject).toBe("Reset Your Password");
+      expect((await guarded.next(to)).subject).toBe(SUBJECTS.recovery);
       const bad = mailerWith({ port: guarded.port, user: "mailer", pass: "wrong-pa55" }).mailer;
       const error = await sendFailure(bad, mail(address("unauthed")));
       expect(error).toMatchObject({ code: "email_send_failed" });

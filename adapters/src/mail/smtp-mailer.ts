@@ -2,13 +2,7 @@ import { failures, type Mail, type Mailer, type MailKind } from "@authsvc/core";
 import { createTransport } from "nodemailer";
 import { parseTemplate, renderTemplate, type Template, TemplateSyntaxError } from "./go-template.js";
 import { templateSource, type Warn } from "./template-source.js";
-import {
-  DEFAULT_HTML_TEMPLATES,
-  DEFAULT_SUBJECTS,
-  KIND_NAMES,
-  TEXT_TEMPLATES,
-  templateData,
-} from "./templates.js";
+import { DEFAULT_HTML_TEMPLATES, KIND_NAMES, TEXT_TEMPLATES, templateData } from "./templates.js";
 
 export interface SmtpMailerOptions {
   readonly host: string;
@@ -20,8 +14,11 @@ export interface SmtpMailerOptions {
   readonly adminEmail: string;
   /** The template variable `SiteURL`. */
   readonly siteUrl: string;
-  /** Subjects by kind (Go-template syntax allowed, as in GoTrue); the spec's defaults where absent. */
-  readonly subjects?: Readonly<Partial<Record<MailKind, string>>>;
+  /**
+   * The subject of every kind (Go-template syntax allowed, as in GoTrue). Required: the defaults are the
+   * configuration's (`MAILER_SUBJECTS_*`), defined once there.
+   */
+  readonly subjects: Readonly<Record<MailKind, string>>;
   /** URLs of HTML templates by kind; the built-in template where absent or when the fetch fails. */
   readonly templates?: Readonly<Partial<Record<MailKind, string | undefined>>>;
   /** Warnings: a template that could not be fetched or parsed. Never given links, codes or secrets. */
@@ -41,8 +38,8 @@ export type SmtpMailer = Mailer & { close(): void };
 
 function subjectTemplates(options: SmtpMailerOptions): Record<MailKind, Template> {
   const out = {} as Record<MailKind, Template>;
-  for (const kind of Object.keys(DEFAULT_SUBJECTS) as MailKind[]) {
-    const subject = options.subjects?.[kind] ?? DEFAULT_SUBJECTS[kind];
+  for (const kind of Object.keys(KIND_NAMES) as MailKind[]) {
+    const subject = options.subjects[kind];
     try {
       out[kind] = parseTemplate(subject);
     } catch (error) {
@@ -65,6 +62,11 @@ function validate(options: SmtpMailerOptions): void {
   }
   if (!options.adminEmail.includes("@")) {
     throw new TypeError("smtpMailer: adminEmail is not an email address");
+  }
+  for (const kind of Object.keys(KIND_NAMES)) {
+    if (typeof options.subjects?.[kind as MailKind] !== "string") {
+      throw new TypeError(`smtpMailer: the ${kind} subject is missing`);
+    }
   }
   for (const [kind, url] of Object.entries(options.templates ?? {})) {
     if (url !== undefined && !/^https?:\/\//i.test(url)) {

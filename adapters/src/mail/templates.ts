@@ -1,16 +1,6 @@
 import type { Mail, MailKind } from "@authsvc/core";
 import { parseTemplate, type Template, type TemplateData } from "./go-template.js";
 
-/** The spec's default subjects (Events table); reauthentication's is the reference server's. */
-export const DEFAULT_SUBJECTS: Readonly<Record<MailKind, string>> = {
-  confirmation: "Confirm Your Signup",
-  invite: "You have been invited",
-  recovery: "Reset Your Password",
-  magic_link: "Your Magic Link",
-  email_change: "Confirm Email Change",
-  reauthentication: "Confirm reauthentication",
-};
-
 /** How each kind is named in error messages: "Error sending magic link email". */
 export const KIND_NAMES: Readonly<Record<MailKind, string>> = {
   confirmation: "confirmation",
@@ -83,7 +73,7 @@ function defaults(kind: MailKind): { html: string; text: string } {
   };
 }
 
-const KINDS = Object.keys(DEFAULT_SUBJECTS) as MailKind[];
+const KINDS = Object.keys(KIND_NAMES) as MailKind[];
 const parsed = (pick: "html" | "text") =>
   Object.fromEntries(KINDS.map((kind) => [kind, parseTemplate(defaults(kind)[pick])])) as Record<
     MailKind,

@@ -223,6 +223,8 @@ export const AUDIT_LOG_TYPES: Readonly<Record<AuditAction, "account" | "team" | 
   token_revoked: "token",
   user_modified: "user",
   user_repeated_signup: "user",
+  identity_linked: "user",
+  identity_unlinked: "user",
   user_updated_password: "user",
   user_recovery_requested: "user",
   user_confirmation_requested: "user",

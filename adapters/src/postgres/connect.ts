@@ -19,6 +19,13 @@ export interface ConnectPostgresOptions {
    * by every connection, so named prepared statements would collide: use unnamed ones only.
    */
   embedded?: boolean;
+  /**
+   * Closes a connection idle this long (ms), so a quiet instance gives its connections back to a
+   * shared server; 0 keeps idle connections open.
+   */
+  connMaxIdleTimeMs?: number;
+  /** Closes (and later reopens) a connection this old (ms), e.g. to follow a failover; 0 never. */
+  connMaxLifetimeMs?: number;
   /** Where server notices go; by default they are dropped instead of postgres.js's console.log. */
   onNotice?: (notice: PostgresNotice) => void;
 }
@@ -31,6 +38,9 @@ export interface ConnectPostgresOptions {
  */
 export const UNLIMITED_POOL_SIZE = 100;
 
+/** Longest wait (s) before reconnecting after a failed connection: well within a 2 s recovery. */
+const RECONNECT_DELAY_CAP_S = 0.5;
+
 /** Opens a postgres.js pool. Connections are made lazily, on the first query. */
 export function connectPostgres(options: ConnectPostgresOptions): postgres.Sql {
   if (!Number.isInteger(options.maxPoolSize) || options.maxPoolSize < 0) {
@@ -42,6 +52,13 @@ export function connectPostgres(options: ConnectPostgresOptions): postgres.Sql {
     // Unnamed statements are safe there because the multiplexer runs Parse…Sync of a client atomically.
     prepare: !options.embedded,
     onnotice: options.onNotice ?? (() => {}),
+    idle_timeout: (options.connMaxIdleTimeMs ?? 0) / 1000,
+    max_lifetime: (options.connMaxLifetimeMs ?? 0) / 1000,
+    // postgres.js's default backoff is shared by the pool and grows by 3× per failed connection (up to
+    // 20 s): after a restart that killed ten connections, queries would wait seconds before even trying.
+    // A short, capped delay makes an outage a run of fast errors and the recovery near-immediate.
+    backoff: (retries: number) =>
+      Math.min(0.05 * 2 ** retries, RECONNECT_DELAY_CAP_S) * (0.5 + Math.random() / 2),
     connection: { application_name: "authsvc" },
   });
 }

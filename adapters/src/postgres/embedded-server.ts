@@ -27,6 +27,13 @@ export interface EmbeddedPostgres {
   url: string;
   /** Closes all client connections (rolling back their transactions), then closes PGlite, flushing to disk. */
   stop(): Promise<void>;
+  /**
+   * Emulates a database restart, for fault tests: drops every client connection (rolling back their
+   * transactions) and refuses new ones until `resume()`; `dropped` counts the connections it closed.
+   */
+  interrupt(): { dropped: number; resume(): void };
+  /** Client connections open now. */
+  connections(): number;
 }
 
 const SSL_REQUEST = 80877103;
@@ -191,7 +198,12 @@ export async function startEmbeddedPostgres(options: {
     }
   }
 
+  let refusing = false;
   const server = createServer((socket) => {
+    if (refusing) {
+      socket.destroy();
+      return;
+    }
     const client: Client = {
       socket,
       buffer: Buffer.alloc(0),
@@ -227,6 +239,20 @@ export async function startEmbeddedPostgres(options: {
   let stopping: Promise<void> | null = null;
   return {
     url: `postgres://postgres@${hostInUrl}:${address.port}/postgres`,
+    interrupt() {
+      refusing = true;
+      const dropped = clients.size;
+      for (const client of clients) {
+        client.closed = true;
+        client.socket.destroy();
+      }
+      kick();
+      const resume = () => {
+        refusing = false;
+      };
+      return { dropped, resume };
+    },
+    connections: () => clients.size,
     stop() {
       stopping ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -82,6 +82,7 @@ describe("migrate", () => {
       "identities",
       "one_time_tokens",
       "refresh_tokens",
+      "request_limits",
       "schema_migrations",
       "send_quota",
       "sessions",

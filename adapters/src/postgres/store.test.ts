@@ -51,7 +51,7 @@ async function makeStore(): Promise<StoreHarness> {
     store: postgresStore(sql, { namespace }),
     // One namespace for the whole file, emptied after each test: migrating one per test costs more.
     cleanup: async () => {
-      await sql`truncate ${t("users")}, ${t("audit_log_entries")} cascade`;
+      await sql`truncate ${t("users")}, ${t("audit_log_entries")}, ${t("flow_state")} cascade`;
     },
     auditEntries: async () =>
       (await sql`select * from ${t("audit_log_entries")} order by created_at, id`).map(entryFromRow),

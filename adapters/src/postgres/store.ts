@@ -2,6 +2,8 @@ import type { Repositories, Store } from "@authsvc/core";
 import type { Sql, TransactionSql } from "postgres";
 import { postgresAccountsRepositories } from "./accounts-store.js";
 import { assertValidNamespace } from "./migrate.js";
+import { postgresExternalIdentities } from "./oauth-store.js";
+import { postgresFlowStateStore } from "./pkce-store.js";
 import type { Queryable } from "./rows.js";
 import { postgresSessionStore } from "./sessions-store.js";
 import { rejectingUnstorableInput } from "./unstorable-input.js";
@@ -21,6 +23,8 @@ function repositories(sql: Queryable, namespace: string, transaction?: Transacti
     ...postgresAccountsRepositories(sql, { namespace, transaction }),
     sessions: postgresSessionStore(sql, { namespace }),
     ...postgresVerificationRepositories(sql, { namespace }),
+    flowStates: postgresFlowStateStore(sql, { namespace }),
+    externalIdentities: postgresExternalIdentities(sql, { namespace }),
   };
   return Object.fromEntries(
     Object.entries(repos).map(([name, repository]) => [name, rejectingUnstorableInput(repository)]),

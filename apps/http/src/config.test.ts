@@ -46,9 +46,11 @@ describe("defaults", () => {
     expect(config.db).toEqual({
       driver: "postgres",
       url: production.AUTHSVC_DB_DATABASE_URL,
-      maxPoolSize: 0,
+      maxPoolSize: 20,
       preparedStatements: true,
       namespace: "auth",
+      connMaxIdleTimeMs: 60_000,
+      connMaxLifetimeMs: 1_800_000,
     });
     expect(config.jwt).toEqual({
       secret: JWT_SECRET,

@@ -4,6 +4,7 @@ import { listen } from "./server.js";
 import { announceDevelopmentMode, compose } from "./wiring/compose.js";
 import { openDatabase } from "./wiring/database.js";
 import { ensureDevSecret } from "./wiring/dev-secret.js";
+import { guardAgainstDatabaseFaults } from "./wiring/fault-guard.js";
 import { createLogger } from "./wiring/logger.js";
 
 const USAGE = "usage: authsvc [serve|migrate]";
@@ -51,6 +52,7 @@ async function main(command: string): Promise<void> {
   if (config.embedded) await announceDevelopmentMode(config, logger, notices);
   else for (const notice of notices) logger.info(notice);
 
+  guardAgainstDatabaseFaults(process, logger, (code) => process.exit(code));
   const composition = await compose(config, logger);
   const server = await listen(composition.app, { host: config.api.host, port: config.api.port });
   logger.info({ url: server.url }, `authsvc listening on ${server.url}`);

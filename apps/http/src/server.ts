@@ -1,5 +1,6 @@
+import { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
+import { type Http2Bindings, type HttpBindings, serve } from "@hono/node-server";
 import type { Hono } from "hono";
 
 export interface RunningServer {
@@ -16,7 +17,15 @@ export function listen(
   return new Promise((resolve, reject) => {
     const server = serve(
       {
-        fetch: app.fetch,
+        fetch: async (request: Request, env: HttpBindings | Http2Bindings) => {
+          const response = await app.fetch(request, env);
+          // A request answered before its body was read to the end (413, or a refusal ahead of the
+          // body) leaves bytes on the socket that the server will not parse: it closes the socket,
+          // so it must say so, or a keep-alive client reuses it and its next request fails.
+          if (env.incoming instanceof IncomingMessage && !env.incoming.complete)
+            env.outgoing.setHeader("connection", "close");
+          return response;
+        },
         hostname: options.host,
         port: options.port,
         // The reference gives clients 2 s to send their headers (slowloris protection).

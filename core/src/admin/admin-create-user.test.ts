@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { blankUser } from "../accounts/index.js";
 import { fakeDeps } from "../testing/index.js";
 import { adminCreateUser } from "./admin-create-user.js";
-import type { AdminUserBody } from "./admin-user-fields.js";
+import type { AdminUserFields } from "./admin-user-fields.js";
 
 const actor = { role: "service_role" };
-const create = (deps: ReturnType<typeof fakeDeps>, input: AdminUserBody) =>
-  adminCreateUser(deps, { actor, input });
+const create = (deps: ReturnType<typeof fakeDeps>, fields: AdminUserFields) =>
+  adminCreateUser(deps, { actor, fields });
 const failure = (code: string, message: string) => ({
   ok: false,
   error: { code, message },
@@ -79,8 +79,8 @@ describe("adminCreateUser", () => {
     const deps = fakeDeps();
     const result = await create(deps, {
       email: "a@example.com",
-      user_metadata: { favorite_color: "yellow", nested: { a: 1 } },
-      app_metadata: { plan: "pro", provider: "custom" },
+      userMetadata: { favorite_color: "yellow", nested: { a: 1 } },
+      appMetadata: { plan: "pro", provider: "custom" },
     });
     expect(result).toMatchObject({
       ok: true,
@@ -98,8 +98,8 @@ describe("adminCreateUser", () => {
     const result = await create(deps, {
       phone: "+1 555 0100",
       email: "b@example.com",
-      email_confirm: true,
-      phone_confirm: true,
+      emailConfirm: true,
+      phoneConfirm: true,
     });
     if (!result.ok) throw result.error;
     expect(result.value).toMatchObject({
@@ -140,38 +140,24 @@ describe("adminCreateUser", () => {
 
   it("keeps an imported password hash as given", async () => {
     const deps = fakeDeps();
-    const result = await create(deps, { email: "d@example.com", password_hash: "bcrypt$imported" });
+    const result = await create(deps, { email: "d@example.com", passwordHash: "bcrypt$imported" });
     expect(result).toMatchObject({ ok: true, value: { encryptedPassword: "bcrypt$imported" } });
   });
 
   it("applies a ban_duration, and 'none' leaves the user unbanned", async () => {
     const deps = fakeDeps();
-    const banned = await create(deps, { email: "e@example.com", ban_duration: "24h" });
-    const unbanned = await create(deps, { email: "f@example.com", ban_duration: "none" });
+    const banned = await create(deps, { email: "e@example.com", banDuration: "24h" });
+    const unbanned = await create(deps, { email: "f@example.com", banDuration: "none" });
     const until = new Date(deps.clock.now().getTime() + 24 * 3600 * 1000);
     expect(banned).toMatchObject({ ok: true, value: { bannedUntil: until } });
     expect(unbanned).toMatchObject({ ok: true, value: { bannedUntil: null } });
   });
 
-  it("treats null fields as absent", async () => {
-    const deps = fakeDeps();
-    const result = await create(deps, {
-      email: "g@example.com",
-      phone: null,
-      user_metadata: null,
-      role: null,
-    });
-    expect(result).toMatchObject({
-      ok: true,
-      value: { phone: null, userMetadata: {}, role: "authenticated" },
-    });
-  });
-
   describe("refuses, writing nothing,", () => {
-    const cases: [string, AdminUserBody, object][] = [
+    const cases: [string, AdminUserFields, object][] = [
       [
         "a user without email or phone",
-        { password: "secret123", email: "" },
+        { password: "secret123" },
         failure("validation_failed", "Unable to validate email address: invalid format"),
       ],
       [
@@ -186,12 +172,17 @@ describe("adminCreateUser", () => {
       ],
       [
         "a password and a password hash together",
-        { email: "a@example.com", password: "secret123", password_hash: "bcrypt$x" },
+        { email: "a@example.com", password: "secret123", passwordHash: "bcrypt$x" },
+        failure("validation_failed", "Only a password or a password hash should be provided"),
+      ],
+      [
+        "an empty password with a password hash, before any other check",
+        { password: "", passwordHash: "bcrypt$x" },
         failure("validation_failed", "Only a password or a password hash should be provided"),
       ],
       [
         "an unsupported password hash",
-        { email: "a@example.com", password_hash: "md5$abc" },
+        { email: "a@example.com", passwordHash: "md5$abc" },
         failure("validation_failed", "Invalid password hash format"),
       ],
       [
@@ -211,19 +202,8 @@ describe("adminCreateUser", () => {
       ],
       [
         "a malformed ban_duration",
-        { email: "a@example.com", ban_duration: "forever" },
+        { email: "a@example.com", banDuration: "forever" },
         { ok: false, error: { code: "validation_failed" } },
-      ],
-      ["an email of wrong type", { email: 42 }, failure("validation_failed", "email must be a string")],
-      [
-        "an email_confirm of wrong type",
-        { email: "a@example.com", email_confirm: "yes" },
-        failure("validation_failed", "email_confirm must be a boolean"),
-      ],
-      [
-        "user_metadata that is not an object",
-        { email: "a@example.com", user_metadata: ["x"] },
-        failure("validation_failed", "user_metadata must be an object"),
       ],
     ];
     for (const [name, input, expected] of cases) {

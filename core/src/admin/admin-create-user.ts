@@ -10,7 +10,7 @@ import {
   withProviders,
 } from "../accounts/index.js";
 import { err, failures, isUuid, NIL_UUID, ok, type Result } from "../kernel/index.js";
-import { type AdminUserBody, type AdminUserFields, parseAdminUserFields } from "./admin-user-fields.js";
+import { type AdminUserFields, refuseAmbiguousPassword } from "./admin-user-fields.js";
 import { parseBanDuration } from "./ban-duration.js";
 import type { AdminDeps } from "./deps.js";
 
@@ -57,7 +57,7 @@ export function adminBannedUntil(fields: AdminUserFields, now: Date): Result<Dat
 }
 
 /**
- * Creates a user for an admin (`POST /admin/users`), from the JSON body as received.
+ * Creates a user for an admin (`POST /admin/users`) from the typed fields of its body.
  *
  * The user needs an email or a phone. `user_metadata` is stored exactly as given (the official client
  * compares it with `toEqual`); `app_metadata` is merged over the `provider`/`providers` computed from
@@ -68,9 +68,9 @@ export function adminBannedUntil(fields: AdminUserFields, now: Date): Result<Dat
  */
 export async function adminCreateUser(
   deps: Pick<AdminDeps, "store" | "clock" | "random" | "hasher" | "settings">,
-  input: { actor: { role: string }; input: AdminUserBody },
+  input: { actor: { role: string }; fields: AdminUserFields },
 ): Promise<Result<UserWithIdentities>> {
-  const parsed = parseAdminUserFields(input.input);
+  const parsed = refuseAmbiguousPassword(input.fields);
   if (!parsed.ok) return parsed;
   // An empty password means "none" on create (the reference then generates one nobody knows).
   const fields = parsed.value.password === "" ? { ...parsed.value, password: undefined } : parsed.value;

@@ -11,7 +11,7 @@ async function setUp() {
   const create = async (email: string) => {
     const created = await adminCreateUser(deps, {
       actor,
-      input: { email, phone: email.startsWith("a") ? "+15550100" : undefined },
+      fields: { email, phone: email.startsWith("a") ? "+15550100" : undefined },
     });
     if (!created.ok) throw created.error;
     await deps.store.transaction((repos) =>

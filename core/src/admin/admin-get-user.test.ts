@@ -8,7 +8,7 @@ describe("adminGetUser", () => {
     const deps = fakeDeps();
     const created = await adminCreateUser(deps, {
       actor: { role: "service_role" },
-      input: { email: "a@example.com" },
+      fields: { email: "a@example.com" },
     });
     if (!created.ok) throw created.error;
     expect(await adminGetUser(deps, { userId: created.value.id })).toEqual({

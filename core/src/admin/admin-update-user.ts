@@ -2,11 +2,11 @@ import type { User, UserWithIdentities } from "../accounts/index.js";
 import { mergeMetadata, syncChannelIdentities, withProviders } from "../accounts/index.js";
 import { err, failures, isUuid, ok, type Result } from "../kernel/index.js";
 import { adminBannedUntil, adminChannels, adminPasswordHash } from "./admin-create-user.js";
-import { type AdminUserBody, parseAdminUserFields } from "./admin-user-fields.js";
+import { type AdminUserFields, refuseAmbiguousPassword } from "./admin-user-fields.js";
 import type { AdminDeps } from "./deps.js";
 
 /**
- * Updates a user for an admin (`PUT /admin/users/{id}`), from the JSON body as received. Email and
+ * Updates a user for an admin (`PUT /admin/users/{id}`) from the typed fields of its body. Email and
  * phone are set directly (no confirmation mail: the admin is trusted), `email_confirm`/`phone_confirm`
  * confirm them, and a confirmed channel makes an anonymous user permanent. `user_metadata` and
  * `app_metadata` are shallow merges in which `null` deletes a key.
@@ -18,10 +18,10 @@ import type { AdminDeps } from "./deps.js";
  */
 export async function adminUpdateUser(
   deps: Pick<AdminDeps, "store" | "clock" | "random" | "hasher" | "settings">,
-  input: { actor: { role: string }; userId: string; input: AdminUserBody },
+  input: { actor: { role: string }; userId: string; fields: AdminUserFields },
 ): Promise<Result<UserWithIdentities>> {
   if (!isUuid(input.userId)) return err(failures.userIdNotUuid());
-  const parsed = parseAdminUserFields(input.input);
+  const parsed = refuseAmbiguousPassword(input.fields);
   if (!parsed.ok) return parsed;
   const fields = parsed.value;
   const channels = adminChannels(fields);

@@ -4,7 +4,7 @@ export * from "./admin-delete-user.js";
 export * from "./admin-get-user.js";
 export * from "./admin-list-users.js";
 export * from "./admin-update-user.js";
-export type { AdminUserBody } from "./admin-user-fields.js";
+export type { AdminUserFields } from "./admin-user-fields.js";
 export type * from "./deps.js";
 export * from "./generate-link.js";
 export * from "./invite-user.js";

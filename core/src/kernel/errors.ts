@@ -52,6 +52,13 @@ export const ErrorCodes = [
   "email_address_not_authorized",
   "email_send_failed",
   "feature_disabled",
+  "bad_code_verifier",
+  "flow_state_already_used",
+  "identity_already_exists",
+  "identity_not_found",
+  "single_identity_not_deletable",
+  "email_conflict_identity_not_deletable",
+  "manual_linking_disabled",
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

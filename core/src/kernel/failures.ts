@@ -13,6 +13,19 @@ const catalogue = {
     "Unexpected failure, please check server logs for more information",
   ],
   unstorableValue: ["validation_failed", "The request contains a value that cannot be stored"],
+  databaseUnavailable: ["unexpected_failure", "Database unavailable, please retry after a moment"],
+  // External identity providers (the reason, never a secret, goes to the error's `cause` for logs)
+  externalCodeExchangeFailed: [
+    "unexpected_failure",
+    (codePrefix: string) => `Unable to exchange external code: ${codePrefix}`,
+  ],
+  externalUserFetchFailed: ["unexpected_failure", "Error getting user profile from external provider"],
+  badIdToken: ["validation_failed", "Bad ID token"],
+  idTokenKeysUnavailable: ["unexpected_failure", "Unable to fetch the provider's ID token signing keys"],
+  idTokenAudienceUnacceptable: [
+    "validation_failed",
+    (audience: readonly string[]) => `Unacceptable audience in id_token: [${audience.join(" ")}]`,
+  ],
   // Addresses and passwords
   emailRequired: ["validation_failed", "An email address is required"],
   emailTooLong: ["validation_failed", "An email address is too long"],
@@ -64,6 +77,14 @@ const catalogue = {
   unexpectedAudience: ["unexpected_audience", "Token audience doesn't match request audience"],
   // GET /user answers the same mismatch as a validation failure (the reference's user.go).
   audienceMismatch: ["validation_failed", "Token audience doesn't match request audience"],
+  grantTypeUnsupported: ["invalid_credentials", "unsupported_grant_type"],
+  logoutScopeInvalid: ["validation_failed", (scope: string) => `Unsupported logout scope "${scope}"`],
+  // Guards on requests
+  captchaMissing: ["captcha_failed", "captcha protection: request disallowed (no captcha_token found)"],
+  captchaRejected: [
+    "captcha_failed",
+    (errorCodes: readonly string[]) => `captcha protection: request disallowed (${errorCodes.join(", ")})`,
+  ],
   // Messages, one-time tokens and verification
   emailRateLimit: ["over_email_send_rate_limit", "email rate limit exceeded"],
   smsRateLimit: ["over_sms_send_rate_limit", "SMS rate limit exceeded"],
@@ -78,6 +99,14 @@ const catalogue = {
   verifyTokenOrHash: ["validation_failed", "Only the token or the token hash should be provided"],
   verifyTokenMissing: ["validation_failed", "Verify requires a token or a token hash"],
   verifyHashWithAddress: ["validation_failed", "Only the token_hash and type should be provided"],
+  verifyTypeRequired: [
+    "validation_failed",
+    (allowed: readonly string[]) => `Verify requires a verification type of ${allowed.join(", ")}`,
+  ],
+  verifyLinkTokenMissing: ["validation_failed", "Verify requires a token"],
+  otpEmailOrPhone: ["validation_failed", "Only an email address or phone number should be provided"],
+  otpEmailOrPhoneMissing: ["validation_failed", "An email address or phone number is required"],
+  magicLinkEmailMissing: ["validation_failed", "Password recovery requires an email"],
   resendTypeMissing: [
     "validation_failed",
     "Missing one of these types: signup, email_change, sms, phone_change",
@@ -103,11 +132,14 @@ const catalogue = {
   userIdNotUuid: ["validation_failed", "user_id must be an UUID"],
   newUserIdNotUuid: ["validation_failed", "user id must be a valid UUID"],
   userIdTaken: ["user_already_exists", "User with this id already exists"],
-  adminFieldType: ["validation_failed", (field: string, type: string) => `${field} must be ${type}`],
   passwordAndHash: ["validation_failed", "Only a password or a password hash should be provided"],
   passwordHashInvalid: ["validation_failed", "Invalid password hash format"],
   banDurationInvalid: ["validation_failed", (reason: string) => `invalid format for ban duration: ${reason}`],
   paginationInvalid: ["validation_failed", "Bad Pagination Parameters"],
+  softDeleteUnsupported: [
+    "validation_failed",
+    "Soft deletion is not supported; delete without should_soft_delete",
+  ],
   linkTypeInvalid: [
     "validation_failed",
     (type: string) => `Invalid email action link type requested: ${type}`,
@@ -117,6 +149,68 @@ const catalogue = {
     "Enable secure email change to generate link for current email",
   ],
   userWithEmailNotFound: ["user_not_found", "User with this email not found"],
+  // PKCE and flow states
+  pkceParamsIncomplete: ["validation_failed", "PKCE flow requires code_challenge_method and code_challenge"],
+  codeChallengeLength: ["validation_failed", "code challenge has to be between 43 and 128 characters"],
+  codeChallengeCharacters: [
+    "validation_failed",
+    "code challenge can only contain alphanumeric characters, hyphens, periods, underscores and tildes",
+  ],
+  codeChallengeMethodUnsupported: ["validation_failed", "code challenge method not supported"],
+  pkceGrantIncomplete: [
+    "validation_failed",
+    "invalid request: both auth code and code verifier should be non-empty",
+  ],
+  flowStateNotFound: ["flow_state_not_found", "invalid flow state, no valid flow state found"],
+  flowStateExpired: ["flow_state_expired", "invalid flow state, flow state has expired"],
+  badCodeVerifier: ["bad_code_verifier", "code challenge does not match previously saved code verifier"],
+  // External sign-in and identities
+  providerNotEnabled: ["validation_failed", "Unsupported provider: provider is not enabled"],
+  oauthStateMissing: ["bad_oauth_callback", "OAuth state parameter missing"],
+  oauthStateInvalid: ["bad_oauth_state", "OAuth state parameter is invalid"],
+  oauthStateNotFound: ["bad_oauth_state", "OAuth state not found or expired"],
+  oauthStateExpired: ["bad_oauth_state", "OAuth state has expired"],
+  oauthCodeMissing: ["bad_oauth_callback", "OAuth callback with missing authorization code missing"],
+  oauthProviderGone: ["oauth_provider_not_supported", "Unsupported provider: provider is not enabled"],
+  externalEmailMissing: ["unexpected_failure", "Error getting user email from external provider"],
+  multipleAccounts: [
+    "unexpected_failure",
+    "Multiple accounts with the same email address in the same linking domain detected: default",
+  ],
+  providerEmailNeedsVerification: [
+    "provider_email_needs_verification",
+    (provider: string) =>
+      `Unverified email with ${provider}. A confirmation email has been sent to your ${provider} email`,
+  ],
+  linkedEmailNeedsVerification: [
+    "email_not_confirmed",
+    (provider: string) =>
+      `Unverified email with ${provider}. A confirmation email has been sent to your ${provider} email`,
+  ],
+  identityAlreadyLinked: ["identity_already_exists", "Identity is already linked"],
+  identityLinkedToAnother: ["identity_already_exists", "Identity is already linked to another user"],
+  linkingTargetMissing: ["user_not_found", "Linking target user not found"],
+  manualLinkingDisabled: ["manual_linking_disabled", "Manual linking is disabled"],
+  singleIdentityNotDeletable: [
+    "single_identity_not_deletable",
+    "User must have at least 1 identity after unlinking",
+  ],
+  identityNotFound: ["identity_not_found", "Identity doesn't exist"],
+  identityIdNotUuid: ["validation_failed", "identity_id must be an UUID"],
+  emailConflictIdentityNotDeletable: [
+    "email_conflict_identity_not_deletable",
+    "Unable to unlink identity due to email conflict",
+  ],
+  idTokenProviderDisabled: ["provider_disabled", (provider: string) => `Provider ${provider} is not enabled`],
+  idTokenNonceBothOrNeither: [
+    "validation_failed",
+    "Passed nonce and nonce in id_token should either both exist or not.",
+  ],
+  idTokenNonceMismatch: ["validation_failed", "Nonces mismatch"],
+  noFlowStateForUser: [
+    "flow_state_not_found",
+    "No associated flow state found. No valid flow state found for user.",
+  ],
 } as const satisfies Record<string, readonly [ErrorCode, string | ((...args: never[]) => string)]>;
 
 function tooSoonMessage(seconds: number): string {

@@ -46,4 +46,6 @@ export interface AuthSettings {
     readonly smsAutoconfirm: boolean;
   };
   readonly updatePasswordRequiresReauthentication: boolean;
+  /** `SECURITY_MANUAL_LINKING_ENABLED`: signed-in users may link and unlink external identities. */
+  readonly manualLinkingEnabled: boolean;
 }

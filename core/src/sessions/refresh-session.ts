@@ -78,6 +78,7 @@ export async function refreshSession(
     await repos.sessions.markRefreshed(session.id, now);
     const refreshed: Session = { ...session, refreshedAt: now, updatedAt: now };
     const access = await signAccessToken(deps, user, refreshed, now);
-    return ok({ ...access, refreshToken: child, user, session: refreshed });
+    const identities = await repos.identities.listByUser(user.id);
+    return ok({ ...access, refreshToken: child, user: { ...user, identities }, session: refreshed });
   });
 }

@@ -3,6 +3,7 @@ import type { AuthSettings } from "../kernel/index.js";
 import { fakeHasher } from "./accounts/fake-hasher.js";
 import { fakeStore } from "./fake-store.js";
 import { fakeSecretTokens, fixedClock, sequentialRandom } from "./kernel/fakes.js";
+import { fakeProviders } from "./oauth/fake-providers.js";
 import { fakeSigner } from "./sessions/fake-signer.js";
 import { fakeDeliveries, fakeMailer, fakeSms } from "./verification/fake-senders.js";
 
@@ -44,6 +45,7 @@ export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): Auth
       smsAutoconfirm: false,
     },
     updatePasswordRequiresReauthentication: false,
+    manualLinkingEnabled: false,
     ...overrides,
   };
 }
@@ -64,6 +66,7 @@ export function fakeDeps(settings: Partial<AuthSettings> = {}) {
     mailer,
     sms: fakeSms(),
     deliveries: fakeDeliveries(),
+    providers: fakeProviders().providers,
     settings: defaultAuthSettings(settings),
   } satisfies AuthDeps;
   return deps;

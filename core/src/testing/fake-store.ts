@@ -1,6 +1,8 @@
 import type { Repositories, Store } from "../store.js";
 import { fakeIdentities, fakeUsers } from "./accounts/fake-users.js";
 import { emptyTables, type FakeTables } from "./fake-tables.js";
+import { fakeExternalIdentities } from "./oauth/fake-external-identities.js";
+import { fakeFlowStates } from "./pkce/fake-flow-states.js";
 import { rowLocks } from "./row-locks.js";
 import { fakeSessions } from "./sessions/fake-sessions.js";
 import { fakeOneTimeTokens } from "./verification/fake-one-time-tokens.js";
@@ -18,6 +20,8 @@ export function fakeStore(): Store & { tables: FakeTables } {
     audit: { record: async (entry) => void tables.audit.push(entry) },
     oneTimeTokens: fakeOneTimeTokens(tables.oneTimeTokens),
     quota: fakeQuota(),
+    flowStates: fakeFlowStates(tables.flowStates),
+    externalIdentities: fakeExternalIdentities(tables),
   };
   const begin = rowLocks();
   const transaction: Store["transaction"] = async (fn) => {

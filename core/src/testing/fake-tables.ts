@@ -1,4 +1,5 @@
 import type { AuditEntry, Identity, User } from "../accounts/index.js";
+import type { FlowState } from "../pkce/index.js";
 import type { RefreshTokenRecord, Session } from "../sessions/index.js";
 import type { OneTimeToken } from "../verification/index.js";
 
@@ -10,6 +11,7 @@ export interface FakeTables {
   tokens: Map<string, RefreshTokenRecord>;
   audit: AuditEntry[];
   oneTimeTokens: Map<string, OneTimeToken>;
+  flowStates: Map<string, FlowState>;
 }
 
 export function emptyTables(): FakeTables {
@@ -20,5 +22,6 @@ export function emptyTables(): FakeTables {
     tokens: new Map(),
     audit: [],
     oneTimeTokens: new Map(),
+    flowStates: new Map(),
   };
 }

@@ -6,6 +6,9 @@ export * from "./accounts/identity-repository.contract.js";
 export * from "./accounts/user-repository.contract.js";
 export * from "./fake-deps.js";
 export * from "./fake-store.js";
+export * from "./guards/captcha-verifier.contract.js";
+export * from "./guards/fake-captcha.js";
+export * from "./guards/request-limiter.contract.js";
 export {
   aFullUser,
   anIdentity,
@@ -18,6 +21,11 @@ export {
   type StoreHarness,
 } from "./harness.js";
 export * from "./kernel/fakes.js";
+export * from "./oauth/external-identities.contract.js";
+export * from "./oauth/fake-external-identities.js";
+export * from "./oauth/fake-providers.js";
+export * from "./pkce/fake-flow-states.js";
+export * from "./pkce/flow-states.contract.js";
 export * from "./sessions/fake-signer.js";
 export * from "./sessions/locks.contract.js";
 export * from "./sessions/refresh-tokens.contract.js";

@@ -16,12 +16,20 @@ export function rollingBack<S extends Store & { tables: FakeTables }>(store: S):
       sessions: new Map(t.sessions),
       tokens: new Map(t.tokens),
       oneTimeTokens: new Map(t.oneTimeTokens),
+      flowStates: new Map(t.flowStates),
       audit: [...t.audit],
     };
     try {
       return await inner(fn);
     } catch (thrown) {
-      for (const name of ["users", "identities", "sessions", "tokens", "oneTimeTokens"] as const) {
+      for (const name of [
+        "users",
+        "identities",
+        "sessions",
+        "tokens",
+        "oneTimeTokens",
+        "flowStates",
+      ] as const) {
         const table = t[name] as Map<string, unknown>;
         table.clear();
         for (const [k, v] of saved[name]) table.set(k, v);

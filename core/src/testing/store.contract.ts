@@ -2,6 +2,8 @@ import { describeAuditLogContract } from "./accounts/audit-log.contract.js";
 import { describeIdentityRepositoryContract } from "./accounts/identity-repository.contract.js";
 import { describeUserRepositoryContract } from "./accounts/user-repository.contract.js";
 import type { MakeStore } from "./harness.js";
+import { describeExternalIdentityContract } from "./oauth/external-identities.contract.js";
+import { describeFlowStateContract } from "./pkce/flow-states.contract.js";
 import { describeLockContract } from "./sessions/locks.contract.js";
 import { describeRefreshTokenContract } from "./sessions/refresh-tokens.contract.js";
 import { describeSessionStoreContract } from "./sessions/session-store.contract.js";
@@ -16,4 +18,6 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
   describeLockContract(name, makeStore);
   describeAuditLogContract(name, makeStore);
   describeOneTimeTokenContract(name, makeStore);
+  describeFlowStateContract(name, makeStore);
+  describeExternalIdentityContract(name, makeStore);
 }

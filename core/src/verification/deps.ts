@@ -1,12 +1,13 @@
 import type { DeliveryQueue, Transactor } from "../kernel/index.js";
-import type { SessionsDeps, SessionsRepositories } from "../sessions/index.js";
+import type { PkceRepositories } from "../pkce/index.js";
+import type { SessionsDeps } from "../sessions/index.js";
 import type { Mailer } from "./ports/mailer.js";
 import type { OneTimeTokenStore } from "./ports/one-time-tokens.js";
 import type { SendQuota } from "./ports/send-quota.js";
 import type { SmsSender } from "./ports/sms-sender.js";
 
-/** The repositories verification uses: the sessions' and one-time tokens and send counters. */
-export interface VerificationRepositories extends SessionsRepositories {
+/** The repositories verification uses: the sessions', PKCE flow states, one-time tokens and send counters. */
+export interface VerificationRepositories extends PkceRepositories {
   readonly oneTimeTokens: OneTimeTokenStore;
   /**
    * Send counters shared by all instances. Taken through the store itself (one atomic statement of its

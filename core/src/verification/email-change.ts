@@ -10,6 +10,7 @@ import {
   resolveRedirect,
   transactionThenSend,
 } from "../kernel/index.js";
+import type { PkceChallenge } from "../pkce/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import type { OneTimeToken, OneTimeTokenType } from "./ports/one-time-tokens.js";
 import { answerAlike } from "./steps/answer-alike.js";
@@ -38,6 +39,8 @@ export interface RequestEmailChangeInput {
   readonly now: Date;
   /** Where the mails wait until the caller's transaction has committed (`transactionThenSend`). */
   readonly outbox: Outbox<VerificationRepositories>;
+  /** A PKCE flow (`code_challenge`): the mailed link then yields a code for `POST /token?grant_type=pkce`. */
+  readonly pkce?: PkceChallenge | null | undefined;
 }
 
 /**
@@ -64,7 +67,7 @@ export async function requestEmailChange(
     await repos.oneTimeTokens.deleteForUser(user.id, EMAIL_CHANGE_TOKENS);
     return saveChannelChange(deps, repos, applied(user, newEmail, now, now), now);
   }
-  return mailEmailChange(deps, repos, user, newEmail, input.redirectTo, now, input.outbox);
+  return mailEmailChange(deps, repos, user, newEmail, input.redirectTo, now, input.outbox, input.pkce);
 }
 
 /**
@@ -93,6 +96,7 @@ async function mailEmailChange(
   redirectTo: string,
   now: Date,
   outbox: Outbox<VerificationRepositories>,
+  pkce?: PkceChallenge | null | undefined,
 ): Promise<Result<User>> {
   const refused = tooSoon(user.emailChangeSentAt, deps.settings.mailer.maxFrequency, now, "email");
   if (refused) return err(refused);
@@ -119,6 +123,7 @@ async function mailEmailChange(
     redirectTo,
     now,
     outbox,
+    pkce,
   } as const;
   orRollback(
     await sendEmailToken(deps, repos, { ...mail, tokenType: "email_change_token_new", to: newEmail }),
@@ -186,7 +191,7 @@ export async function confirmEmailChange(
  */
 export async function resendEmailChange(
   deps: Deps & Pick<VerificationDeps, "store" | "deliveries">,
-  input: { email: string; redirectTo?: string | undefined },
+  input: { email: string; redirectTo?: string | undefined; pkce?: PkceChallenge | null | undefined },
 ): Promise<Result<Record<string, never>>> {
   const email = normalizeEmail(input.email);
   if (!email.ok) return email;
@@ -198,7 +203,11 @@ export async function resendEmailChange(
   const refused =
     pending && tooSoon(known.emailChangeSentAt, deps.settings.mailer.maxFrequency, now, "email");
   if (refused) return err(refused);
-  return answerAlike(deps, now, pending ? () => mailChangeAgain(deps, email.value, redirectTo, now) : null);
+  return answerAlike(
+    deps,
+    now,
+    pending ? () => mailChangeAgain(deps, email.value, redirectTo, now, input.pkce) : null,
+  );
 }
 
 /** Mails the pending change's confirmations again (after the answer; the cap already counted). */
@@ -207,13 +216,14 @@ function mailChangeAgain(
   email: string,
   redirectTo: string,
   now: Date,
+  pkce: PkceChallenge | null | undefined,
 ) {
   const outbox = new Outbox<VerificationRepositories>({ reserved: true });
   return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<Record<string, never>>> => {
     const found = await repos.users.findByEmail(email);
     const user = found && (await repos.users.lock(found.id));
     if (!user || user.emailChange === null) return ok({});
-    const sent = await mailEmailChange(deps, repos, user, user.emailChange, redirectTo, now, outbox);
+    const sent = await mailEmailChange(deps, repos, user, user.emailChange, redirectTo, now, outbox, pkce);
     return sent.ok ? ok({}) : sent;
   });
 }

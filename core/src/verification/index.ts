@@ -18,6 +18,7 @@ export * from "./sign-up.js";
 export * from "./steps/frequency.js";
 export * from "./steps/send-email-token.js";
 export * from "./steps/send-sms-token.js";
+export { undoCreationWith } from "./steps/undo-message.js";
 export * from "./update-user.js";
 export { type VerifyInput, type VerifyOutcome, verifyOtp } from "./verify.js";
 export type * from "./verify-type.js";

@@ -9,6 +9,7 @@ import {
   resolveRedirect,
   transactionThenSend,
 } from "../kernel/index.js";
+import type { PkceChallenge } from "../pkce/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { answerAlike } from "./steps/answer-alike.js";
 import { tooSoon } from "./steps/frequency.js";
@@ -33,7 +34,7 @@ type Deps = Pick<
  */
 export async function recoverPassword(
   deps: Deps,
-  input: { email: string; redirectTo?: string },
+  input: { email: string; redirectTo?: string; pkce?: PkceChallenge | null | undefined },
 ): Promise<Result<Record<never, never>>> {
   const email = normalizeEmail(input.email);
   if (!email.ok) return email;
@@ -45,11 +46,21 @@ export async function recoverPassword(
   const found = await deps.store.users.findByEmail(email.value);
   const refused = found && tooSoon(found.recoverySentAt, deps.settings.mailer.maxFrequency, now, "email");
   if (refused) return err(refused);
-  return answerAlike(deps, now, found && (() => mailRecovery(deps, email.value, redirectTo, now)));
+  return answerAlike(
+    deps,
+    now,
+    found && (() => mailRecovery(deps, email.value, redirectTo, now, input.pkce)),
+  );
 }
 
 /** Stamps, stores and mails the recovery of `email` (after the answer; the cap already counted). */
-function mailRecovery(deps: Deps, email: string, redirectTo: string, now: Date) {
+function mailRecovery(
+  deps: Deps,
+  email: string,
+  redirectTo: string,
+  now: Date,
+  pkce: PkceChallenge | null | undefined,
+) {
   const outbox = new Outbox<VerificationRepositories>({ reserved: true });
   return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<Record<never, never>>> => {
     const found = await repos.users.findByEmail(email);
@@ -75,6 +86,7 @@ function mailRecovery(deps: Deps, email: string, redirectTo: string, now: Date) 
         redirectTo,
         now,
         outbox,
+        pkce,
       }),
     );
     return ok({});

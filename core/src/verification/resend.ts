@@ -8,6 +8,7 @@ import {
   resolveRedirect,
   transactionThenSend,
 } from "../kernel/index.js";
+import type { PkceChallenge } from "../pkce/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { resendEmailChange } from "./email-change.js";
 import { resendPhoneChange } from "./phone-change.js";
@@ -21,6 +22,8 @@ export interface ResendInput {
   readonly email?: string;
   readonly phone?: string;
   readonly redirectTo?: string;
+  /** A PKCE flow (`code_challenge`): the mailed link then yields a code for `POST /token?grant_type=pkce`. */
+  readonly pkce?: PkceChallenge | null | undefined;
 }
 
 type Deps = Pick<
@@ -56,10 +59,11 @@ export async function resend(deps: Deps, input: ResendInput): Promise<Result<{ m
     siteUrl: deps.settings.siteUrl,
     allowList: deps.settings.uriAllowList,
   });
-  if (type === "email_change") return resendEmailChange(deps, { email: input.email ?? "", redirectTo });
+  if (type === "email_change")
+    return resendEmailChange(deps, { email: input.email ?? "", redirectTo, pkce: input.pkce });
   if (type === "phone_change") return resendPhoneChange(deps, { phone: input.phone ?? "" });
   return type === "signup"
-    ? resendSignup(deps, input.email ?? "", redirectTo)
+    ? resendSignup(deps, input.email ?? "", redirectTo, input.pkce)
     : resendSms(deps, input.phone ?? "");
 }
 
@@ -67,6 +71,7 @@ async function resendSignup(
   deps: Deps,
   rawEmail: string,
   redirectTo: string,
+  pkce: PkceChallenge | null | undefined,
 ): Promise<Result<{ messageId?: string }>> {
   const email = normalizeEmail(rawEmail);
   if (!email.ok) return email;
@@ -76,19 +81,25 @@ async function resendSignup(
   const refused =
     pending && tooSoon(known.confirmationSentAt, deps.settings.mailer.maxFrequency, now, "email");
   if (refused) return err(refused);
-  const deliver = () => mailConfirmation(deps, email.value, redirectTo, now);
+  const deliver = () => mailConfirmation(deps, email.value, redirectTo, now, pkce);
   return answerAlike(deps, now, pending ? deliver : null);
 }
 
 /** Mails the confirmation again (after the answer; the cap already counted). */
-function mailConfirmation(deps: Deps, email: string, redirectTo: string, now: Date) {
+function mailConfirmation(
+  deps: Deps,
+  email: string,
+  redirectTo: string,
+  now: Date,
+  pkce: PkceChallenge | null | undefined,
+) {
   const outbox = new Outbox<VerificationRepositories>({ reserved: true });
   return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<{ messageId?: string }>> => {
     const found = await repos.users.findByEmail(email);
     const user = found && (await repos.users.lock(found.id));
     // Confirmed or unknown: nothing to send, and the answer must not say which.
     if (!user || user.emailConfirmedAt !== null) return ok({});
-    const sent = await resendEmailConfirmation(deps, repos, user, { redirectTo, now, outbox });
+    const sent = await resendEmailConfirmation(deps, repos, user, { redirectTo, now, pkce, outbox });
     return sent.ok ? ok({}) : sent;
   });
 }

@@ -10,6 +10,7 @@ import {
   resolveRedirect,
   transactionThenSend,
 } from "../kernel/index.js";
+import type { PkceChallenge } from "../pkce/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { answerAlike } from "./steps/answer-alike.js";
 import { resendEmailConfirmation } from "./steps/confirmation.js";
@@ -28,6 +29,8 @@ export interface SendMagicLinkInput {
   /** Whether an unknown address is signed up (default true). */
   readonly createUser?: boolean;
   readonly redirectTo?: string;
+  /** A PKCE flow (`code_challenge`): the mailed link then yields a code for `POST /token?grant_type=pkce`. */
+  readonly pkce?: PkceChallenge | null | undefined;
 }
 
 type Deps = Pick<
@@ -121,6 +124,7 @@ function mailMagicLink(
         now,
         magicLink: true,
         outbox,
+        pkce: input.pkce,
       });
       return sent.ok ? ok({}) : sent;
     }
@@ -138,6 +142,7 @@ function mailMagicLink(
         redirectTo,
         now,
         outbox,
+        pkce: input.pkce,
       }),
     );
     return ok({});

@@ -19,6 +19,7 @@ import {
   resolveRedirect,
   transactionThenSend,
 } from "../kernel/index.js";
+import type { PkceChallenge } from "../pkce/index.js";
 import { issueSession, type SessionTokens } from "../sessions/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { resendEmailConfirmation, resendSmsConfirmation } from "./steps/confirmation.js";
@@ -34,6 +35,8 @@ export interface SignUpInput {
   readonly data?: Record<string, unknown>;
   /** Where the confirmation link leads (`redirect_to`); SITE_URL unless it is allowed. */
   readonly redirectTo?: string;
+  /** A PKCE flow (`code_challenge`): the mailed link then yields a code for `POST /token?grant_type=pkce`. */
+  readonly pkce?: PkceChallenge | null | undefined;
 }
 
 /** A session when the account is usable at once (autoconfirm, anonymous), else the unconfirmed user. */
@@ -99,6 +102,7 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
     now,
     redirectTo,
     outbox,
+    pkce: input.pkce ?? null,
   };
   const findExisting = (repos: VerificationRepositories) =>
     channel === "email" ? repos.users.findByEmail(address.value) : repos.users.findByPhone(address.value);
@@ -144,6 +148,7 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
           redirectTo,
           now,
           outbox,
+          pkce: fields.pkce,
         }),
       );
     } else {
@@ -171,6 +176,7 @@ interface NewUserFields {
   readonly redirectTo: string;
   /** Where the confirmation waits until the sign-up has committed. */
   readonly outbox: Outbox<VerificationRepositories>;
+  readonly pkce: PkceChallenge | null;
 }
 
 /** A new email/phone user; also the template of the fake user answered for a duplicate. */
@@ -250,6 +256,7 @@ async function repeatedSignUp(
       redirectTo: f.redirectTo,
       now: f.now,
       outbox: f.outbox,
+      pkce: f.pkce,
     });
     if (!resent.ok) return resent;
   }

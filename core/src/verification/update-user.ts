@@ -18,6 +18,7 @@ import {
   resolveRedirect,
   transactionThenSend,
 } from "../kernel/index.js";
+import type { PkceChallenge } from "../pkce/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { requestEmailChange } from "./email-change.js";
 import { requestPhoneChange } from "./phone-change.js";
@@ -36,6 +37,8 @@ export interface UpdateUserInput {
   readonly phone?: string;
   /** Where the email change links lead (`redirect_to`); resolved against SITE_URL and the allow list. */
   readonly redirectTo?: string | undefined;
+  /** A PKCE flow (`code_challenge`): the mailed link then yields a code for `POST /token?grant_type=pkce`. */
+  readonly pkce?: PkceChallenge | null | undefined;
 }
 
 type Deps = Pick<
@@ -153,7 +156,14 @@ export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<Re
     let next = user;
     if (newEmail !== null) {
       next = orRollback(
-        await requestEmailChange(deps, repos, { user: next, newEmail, redirectTo, now, outbox }),
+        await requestEmailChange(deps, repos, {
+          user: next,
+          newEmail,
+          redirectTo,
+          now,
+          outbox,
+          pkce: input.pkce,
+        }),
       );
     }
     if (newPhone !== null) {

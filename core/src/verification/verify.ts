@@ -3,10 +3,12 @@ import {
   err,
   failures,
   ok,
+  orRollback,
   type Result,
   resolveRedirect,
   transactionRollingBackOn,
 } from "../kernel/index.js";
+import { emailFlowMethod, issueAuthCode } from "../pkce/index.js";
 import { issueSession, type SessionTokens } from "../sessions/index.js";
 import type { VerificationDeps } from "./deps.js";
 import { confirmEmailChange } from "./email-change.js";
@@ -27,11 +29,14 @@ export interface VerifyInput {
   /** Sets the password of an invited user who has none. */
   readonly password?: string;
   readonly redirectTo?: string;
+  /** A followed PKCE link (`pkce_` token): answer the flow's code, the session waits for the exchange. */
+  readonly pkce?: boolean;
 }
 
-/** A session, or — halfway through a secure email change — a message for the user. */
+/** A session (or, for a PKCE link, the code to exchange for one), or — halfway through a secure email change — a message for the user. */
 export type VerifyOutcome =
   | { kind: "session"; tokens: SessionTokens; type: VerifyType; redirectTo: string }
+  | { kind: "code"; code: string; redirectTo: string }
   | { kind: "message"; message: string; redirectTo: string };
 
 // Which pending tokens a verification type may consume. A magic link sent to an address that was
@@ -148,6 +153,14 @@ export async function verifyOtp(deps: VerifyDeps, input: VerifyInput): Promise<R
       });
     }
     if (!verified.ok) return verified;
+    if (input.pkce) {
+      // The sign-in happens at the exchange; without its flow state the link must stay unused.
+      const authenticationMethod = emailFlowMethod(input.type);
+      const code = orRollback(
+        await issueAuthCode(deps, repos, { userId: user.id, authenticationMethod, now }),
+      );
+      return ok({ kind: "code", code, redirectTo });
+    }
     const signedIn: User = { ...verified.value, lastSignInAt: now };
     await repos.users.update(signedIn);
     await repos.audit.record({

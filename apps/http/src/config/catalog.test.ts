@@ -43,7 +43,7 @@ describe("docs/configuration.md and example.env", () => {
       "boolean",
       code("false"),
       "no",
-      "Check `captcha_token` on sign-up, sign-in and OTP requests. Not built yet: `true` is refused at start (captcha verification).",
+      "Check `gotrue_meta_security.captcha_token` with the captcha provider on sign-up (anonymous too), password sign-in, `/otp`, `/magiclink`, `/recover` and `/resend`; callers with a service-role key are not checked.",
     ]);
   });
 
@@ -60,7 +60,7 @@ describe("docs/configuration.md and example.env", () => {
 
   it("mention every unprefixed alias", () => {
     const aliases = configVariables.flatMap((v) => v.aliases).filter((name) => !name.startsWith("AUTHSVC_"));
-    expect(aliases.sort()).toEqual(["API_EXTERNAL_URL", "DATABASE_URL", "LOG_LEVEL", "PORT"]);
+    expect(aliases.sort()).toEqual(["API_EXTERNAL_URL", "DATABASE_URL", "LOG_LEVEL", "PORT", "REDIS_URL"]);
     for (const alias of aliases) expect(configurationDoc).toContain(code(alias));
   });
 

@@ -124,6 +124,15 @@ export const postgresUrl: Kind<string> = {
   ),
 };
 
+export const redisUrl: Kind<string> = {
+  type: "redis URL",
+  schema: v.pipe(
+    v.string(),
+    v.trim(),
+    v.check((text) => isUrl(text, ["redis:", "rediss:"]), "expected a redis:// or rediss:// URL"),
+  ),
+};
+
 /** Mail links are `<API_EXTERNAL_URL><path>`, or the URL itself when absolute. */
 export const urlPath: Kind<string> = {
   type: "path or URL",

@@ -93,11 +93,27 @@ describe("problems", () => {
   it("requires each missing credential of an enabled provider", () => {
     expect(
       problemsWith({ AUTHSVC_EXTERNAL_GITHUB_ENABLED: "true", AUTHSVC_EXTERNAL_GITHUB_CLIENT_ID: "Iv1.abc" }),
-    ).toEqual([
-      "AUTHSVC_EXTERNAL_GITHUB_ENABLED: OAuth sign-in is not built yet, so this switch cannot be turned on; unset it or set it to false",
-      "AUTHSVC_EXTERNAL_GITHUB_SECRET: required when AUTHSVC_EXTERNAL_GITHUB_ENABLED is true",
-      "AUTHSVC_EXTERNAL_GITHUB_REDIRECT_URI: required when AUTHSVC_EXTERNAL_GITHUB_ENABLED is true",
+    ).toEqual(["AUTHSVC_EXTERNAL_GITHUB_SECRET: required when AUTHSVC_EXTERNAL_GITHUB_ENABLED is true"]);
+    expect(problemsWith({ AUTHSVC_EXTERNAL_ZOOM_ENABLED: "true" })).toEqual([
+      "AUTHSVC_EXTERNAL_ZOOM_CLIENT_ID: required when AUTHSVC_EXTERNAL_ZOOM_ENABLED is true",
+      "AUTHSVC_EXTERNAL_ZOOM_SECRET: required when AUTHSVC_EXTERNAL_ZOOM_ENABLED is true",
     ]);
+  });
+
+  it("turns on a provider with its client id and secret; the redirect URI and base URL are optional", () => {
+    const config = configOf({
+      AUTHSVC_EXTERNAL_GITHUB_ENABLED: "true",
+      AUTHSVC_EXTERNAL_GITHUB_CLIENT_ID: "Iv1.abc",
+      AUTHSVC_EXTERNAL_GITHUB_SECRET: "gh-s3cret",
+    });
+    expect(config.external.github).toEqual({
+      enabled: true,
+      clientId: "Iv1.abc",
+      secret: "gh-s3cret",
+      redirectUri: undefined,
+      url: undefined,
+    });
+    expect(EXTERNAL_PROVIDERS.filter((id) => config.external[id].enabled)).toEqual(["github"]);
   });
 
   it("requires a base URL for Keycloak, which has no public host", () => {
@@ -107,15 +123,15 @@ describe("problems", () => {
       AUTHSVC_EXTERNAL_KEYCLOAK_SECRET: "kc-secret",
       AUTHSVC_EXTERNAL_KEYCLOAK_REDIRECT_URI: "https://auth.example.com/callback",
     };
-    const refused =
-      "AUTHSVC_EXTERNAL_KEYCLOAK_ENABLED: OAuth sign-in is not built yet, so this switch cannot be turned on; unset it or set it to false";
     expect(problemsWith(keycloak)).toEqual([
-      refused,
       "AUTHSVC_EXTERNAL_KEYCLOAK_URL: required when AUTHSVC_EXTERNAL_KEYCLOAK_ENABLED is true",
     ]);
-    // Complete credentials do not make OAuth sign-in exist.
     const url = "https://sso.example.com/realms/main";
-    expect(problemsWith({ ...keycloak, AUTHSVC_EXTERNAL_KEYCLOAK_URL: url })).toEqual([refused]);
+    expect(configOf({ ...keycloak, AUTHSVC_EXTERNAL_KEYCLOAK_URL: url }).external.keycloak).toMatchObject({
+      enabled: true,
+      url,
+      redirectUri: "https://auth.example.com/callback",
+    });
   });
 
   it("requires the credentials of the selected SMS gateway only", () => {
@@ -138,11 +154,32 @@ describe("problems", () => {
     });
   });
 
+  it("starts with captcha on given a secret, and reads the verification URL and the Redis URL", () => {
+    const config = configOf({
+      AUTHSVC_SECURITY_CAPTCHA_ENABLED: "true",
+      AUTHSVC_SECURITY_CAPTCHA_PROVIDER: "turnstile",
+      AUTHSVC_SECURITY_CAPTCHA_SECRET: "captcha-secret",
+      AUTHSVC_SECURITY_CAPTCHA_URL: "http://127.0.0.1:4020/siteverify",
+      REDIS_URL: "redis://127.0.0.1:6379/2",
+    });
+    expect(config.security.captcha).toEqual({
+      enabled: true,
+      provider: "turnstile",
+      secret: "captcha-secret",
+      timeoutMs: 10_000,
+      url: "http://127.0.0.1:4020/siteverify",
+    });
+    expect(config.rateLimit.redisUrl).toBe("redis://127.0.0.1:6379/2");
+    expect(configOf({}).rateLimit.redisUrl).toBeUndefined();
+    expect(problemsWith({ REDIS_URL: "http://127.0.0.1:6379" })).toEqual([
+      'REDIS_URL: expected a redis:// or rediss:// URL, got "http://127.0.0.1:6379"',
+    ]);
+  });
+
   it("requires an admin email with a mail server, and a secret with captcha", () => {
     expect(
       problemsWith({ AUTHSVC_SMTP_HOST: "mail.example.com", AUTHSVC_SECURITY_CAPTCHA_ENABLED: "on" }),
     ).toEqual([
-      "AUTHSVC_SECURITY_CAPTCHA_ENABLED: captcha verification is not built yet, so this switch cannot be turned on; unset it or set it to false",
       "AUTHSVC_SECURITY_CAPTCHA_SECRET: required when AUTHSVC_SECURITY_CAPTCHA_ENABLED is true",
       "AUTHSVC_SMTP_ADMIN_EMAIL: required when AUTHSVC_SMTP_HOST is set",
     ]);
@@ -189,14 +226,12 @@ describe("problems", () => {
       'LOG_LEVEL: expected one of panic, fatal, error, warn, info, debug, got "loud"',
       'AUTHSVC_JWT_EXP: expected a whole number of seconds, got "soon"',
       'AUTHSVC_EXTERNAL_APPLE_ENABLED: expected true or false (or 1/0, yes/no, on/off), got "maybe"',
-      "AUTHSVC_EXTERNAL_ZOOM_ENABLED: OAuth sign-in is not built yet, so this switch cannot be turned on; unset it or set it to false",
       'AUTHSVC_MAILER_TEMPLATES_RECOVERY: expected an absolute http(s) URL, got "recovery.html"',
       "AUTHSVC_SITE_URL: required",
       "AUTHSVC_API_EXTERNAL_URL: required (or set API_EXTERNAL_URL)",
       "AUTHSVC_JWT_SECRET: required",
       "AUTHSVC_EXTERNAL_ZOOM_CLIENT_ID: required when AUTHSVC_EXTERNAL_ZOOM_ENABLED is true",
       "AUTHSVC_EXTERNAL_ZOOM_SECRET: required when AUTHSVC_EXTERNAL_ZOOM_ENABLED is true",
-      "AUTHSVC_EXTERNAL_ZOOM_REDIRECT_URI: required when AUTHSVC_EXTERNAL_ZOOM_ENABLED is true",
       "AUTHSVC_SMS_TEXTLOCAL_API_KEY: required when AUTHSVC_SMS_PROVIDER is textlocal",
       "AUTHSVC_SMS_TEXTLOCAL_SENDER: required when AUTHSVC_SMS_PROVIDER is textlocal",
       "AUTHSVC_MAILER_SUBJECTS_BOGUS: unknown variable (a typo?); kinds are INVITE, CONFIRMATION, RECOVERY, MAGIC_LINK, EMAIL_CHANGE, REAUTHENTICATION",
@@ -231,13 +266,8 @@ describe("problems", () => {
 describe("switches of features that are not built yet", () => {
   const unbuilt = configVariables.filter((v) => v.unbuilt !== undefined);
 
-  it("are trace and metrics export, captcha, and sign-in with each OAuth provider", () => {
-    expect(unbuilt.map((v) => v.name)).toEqual([
-      "AUTHSVC_TRACING_ENABLED",
-      "AUTHSVC_METRICS_ENABLED",
-      "AUTHSVC_SECURITY_CAPTCHA_ENABLED",
-      ...EXTERNAL_PROVIDERS.map((id) => `AUTHSVC_EXTERNAL_${id.toUpperCase()}_ENABLED`),
-    ]);
+  it("are trace and metrics export", () => {
+    expect(unbuilt.map((v) => v.name)).toEqual(["AUTHSVC_TRACING_ENABLED", "AUTHSVC_METRICS_ENABLED"]);
   });
 
   it.each(unbuilt.map((v) => [v.name, v.unbuilt]))(

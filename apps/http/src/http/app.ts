@@ -1,4 +1,4 @@
-import type { AuthDeps } from "@authsvc/core";
+import type { AuthDeps, CaptchaVerifier } from "@authsvc/core";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
@@ -7,6 +7,7 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import type { Logger } from "pino";
 import { generateLinkRoutes } from "../routes/admin-generate-link.js";
 import { adminUserRoutes } from "../routes/admin-users.js";
+import { externalRoutes } from "../routes/external.js";
 import { healthRoutes } from "../routes/health.js";
 import { messageRoutes } from "../routes/messages.js";
 import { type Settings, settingsRoutes } from "../routes/settings.js";
@@ -16,8 +17,10 @@ import { userRoutes } from "../routes/user.js";
 import { verifyRoutes } from "../routes/verify.js";
 import { API_VERSION_HEADER } from "./api-version.js";
 import type { AppEnv } from "./app-env.js";
-import { errorResponse, httpError, statusOf, toAuthError } from "./errors.js";
+import { errorResponse, statusOf, toAuthError } from "./errors.js";
+import { httpFailures } from "./http-failures.js";
 import { apiVersion } from "./middleware/api-version.js";
+import { applyCaptcha } from "./middleware/captcha.js";
 import { DeadlinePassedError, requestDeadline, withRequestDeadlines } from "./middleware/deadline.js";
 import { MAX_BODY_BYTES } from "./middleware/json-body.js";
 import { applyRateLimits, type RateLimits } from "./middleware/rate-limit.js";
@@ -39,6 +42,8 @@ export interface AppDeps {
   readonly maxRequestDurationMs?: number;
   /** Per-IP request limits (`RATE_LIMIT_*`); none when absent or without a header. */
   readonly rateLimit?: RateLimits;
+  /** Captcha check of sign-up, password sign-in and OTP requests (`SECURITY_CAPTCHA_*`); none when absent. */
+  readonly captcha?: CaptchaVerifier | undefined;
 }
 
 // The reference's CORS policy (rs/cors in GoTrue): any origin, credentials allowed.
@@ -74,18 +79,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       app,
       onMethodNotAllowed: (c, methods) => {
         c.header("Allow", methods.join(", "));
-        return errorResponse(c, httpError(405, "method_not_allowed", `Method ${c.req.method} not allowed`));
+        return errorResponse(c, httpFailures.methodNotAllowed(c.req.method));
       },
     }),
   );
   app.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
-      onError: (c) =>
-        errorResponse(
-          c,
-          httpError(413, "request_entity_too_large", `Request body too large (max ${MAX_BODY_BYTES} bytes)`),
-        ),
+      onError: (c) => errorResponse(c, httpFailures.bodyTooLarge(MAX_BODY_BYTES)),
     }),
   );
   // 504 only while nothing has committed; the ports below ask the deadline before each commit.
@@ -93,6 +94,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const auth = withRequestDeadlines(deps.auth);
 
   applyRateLimits(app, deps.rateLimit);
+  applyCaptcha(app, auth, deps.captcha);
   // A known and an unknown address answer alike, in time too (docs/http-api.md, "Differences").
   app.post("/signup", uniformLatency(UNIFORM_LATENCY_SIGNUP_STEP_MS));
   for (const path of ["/recover", "/magiclink", "/otp", "/resend"]) app.post(path, uniformLatency());
@@ -106,13 +108,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", verifyRoutes(auth));
   app.route("/", messageRoutes(auth));
   app.route("/", generateLinkRoutes(auth));
+  app.route("/", externalRoutes(auth));
 
-  app.notFound((c) => errorResponse(c, httpError(404, "not_found", "Not found")));
+  app.notFound((c) => errorResponse(c, httpFailures.routeNotFound()));
   app.onError((thrown, c) => {
     if (thrown instanceof DeadlinePassedError) {
       // Already answered 504; this is the late handler, whose change has just been rolled back.
       c.get("log").warn("request timed out before its change committed: rolled back");
-      return errorResponse(c, httpError(504, "request_timeout", thrown.message));
+      return errorResponse(c, httpFailures.requestTimeout());
     }
     const cause = thrown instanceof HTTPException ? thrown.cause : thrown;
     const error = toAuthError(cause);

@@ -9,6 +9,12 @@ import { HttpError, statusOf, toAuthError } from "./errors.js";
 const EXPECTED: Readonly<Record<FailureName, number>> = {
   unexpectedFailure: 500,
   unstorableValue: 400,
+  databaseUnavailable: 503,
+  externalCodeExchangeFailed: 500,
+  externalUserFetchFailed: 500,
+  badIdToken: 400,
+  idTokenKeysUnavailable: 500,
+  idTokenAudienceUnacceptable: 400,
   emailRequired: 400,
   emailTooLong: 400,
   emailInvalid: 400,
@@ -50,6 +56,10 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   notAdmin: 403,
   unexpectedAudience: 403,
   audienceMismatch: 400,
+  captchaMissing: 400,
+  captchaRejected: 400,
+  grantTypeUnsupported: 400,
+  logoutScopeInvalid: 400,
   emailRateLimit: 429,
   smsRateLimit: 429,
   emailTooSoon: 429,
@@ -63,6 +73,11 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   verifyTokenOrHash: 400,
   verifyTokenMissing: 400,
   verifyHashWithAddress: 400,
+  verifyTypeRequired: 400,
+  verifyLinkTokenMissing: 400,
+  otpEmailOrPhone: 400,
+  otpEmailOrPhoneMissing: 400,
+  magicLinkEmailMissing: 422,
   resendTypeMissing: 400,
   resendEmailMissing: 400,
   resendPhoneMissing: 400,
@@ -75,14 +90,45 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   userIdNotUuid: 404,
   newUserIdNotUuid: 400,
   userIdTaken: 422,
-  adminFieldType: 400,
   passwordAndHash: 400,
   passwordHashInvalid: 400,
   banDurationInvalid: 400,
   paginationInvalid: 400,
+  softDeleteUnsupported: 400,
   linkTypeInvalid: 400,
   linkNeedsSecureEmailChange: 400,
   userWithEmailNotFound: 404,
+  pkceParamsIncomplete: 400,
+  codeChallengeLength: 400,
+  codeChallengeCharacters: 400,
+  codeChallengeMethodUnsupported: 400,
+  pkceGrantIncomplete: 400,
+  flowStateNotFound: 404,
+  flowStateExpired: 422,
+  badCodeVerifier: 400,
+  noFlowStateForUser: 400,
+  providerNotEnabled: 400,
+  oauthStateMissing: 400,
+  oauthStateInvalid: 400,
+  oauthStateNotFound: 400,
+  oauthStateExpired: 400,
+  oauthCodeMissing: 400,
+  oauthProviderGone: 400,
+  externalEmailMissing: 500,
+  multipleAccounts: 500,
+  providerEmailNeedsVerification: 422,
+  linkedEmailNeedsVerification: 422,
+  identityAlreadyLinked: 422,
+  identityLinkedToAnother: 422,
+  linkingTargetMissing: 422,
+  manualLinkingDisabled: 404,
+  singleIdentityNotDeletable: 422,
+  identityNotFound: 422,
+  identityIdNotUuid: 404,
+  emailConflictIdentityNotDeletable: 422,
+  idTokenProviderDisabled: 400,
+  idTokenNonceBothOrNeither: 400,
+  idTokenNonceMismatch: 400,
 };
 
 describe("statusOf", () => {
@@ -108,9 +154,7 @@ describe("statusOf", () => {
 
   it("keeps the status the HTTP layer gave its own errors", () => {
     expect(statusOf(new HttpError(405, "method_not_allowed", "Method PATCH not allowed"))).toBe(405);
-    expect(statusOf(new HttpError(422, "validation_failed", "Password recovery requires an email"))).toBe(
-      422,
-    );
+    expect(statusOf(new HttpError(429, "over_request_rate_limit", "Request rate limit reached"))).toBe(429);
   });
 
   it("shows nothing of an unexpected fault", () => {

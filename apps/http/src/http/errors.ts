@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from "@authsvc/adapters";
 import { AuthError, type ErrorCode, type FailureName, failures } from "@authsvc/core";
 import type { Context } from "hono";
 import type { ApiVersion } from "./api-version.js";
@@ -23,7 +24,7 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   refresh_token_not_found: 400,
   refresh_token_already_used: 400,
   flow_state_not_found: 404,
-  flow_state_expired: 403,
+  flow_state_expired: 422,
   signup_disabled: 422,
   user_banned: 403,
   provider_email_needs_verification: 422,
@@ -56,6 +57,13 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   email_address_not_authorized: 400,
   email_send_failed: 500,
   feature_disabled: 404,
+  bad_code_verifier: 400,
+  flow_state_already_used: 400,
+  identity_already_exists: 422,
+  identity_not_found: 422,
+  single_identity_not_deletable: 422,
+  email_conflict_identity_not_deletable: 422,
+  manual_linking_disabled: 404,
 };
 
 /** Failures the reference answers with another status than the usual one of their code. */
@@ -72,8 +80,18 @@ const STATUS_OVERRIDES: Readonly<Partial<Record<FailureName, number>>> = {
   jwtSubNotUuid: 400,
   jwtUserMissing: 403,
   userIdNotUuid: 404,
+  // The reference answers a magic link request without an email with 422, other missing fields with 400.
+  magicLinkEmailMissing: 422,
   // The reference fails with a 500 there; the clash is with existing state, not a malformed input.
   userIdTaken: 422,
+  // A restart or a killed backend is not a bug: a retryable 503 while the pool reconnects.
+  databaseUnavailable: 503,
+  // GET /verify answers a PKCE link without its flow state with 400 (the grant's own lookup is 404).
+  noFlowStateForUser: 400,
+  linkingTargetMissing: 422,
+  identityIdNotUuid: 404,
+  idTokenProviderDisabled: 400,
+  linkedEmailNeedsVerification: 422,
 };
 
 /** An error the HTTP layer raises itself (bad JSON, unknown route, request limits), with its status. */
@@ -128,9 +146,10 @@ export function errorResponse(c: Context, error: AuthError): Response {
  */
 export function toAuthError(thrown: unknown): AuthError {
   if (thrown instanceof AuthError) return thrown;
+  if (isDatabaseUnavailable(thrown)) return failures.databaseUnavailable();
   return failures.unexpectedFailure();
 }
 
-/** Shorthand for the errors the HTTP layer raises itself. */
+/** Shorthand for an error the HTTP layer raises itself; the named ones are in `http-failures.ts`. */
 export const httpError = (status: number, code: ErrorCode, message: string) =>
   new HttpError(status, code, message);

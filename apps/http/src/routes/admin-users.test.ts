@@ -53,6 +53,9 @@ describe("/admin/users and /invite", () => {
     const id = "00000000-0000-4000-8000-000000000009";
     const soft = await send(app, "DELETE", `/admin/users/${id}`, { should_soft_delete: true }, headers);
     expect(soft.status).toBe(400);
+    expect(await soft.json()).toMatchObject({
+      msg: "Soft deletion is not supported; delete without should_soft_delete",
+    });
     const typed = await send(
       app,
       "POST",
@@ -62,6 +65,92 @@ describe("/admin/users and /invite", () => {
     );
     expect(typed.status).toBe(400);
     expect(await typed.json()).toMatchObject({ msg: "Invalid email_confirm: expected true or false" });
+  });
+
+  it("takes JSON null as absent, and an empty string as absent for every field but password", async () => {
+    const { app, auth, headers } = await admin();
+    const res = await send(
+      app,
+      "POST",
+      "/admin/users",
+      {
+        id: "",
+        aud: "",
+        role: null,
+        email: "",
+        phone: "+15550101",
+        password: null,
+        password_hash: "",
+        email_confirm: null,
+        user_metadata: null,
+        app_metadata: null,
+        ban_duration: "",
+      },
+      headers,
+    );
+    expect(res.status).toBe(200);
+    const user = (await res.json()) as Record<string, unknown>;
+    expect(user).toMatchObject({
+      aud: "authenticated",
+      role: "authenticated",
+      email: "",
+      phone: "15550101",
+      user_metadata: {},
+      app_metadata: { provider: "phone", providers: ["phone"] },
+    });
+    expect(user.banned_until).toBeUndefined();
+    expect(auth.store.tables.users.get(user.id as string)?.encryptedPassword).toBeNull();
+  });
+
+  it("keeps an empty password: none on create, too short on update", async () => {
+    const { app, auth, headers } = await admin();
+    const created = await send(
+      app,
+      "POST",
+      "/admin/users",
+      { email: "e@example.com", password: "" },
+      headers,
+    );
+    expect(created.status).toBe(200);
+    const { id } = (await created.json()) as { id: string };
+    expect(auth.store.tables.users.get(id)?.encryptedPassword).toBeNull();
+    const updated = await send(app, "PUT", `/admin/users/${id}`, { password: "" }, headers);
+    expect(updated.status).toBe(422);
+    expect(await updated.json()).toMatchObject({ error_code: "weak_password" });
+  });
+
+  it("refuses a password with a password hash, even an empty one", async () => {
+    const { app, auth, headers } = await admin();
+    for (const password of ["secret-pw", ""]) {
+      const body = { email: "h@example.com", password, password_hash: "bcrypt$x" };
+      const res = await send(app, "POST", "/admin/users", body, headers);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({
+        error_code: "validation_failed",
+        msg: "Only a password or a password hash should be provided",
+      });
+    }
+    expect(auth.store.tables.users.size).toBe(0);
+  });
+
+  it.each([
+    ["POST", { email: 42 }, "Invalid email: expected a string"],
+    ["POST", { email: "a@example.com", role: 7 }, "Invalid role: expected a string"],
+    ["POST", { email: "a@example.com", password_hash: false }, "Invalid password_hash: expected a string"],
+    ["POST", { email: "a@example.com", phone_confirm: 1 }, "Invalid phone_confirm: expected true or false"],
+    ["POST", { email: "a@example.com", user_metadata: ["x"] }, "Invalid user_metadata: expected an object"],
+    ["PUT", { app_metadata: "x" }, "Invalid app_metadata: expected an object"],
+    ["PUT", { ban_duration: 3600 }, "Invalid ban_duration: expected a string"],
+  ])("%s with a mistyped field %j is 400, writing nothing", async (method, body, msg) => {
+    const { app, auth, headers } = await admin();
+    const created = await send(app, "POST", "/admin/users", { email: "t@example.com" }, headers);
+    const { id } = (await created.json()) as { id: string };
+    const before = auth.store.tables.users.get(id);
+    const path = method === "PUT" ? `/admin/users/${id}` : "/admin/users";
+    const res = await send(app, method, path, body, headers);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error_code: "validation_failed", msg });
+    expect([...auth.store.tables.users.values()]).toEqual([before]);
   });
 
   it("a bad page number is 400 Bad Pagination Parameters", async () => {

@@ -5,14 +5,14 @@ import {
   adminGetUser,
   adminListUsers,
   adminUpdateUser,
+  failures,
   inviteUser,
   isUuid,
 } from "@authsvc/core";
 import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/app-env.js";
-import { defined, flag, metadata, parseBody, shortText, text, unwrap } from "../http/body.js";
-import { httpError } from "../http/errors.js";
+import { defined, filledText, flag, metadata, parseBody, shortText, text, unwrap } from "../http/body.js";
 import { requireAdmin } from "../http/middleware/auth.js";
 import { readJsonObject } from "../http/middleware/json-body.js";
 import { userJson } from "../http/presenters/user-json.js";
@@ -20,34 +20,60 @@ import { userJson } from "../http/presenters/user-json.js";
 /** The `:id` path segment; a malformed one is a 404, as the reference answers. */
 function userIdParam(c: Context<AppEnv>): string {
   const id = c.req.param("id") ?? "";
-  if (!isUuid(id)) throw httpError(404, "validation_failed", "user_id must be an UUID");
+  if (!isUuid(id)) throw failures.userIdNotUuid();
   return id.toLowerCase();
 }
 
-/** The admin user body with its types checked; the use case validates the values. */
-const AdminUserBody = v.object({
-  id: text,
-  aud: shortText,
-  role: shortText,
-  email: text,
-  phone: text,
-  password: text,
-  password_hash: text,
-  email_confirm: flag,
-  phone_confirm: flag,
-  user_metadata: metadata,
-  app_metadata: metadata,
-  ban_duration: text,
-});
+/** `aud` and `role`: short plain text, absent when empty. */
+const filledShortText = v.pipe(
+  shortText,
+  v.transform((value) => value || undefined),
+);
+
+/**
+ * The admin user body, typed and mapped to core's fields; the use case validates the values. JSON
+ * `null` is absent, and so is `""` for every field but `password` (the reference decodes into Go zero
+ * values); an empty password stays, for the use case to tell "none" on create from "too short" on update.
+ */
+const AdminUserBody = v.pipe(
+  v.object({
+    id: filledText,
+    aud: filledShortText,
+    role: filledShortText,
+    email: filledText,
+    phone: filledText,
+    password: text,
+    password_hash: filledText,
+    email_confirm: flag,
+    phone_confirm: flag,
+    user_metadata: metadata,
+    app_metadata: metadata,
+    ban_duration: filledText,
+  }),
+  v.transform((body) => ({
+    id: body.id,
+    aud: body.aud,
+    role: body.role,
+    email: body.email,
+    phone: body.phone,
+    password: body.password,
+    passwordHash: body.password_hash,
+    emailConfirm: body.email_confirm,
+    phoneConfirm: body.phone_confirm,
+    userMetadata: body.user_metadata,
+    appMetadata: body.app_metadata,
+    banDuration: body.ban_duration,
+  })),
+);
 const DeleteBody = v.object({ should_soft_delete: flag });
 const InviteBody = v.object({ email: text, data: metadata, redirect_to: text });
 
-const adminUserBody = async (c: Context<AppEnv>) => parseBody(AdminUserBody, await readJsonObject(c));
+const adminUserFields = async (c: Context<AppEnv>) => parseBody(AdminUserBody, await readJsonObject(c));
 
 /** A positive whole number from the query, or the default when absent or empty. */
 function pageParam(value: string | undefined, fallback: number): number {
   if (value === undefined || value === "") return fallback;
-  if (!/^-?\d+$/.test(value)) throw httpError(400, "validation_failed", "Bad Pagination Parameters");
+  if (!/^-?\d+$/.test(value)) throw failures.paginationInvalid();
   return Number(value);
 }
 
@@ -74,32 +100,26 @@ export const adminUserRoutes = (deps: AuthDeps) => {
       return c.json({ users: list.users.map(userJson), aud: deps.settings.jwt.aud });
     })
     .post("/admin/users", admin, async (c) => {
-      const input = await adminUserBody(c);
-      return c.json(userJson(unwrap(await adminCreateUser(deps, { actor: actor(c), input }))));
+      const fields = await adminUserFields(c);
+      return c.json(userJson(unwrap(await adminCreateUser(deps, { actor: actor(c), fields }))));
     })
     .post("/admin/users/:id", admin, async (c) => {
       const id = userIdParam(c);
-      const input = { ...(await adminUserBody(c)), id };
-      return c.json(userJson(unwrap(await adminCreateUser(deps, { actor: actor(c), input }))));
+      const fields = { ...(await adminUserFields(c)), id };
+      return c.json(userJson(unwrap(await adminCreateUser(deps, { actor: actor(c), fields }))));
     })
     .get("/admin/users/:id", admin, async (c) => {
       return c.json(userJson(unwrap(await adminGetUser(deps, { userId: userIdParam(c) }))));
     })
     .put("/admin/users/:id", admin, async (c) => {
       const userId = userIdParam(c);
-      const input = await adminUserBody(c);
-      return c.json(userJson(unwrap(await adminUpdateUser(deps, { actor: actor(c), userId, input }))));
+      const fields = await adminUserFields(c);
+      return c.json(userJson(unwrap(await adminUpdateUser(deps, { actor: actor(c), userId, fields }))));
     })
     .delete("/admin/users/:id", admin, async (c) => {
       const userId = userIdParam(c);
       const body = parseBody(DeleteBody, await readJsonObject(c));
-      if (body.should_soft_delete === true) {
-        throw httpError(
-          400,
-          "validation_failed",
-          "Soft deletion is not supported; delete without should_soft_delete",
-        );
-      }
+      if (body.should_soft_delete === true) throw failures.softDeleteUnsupported();
       unwrap(await adminDeleteUser(deps, { actor: actor(c), userId }));
       return c.json({});
     })

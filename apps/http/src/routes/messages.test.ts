@@ -41,6 +41,7 @@ describe("/otp, /magiclink, /recover, /resend", () => {
     const { app } = testApp();
     const res = await send(app, "POST", "/magiclink", {});
     expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ msg: "Password recovery requires an email" });
   });
 
   it("POST /recover for an unknown address answers {} and sends nothing (no enumeration)", async () => {
@@ -56,7 +57,7 @@ describe("/otp, /magiclink, /recover, /resend", () => {
     const res = await send(app, "POST", "/resend", { type: "postcard", email: "a@example.com" });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({
-      msg: "Missing one of these types: signup, sms, email_change, phone_change",
+      msg: "Missing one of these types: signup, email_change, sms, phone_change",
     });
   });
 

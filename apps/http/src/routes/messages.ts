@@ -1,13 +1,10 @@
-import { type AuthDeps, recoverPassword, resend, sendMagicLink, sendSmsOtp } from "@authsvc/core";
+import { type AuthDeps, failures, recoverPassword, resend, sendMagicLink, sendSmsOtp } from "@authsvc/core";
 import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/app-env.js";
 import { defined, filledText, flag, metadata, parseBody, text, unwrap } from "../http/body.js";
-import { httpError } from "../http/errors.js";
 import { readJsonObject } from "../http/middleware/json-body.js";
-
-const RESEND_TYPES = ["signup", "sms", "email_change", "phone_change"] as const;
-type ResendType = (typeof RESEND_TYPES)[number];
+import { pkceFields, pkceOf } from "../http/pkce.js";
 
 const OtpBody = v.object({
   email: filledText,
@@ -15,10 +12,17 @@ const OtpBody = v.object({
   data: metadata,
   create_user: flag,
   redirect_to: text,
+  ...pkceFields,
 });
-const MagicLinkBody = v.object({ email: text, data: metadata, redirect_to: text });
-const RecoverBody = v.object({ email: text, redirect_to: text });
-const ResendBody = v.object({ type: text, email: filledText, phone: filledText, redirect_to: text });
+const MagicLinkBody = v.object({ email: text, data: metadata, redirect_to: text, ...pkceFields });
+const RecoverBody = v.object({ email: text, redirect_to: text, ...pkceFields });
+const ResendBody = v.object({
+  type: text,
+  email: filledText,
+  phone: filledText,
+  redirect_to: text,
+  ...pkceFields,
+});
 
 /** `redirect_to` from the query (what the official client sends), else from the body. */
 const redirectOf = (c: Context<AppEnv>, body: { redirect_to?: string }) =>
@@ -31,34 +35,38 @@ export const messageRoutes = (deps: AuthDeps) =>
       const body = parseBody(OtpBody, await readJsonObject(c));
       const { email, phone } = body;
       const common = defined({ data: body.data, createUser: body.create_user });
-      if (email && phone)
-        throw httpError(400, "validation_failed", "Only an email address or phone number should be provided");
+      if (email && phone) throw failures.otpEmailOrPhone();
       if (phone) {
         const sent = unwrap(await sendSmsOtp(deps, { phone, ...common }));
         return c.json(sent.messageId ? { message_id: sent.messageId } : {});
       }
-      if (!email) throw httpError(400, "validation_failed", "An email address or phone number is required");
-      unwrap(await sendMagicLink(deps, { email, ...common, ...redirectOf(c, body) }));
+      if (!email) throw failures.otpEmailOrPhoneMissing();
+      unwrap(await sendMagicLink(deps, { email, ...common, ...pkceOf(body), ...redirectOf(c, body) }));
       return c.json({});
     })
     .post("/magiclink", async (c) => {
       const body = parseBody(MagicLinkBody, await readJsonObject(c));
-      if (!body.email) throw httpError(422, "validation_failed", "Password recovery requires an email");
+      if (!body.email) throw failures.magicLinkEmailMissing();
       const data = defined({ data: body.data });
-      unwrap(await sendMagicLink(deps, { email: body.email, ...data, ...redirectOf(c, body) }));
+      const input = { email: body.email, ...data, ...pkceOf(body), ...redirectOf(c, body) };
+      unwrap(await sendMagicLink(deps, input));
       return c.json({});
     })
     .post("/recover", async (c) => {
       const body = parseBody(RecoverBody, await readJsonObject(c));
-      unwrap(await recoverPassword(deps, { email: body.email ?? "", ...redirectOf(c, body) }));
+      const input = { email: body.email ?? "", ...pkceOf(body), ...redirectOf(c, body) };
+      unwrap(await recoverPassword(deps, input));
       return c.json({});
     })
     .post("/resend", async (c) => {
       const { type, email, phone, ...body } = parseBody(ResendBody, await readJsonObject(c));
-      if (!RESEND_TYPES.includes(type as ResendType)) {
-        throw httpError(400, "validation_failed", `Missing one of these types: ${RESEND_TYPES.join(", ")}`);
-      }
-      const input = { type: type as ResendType, ...defined({ email, phone }), ...redirectOf(c, body) };
+      // The use case refuses a missing or unknown type with the reference's message.
+      const input = {
+        type: type ?? "",
+        ...defined({ email, phone }),
+        ...pkceOf(body),
+        ...redirectOf(c, body),
+      };
       const sent = unwrap(await resend(deps, input));
       return c.json(sent.messageId ? { message_id: sent.messageId } : {});
     });

@@ -1,11 +1,11 @@
-import { type AuthDeps, logout, reauthenticate, updateUser } from "@authsvc/core";
+import { type AuthDeps, failures, logout, reauthenticate, updateUser } from "@authsvc/core";
 import { Hono } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/app-env.js";
 import { defined, filledText, nullableMetadata, parseBody, text, unwrap } from "../http/body.js";
-import { httpError } from "../http/errors.js";
 import { requireUser } from "../http/middleware/auth.js";
 import { readJsonObject } from "../http/middleware/json-body.js";
+import { pkceFields, pkceOf } from "../http/pkce.js";
 import { userJson } from "../http/presenters/user-json.js";
 
 const SCOPES = ["global", "local", "others"] as const;
@@ -17,6 +17,7 @@ const UpdateUserBody = v.object({
   email: filledText,
   phone: filledText,
   data: nullableMetadata,
+  ...pkceFields,
 });
 
 /** `GET /user`, `PUT /user`, `POST /logout`: endpoints of the signed-in user. */
@@ -28,12 +29,16 @@ export const userRoutes = (deps: AuthDeps) => {
       return c.json(userJson(c.get("auth").user));
     })
     .put("/user", auth, async (c) => {
-      const body = parseBody(UpdateUserBody, await readJsonObject(c));
+      const { code_challenge, code_challenge_method, ...body } = parseBody(
+        UpdateUserBody,
+        await readJsonObject(c),
+      );
       const { user, sessionId } = c.get("auth");
       const input = {
         userId: user.id,
         sessionId,
         ...body,
+        ...pkceOf(defined({ code_challenge, code_challenge_method })),
         ...defined({ redirectTo: c.req.query("redirect_to") }),
       };
       const updated = unwrap(await updateUser(deps, input));
@@ -46,7 +51,7 @@ export const userRoutes = (deps: AuthDeps) => {
     .post("/logout", auth, async (c) => {
       const scope = c.req.query("scope") ?? "global";
       if (!SCOPES.includes(scope as Scope)) {
-        throw httpError(400, "validation_failed", `Unsupported logout scope "${scope}"`);
+        throw failures.logoutScopeInvalid(scope);
       }
       const { user, sessionId } = c.get("auth");
       unwrap(await logout(deps, { userId: user.id, sessionId, scope: scope as Scope }));

@@ -65,4 +65,16 @@ describe("GET /verify", () => {
     expect(location.origin).toBe("http://localhost:3000");
     expect(new URLSearchParams(location.hash.slice(1)).get("error_code")).toBe("otp_expired");
   });
+
+  it("a link without a token redirects to the site with a 400-class error", async () => {
+    const { app } = await signedUp();
+    const res = await app.request("/verify?type=signup");
+    expect(res.status).toBe(303);
+    const fragment = new URLSearchParams(new URL(res.headers.get("location") ?? "").hash.slice(1));
+    expect(Object.fromEntries(fragment)).toMatchObject({
+      error: "invalid_request",
+      error_code: "validation_failed",
+      error_description: "Verify requires a token",
+    });
+  });
 });

@@ -1,11 +1,19 @@
-import { type AuthDeps, type AuthError, resolveRedirect, verifyOtp } from "@authsvc/core";
+import {
+  type AuthDeps,
+  type AuthError,
+  failures,
+  PKCE_PREFIX,
+  resolveRedirect,
+  verifyOtp,
+} from "@authsvc/core";
 import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/app-env.js";
 import { defined, filledText, parseBody, text, unwrap } from "../http/body.js";
-import { httpError, statusOf, toAuthError } from "../http/errors.js";
+import { statusOf, toAuthError } from "../http/errors.js";
 import { readJsonObject } from "../http/middleware/json-body.js";
 import { sessionJson } from "../http/presenters/session-json.js";
+import { withQuery } from "../http/redirects.js";
 
 const TYPES = [
   "signup",
@@ -33,7 +41,7 @@ const VerifyBody = v.object({
 
 function verifyType(value: string | undefined, allowed: readonly string[]): VerifyType {
   if (value === undefined || !allowed.includes(value)) {
-    throw httpError(400, "validation_failed", `Verify requires a verification type of ${allowed.join(", ")}`);
+    throw failures.verifyTypeRequired(allowed);
   }
   return value as VerifyType;
 }
@@ -53,13 +61,16 @@ function oauthErrorWord(error: AuthError): string {
   return byStatus[statusOf(error)] ?? "server_error";
 }
 
-/** `redirect_to#k=v&…` (sorted keys, `sb` marks an auth redirect, as the reference writes them). */
-function redirectWithFragment(c: Context<AppEnv>, to: string, values: Record<string, string>) {
+/**
+ * `redirect_to#k=v&…` (sorted keys, `sb` marks an auth redirect, as the reference writes them); with
+ * `query`, the values are also set in the query (a PKCE flow's errors, which a server reads).
+ */
+function redirectWithFragment(c: Context<AppEnv>, to: string, values: Record<string, string>, query = false) {
   const fragment = new URLSearchParams(
     Object.entries({ ...values, sb: "" }).sort(([a], [b]) => (a < b ? -1 : 1)),
   );
   const base = to.split("#")[0] ?? to;
-  return c.redirect(`${base}#${fragment.toString()}`, 303);
+  return c.redirect(`${query ? withQuery(base, values) : base}#${fragment.toString()}`, 303);
 }
 
 /** `POST /verify` (a code or token hash → a session) and `GET /verify` (a mailed link → a redirect). */
@@ -76,6 +87,7 @@ export const verifyRoutes = (deps: AuthDeps) =>
       const redirectTo = c.req.query("redirect_to") ?? redirect_to;
       const result = unwrap(await verifyOtp(deps, { type, ...body, ...defined({ tokenHash, redirectTo }) }));
       if (result.kind === "message") return c.json({ msg: result.message, code: 200 });
+      if (result.kind === "code") throw new Error("POST /verify never runs a PKCE flow");
       const session = sessionJson(result.tokens);
       return c.json(PHONE_TYPES.includes(type) ? session : { ...session, type });
     })
@@ -85,19 +97,24 @@ export const verifyRoutes = (deps: AuthDeps) =>
         siteUrl: deps.settings.siteUrl,
         allowList: deps.settings.uriAllowList,
       });
+      const pkce = c.req.query("token")?.startsWith(PKCE_PREFIX) ?? false;
       try {
         const type = verifyType(c.req.query("type"), LINK_TYPES);
         const tokenHash = c.req.query("token");
-        if (!tokenHash) throw httpError(400, "validation_failed", "Verify requires a token");
+        if (!tokenHash) throw failures.verifyLinkTokenMissing();
         const result = unwrap(
           await verifyOtp(deps, {
             type,
             tokenHash,
+            pkce,
             ...(requested !== undefined ? { redirectTo: requested } : {}),
           }),
         );
         if (result.kind === "message")
-          return redirectWithFragment(c, result.redirectTo, { message: result.message });
+          return redirectWithFragment(c, result.redirectTo, { message: result.message }, pkce);
+        // A PKCE link lands with `?code=`: the client exchanges it with its code verifier.
+        if (result.kind === "code")
+          return c.redirect(withQuery(result.redirectTo, { code: result.code }), 303);
         const { tokens } = result;
         return redirectWithFragment(c, result.redirectTo, {
           access_token: tokens.accessToken,
@@ -111,11 +128,16 @@ export const verifyRoutes = (deps: AuthDeps) =>
         // A used or expired link logs nobody in: the browser lands on the site with the error.
         const error = toAuthError(thrown);
         if (statusOf(error) >= 500) c.get("log").error({ err: thrown }, "verify failed");
-        return redirectWithFragment(c, fallback, {
-          error: oauthErrorWord(error),
-          error_code: error.code,
-          error_description: error.message,
-          ...(statusOf(error) >= 500 ? { error_id: c.get("requestId") } : {}),
-        });
+        return redirectWithFragment(
+          c,
+          fallback,
+          {
+            error: oauthErrorWord(error),
+            error_code: error.code,
+            error_description: error.message,
+            ...(statusOf(error) >= 500 ? { error_id: c.get("requestId") } : {}),
+          },
+          pkce,
+        );
       }
     });

@@ -5,6 +5,7 @@ import type { Config } from "../config.js";
 import { authSettingsOf } from "./auth-settings.js";
 import { hasherOf, signerOf, tokensOf } from "./crypto.js";
 import { storeOf } from "./database.js";
+import { externalProvidersOf } from "./external-providers.js";
 import { mailerOf } from "./mailer.js";
 import { smsSenderOf } from "./sms-sender.js";
 
@@ -21,6 +22,7 @@ export function authDepsOf(config: Config, sql: Sql, logger: Logger, deliveries:
     mailer: mailerOf(config, logger),
     sms: smsSenderOf(config),
     deliveries,
+    providers: externalProvidersOf(config),
     settings: authSettingsOf(config),
   };
 }

@@ -6,6 +6,7 @@ import { createApp } from "../http/app.js";
 import { authDepsOf } from "./auth-deps.js";
 import { openDatabase } from "./database.js";
 import { DELIVERY_DRAIN_MS, deliveriesOf } from "./deliveries.js";
+import { captchaVerifierOf, requestLimiterStoreOf } from "./guards.js";
 import { logUnredacted } from "./logger.js";
 import { settingsOf } from "./settings-view.js";
 import { readVersion } from "./version.js";
@@ -25,6 +26,9 @@ export interface Composition {
 export async function compose(config: Config, logger: Logger): Promise<Composition> {
   const { sql, embedded } = await openDatabase(config, logger);
   const deliveries = deliveriesOf(logger);
+  const limits = requestLimiterStoreOf(config, sql, logger);
+  if (!(await limits.ready()))
+    logger.warn({ store: limits.kind }, "request-limit store not answering at start");
   const app = createApp({
     logger,
     version: readVersion(),
@@ -33,7 +37,8 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
     requestIdHeader: config.api.requestIdHeader,
     corsAllowedHeaders: config.api.corsAllowedHeaders,
     maxRequestDurationMs: config.api.maxRequestDurationMs,
-    rateLimit: config.rateLimit,
+    rateLimit: { ...config.rateLimit, limiter: limits.limiter },
+    captcha: captchaVerifierOf(config),
   }) as unknown as Hono;
   return {
     app,
@@ -42,6 +47,7 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
       // Deliveries use the pool (a failed one removes its code), so they go before it.
       const undelivered = await deliveries.drain(DELIVERY_DRAIN_MS);
       if (undelivered > 0) logger.error({ undelivered }, "stopped with messages not delivered");
+      await limits.close();
       // The pool first: the embedded server must not vanish under queries still in flight.
       await sql.end({ timeout: 5 });
       await embedded?.stop();

@@ -26,6 +26,8 @@ export async function openDatabase(
   const sql = connectPostgres({
     url,
     maxPoolSize: config.db.maxPoolSize,
+    connMaxIdleTimeMs: config.db.connMaxIdleTimeMs,
+    connMaxLifetimeMs: config.db.connMaxLifetimeMs,
     // Named statements live in the backend; the embedded one is shared by every connection.
     embedded: embedded !== undefined || !config.db.preparedStatements,
     onNotice: (notice) => logger.debug({ notice: notice.message }, "database notice"),

@@ -63,9 +63,13 @@ export interface LoggerOptions {
  * `scrubText`, so a careless `log.info({ body })` cannot leak a password, token or OTP.
  */
 export function createLogger(options: LoggerOptions): Logger {
+  // Synchronous writes: an asynchronous SonicBoom answers flush() before its write in flight lands,
+  // so the last lines before exit (shutting down, stopped) could be reordered or lost.
   const destination =
     options.destination ??
-    (options.file ? pino.destination({ dest: options.file, mkdir: true, sync: false }) : pino.destination(1));
+    pino.destination(
+      options.file ? { dest: options.file, mkdir: true, sync: true } : { dest: 1, sync: true },
+    );
   return pino(
     {
       level: options.level === "panic" ? "fatal" : options.level,

@@ -13,7 +13,9 @@ export type AuditAction =
   | "user_recovery_requested"
   | "user_confirmation_requested"
   | "user_reauthenticate_requested"
-  | "invite_accepted";
+  | "invite_accepted"
+  | "identity_linked"
+  | "identity_unlinked";
 
 export interface AuditEntry {
   readonly action: AuditAction;

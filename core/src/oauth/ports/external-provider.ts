@@ -50,6 +50,11 @@ export interface ExternalProvider {
   exchangeCode(code: string): Promise<ProviderTokens>;
   /** Fetches (or decodes from the ID token) the signed-in person, with every extra call the provider needs. */
   fetchUser(tokens: ProviderTokens): Promise<ExternalUser>;
+  /**
+   * Apple only: on the first sign-in Apple posts the person's name to `/callback` as a `user` form
+   * field (it is in no token); this adds it to `user`. Absent for every other provider.
+   */
+  withCallbackUser?(user: ExternalUser, formUser: string): ExternalUser;
 }
 
 /**
@@ -60,6 +65,11 @@ export interface ExternalProvider {
  */
 export interface IdTokenVerifier {
   readonly name: string;
+  /**
+   * True for Facebook Limited Login, whose `nonce` claim is not the SHA-256 of the client's nonce:
+   * the reference skips the nonce rule for it.
+   */
+  readonly skipNonceCheck?: boolean;
   /** The token's claims mapped like `fetchUser`, plus its `nonce` claim; a bad token rejects with an `AuthError`. */
   verify(idToken: string): Promise<{ readonly user: ExternalUser; readonly nonce: string | null }>;
 }

@@ -1,4 +1,4 @@
-import type { User } from "../../accounts/index.js";
+import type { User, UserWithIdentities } from "../../accounts/index.js";
 import { accessTokenClaims } from "../claims.js";
 import type { SessionsDeps, SessionsRepositories } from "../deps.js";
 import type { Session } from "../session.js";
@@ -10,7 +10,7 @@ export interface SessionTokens {
   readonly expiresIn: number;
   /** Unix seconds. */
   readonly expiresAt: number;
-  readonly user: User;
+  readonly user: UserWithIdentities;
   readonly session: Session;
 }
 
@@ -65,5 +65,7 @@ export async function issueSession(
     updatedAt: now,
   });
   const access = await signAccessToken(deps, user, session, now);
-  return { ...access, refreshToken, user, session };
+  // The token response's user carries its identities, as every user body does.
+  const identities = await repos.identities.listByUser(user.id);
+  return { ...access, refreshToken, user: { ...user, identities }, session };
 }

@@ -1,5 +1,6 @@
 import type { User } from "../../accounts/index.js";
 import { err, type Outbox, ok, orRollback, type Result } from "../../kernel/index.js";
+import type { PkceChallenge } from "../../pkce/index.js";
 import type { VerificationDeps, VerificationRepositories } from "../deps.js";
 import { tooSoon } from "./frequency.js";
 import { sendEmailToken } from "./send-email-token.js";
@@ -19,7 +20,13 @@ export async function resendEmailConfirmation(
   deps: EmailDeps,
   repos: VerificationRepositories,
   user: User,
-  options: { redirectTo: string; now: Date; magicLink?: boolean; outbox: Outbox<VerificationRepositories> },
+  options: {
+    redirectTo: string;
+    now: Date;
+    magicLink?: boolean;
+    pkce?: PkceChallenge | null | undefined;
+    outbox: Outbox<VerificationRepositories>;
+  },
 ): Promise<Result<User>> {
   const { now } = options;
   if (user.email === null) throw new Error(`resendEmailConfirmation: user ${user.id} has no email`);
@@ -35,6 +42,7 @@ export async function resendEmailConfirmation(
       verifyType: options.magicLink ? "magiclink" : "signup",
       to: user.email,
       redirectTo: options.redirectTo,
+      pkce: options.pkce,
       now,
       outbox: options.outbox,
     }),

@@ -1,5 +1,6 @@
 import type { User } from "../../accounts/index.js";
 import { failures, type Outbox, ok, type Result } from "../../kernel/index.js";
+import { emailFlowMethod, PKCE_PREFIX, type PkceChallenge, startEmailFlow } from "../../pkce/index.js";
 import type { VerificationDeps, VerificationRepositories } from "../deps.js";
 import type { MailKind } from "../ports/mailer.js";
 import type { OneTimeTokenType } from "../ports/one-time-tokens.js";
@@ -27,6 +28,8 @@ export interface SendEmailTokenInput {
   readonly send?: boolean;
   /** Where the mail waits until the transaction has committed (`transactionThenSend`); needed to send. */
   readonly outbox?: Outbox<VerificationRepositories>;
+  /** A PKCE flow: following the link yields a code for this challenge instead of a session. */
+  readonly pkce?: PkceChallenge | null | undefined;
 }
 
 export interface EmailToken {
@@ -55,7 +58,17 @@ export async function sendEmailToken(
   const send = input.send ?? true;
   const relatesTo = input.to.toLowerCase();
   const otp = deps.random.digits(settings.mailer.otpLength);
-  const linkToken = deps.tokens.generate();
+  // A PKCE link is marked by its prefix (as the reference's), so `GET /verify` answers it with a code.
+  const linkToken = (input.pkce ? PKCE_PREFIX : "") + deps.tokens.generate();
+  if (input.pkce) {
+    const authenticationMethod = emailFlowMethod(input.verifyType);
+    await startEmailFlow(deps, repos, {
+      userId: input.user.id,
+      authenticationMethod,
+      challenge: input.pkce,
+      now: input.now,
+    });
+  }
   const tokenId = deps.random.uuid();
   await repos.oneTimeTokens.put({
     id: tokenId,

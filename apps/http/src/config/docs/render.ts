@@ -44,21 +44,21 @@ const HEADER = ["Variable", "Type", "Default", "Required", "Meaning"];
 
 function providerSection(): string {
   const generic = [
+    ["ENABLED", "boolean", "`false`", "no", "Sign-in with this provider (`/authorize?provider=<provider>`)."],
     [
-      "ENABLED",
-      "boolean",
-      "`false`",
-      "no",
-      "Sign-in with this provider. Not built yet: `true` is refused at start.",
+      "CLIENT_ID",
+      "string",
+      "—",
+      "when `…_ENABLED` is true",
+      "OAuth 2.0 client ID. Several, comma-separated: the first signs in, all are accepted as an ID token's audience.",
     ],
-    ["CLIENT_ID", "string", "—", "when `…_ENABLED` is true", "OAuth 2.0 client ID."],
     ["SECRET", "secret string", "—", "when `…_ENABLED` is true", "OAuth 2.0 client secret."],
     [
       "REDIRECT_URI",
       "URL",
-      "—",
-      "when `…_ENABLED` is true",
-      "Where the provider sends the user back: this service's `/callback`.",
+      "`<API_EXTERNAL_URL>/callback`",
+      "no",
+      "Where the provider sends the user back: this service's `/callback`, as registered at the provider.",
     ],
     [
       "URL",
@@ -75,7 +75,7 @@ function providerSection(): string {
   ]);
   return [
     `### ${PROVIDER_GROUP}`,
-    "OAuth sign-in is not built yet. Each of the 17 providers has five variables, read and checked so that a configuration written for the reference server is understood; `…_ENABLED=true` is refused at start. They are named after the provider's identifier (the `provider` of `/authorize`) in upper case:",
+    "Each of the 17 providers has five variables, named after the provider's identifier (the `provider` of `/authorize`) in upper case. An enabled provider missing a required value is refused at start, by name. What each provider asks for and maps is in [external-sign-in.md](external-sign-in.md).",
     table(HEADER, generic),
     table(["Provider", "Enabled", "Client ID", "Secret", "Redirect URI", "Base URL"], matrix),
   ].join("\n\n");
@@ -103,7 +103,7 @@ export function updateConfigurationDoc(doc: string): string {
 
 /**
  * example.env: every variable commented out at its default, grouped as in the docs. OAuth providers
- * get one line: their 85 variables cannot be turned on yet.
+ * get one line, for their 85 variables all follow one pattern.
  */
 export function renderExampleEnv(variables: readonly ConfigVariable[] = configVariables): string {
   const lines = [
@@ -117,7 +117,7 @@ export function renderExampleEnv(variables: readonly ConfigVariable[] = configVa
       lines.push("", `# --- ${group} ---`);
       if (group === PROVIDER_GROUP)
         lines.push(
-          "# AUTHSVC_EXTERNAL_<PROVIDER>_{ENABLED,CLIENT_ID,SECRET,REDIRECT_URI,URL}: not built yet.",
+          "# AUTHSVC_EXTERNAL_<PROVIDER>_{ENABLED,CLIENT_ID,SECRET,REDIRECT_URI,URL}: see docs/configuration.md.",
         );
     }
     if (group === PROVIDER_GROUP) continue;

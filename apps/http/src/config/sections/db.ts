@@ -22,8 +22,22 @@ export const variables = {
   maxPoolSize: variable({
     key: "DB_MAX_POOL_SIZE",
     kind: k.wholeNumber(),
-    default: "0",
-    description: "Maximum open database connections; 0 means unlimited (capped at 100).",
+    default: "20",
+    description:
+      "Maximum open database connections; 0 means unlimited (capped at 100). The default lets four instances share a default PostgreSQL (max_connections 100).",
+  }),
+  connMaxIdleTime: variable({
+    key: "DB_CONN_MAX_IDLE_TIME",
+    kind: k.duration(),
+    default: "60s",
+    description:
+      "An idle database connection is closed after this long, so a quiet instance holds none; 0 keeps them open.",
+  }),
+  connMaxLifetime: variable({
+    key: "DB_CONN_MAX_LIFETIME",
+    kind: k.duration(),
+    default: "30m",
+    description: "A database connection is closed (and reopened when needed) at this age; 0 never.",
   }),
   preparedStatements: variable({
     key: "DB_PREPARED_STATEMENTS",
@@ -50,6 +64,10 @@ export interface DbConfig {
   readonly preparedStatements: boolean;
   /** The schema holding every table (`auth.users`, …). */
   readonly namespace: string;
+  /** An idle connection is closed after this long (ms); 0 never. */
+  readonly connMaxIdleTimeMs: number;
+  /** A connection is closed at this age (ms); 0 never. */
+  readonly connMaxLifetimeMs: number;
 }
 
 export const read = (r: Reader) => r.getAll(variables);
@@ -58,5 +76,6 @@ export const read = (r: Reader) => r.getAll(variables);
 export const isEmbedded = (r: Reader): boolean => !r.isSet(variables.url);
 
 export function settle(values: ReturnType<typeof read>): { db: DbConfig } {
-  return { db: { ...values } };
+  const { connMaxIdleTime, connMaxLifetime, ...rest } = values;
+  return { db: { ...rest, connMaxIdleTimeMs: connMaxIdleTime, connMaxLifetimeMs: connMaxLifetime } };
 }

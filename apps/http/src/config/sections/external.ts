@@ -1,7 +1,7 @@
 /**
- * Sign-in methods: email, phone, anonymous, and the external OAuth providers. OAuth sign-in is not
- * built yet, so `EXTERNAL_<PROVIDER>_ENABLED=true` is refused; the variables are read and
- * documented so that configurations written for the reference server are checked all the same.
+ * Sign-in methods: email, phone, anonymous, and the external OAuth providers. An enabled provider
+ * needs its client id and secret (Keycloak its realm URL too); anything missing is refused at start,
+ * by name.
  */
 import type { AuthSettings } from "@authsvc/core";
 import * as k from "../kinds.js";
@@ -63,14 +63,13 @@ export const providerVariables = byKey(EXTERNAL_PROVIDERS, (id) => {
       key: `${key}_ENABLED`,
       kind: k.boolean,
       default: "false",
-      unbuilt: "OAuth sign-in",
       description: `Sign-in with ${id}.`,
     }),
     clientId: variable({
       key: `${key}_CLIENT_ID`,
       kind: k.text,
       required: whenEnabled,
-      description: `OAuth 2.0 client ID at ${id}.`,
+      description: `OAuth 2.0 client ID at ${id}. Several, comma-separated: the first signs in, all are accepted as an ID token's audience.`,
     }),
     secret: variable({
       key: `${key}_SECRET`,
@@ -81,8 +80,8 @@ export const providerVariables = byKey(EXTERNAL_PROVIDERS, (id) => {
     redirectUri: variable({
       key: `${key}_REDIRECT_URI`,
       kind: k.url,
-      required: whenEnabled,
-      description: `Where ${id} sends the user back: this service's \`/callback\`.`,
+      computedDefault: "`<API_EXTERNAL_URL>/callback`",
+      description: `Where ${id} sends the user back: this service's \`/callback\`, as registered at ${id}.`,
     }),
     // Keycloak is always self-hosted, so there is no public host to fall back to.
     url:
@@ -113,7 +112,8 @@ export type OAuthProviderConfig =
       readonly enabled: true;
       readonly clientId: string;
       readonly secret: string;
-      readonly redirectUri: string;
+      /** Undefined means `<API_EXTERNAL_URL>/callback`. */
+      readonly redirectUri: string | undefined;
       /** Base URL of the provider; undefined means its public host. */
       readonly url: string | undefined;
     }
@@ -164,7 +164,7 @@ function oauthProvider(ctx: SettleContext, id: ExternalProviderId, p: ProviderVa
     enabled: true,
     clientId: must(ctx, p.clientId, v.clientId),
     secret: must(ctx, p.secret, v.secret),
-    redirectUri: must(ctx, p.redirectUri, v.redirectUri),
+    redirectUri: p.redirectUri,
     url: p.url,
   };
 }

@@ -1,4 +1,4 @@
-/** Rate limits: per-IP request limits in each instance, send caps across all instances. */
+/** Rate limits: per-IP request limits and send caps, both counted across all instances. */
 import * as k from "../kinds.js";
 import type { Reader } from "../reader.js";
 import { defineVariables } from "../variable.js";
@@ -11,24 +11,34 @@ export const variables = {
     description:
       "Header holding the client IP for the per-IP request limits below (e.g. `X-Forwarded-For`; its first entry counts). Unset, or absent from a request: no per-IP limit applies.",
   }),
+  redisUrl: variable({
+    key: "RATE_LIMIT_REDIS_URL",
+    aliases: ["AUTHSVC_REDIS_URL", "REDIS_URL"],
+    kind: k.redisUrl,
+    computedDefault: "unset: counted in the database",
+    description:
+      "Redis that counts the per-IP request limits for all instances. Unset, they are counted in the database (table `request_limits` in `DB_NAMESPACE`). While the store cannot be reached each instance counts alone, as the reference server always does.",
+  }),
   tokenPer5Min: variable({
     key: "RATE_LIMIT_TOKEN_REFRESH",
     kind: k.wholeNumber({ min: 1 }),
     default: "150",
-    description: "`/token` requests per 5 minutes per client IP, burst 30; counted by each instance alone.",
+    description:
+      "`/token` requests per 5 minutes per client IP, all instances together, at most 30 at once (see docs/http-api.md).",
   }),
   verifyPer5Min: variable({
     key: "RATE_LIMIT_VERIFY",
     kind: k.wholeNumber({ min: 1 }),
     default: "30",
-    description: "`/verify` requests per 5 minutes per client IP, burst 30; counted by each instance alone.",
+    description:
+      "`/verify` requests per 5 minutes per client IP, all instances together, at most 30 at once.",
   }),
   otpPer5Min: variable({
     key: "RATE_LIMIT_OTP",
     kind: k.wholeNumber({ min: 1 }),
     default: "30",
     description:
-      "Requests per 5 minutes per client IP to each of `/otp`, `/magiclink`, `/recover`, `/resend`, `/signup` and `PUT /user`, burst 30; counted by each instance alone.",
+      "Requests per 5 minutes per client IP to each of `/otp`, `/magiclink`, `/recover`, `/resend`, `/signup` and `PUT /user`, all instances together, at most 30 at once.",
   }),
   emailSent: variable({
     key: "RATE_LIMIT_EMAIL_SENT",
@@ -48,15 +58,17 @@ export const variables = {
 export interface RateLimitConfig {
   /** Header whose value keys per-IP limits; none when undefined. */
   readonly header: string | undefined;
+  /** Redis counting the per-IP limits; the database when undefined. */
+  readonly redisUrl: string | undefined;
   /** Emails per hour, across all instances. */
   readonly emailSent: number;
   /** SMS per hour, across all instances. */
   readonly smsSent: number;
-  /** Per-IP `/token` requests per 5 minutes, in this instance. */
+  /** Per-IP `/token` requests per 5 minutes, across all instances. */
   readonly tokenPer5Min: number;
-  /** Per-IP `/verify` requests per 5 minutes, in this instance. */
+  /** Per-IP `/verify` requests per 5 minutes, across all instances. */
   readonly verifyPer5Min: number;
-  /** Per-IP requests per 5 minutes to each OTP-sending route and `PUT /user`, in this instance. */
+  /** Per-IP requests per 5 minutes to each OTP-sending route and `PUT /user`, across all instances. */
   readonly otpPer5Min: number;
 }
 

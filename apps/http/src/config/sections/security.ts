@@ -45,13 +45,19 @@ export const variables = {
     default: "false",
     description: "A password change needs a nonce from `GET /reauthenticate`.",
   }),
+  manualLinkingEnabled: variable({
+    key: "SECURITY_MANUAL_LINKING_ENABLED",
+    kind: k.boolean,
+    default: "false",
+    description:
+      "Signed-in users may link (`GET /user/identities/authorize`) and unlink (`DELETE /user/identities/<id>`) external identities.",
+  }),
   captchaEnabled: variable({
     key: "SECURITY_CAPTCHA_ENABLED",
     kind: k.boolean,
     default: "false",
-    // Turning it on while nothing checks `captcha_token` would look like protection and be none.
-    unbuilt: "captcha verification",
-    description: "Check `captcha_token` on sign-up, sign-in and OTP requests.",
+    description:
+      "Check `gotrue_meta_security.captcha_token` with the captcha provider on sign-up (anonymous too), password sign-in, `/otp`, `/magiclink`, `/recover` and `/resend`; callers with a service-role key are not checked.",
   }),
   captchaProvider: variable({
     key: "SECURITY_CAPTCHA_PROVIDER",
@@ -69,7 +75,16 @@ export const variables = {
     key: "SECURITY_CAPTCHA_TIMEOUT",
     kind: k.duration(1),
     default: "10s",
-    description: "Timeout of the verification request to the captcha provider.",
+    description:
+      "Timeout of the verification request to the captcha provider. A provider that does not answer in time, or cannot be reached, gets the request `500 unexpected_failure`, as in the reference server: never let through.",
+  }),
+  captchaUrl: variable({
+    key: "SECURITY_CAPTCHA_URL",
+    kind: k.url,
+    computedDefault:
+      "the provider's: `https://api.hcaptcha.com/siteverify` or `https://challenges.cloudflare.com/turnstile/v0/siteverify`",
+    description:
+      "Verification URL of the captcha provider. Set it only to reach a proxy or a test double that speaks the provider's `siteverify` API.",
   }),
 };
 
@@ -82,6 +97,8 @@ export interface PasswordConfig {
 interface CaptchaCommon {
   readonly provider: CaptchaProvider;
   readonly timeoutMs: number;
+  /** Overrides the provider's verification URL. */
+  readonly url?: string | undefined;
 }
 export type CaptchaConfig =
   | (CaptchaCommon & { readonly enabled: true; readonly secret: string })
@@ -91,6 +108,7 @@ export interface SecurityConfig {
   readonly refreshTokenRotationEnabled: boolean;
   readonly refreshTokenReuseIntervalMs: number;
   readonly updatePasswordRequireReauthentication: boolean;
+  readonly manualLinkingEnabled: boolean;
   readonly captcha: CaptchaConfig;
 }
 
@@ -106,7 +124,11 @@ export function settle(
     );
   }
   ctx.r.requireIf(s.captchaEnabled, variables.captchaSecret);
-  const captchaCommon = { provider: s.captchaProvider, timeoutMs: s.captchaTimeout };
+  const captchaCommon = {
+    provider: s.captchaProvider,
+    timeoutMs: s.captchaTimeout,
+    ...(s.captchaUrl !== undefined ? { url: s.captchaUrl } : {}),
+  };
   return {
     password: {
       minLength: Math.max(LEAST_PASSWORD_LENGTH, s.passwordMinLength),
@@ -116,6 +138,7 @@ export function settle(
       refreshTokenRotationEnabled: s.refreshTokenRotationEnabled,
       refreshTokenReuseIntervalMs: s.refreshTokenReuseInterval,
       updatePasswordRequireReauthentication: s.updatePasswordRequireReauthentication,
+      manualLinkingEnabled: s.manualLinkingEnabled,
       captcha: s.captchaEnabled
         ? { ...captchaCommon, enabled: true, secret: must(ctx, s.captchaSecret, variables.captchaSecret) }
         : { ...captchaCommon, enabled: false, secret: s.captchaSecret },
@@ -126,7 +149,10 @@ export function settle(
 /** Password rules, refresh token rotation and reauthentication, as the use cases read them. */
 export function securitySettings(
   config: Config,
-): Pick<AuthSettings, "password" | "refreshTokens" | "updatePasswordRequiresReauthentication"> {
+): Pick<
+  AuthSettings,
+  "password" | "refreshTokens" | "updatePasswordRequiresReauthentication" | "manualLinkingEnabled"
+> {
   return {
     password: {
       minLength: config.password.minLength,
@@ -137,5 +163,6 @@ export function securitySettings(
       reuseIntervalMs: config.security.refreshTokenReuseIntervalMs,
     },
     updatePasswordRequiresReauthentication: config.security.updatePasswordRequireReauthentication,
+    manualLinkingEnabled: config.security.manualLinkingEnabled,
   };
 }

@@ -3,7 +3,7 @@ import type { AuthDeps, DeliveryQueue } from "@authsvc/core";
 import type { MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../app-env.js";
-import { httpError } from "../errors.js";
+import { httpFailures } from "../http-failures.js";
 
 type Job = Parameters<DeliveryQueue["enqueue"]>[0];
 
@@ -55,11 +55,7 @@ const current = new AsyncLocalStorage<RequestDeadline>();
 
 const timedOut = () =>
   new HTTPException(504, {
-    cause: httpError(
-      504,
-      "request_timeout",
-      "Processing this request timed out, please retry after a moment.",
-    ),
+    cause: httpFailures.requestTimeout(),
   });
 
 /**
@@ -96,7 +92,7 @@ export const requestDeadline =
  * Outside a request (startup, tests without the middleware) they behave as given.
  */
 export function withRequestDeadlines(auth: AuthDeps): AuthDeps {
-  const { store, deliveries } = auth;
+  const { store } = auth;
   const guardedStore: AuthDeps["store"] = Object.create(store, {
     transaction: {
       value: <T>(fn: (repos: Parameters<Parameters<typeof store.transaction>[0]>[0]) => Promise<T>) =>
@@ -119,8 +115,16 @@ export function withRequestDeadlines(auth: AuthDeps): AuthDeps {
     enqueue(job) {
       const deadline = current.getStore();
       if (deadline?.hold(job)) return;
-      return deliveries.enqueue(job);
+      return auth.deliveries.enqueue(job);
     },
   };
-  return { ...auth, store: guardedStore, deliveries: heldDeliveries };
+  // A view, not a copy: ports replaced on `auth` later (tests swap providers, mailers) still count.
+  return new Proxy(auth, {
+    get: (target, key, receiver) =>
+      key === "store"
+        ? guardedStore
+        : key === "deliveries"
+          ? heldDeliveries
+          : Reflect.get(target, key, receiver),
+  });
 }

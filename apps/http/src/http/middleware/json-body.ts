@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { httpError } from "../errors.js";
+import { httpFailures } from "../http-failures.js";
 
 /** The reference's request body limit: 1 MiB. */
 export const MAX_BODY_BYTES = 1 << 20;
@@ -15,10 +15,10 @@ export async function readJsonObject(c: Context): Promise<Record<string, unknown
   try {
     parsed = JSON.parse(text);
   } catch (cause) {
-    throw httpError(400, "bad_json", `Could not parse request body as JSON: ${(cause as Error).message}`);
+    throw httpFailures.badJson((cause as Error).message);
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw httpError(400, "bad_json", "Could not parse request body as JSON: expected an object");
+    throw httpFailures.badJson("expected an object");
   }
   return parsed as Record<string, unknown>;
 }

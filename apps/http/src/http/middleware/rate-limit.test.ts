@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { memoryLimiterStore } from "@authsvc/adapters";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { testApp } from "../../testing/test-app.js";
-import { clientKey, type RateLimits } from "./rate-limit.js";
+import { clientKey, limitWindow, type RateLimits } from "./rate-limit.js";
 
 const LIMITS: RateLimits = {
   header: "X-Forwarded-For",
@@ -9,10 +10,25 @@ const LIMITS: RateLimits = {
   otpPer5Min: 30,
 };
 
-/** An app with per-IP limits on a clock the test moves, and a way to send many requests. */
+// The limiters read Date.now(); the tests move it.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-01-01T00:00:00Z") });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** An app with per-IP limits, a clock the test moves, and a way to send many requests. */
 function limitedApp(rateLimit: RateLimits | null = LIMITS) {
-  const clock = { now: 0 };
-  const { app } = testApp(rateLimit ? { rateLimit: { ...rateLimit, now: () => clock.now } } : {});
+  const clock = {
+    set now(ms: number) {
+      vi.setSystemTime(new Date("2026-01-01T00:00:00Z").getTime() + ms);
+    },
+    get now() {
+      return Date.now() - new Date("2026-01-01T00:00:00Z").getTime();
+    },
+  };
+  const { app } = testApp(rateLimit ? { rateLimit } : {});
   const send = (method: string, path: string, headers: Record<string, string> = {}) =>
     app.request(path, {
       method,
@@ -36,6 +52,21 @@ describe("clientKey", () => {
     expect(clientKey("  2001:db8::1  ")).toBe("2001:db8::1");
     expect(clientKey(undefined)).toBeUndefined();
     expect(clientKey(" , 10.0.0.1")).toBeUndefined();
+  });
+
+  it("hashes a key too long to store as sent, keeping distinct clients distinct", () => {
+    const long = clientKey("a".repeat(5000));
+    expect(long).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(clientKey(`${"a".repeat(4999)}b`)).not.toBe(long);
+  });
+});
+
+describe("limitWindow", () => {
+  it("spends the burst of 30 at the configured rate", () => {
+    expect(limitWindow("verify", 30)).toEqual({ name: "verify", points: 30, durationSec: 300 });
+    expect(limitWindow("token", 150)).toEqual({ name: "token", points: 30, durationSec: 60 });
+    expect(limitWindow("otp", 9_000)).toEqual({ name: "otp", points: 30, durationSec: 1 });
+    expect(limitWindow("otp", 100_000)).toEqual({ name: "otp", points: 333, durationSec: 1 });
   });
 });
 
@@ -69,12 +100,30 @@ describe("per-IP request limits", () => {
     });
   });
 
-  it("does not limit another IP, and lets the limited one in again as the bucket refills", async () => {
+  it("does not limit another IP, and lets the limited one in again when its window ends", async () => {
     const { clock, statuses } = limitedApp();
     expect((await statuses(31, "POST", "/verify", from("1.2.3.4"))).at(-1)).toBe(429);
     expect(await statuses(30, "POST", "/verify", from("5.6.7.8"))).not.toContain(429);
-    clock.now += 10_000; // 30 per 5 minutes: one request every 10 s
-    expect(await statuses(2, "POST", "/verify", from("1.2.3.4"))).toEqual([400, 429]);
+    clock.now += 299_000; // 30 per 5 minutes: the window is 5 minutes
+    expect(await statuses(1, "POST", "/verify", from("1.2.3.4"))).toEqual([429]);
+    clock.now += 1_000;
+    const next = await statuses(31, "POST", "/verify", from("1.2.3.4"));
+    expect(next.slice(0, 30)).not.toContain(429);
+    expect(next.at(-1)).toBe(429);
+  });
+
+  it("counts the requests of every app instance on one shared store together", async () => {
+    const store = memoryLimiterStore();
+    const one = testApp({ rateLimit: { ...LIMITS, limiter: store.limiter } }).app;
+    const two = testApp({ rateLimit: { ...LIMITS, limiter: store.limiter } }).app;
+    const post = (app: typeof one) =>
+      Promise.resolve(app.request("/verify", { method: "POST", headers: from("1.2.3.4"), body: "{}" })).then(
+        (r) => r.status,
+      );
+    const seen: number[] = [];
+    for (let i = 0; i < 15; i++) seen.push(await post(one), await post(two));
+    expect(seen).not.toContain(429);
+    expect([await post(one), await post(two)]).toEqual([429, 429]);
   });
 
   it("keys X-Forwarded-For on its first entry, the client", async () => {
@@ -101,11 +150,13 @@ describe("per-IP request limits", () => {
     expect(await statuses(40, "POST", "/verify", { "X-Forwarded-For": " " })).not.toContain(429);
   });
 
-  it("limits /token after a burst of 30, refilling at its own higher rate", async () => {
+  it("limits /token after a burst of 30, in a shorter window for its higher rate", async () => {
     const { clock, statuses } = limitedApp();
     expect((await statuses(31, "POST", "/token?grant_type=password", from("1.2.3.4"))).at(-1)).toBe(429);
-    clock.now += 2_000; // 150 per 5 minutes: one request every 2 s
-    expect(await statuses(2, "POST", "/token?grant_type=refresh_token", from("1.2.3.4"))).toEqual([400, 429]);
+    clock.now += 60_000; // 150 per 5 minutes: 30 every minute
+    const next = await statuses(31, "POST", "/token?grant_type=refresh_token", from("1.2.3.4"));
+    expect(next.slice(0, 30)).not.toContain(429);
+    expect(next.at(-1)).toBe(429);
   });
 
   it.each(["/otp", "/magiclink", "/recover", "/resend", "/signup"])(
@@ -135,12 +186,9 @@ describe("per-IP request limits", () => {
   it("uses the configured limits", async () => {
     const { clock, statuses } = limitedApp({ ...LIMITS, otpPer5Min: 300 });
     await statuses(30, "POST", "/recover", from("1.2.3.4"));
-    clock.now += 3_000; // 300 per 5 minutes: one request every second
-    expect((await statuses(4, "POST", "/recover", from("1.2.3.4"))).map((s) => s === 429)).toEqual([
-      false,
-      false,
-      false,
-      true,
-    ]);
+    clock.now += 29_000; // 300 per 5 minutes: 30 every 30 s
+    expect(await statuses(1, "POST", "/recover", from("1.2.3.4"))).toEqual([429]);
+    clock.now += 1_000;
+    expect(await statuses(1, "POST", "/recover", from("1.2.3.4"))).not.toContain(429);
   });
 });

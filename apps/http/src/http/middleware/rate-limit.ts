@@ -1,7 +1,9 @@
+import { createHash } from "node:crypto";
+import { type LimitWindow, memoryLimiterStore } from "@authsvc/adapters";
+import type { RequestLimiter } from "@authsvc/core";
 import type { Hono, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env.js";
-import { httpError } from "../errors.js";
-import { TokenBuckets } from "./token-buckets.js";
+import { httpFailures } from "../http-failures.js";
 
 /** Per-IP request limits (`RATE_LIMIT_*`); requests per 5 minutes per client. */
 export interface RateLimits {
@@ -13,16 +15,30 @@ export interface RateLimits {
   readonly verifyPer5Min: number;
   /** Each of `/otp`, `/magiclink`, `/recover`, `/resend`, `/signup` and `PUT /user` (`RATE_LIMIT_OTP`). */
   readonly otpPer5Min: number;
-  /** Clock in milliseconds, for tests. */
-  readonly now?: () => number;
-  /** Client keys remembered per route, for tests. */
-  readonly maxKeys?: number;
+  /** Builds the limiter of one route family over the shared store; this process's memory when absent. */
+  readonly limiter?: (window: LimitWindow) => RequestLimiter;
 }
 
-const FIVE_MINUTES_MS = 5 * 60 * 1000;
+const FIVE_MINUTES_S = 5 * 60;
 
 /** The reference gives every per-IP limiter a burst of 30 whatever its rate. */
-const BURST = 30;
+export const BURST = 30;
+
+/**
+ * The window that spends `BURST` requests at the configured rate: 30 per 300 s for 30 per 5 minutes,
+ * 30 per 60 s for 150. Over time a client gets exactly the configured rate and never more than 30 at
+ * once from a fresh window; unlike the reference's token buckets, the 30 come back together when the
+ * window ends rather than one by one (see docs/http-api.md).
+ */
+export function limitWindow(name: string, perFiveMinutes: number): LimitWindow {
+  const durationSec = Math.max(1, Math.round((BURST * FIVE_MINUTES_S) / perFiveMinutes));
+  // Above 30 a second the window cannot shrink below the store's one second: more points instead.
+  const points = durationSec === 1 ? Math.max(BURST, Math.round(perFiveMinutes / FIVE_MINUTES_S)) : BURST;
+  return { name, points, durationSec };
+}
+
+/** Longest client key stored as sent; longer ones are hashed, so a huge header cannot bloat the store. */
+const MAX_KEY_LENGTH = 64;
 
 /**
  * The client key of a request: the first entry of the header's comma-separated list, so that
@@ -30,50 +46,45 @@ const BURST = 30;
  */
 export function clientKey(value: string | undefined): string | undefined {
   const first = value?.split(",", 1)[0]?.trim();
-  return first ? first : undefined;
+  if (!first) return undefined;
+  return first.length <= MAX_KEY_LENGTH
+    ? first
+    : `sha256:${createHash("sha256").update(first).digest("hex")}`;
 }
 
 /**
- * Refuses a request with `429 over_request_rate_limit` once its client has used up `buckets`. A
+ * Refuses a request with `429 over_request_rate_limit` once its client has used up `limiter`. A
  * request without the header is let through, as in the reference: limiting everyone who lacks it
  * under one shared key would let a single client lock out all the others.
  */
 export const limitPerClient =
-  (header: string, buckets: TokenBuckets): MiddlewareHandler<AppEnv> =>
+  (header: string, limiter: RequestLimiter): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const key = clientKey(c.req.header(header));
     if (key === undefined) {
       c.get("log").warn({ header }, "request has no value for the rate limit header; not rate limited");
-    } else if (!buckets.take(key)) {
-      throw httpError(429, "over_request_rate_limit", "Request rate limit reached");
+    } else if (!(await limiter.take(key))) {
+      throw httpFailures.requestRateLimit();
     }
     await next();
   };
 
 /**
- * Puts the reference's per-IP limiters in front of their routes, one bucket set per route, kept in
- * this process's memory: each instance counts on its own, as the reference's do. Does nothing
- * unless a header is configured. Must be called before the routes are mounted.
+ * Puts the reference's per-IP limiters in front of their routes, one count per route family and
+ * client, kept in the shared store so that all instances count together. Does nothing unless a
+ * header is configured. Must be called before the routes are mounted.
  */
 export function applyRateLimits(app: Hono<AppEnv>, limits: RateLimits | undefined): void {
   const header = limits?.header;
   if (limits === undefined || !header) return;
-  const limiter = (perFiveMinutes: number) =>
-    limitPerClient(
-      header,
-      new TokenBuckets({
-        capacity: BURST,
-        refillPerWindow: perFiveMinutes,
-        windowMs: FIVE_MINUTES_MS,
-        ...(limits.maxKeys !== undefined ? { maxKeys: limits.maxKeys } : {}),
-        ...(limits.now !== undefined ? { now: limits.now } : {}),
-      }),
-    );
-  app.use("/token", limiter(limits.tokenPer5Min));
-  app.use("/verify", limiter(limits.verifyPer5Min));
+  const build = limits.limiter ?? memoryLimiterStore().limiter;
+  const limiter = (name: string, perFiveMinutes: number) =>
+    limitPerClient(header, build(limitWindow(name, perFiveMinutes)));
+  app.use("/token", limiter("token", limits.tokenPer5Min));
+  app.use("/verify", limiter("verify", limits.verifyPer5Min));
   for (const path of ["/otp", "/magiclink", "/recover", "/resend", "/signup"]) {
-    app.use(path, limiter(limits.otpPer5Min));
+    app.use(path, limiter(path.slice(1), limits.otpPer5Min));
   }
   // Only changes to the user are limited; reading it (GET /user) is not.
-  app.on("PUT", "/user", limiter(limits.otpPer5Min));
+  app.on("PUT", "/user", limiter("user", limits.otpPer5Min));
 }

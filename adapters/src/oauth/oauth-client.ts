@@ -1,0 +1,134 @@
+import {
+  type AuthorizationRequest,
+  type ExternalProvider,
+  type ExternalUser,
+  failures,
+  type ProviderTokens,
+} from "@authsvc/core";
+import {
+  type AuthorizationServer,
+  authorizationCodeGrantRequest,
+  type Client,
+  ClientSecretBasic,
+  ClientSecretPost,
+  nopkce,
+  skipStateCheck,
+  validateAuthResponse,
+} from "oauth4webapi";
+import { type ProviderIdTokens, withCause } from "./id-token.js";
+import {
+  getJson,
+  isObject,
+  jsonBody,
+  PROVIDER_TIMEOUT_MS,
+  ProviderCallError,
+  providerReason,
+  redact,
+  requestOptions,
+  wireReason,
+} from "./provider-call.js";
+import type { ProviderSettings, ProviderSpec } from "./provider-spec.js";
+
+/**
+ * The generic OAuth 2.0 client every provider runs on. oauth4webapi builds and authenticates the
+ * token request; the answer is read here, more leniently than oauth4webapi would, because real
+ * providers bend the protocol: GitHub answers a refused code with HTTP 200 and an `error` body, WorkOS
+ * and Figma leave out `token_type`, and ID tokens are checked in full (signature included) by
+ * `idTokens` rather than trusted for having come over TLS.
+ */
+export function oauthProvider(
+  name: string,
+  spec: ProviderSpec,
+  settings: ProviderSettings,
+  idTokens: ProviderIdTokens | null,
+): ExternalProvider {
+  const clientId = settings.clientIds[0];
+  if (!clientId) throw new Error(`${name}: a client id is required`);
+  const timeoutMs = settings.timeoutMs ?? PROVIDER_TIMEOUT_MS;
+  const as: AuthorizationServer = {
+    issuer: new URL(spec.tokenUrl).origin,
+    authorization_endpoint: spec.authorizationUrl,
+    token_endpoint: spec.tokenUrl,
+  };
+  const client: Client = { client_id: clientId };
+  const secrets = [settings.secret, encodeURIComponent(settings.secret)];
+  const reasonOf = (error: unknown) => redact(wireReason(error, timeoutMs), secrets);
+
+  async function exchange(code: string): Promise<ProviderTokens> {
+    const auth =
+      spec.clientAuth === "basic" ? ClientSecretBasic(settings.secret) : ClientSecretPost(settings.secret);
+    const callback = validateAuthResponse(as, client, new URLSearchParams({ code }), skipStateCheck);
+    const response = await authorizationCodeGrantRequest(
+      as,
+      client,
+      auth,
+      callback,
+      settings.redirectUri,
+      nopkce,
+      requestOptions(timeoutMs),
+    );
+    const body = await jsonBody(response);
+    const ok = response.status >= 200 && response.status <= 299;
+    if (!ok || !isObject(body) || typeof body.error === "string") {
+      throw new ProviderCallError(`token endpoint: ${providerReason(response.status, body)}`);
+    }
+    if (typeof body.access_token !== "string" || body.access_token === "") {
+      throw new ProviderCallError("token endpoint: the answer has no access_token");
+    }
+    return {
+      accessToken: body.access_token,
+      refreshToken: typeof body.refresh_token === "string" ? body.refresh_token : null,
+      idToken: typeof body.id_token === "string" ? body.id_token : null,
+    };
+  }
+
+  const provider: ExternalProvider = {
+    name,
+    authorizationUrl(request: AuthorizationRequest): string {
+      const url = new URL(spec.authorizationUrl);
+      // The client's extra parameters first, so that none of them can replace a protocol parameter.
+      for (const [key, value] of Object.entries(request.extraParams)) url.searchParams.set(key, value);
+      for (const [key, value] of Object.entries(spec.authorizationParams ?? {}))
+        url.searchParams.set(key, value);
+      url.searchParams.set("client_id", clientId);
+      url.searchParams.set("redirect_uri", settings.redirectUri);
+      url.searchParams.set("response_type", "code");
+      const scopes = [...new Set([...spec.scopes, ...request.scopes.filter((s) => s !== "")])];
+      if (scopes.length > 0) url.searchParams.set("scope", scopes.join(" "));
+      url.searchParams.set("state", request.state);
+      // Spaces as %20, not "+": Apple rejects "+" in scope, and every provider reads %20.
+      url.search = url.search.replaceAll("+", "%20");
+      return url.toString();
+    },
+    async exchangeCode(code: string): Promise<ProviderTokens> {
+      try {
+        return await exchange(code);
+      } catch (error) {
+        throw withCause(failures.externalCodeExchangeFailed(code.slice(0, 4)), reasonOf(error));
+      }
+    },
+    async fetchUser(tokens: ProviderTokens): Promise<ExternalUser> {
+      try {
+        return await spec.fetchUser({
+          tokens,
+          clientId,
+          secret: settings.secret,
+          getJson: (url, headers) => getJson(url, tokens.accessToken, timeoutMs, headers),
+          idTokenClaims: () => {
+            if (!idTokens || !tokens.idToken) throw new ProviderCallError("the token answer has no id_token");
+            return idTokens.claims(tokens.idToken);
+          },
+        });
+      } catch (error) {
+        const reason = isAuthErrorWithCause(error) ? String(error.cause) : reasonOf(error);
+        throw withCause(failures.externalUserFetchFailed(), reason);
+      }
+    },
+  };
+  if (spec.withCallbackUser) provider.withCallbackUser = spec.withCallbackUser;
+  return provider;
+}
+
+function isAuthErrorWithCause(error: unknown): error is Error & { cause: unknown } {
+  return error instanceof Error && error.name === "AuthError" && error.cause !== undefined;
+}

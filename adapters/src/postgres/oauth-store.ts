@@ -1,0 +1,30 @@
+import type { ExternalIdentityStore } from "@authsvc/core";
+import { identityFromRow, isUuid, type Queryable } from "./rows.js";
+
+/** `ExternalIdentityStore` over the `identities` table of `namespace` (its `email` column is generated, lowercased). */
+export function postgresExternalIdentities(
+  sql: Queryable,
+  options: { namespace: string },
+): ExternalIdentityStore {
+  const table = sql`${sql(options.namespace)}.identities`;
+  return {
+    async findByProvider(provider, providerId) {
+      const [row] =
+        await sql`select * from ${table} where provider = ${provider} and provider_id = ${providerId}`;
+      return row ? identityFromRow(row) : null;
+    },
+    async listByEmails(emails) {
+      if (emails.length === 0) return [];
+      const rows = await sql`
+        select * from ${table}
+        where email = any(${[...emails]}::text[])
+        order by created_at, id`;
+      return rows.map(identityFromRow);
+    },
+    async delete(id) {
+      if (!isUuid(id)) return false;
+      const rows = await sql`delete from ${table} where id = ${id} returning id`;
+      return rows.length === 1;
+    },
+  };
+}

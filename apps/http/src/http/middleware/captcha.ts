@@ -1,0 +1,58 @@
+import { isIP } from "node:net";
+import { type AuthDeps, authenticateAdmin, type CaptchaVerifier, checkCaptcha } from "@authsvc/core";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import type { Context, Hono, MiddlewareHandler } from "hono";
+import type { AppEnv } from "../app-env.js";
+import { unwrap } from "../body.js";
+import { bearerToken } from "./auth.js";
+import { readJsonObject } from "./json-body.js";
+
+/** The reference's captcha-guarded endpoints (all POST). */
+export const CAPTCHA_PATHS = ["/signup", "/token", "/otp", "/magiclink", "/recover", "/resend"] as const;
+
+/** Grants that continue a session or flow already begun, which the reference does not guard. */
+const UNGUARDED_GRANTS = new Set(["refresh_token", "pkce", "id_token"]);
+
+/**
+ * The client address passed to the provider as `remoteip`, as the reference finds it: the first
+ * valid IP of `X-Forwarded-For`, else the peer of the connection; none when neither is known.
+ */
+export function remoteIp(c: Context): string | undefined {
+  for (const entry of (c.req.header("x-forwarded-for") ?? "").split(",")) {
+    const candidate = entry.trim();
+    if (isIP(candidate)) return candidate;
+  }
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined; // a request made in-process (tests) has no connection
+  }
+}
+
+/**
+ * Checks `gotrue_meta_security.captcha_token` with the provider before the route runs. Callers
+ * holding a service-role key are trusted and not asked, as in the reference; so are the grants that
+ * only continue what a guarded request began. The body is read here and again by the route: Hono
+ * keeps it, so it is parsed from the same bytes.
+ */
+export const requireCaptcha =
+  (auth: AuthDeps, captcha: CaptchaVerifier): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    if (c.req.path === "/token" && UNGUARDED_GRANTS.has(c.req.query("grant_type") ?? "")) return next();
+    const token = bearerToken(c.req.header("authorization"));
+    if (token !== undefined && (await authenticateAdmin(auth, { bearerToken: token })).ok) return next();
+    const security = (await readJsonObject(c)).gotrue_meta_security;
+    const captchaToken =
+      security !== null && typeof security === "object"
+        ? (security as Record<string, unknown>).captcha_token
+        : undefined;
+    unwrap(await checkCaptcha({ captcha }, { token: captchaToken, remoteIp: remoteIp(c) }));
+    await next();
+  };
+
+/** Guards the reference's captcha endpoints when a verifier is configured. Call before mounting routes. */
+export function applyCaptcha(app: Hono<AppEnv>, auth: AuthDeps, captcha: CaptchaVerifier | undefined): void {
+  if (captcha === undefined) return;
+  const guard = requireCaptcha(auth, captcha);
+  for (const path of CAPTCHA_PATHS) app.on("POST", path, guard);
+}

@@ -1,0 +1,128 @@
+import { AuthError, err, failures, isUuid, Outbox, ok, type Result } from "../kernel/index.js";
+import { flowStateExpired, storeIssuedFlow } from "../pkce/index.js";
+import { issueSession, type SessionTokens } from "../sessions/index.js";
+import type { VerificationRepositories } from "../verification/index.js";
+import type { OAuthDeps } from "./deps.js";
+import type { ProviderTokens } from "./ports/external-provider.js";
+import { commitThenSend } from "./steps/commit-then-send.js";
+import { externalAccount } from "./steps/external-account.js";
+import { linkIdentityToUser } from "./steps/link-identity.js";
+
+export interface CallbackInput {
+  readonly state?: string | undefined;
+  readonly code?: string | undefined;
+  /** The provider's own refusal (`error`, `error_description`), e.g. `access_denied` when consent is denied. */
+  readonly error?: string | undefined;
+  readonly errorDescription?: string | undefined;
+  /** Apple's first-sign-in `user` form field. */
+  readonly formUser?: string | undefined;
+}
+
+/** Where the browser goes: the flow's redirect with a session (implicit) or a code (PKCE). */
+export type CallbackOutcome =
+  | {
+      readonly kind: "session";
+      readonly redirectTo: string;
+      readonly tokens: SessionTokens;
+      readonly provider: ProviderTokens;
+    }
+  | { readonly kind: "code"; readonly redirectTo: string; readonly code: string };
+
+/**
+ * A refused callback and where its error goes: the flow's redirect once the state is known, else
+ * SITE_URL (`stateKnown` false, where the reference answers 303 with the error in the query only).
+ * The provider's own refusal (`providerError`) is passed on as it came, without an `error_code`.
+ */
+export type CallbackFailure = { readonly redirectTo: string; readonly stateKnown: boolean } & (
+  | { readonly error: AuthError }
+  | { readonly providerError: { readonly error: string; readonly description: string } }
+);
+
+type Deps = Pick<
+  OAuthDeps,
+  "store" | "clock" | "random" | "tokens" | "signer" | "mailer" | "settings" | "providers"
+>;
+
+/**
+ * `GET|POST /callback`: the provider sends the browser back with `state` and `code`. The flow state is
+ * consumed (a replayed or unknown state is 400 `bad_oauth_state`; older than 300 s too), the code is
+ * exchanged and the person fetched through the provider — outside any transaction — and then, in one
+ * transaction, the account is found, linked or created (`externalAccount`), or the identity linked to
+ * the flow's target user, and a session issued (implicit flow, amr `oauth`) or a code stored for
+ * `grant_type=pkce` with the provider's tokens.
+ */
+export async function completeExternalSignIn(
+  deps: Deps,
+  input: CallbackInput,
+): Promise<Result<CallbackOutcome, CallbackFailure>> {
+  const site = deps.settings.siteUrl;
+  const early = (error: AuthError) => err({ error, redirectTo: site, stateKnown: false });
+  if (!input.state) return early(failures.oauthStateMissing());
+  if (!isUuid(input.state)) return early(failures.oauthStateInvalid());
+  const state = await deps.store.flowStates.consume(input.state);
+  if (state === null) return early(failures.oauthStateNotFound());
+  const now = deps.clock.now();
+  if (flowStateExpired(state, now)) return early(failures.oauthStateExpired());
+  const redirectTo = state.referrer ?? site;
+  const fail = (error: AuthError) => err({ error, redirectTo, stateKnown: true });
+  if (input.error) {
+    const providerError = { error: input.error, description: input.errorDescription ?? "" };
+    return err({ providerError, redirectTo, stateKnown: true });
+  }
+  if (!input.code) return fail(failures.oauthCodeMissing());
+  const provider = deps.providers.provider(state.providerType);
+  if (provider === null) return fail(failures.oauthProviderGone());
+
+  let tokens: ProviderTokens;
+  let person: Awaited<ReturnType<typeof provider.fetchUser>>;
+  try {
+    tokens = await provider.exchangeCode(input.code);
+    person = await provider.fetchUser(tokens);
+    if (input.formUser && provider.withCallbackUser)
+      person = provider.withCallbackUser(person, input.formUser);
+  } catch (thrown) {
+    if (thrown instanceof AuthError) return fail(thrown);
+    throw thrown;
+  }
+  if (person.emails.length === 0) return fail(failures.externalEmailMissing());
+
+  // A confirmation mail leaves only once the transaction has committed.
+  const outbox = new Outbox<VerificationRepositories>();
+  const outcome = await commitThenSend(
+    deps.store,
+    outbox,
+    async (repos): Promise<Result<CallbackOutcome>> => {
+      const account =
+        state.linkingTargetId !== null
+          ? await linkIdentityToUser(deps, repos, {
+              targetId: state.linkingTargetId,
+              provider: provider.name,
+              person,
+              redirectTo,
+              now,
+              outbox,
+            })
+          : await externalAccount(deps, repos, { provider: provider.name, person, redirectTo, now, outbox });
+      if (!account.ok) return account;
+      if (state.codeChallenge !== null) {
+        const code = await storeIssuedFlow(
+          deps,
+          repos,
+          {
+            ...state,
+            userId: account.value.id,
+            providerAccessToken: tokens.accessToken,
+            providerRefreshToken: tokens.refreshToken,
+          },
+          now,
+        );
+        return ok({ kind: "code", redirectTo, code });
+      }
+      const user = { ...account.value, lastSignInAt: now };
+      await repos.users.update(user);
+      const session = await issueSession(deps, repos, user, "oauth", now);
+      return ok({ kind: "session", redirectTo, tokens: session, provider: tokens });
+    },
+  );
+  return outcome.ok ? outcome : fail(outcome.error);
+}

@@ -1,0 +1,17 @@
+import type { Transactor } from "../kernel/index.js";
+import type { VerificationDeps, VerificationRepositories } from "../verification/index.js";
+import type { ExternalIdentityStore } from "./ports/external-identities.js";
+import type { ExternalProviders } from "./ports/external-provider.js";
+
+/** The repositories of external sign-in: verification's (mails, flow states) and identity lookups. */
+export interface OAuthRepositories extends VerificationRepositories {
+  readonly externalIdentities: ExternalIdentityStore;
+}
+
+export type OAuthStore = OAuthRepositories & Transactor<OAuthRepositories>;
+
+/** The ports the external sign-in use cases may use. */
+export interface OAuthDeps extends Omit<VerificationDeps, "store"> {
+  readonly store: OAuthStore;
+  readonly providers: ExternalProviders;
+}

@@ -1,0 +1,11 @@
+import type { Identity } from "../../accounts/index.js";
+
+/** The identity lookups external sign-in and unlinking need beyond the accounts' repository. */
+export interface ExternalIdentityStore {
+  /** The identity of `provider` whose subject is `providerId`, or null. */
+  findByProvider(provider: string, providerId: string): Promise<Identity | null>;
+  /** Identities whose `identity_data.email` (lowercased) is one of `emails`, oldest first. */
+  listByEmails(emails: readonly string[]): Promise<Identity[]>;
+  /** Deletes the identity with this id; false when there was none. */
+  delete(id: string): Promise<boolean>;
+}

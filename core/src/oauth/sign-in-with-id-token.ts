@@ -1,0 +1,80 @@
+import { AuthError, constantTimeEqual, err, failures, Outbox, ok, type Result } from "../kernel/index.js";
+import { issueSession, type SessionTokens } from "../sessions/index.js";
+import type { VerificationRepositories } from "../verification/index.js";
+import type { OAuthDeps } from "./deps.js";
+import type { ExternalUser } from "./ports/external-provider.js";
+import { commitThenSend } from "./steps/commit-then-send.js";
+import { externalAccount } from "./steps/external-account.js";
+import { linkIdentityToUser } from "./steps/link-identity.js";
+
+export interface IdTokenSignInInput {
+  readonly provider: string;
+  readonly idToken: string;
+  /** The raw nonce the client put, hashed, into the ID token request. */
+  readonly nonce?: string | undefined;
+  /** `link_identity` with a signed-in user: link instead of signing in anew. */
+  readonly linkTargetId?: string | undefined;
+}
+
+type Deps = Pick<
+  OAuthDeps,
+  "store" | "clock" | "random" | "tokens" | "signer" | "mailer" | "settings" | "providers"
+>;
+
+/**
+ * `POST /token?grant_type=id_token`: signs in with an OpenID provider's ID token (`signInWithIdToken`).
+ * The provider's verifier checks signature (its published keys), issuer, audience and expiry. Then
+ * the nonce rule: the token's `nonce` claim and the `nonce` parameter are both present or both absent,
+ * and the claim is the lowercase hex SHA-256 of the parameter (compared in constant time). Then the
+ * account is found, linked or created as for the callback — or, with `link_identity` (manual linking
+ * enabled), the identity is linked to the signed-in user — and a session issued (amr `oauth`).
+ */
+export async function signInWithIdToken(
+  deps: Deps,
+  input: IdTokenSignInInput,
+): Promise<Result<SessionTokens>> {
+  const verifier = deps.providers.idTokenVerifier(input.provider);
+  if (verifier === null) return err(failures.idTokenProviderDisabled(input.provider));
+  if (input.linkTargetId !== undefined && !deps.settings.manualLinkingEnabled) {
+    return err(failures.manualLinkingDisabled());
+  }
+  let person: ExternalUser;
+  let claimedNonce: string | null;
+  try {
+    ({ user: person, nonce: claimedNonce } = await verifier.verify(input.idToken));
+  } catch (thrown) {
+    if (thrown instanceof AuthError) return err(thrown);
+    throw thrown;
+  }
+  if (!verifier.skipNonceCheck) {
+    const given = input.nonce ?? "";
+    const claimed = claimedNonce ?? "";
+    if ((given === "") !== (claimed === "")) return err(failures.idTokenNonceBothOrNeither());
+    // The client sends the raw nonce and put its hash in the request to the provider: a replayed
+    // token fails unless the replayer also holds the raw nonce.
+    if (given !== "" && !constantTimeEqual(deps.tokens.hash(given), claimed.toLowerCase())) {
+      return err(failures.idTokenNonceMismatch());
+    }
+  }
+  const now = deps.clock.now();
+  const redirectTo = deps.settings.siteUrl;
+  // A confirmation mail leaves only once the transaction has committed.
+  const outbox = new Outbox<VerificationRepositories>();
+  return commitThenSend(deps.store, outbox, async (repos): Promise<Result<SessionTokens>> => {
+    const account =
+      input.linkTargetId !== undefined
+        ? await linkIdentityToUser(deps, repos, {
+            targetId: input.linkTargetId,
+            provider: verifier.name,
+            person,
+            redirectTo,
+            now,
+            outbox,
+          })
+        : await externalAccount(deps, repos, { provider: verifier.name, person, redirectTo, now, outbox });
+    if (!account.ok) return account;
+    const user = { ...account.value, lastSignInAt: now };
+    await repos.users.update(user);
+    return ok(await issueSession(deps, repos, user, "oauth", now));
+  });
+}

@@ -1,0 +1,65 @@
+import { err, failures, ok, type Result, resolveRedirect } from "../kernel/index.js";
+import { newFlowState, type PkceChallenge } from "../pkce/index.js";
+import type { OAuthDeps } from "./deps.js";
+
+/** Query parameters the server controls: a client cannot override them at the provider. */
+const RESERVED = new Set([
+  "client_id",
+  "client_secret",
+  "redirect_uri",
+  "response_type",
+  "state",
+  "code_challenge",
+  "code_challenge_method",
+  "code_verifier",
+  "provider",
+  "scopes",
+  "redirect_to",
+  "skip_http_redirect",
+  "invite_token",
+]);
+
+export interface StartExternalSignInInput {
+  readonly provider: string;
+  /** Space-separated scopes added to the provider's defaults. */
+  readonly scopes?: string | undefined;
+  readonly redirectTo?: string | undefined;
+  readonly pkce?: PkceChallenge | null | undefined;
+  /** Every other query parameter; reserved ones are dropped, `workos_provider` becomes `provider`. */
+  readonly query?: Readonly<Record<string, string>>;
+  /** Manual linking: the signed-in user the identity will be linked to. */
+  readonly linkingTargetId?: string | undefined;
+}
+
+/**
+ * `GET /authorize` (and `GET /user/identities/authorize`): records a flow state — provider, checked
+ * redirect, PKCE challenge, linking target — whose id is the OAuth `state` (usable once, for 300 s)
+ * and answers the provider's authorization URL. An unknown or disabled provider: 400.
+ */
+export async function startExternalSignIn(
+  deps: Pick<OAuthDeps, "store" | "clock" | "random" | "settings" | "providers">,
+  input: StartExternalSignInInput,
+): Promise<Result<{ url: string }>> {
+  const provider = deps.providers.provider(input.provider);
+  if (provider === null) return err(failures.providerNotEnabled());
+  const referrer = resolveRedirect(input.redirectTo, {
+    siteUrl: deps.settings.siteUrl,
+    allowList: deps.settings.uriAllowList,
+  });
+  const extraParams: Record<string, string> = {};
+  for (const [key, value] of Object.entries(input.query ?? {})) {
+    if (key === "workos_provider") extraParams.provider = value;
+    else if (!RESERVED.has(key.toLowerCase())) extraParams[key] = value;
+  }
+  const state = newFlowState(deps, {
+    providerType: provider.name,
+    authenticationMethod: "oauth",
+    challenge: input.pkce ?? null,
+    referrer,
+    linkingTargetId: input.linkingTargetId ?? null,
+    now: deps.clock.now(),
+  });
+  await deps.store.flowStates.create(state);
+  const scopes = (input.scopes ?? "").split(/[\s,]+/).filter((s) => s !== "");
+  return ok({ url: provider.authorizationUrl({ state: state.id, scopes, extraParams }) });
+}

@@ -1,0 +1,213 @@
+import {
+  actorUsername,
+  blankUser,
+  confirmedAt,
+  createUser,
+  type Identity,
+  isBanned,
+  mergeMetadata,
+  type User,
+  withProviders,
+} from "../../accounts/index.js";
+import { err, failures, type Outbox, ok, orRollback, type Result } from "../../kernel/index.js";
+import { sendEmailToken, undoCreationWith, type VerificationRepositories } from "../../verification/index.js";
+import type { OAuthDeps, OAuthRepositories } from "../deps.js";
+import type { ExternalUser } from "../ports/external-provider.js";
+import { decideAccountLinking } from "./account-linking.js";
+
+type Deps = Pick<OAuthDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings">;
+
+export interface ExternalAccountInput {
+  readonly provider: string;
+  readonly person: ExternalUser;
+  /** Where a confirmation mail's link leads (the flow's redirect). */
+  readonly redirectTo: string;
+  readonly now: Date;
+  /** Where a confirmation mail waits until the caller's transaction has committed (`transactionThenSend`). */
+  readonly outbox: Outbox<VerificationRepositories>;
+}
+
+/** A new identity of `provider` for `userId`. */
+export function newIdentity(
+  deps: Pick<OAuthDeps, "random">,
+  userId: string,
+  input: Pick<ExternalAccountInput, "provider" | "person" | "now">,
+): Identity {
+  return {
+    id: deps.random.uuid(),
+    providerId: input.person.subject,
+    userId,
+    provider: input.provider,
+    identityData: input.person.identityData,
+    lastSignInAt: input.now,
+    createdAt: input.now,
+    updatedAt: input.now,
+  };
+}
+
+/** `user` with the identity's data merged into `user_metadata` and `app_metadata.providers` recomputed. */
+async function refreshed(
+  repos: OAuthRepositories,
+  user: User,
+  data: ExternalUser["identityData"],
+  now: Date,
+) {
+  const identities = await repos.identities.listByUser(user.id);
+  return {
+    ...user,
+    userMetadata: mergeMetadata(user.userMetadata, data),
+    appMetadata: withProviders(user.appMetadata, identities),
+    updatedAt: now,
+  };
+}
+
+/**
+ * The account a person signing in with an external provider gets, inside the caller's transaction
+ * (the reference's `createAccountFromExternalIdentity`): the known identity's user (identity data
+ * refreshed), the account that owns one of the person's verified addresses (identity linked), or a
+ * new account (unless sign-ups are disabled: 422 `signup_disabled`). A banned user: 403 `user_banned`.
+ *
+ * An account that was never confirmed cannot be trusted to belong to this person: someone may have
+ * signed up with their address beforehand (pre-account takeover). Its other identities, password,
+ * sessions and metadata are dropped, so only this identity opens it. It is then confirmed when the
+ * provider vouches for the address (or mails autoconfirm); else a confirmation mail is sent and the
+ * sign-in is refused with 422 `provider_email_needs_verification`, returned so the changes commit
+ * (the mail leaves once they have; if it cannot, a user this sign-in created is removed again).
+ */
+export async function externalAccount(
+  deps: Deps,
+  repos: OAuthRepositories,
+  input: ExternalAccountInput,
+): Promise<Result<User>> {
+  const { provider, person, now } = input;
+  const { settings } = deps;
+  const decision = await decideAccountLinking(repos, {
+    provider,
+    subject: person.subject,
+    emails: person.emails,
+    autoconfirm: settings.signup.mailerAutoconfirm,
+  });
+  let user: User;
+  let identity: Identity;
+  let emailVerified: boolean;
+  let email: string;
+  let isNew = false;
+  switch (decision.kind) {
+    case "multiple":
+      return err(failures.multipleAccounts());
+    case "exists": {
+      identity = {
+        ...decision.identity,
+        identityData: person.identityData,
+        lastSignInAt: now,
+        updatedAt: now,
+      };
+      await repos.identities.update(identity);
+      user = await refreshed(repos, decision.user, person.identityData, now);
+      email = decision.email;
+      emailVerified = person.emails.some((e) => e.verified && e.email.toLowerCase() === email);
+      break;
+    }
+    case "link": {
+      identity = newIdentity(deps, decision.user.id, input);
+      await repos.identities.insert(identity);
+      user = await refreshed(repos, decision.user, person.identityData, now);
+      email = decision.email;
+      emailVerified = true;
+      await repos.audit.record({
+        action: "identity_linked",
+        actorId: user.id,
+        actorUsername: actorUsername(user),
+        traits: { identity_id: identity.id, provider, provider_id: identity.providerId },
+        at: now,
+      });
+      break;
+    }
+    case "create": {
+      if (settings.signup.disabled) return err(failures.signupDisabled());
+      const id = deps.random.uuid();
+      identity = newIdentity(deps, id, input);
+      user = blankUser({
+        id,
+        aud: settings.jwt.aud,
+        role: settings.jwt.defaultRole,
+        createdAt: now,
+        email: decision.email === "" ? null : decision.email,
+        userMetadata: person.identityData,
+        appMetadata: { provider, providers: [provider] },
+      });
+      const created = await createUser(deps, repos, user, { now, identities: [identity] });
+      if (!created.created) throw new Error(`external sign-in: inserting a user reported ${created.clash}`);
+      email = decision.email;
+      emailVerified = decision.emailVerified;
+      isNew = true;
+      break;
+    }
+  }
+  if (isBanned(user, now)) return err(failures.userBanned());
+  if (confirmedAt(user) !== null) {
+    await repos.users.update(user);
+    await repos.audit.record({
+      action: "login",
+      actorId: user.id,
+      actorUsername: actorUsername(user),
+      traits: { provider },
+      at: now,
+    });
+    return ok(user);
+  }
+  user = await keepOnly(repos, user, identity, now);
+  if (emailVerified || settings.signup.mailerAutoconfirm) {
+    user = { ...user, emailConfirmedAt: now };
+    await repos.users.update(user);
+    await repos.audit.record({
+      action: "user_signedup",
+      actorId: user.id,
+      actorUsername: actorUsername(user),
+      traits: { provider },
+      at: now,
+    });
+    return ok(user);
+  }
+  const address = user.email;
+  if (email !== "" && address !== null) {
+    user = { ...user, confirmationSentAt: now };
+    await repos.users.update(user);
+    if (isNew) undoCreationWith(input.outbox, user.id);
+    orRollback(
+      await sendEmailToken(deps, repos, {
+        user,
+        tokenType: "confirmation_token",
+        mailKind: "confirmation",
+        verifyType: "signup",
+        to: address,
+        redirectTo: input.redirectTo,
+        now,
+        outbox: input.outbox,
+      }),
+    );
+  } else {
+    await repos.users.update(user);
+  }
+  return err(failures.providerEmailNeedsVerification(provider));
+}
+
+/**
+ * Drops from an unconfirmed account everything but `identity`: other identities, a password that
+ * came with no proven address, its sessions, and metadata written before (reference
+ * `RemoveUnconfirmedIdentities`).
+ */
+async function keepOnly(repos: OAuthRepositories, user: User, identity: Identity, now: Date): Promise<User> {
+  for (const other of await repos.identities.listByUser(user.id)) {
+    if (other.id !== identity.id) await repos.externalIdentities.delete(other.id);
+  }
+  await repos.sessions.deleteForUser(user.id);
+  return {
+    ...user,
+    encryptedPassword:
+      identity.provider === "email" || identity.provider === "phone" ? user.encryptedPassword : null,
+    userMetadata: identity.identityData,
+    appMetadata: withProviders(user.appMetadata, [identity]),
+    updatedAt: now,
+  };
+}

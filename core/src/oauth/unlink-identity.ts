@@ -1,0 +1,53 @@
+import { actorUsername, type Identity, withProviders } from "../accounts/index.js";
+import { err, failures, isUuid, ok, type Result } from "../kernel/index.js";
+import type { OAuthDeps } from "./deps.js";
+
+/**
+ * `DELETE /user/identities/<id>` (under `SECURITY_MANUAL_LINKING_ENABLED`): removes one of the user's
+ * identities. The last one cannot go (422 `single_identity_not_deletable`), an id that is not one of
+ * the user's is 422 `identity_not_found`. Unlinking the phone identity removes the phone; otherwise
+ * the email is recomputed from the remaining identities (verified first), and an address another
+ * account holds is 422 `email_conflict_identity_not_deletable` with nothing changed.
+ */
+export async function unlinkIdentity(
+  deps: Pick<OAuthDeps, "store" | "clock" | "settings">,
+  input: { userId: string; identityId: string },
+): Promise<Result<Record<string, never>>> {
+  if (!deps.settings.manualLinkingEnabled) return err(failures.manualLinkingDisabled());
+  if (!isUuid(input.identityId)) return err(failures.identityIdNotUuid());
+  const now = deps.clock.now();
+  return deps.store.transaction(async (repos): Promise<Result<Record<string, never>>> => {
+    const user = await repos.users.lock(input.userId);
+    if (user === null) return err(failures.userNotFound());
+    const identities = await repos.identities.listByUser(user.id);
+    if (identities.length <= 1) return err(failures.singleIdentityNotDeletable());
+    const target = identities.find((i) => i.id === input.identityId);
+    if (target === undefined) return err(failures.identityNotFound());
+    const remaining = identities.filter((i) => i.id !== target.id);
+    let next = { ...user, appMetadata: withProviders(user.appMetadata, remaining), updatedAt: now };
+    if (target.provider === "phone") next = { ...next, phone: null, phoneConfirmedAt: null };
+    else next = { ...next, ...emailFrom(remaining, user.email) };
+    const saved = await repos.users.update(next);
+    if (saved === "duplicate_email") return err(failures.emailConflictIdentityNotDeletable());
+    await repos.externalIdentities.delete(target.id);
+    await repos.audit.record({
+      action: "identity_unlinked",
+      actorId: user.id,
+      actorUsername: actorUsername(user),
+      traits: { identity_id: target.id, provider: target.provider, provider_id: target.providerId },
+      at: now,
+    });
+    return ok({});
+  });
+}
+
+/** The email the remaining identities give (a verified one first; the current one if it remains). */
+function emailFrom(identities: readonly Identity[], current: string | null): { email: string | null } {
+  const emails = identities
+    .map((i) => ({ email: i.identityData.email, verified: i.identityData.email_verified === true }))
+    .filter((e): e is { email: string; verified: boolean } => typeof e.email === "string" && e.email !== "")
+    .map((e) => ({ ...e, email: e.email.toLowerCase() }));
+  if (current !== null && emails.some((e) => e.email === current)) return { email: current };
+  const chosen = emails.find((e) => e.verified) ?? emails[0];
+  return { email: chosen?.email ?? null };
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { anIdentity, at, aUser, type MakeStore, newId, useStore } from "../harness.js";
+
+/** The `ExternalIdentityStore` contract: lookups by provider subject and by lowercased email, deletion. */
+export function describeExternalIdentityContract(name: string, makeStore: MakeStore): void {
+  describe(`${name}: ExternalIdentityStore`, () => {
+    const harness = useStore(makeStore);
+
+    it("finds an identity by provider and subject, and by its email in any case, oldest first", async () => {
+      const { store } = harness();
+      const ann = aUser();
+      const bob = aUser();
+      await store.users.insert(ann);
+      await store.users.insert(bob);
+      const subject = newId();
+      const github = anIdentity(ann, {
+        provider: "github",
+        providerId: subject,
+        identityData: { sub: subject, email: "Shared@Example.com" },
+        createdAt: at(2),
+      });
+      const email = anIdentity(bob, { identityData: { email: "shared@example.com" }, createdAt: at(1) });
+      await store.identities.insert(github);
+      await store.identities.insert(email);
+      expect(await store.externalIdentities.findByProvider("github", subject)).toEqual(github);
+      expect(await store.externalIdentities.findByProvider("gitlab", subject)).toBeNull();
+      expect((await store.externalIdentities.listByEmails(["shared@example.com"])).map((i) => i.id)).toEqual([
+        email.id,
+        github.id,
+      ]);
+      expect(await store.externalIdentities.listByEmails([])).toEqual([]);
+      expect(await store.externalIdentities.delete(github.id)).toBe(true);
+      expect(await store.externalIdentities.delete(github.id)).toBe(false);
+      expect(await store.externalIdentities.delete("nope")).toBe(false);
+      expect(await store.identities.listByUser(ann.id)).toEqual([]);
+    });
+  });
+}

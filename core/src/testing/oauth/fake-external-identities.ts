@@ -1,0 +1,17 @@
+import type { ExternalIdentityStore } from "../../oauth/index.js";
+import type { FakeTables } from "../fake-tables.js";
+
+/** Identity lookups over the shared in-memory tables. */
+export function fakeExternalIdentities(t: FakeTables): ExternalIdentityStore {
+  const all = () => [...t.identities.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  return {
+    findByProvider: async (provider, providerId) =>
+      all().find((i) => i.provider === provider && i.providerId === providerId) ?? null,
+    listByEmails: async (emails) =>
+      all().filter((i) => {
+        const email = i.identityData.email;
+        return typeof email === "string" && emails.includes(email.toLowerCase());
+      }),
+    delete: async (id) => t.identities.delete(id),
+  };
+}

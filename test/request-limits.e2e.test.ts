@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FreshNamespace, migratedNamespace } from "./support/database.js";
+import { productionServerEnv } from "./support/server-env.js";
+import { type ServerProcess, startServer } from "./support/server-process.js";
+
+/**
+ * Two server processes on one database (and, when a Redis answers, on one Redis) allow a client the
+ * per-IP limit once between them, not once each.
+ */
+const cwd = mkdtempSync(join(tmpdir(), "authsvc-limits-"));
+const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+const LIMITED = { AUTHSVC_RATE_LIMIT_HEADER: "X-Forwarded-For", AUTHSVC_RATE_LIMIT_VERIFY: "30" };
+
+async function redisAnswers(url: string): Promise<boolean> {
+  const probe = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  probe.on("error", () => {});
+  try {
+    await probe.connect();
+    return (await probe.ping()) === "PONG";
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+}
+
+/** Statuses of `times` POST /verify from `ip`, alternating between the servers. */
+async function verifyStatuses(servers: ServerProcess[], ip: string, times: number): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const server = servers[i % servers.length] as ServerProcess;
+    const res = await fetch(`${server.url}/verify`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": ip },
+      body: JSON.stringify({ type: "signup", token_hash: "nope" }),
+    });
+    statuses.push(res.status);
+  }
+  return statuses;
+}
+
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+
+function describeTwoInstances(store: string, extra: () => Record<string, string>) {
+  describe(`per-IP limits of two instances counted in ${store}`, () => {
+    let ns: FreshNamespace;
+    let servers: ServerProcess[] = [];
+    beforeAll(async () => {
+      ns = await migratedNamespace();
+      servers = await Promise.all(
+        [0, 1].map(() => startServer(productionServerEnv(ns, { ...LIMITED, ...extra() }), { cwd })),
+      );
+    });
+    afterAll(async () => {
+      await Promise.all(servers.map((s) => s.stop()));
+      await ns.drop();
+    });
+
+    it("let 30 /verify from one client through between them, then refuse it on both", async () => {
+      const ip = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+      const first = await verifyStatuses(servers, ip, 30);
+      expect(first).not.toContain(429);
+      expect(await verifyStatuses(servers, ip, 2)).toEqual([429, 429]);
+      // Another client still has its whole budget.
+      expect(await verifyStatuses(servers, "198.51.100.251", 2)).not.toContain(429);
+    });
+  });
+}
+
+describeTwoInstances("the database", () => ({}));
+
+const withRedis = await redisAnswers(REDIS_URL);
+if (withRedis) {
+  describeTwoInstances(`Redis (${REDIS_URL})`, () => ({ REDIS_URL }));
+} else {
+  console.warn(`two-instance request-limit test on Redis NOT RUN: no Redis answers at ${REDIS_URL}`);
+}
+
+describe("per-IP limits while their store is down", () => {
+  let ns: FreshNamespace;
+  let server: ServerProcess;
+  beforeAll(async () => {
+    ns = await migratedNamespace();
+    server = await startServer(productionServerEnv(ns, { ...LIMITED, REDIS_URL: "redis://127.0.0.1:1" }), {
+      cwd,
+    });
+  });
+  afterAll(async () => {
+    await server.stop();
+    await ns.drop();
+  });
+
+  it("are counted by the instance alone: no 500, the limit still holds, one warning logged", async () => {
+    const statuses = await verifyStatuses([server], "198.51.100.77", 31);
+    expect(statuses.slice(0, 30)).not.toContain(429);
+    expect(statuses.slice(0, 30).filter((s) => s >= 500)).toEqual([]);
+    expect(statuses.at(-1)).toBe(429);
+    const warnings = server
+      .lines()
+      .filter((l) => String(l.msg).startsWith("request-limit store unreachable"));
+    expect(warnings).toHaveLength(1);
+  });
+});

@@ -1,0 +1,43 @@
+import { appleCase } from "./apple.js";
+import { azureCase } from "./azure.js";
+import { bitbucketCase } from "./bitbucket.js";
+import { discordCase } from "./discord.js";
+import { facebookCase } from "./facebook.js";
+import { figmaCase } from "./figma.js";
+import { githubCase } from "./github.js";
+import { gitlabCase } from "./gitlab.js";
+import { googleCase } from "./google.js";
+import { keycloakCase } from "./keycloak.js";
+import { linkedinOidcCase } from "./linkedin-oidc.js";
+import { notionCase } from "./notion.js";
+import type { ProviderCase } from "./provider-suite.js";
+import { slackOidcCase } from "./slack-oidc.js";
+import { spotifyCase } from "./spotify.js";
+import { twitchCase } from "./twitch.js";
+import { workosCase } from "./workos.js";
+import { zoomCase } from "./zoom.js";
+
+export type { FailureKind, FakePerson, FakeProvider } from "./fake-provider.js";
+export { startFakeProvider } from "./fake-provider.js";
+export { authorize, failure, type ProviderCase, REDIRECT_URI, signIn, startCase } from "./provider-suite.js";
+
+/** The fake of every provider, with what the adapter must make of it: 17 of 17. */
+export const PROVIDER_CASES: readonly ProviderCase[] = [
+  appleCase,
+  azureCase,
+  bitbucketCase,
+  discordCase,
+  facebookCase,
+  figmaCase,
+  githubCase,
+  gitlabCase,
+  googleCase,
+  keycloakCase,
+  linkedinOidcCase,
+  notionCase,
+  slackOidcCase,
+  spotifyCase,
+  twitchCase,
+  workosCase,
+  zoomCase,
+];
