@@ -10,6 +10,7 @@ import { generateLinkRoutes } from "../routes/admin-generate-link.js";
 import { adminUserRoutes } from "../routes/admin-users.js";
 import { healthRoutes } from "../routes/health.js";
 import { messageRoutes } from "../routes/messages.js";
+import { type ReadinessCheck, readyRoutes } from "../routes/ready.js";
 import { type Settings, settingsRoutes } from "../routes/settings.js";
 import { signupRoutes } from "../routes/signup.js";
 import { tokenRoutes } from "../routes/token.js";
@@ -17,6 +18,7 @@ import { userRoutes } from "../routes/user.js";
 import { verifyRoutes } from "../routes/verify.js";
 import { API_VERSION_HEADER } from "./api-version.js";
 import type { AppEnv } from "./app-env.js";
+import { basePathGetter, DEFAULT_BASE_PATHS } from "./base-path.js";
 import { errorResponse, httpError, statusOf, toAuthError } from "./errors.js";
 import { apiVersion } from "./middleware/api-version.js";
 import { MAX_BODY_BYTES } from "./middleware/json-body.js";
@@ -38,6 +40,11 @@ export interface AppDeps {
   readonly maxRequestDurationMs?: number;
   /** Per-IP request limits (`RATE_LIMIT_*`); none when absent or without a header. */
   readonly rateLimit?: RateLimits;
+  /** Paths the whole API is served under (`API_BASE_PATHS`); `/` and `/auth/v1` when absent. */
+  readonly basePaths?: readonly string[];
+  /** What `GET /health/ready` checks (the database); ready with none. */
+  readonly readiness?: readonly ReadinessCheck[];
+  readonly readinessTimeoutMs?: number;
 }
 
 // The reference's CORS policy (rs/cors in GoTrue): any origin, credentials allowed.
@@ -55,7 +62,7 @@ const CORS_HEADERS = [
 
 /** Builds the Hono application. It does not listen; `server.ts` does, tests call `app.request()`. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+  const app = new Hono<AppEnv>({ getPath: basePathGetter(deps.basePaths ?? DEFAULT_BASE_PATHS) });
 
   app.use(requestContext({ logger: deps.logger, requestIdHeader: deps.requestIdHeader }));
   app.use(apiVersion());
@@ -104,6 +111,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   applyRateLimits(app, deps.rateLimit);
 
   app.route("/", healthRoutes(deps.version));
+  app.route("/", readyRoutes(deps.readiness ?? [], deps.readinessTimeoutMs));
   app.route("/", settingsRoutes(deps.settings));
   app.route("/", signupRoutes(deps.auth));
   app.route("/", tokenRoutes(deps.auth));

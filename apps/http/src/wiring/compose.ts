@@ -6,6 +6,7 @@ import { createApp } from "../http/app.js";
 import { authDepsOf } from "./auth-deps.js";
 import { openDatabase } from "./database.js";
 import { logUnredacted } from "./logger.js";
+import { databaseReadiness } from "./readiness.js";
 import { settingsOf } from "./settings-view.js";
 import { readVersion } from "./version.js";
 
@@ -20,15 +21,19 @@ export interface Composition {
 /** Builds the running application from a valid configuration. */
 export async function compose(config: Config, logger: Logger): Promise<Composition> {
   const { sql, embedded } = await openDatabase(config, logger);
+  const version = readVersion();
+  const auth = authDepsOf(config, sql, logger);
   const app = createApp({
     logger,
-    version: readVersion(),
+    version,
     settings: settingsOf(config),
-    auth: authDepsOf(config, sql, logger),
+    auth,
     requestIdHeader: config.api.requestIdHeader,
     corsAllowedHeaders: config.api.corsAllowedHeaders,
     maxRequestDurationMs: config.api.maxRequestDurationMs,
     rateLimit: config.rateLimit,
+    basePaths: config.api.basePaths,
+    readiness: [databaseReadiness(sql)],
   }) as unknown as Hono;
   return {
     app,
