@@ -231,10 +231,8 @@ describe("problems", () => {
 describe("switches of features that are not built yet", () => {
   const unbuilt = configVariables.filter((v) => v.unbuilt !== undefined);
 
-  it("are trace and metrics export, captcha, and sign-in with each OAuth provider", () => {
+  it("are captcha and sign-in with each OAuth provider", () => {
     expect(unbuilt.map((v) => v.name)).toEqual([
-      "AUTHSVC_TRACING_ENABLED",
-      "AUTHSVC_METRICS_ENABLED",
       "AUTHSVC_SECURITY_CAPTCHA_ENABLED",
       ...EXTERNAL_PROVIDERS.map((id) => `AUTHSVC_EXTERNAL_${id.toUpperCase()}_ENABLED`),
     ]);
