@@ -1,5 +1,5 @@
 import type { AuthDeps } from "@authsvc/core";
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
@@ -45,6 +45,8 @@ export interface AppDeps {
   /** What `GET /health/ready` checks (the database); ready with none. */
   readonly readiness?: readonly ReadinessCheck[];
   readonly readinessTimeoutMs?: number;
+  /** The request span and HTTP metrics, when telemetry is on; nothing runs for it when off. */
+  readonly telemetry?: MiddlewareHandler<AppEnv> | undefined;
 }
 
 // The reference's CORS policy (rs/cors in GoTrue): any origin, credentials allowed.
@@ -65,6 +67,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: basePathGetter(deps.basePaths ?? DEFAULT_BASE_PATHS) });
 
   app.use(requestContext({ logger: deps.logger, requestIdHeader: deps.requestIdHeader }));
+  if (deps.telemetry) app.use(deps.telemetry);
   app.use(apiVersion());
   app.use(
     cors({

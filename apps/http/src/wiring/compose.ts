@@ -3,6 +3,7 @@ import type { Hono } from "hono";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import { createApp } from "../http/app.js";
+import { startTelemetry } from "../telemetry/index.js";
 import { authDepsOf } from "./auth-deps.js";
 import { openDatabase } from "./database.js";
 import { logUnredacted } from "./logger.js";
@@ -22,18 +23,26 @@ export interface Composition {
 export async function compose(config: Config, logger: Logger): Promise<Composition> {
   const { sql, embedded } = await openDatabase(config, logger);
   const version = readVersion();
+  const telemetry = await startTelemetry({ config, logger, version, dbPoolMax: sql.options.max }).catch(
+    async (error: unknown) => {
+      await sql.end({ timeout: 5 });
+      await embedded?.stop();
+      throw error;
+    },
+  );
   const auth = authDepsOf(config, sql, logger);
   const app = createApp({
     logger,
     version,
     settings: settingsOf(config),
-    auth,
+    auth: telemetry ? telemetry.observe(auth) : auth,
     requestIdHeader: config.api.requestIdHeader,
     corsAllowedHeaders: config.api.corsAllowedHeaders,
     maxRequestDurationMs: config.api.maxRequestDurationMs,
     rateLimit: config.rateLimit,
     basePaths: config.api.basePaths,
     readiness: [databaseReadiness(sql)],
+    telemetry: telemetry?.middleware,
   }) as unknown as Hono;
   return {
     app,
@@ -42,6 +51,8 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
       // The pool first: the embedded server must not vanish under queries still in flight.
       await sql.end({ timeout: 5 });
       await embedded?.stop();
+      // Last, so the spans and metrics of the final requests are exported.
+      await telemetry?.shutdown();
     },
   };
 }
