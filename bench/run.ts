@@ -12,9 +12,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { compareGetUser, otlpSink, telemetryEnv, type Variant } from "./telemetry.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+/** Rounds of the telemetry off/on comparison of GET /user; 0 skips it. */
+const TELEMETRY_ROUNDS = Number(process.env.BENCH_TELEMETRY_ROUNDS ?? 3);
 const root = fileURLToPath(new URL("..", import.meta.url));
 
 function spawnJsonLine(
@@ -96,6 +99,15 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
   return (await res.json()) as { access_token: string; refresh_token: string };
 }
 
+/** A user of its own on `url` (servers may share the database), and its access token. */
+async function signUp(url: string, name: string): Promise<string> {
+  const session = await post(`${url}/signup`, {
+    email: `bench-${name}@example.com`,
+    password: "bench-password",
+  });
+  return session.access_token;
+}
+
 async function main() {
   const db = benchDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), "authsvc-bench-"));
@@ -116,6 +128,7 @@ async function main() {
   });
   const bare = await spawnJsonLine(process.execPath, ["--import", "tsx", "bench/bare-server.ts"], {});
   const rows: { scenario: string; ours: Measured; base: Measured }[] = [];
+  const extra: ChildProcess[] = [];
   try {
     const session = await post(`${server.url}/signup`, {
       email: "bench@example.com",
@@ -196,7 +209,32 @@ async function main() {
       rows.push({ scenario: scenario.name, ours, base });
       process.stderr.write(`measured ${scenario.name}\n`);
     }
+    if (TELEMETRY_ROUNDS > 0) {
+      const sink = await otlpSink();
+      const on = await spawnJsonLine(process.execPath, ["apps/http/dist/main.js"], {
+        ...env,
+        ...telemetryEnv(sink.url),
+      });
+      extra.push(on.child);
+      const variants: Variant[] = [
+        { name: "telemetry off", url: server.url, token: session.access_token },
+        { name: "traces + metrics on (OTLP)", url: on.url, token: await signUp(on.url, "on") },
+      ];
+      const baselineMain = process.env.BENCH_BASELINE_MAIN;
+      if (baselineMain) {
+        const baseline = await spawnJsonLine(process.execPath, [baselineMain], env);
+        extra.push(baseline.child);
+        variants.push({
+          name: "baseline build, off",
+          url: baseline.url,
+          token: await signUp(baseline.url, "base"),
+        });
+      }
+      await compareGetUser(variants, TELEMETRY_ROUNDS, measure);
+      sink.close();
+    }
   } finally {
+    for (const child of extra) child.kill("SIGTERM");
     server.child.kill("SIGTERM");
     bare.child.kill("SIGTERM");
     await new Promise((resolve) => server.child.once("exit", resolve));
