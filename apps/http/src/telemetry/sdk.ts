@@ -10,6 +10,7 @@ import { createInstruments } from "./instruments.js";
 import { metricReader } from "./metric-reader.js";
 import { observeHasher, observeMailer, observeSms } from "./observe-ports.js";
 import { InFlight, observeStore } from "./observe-store.js";
+import { withoutQuery } from "./outbound.js";
 import { parseResourceAttributes } from "./resource.js";
 
 const SCOPE = "authsvc";
@@ -53,7 +54,10 @@ export async function startSdk(options: TelemetryOptions): Promise<Telemetry> {
     metricReaders: metricsOn ? [await metricReader(config.metrics, logger)] : [],
     // authsvc logs with pino to stdout; nothing is sent through the logs signal.
     logRecordProcessors: [],
-    instrumentations: [new UndiciInstrumentation(), ...(metricsOn ? [new RuntimeNodeInstrumentation()] : [])],
+    instrumentations: [
+      new UndiciInstrumentation({ requestHook: withoutQuery }),
+      ...(metricsOn ? [new RuntimeNodeInstrumentation()] : []),
+    ],
   });
   sdk.start();
   logger.info({ tracing, metrics: metricsOn ? config.metrics.exporter : false }, "OpenTelemetry started");

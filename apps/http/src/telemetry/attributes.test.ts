@@ -1,5 +1,7 @@
+import type { Span } from "@opentelemetry/api";
 import { describe, expect, it } from "vitest";
 import { hashAttributes } from "./hash-attributes.js";
+import { withoutQuery } from "./outbound.js";
 import { parseResourceAttributes } from "./resource.js";
 
 describe("hashAttributes", () => {
@@ -27,5 +29,18 @@ describe("parseResourceAttributes", () => {
       team: "auth core",
     });
     expect(parseResourceAttributes(undefined)).toEqual({});
+  });
+});
+
+describe("withoutQuery", () => {
+  it("records an outbound URL without its query string", () => {
+    const set: Record<string, unknown> = {};
+    const span = { setAttribute: (k: string, v: unknown) => (set[k] = v) } as unknown as Span;
+    withoutQuery(span, { origin: "https://cdn.example.com", path: "/invite.html?X-Amz-Signature=abc" });
+    expect(set).toEqual({ "url.full": "https://cdn.example.com/invite.html", "url.query": "REDACTED" });
+    const untouched: Record<string, unknown> = {};
+    const plain = { setAttribute: (k: string, v: unknown) => (untouched[k] = v) } as unknown as Span;
+    withoutQuery(plain, { origin: "https://api.twilio.com", path: "/2010-04-01/Messages.json" });
+    expect(untouched).toEqual({});
   });
 });
