@@ -210,9 +210,12 @@ async function main() {
       process.stderr.write(`measured ${scenario.name}\n`);
     }
     if (TELEMETRY_ROUNDS > 0) {
+      // The listening line that gives a server's URL is logged at info.
+      const info = { AUTHSVC_LOG_LEVEL: "info" };
       const sink = await otlpSink();
       const on = await spawnJsonLine(process.execPath, ["apps/http/dist/main.js"], {
         ...env,
+        ...info,
         ...telemetryEnv(sink.url),
       });
       extra.push(on.child);
@@ -222,7 +225,7 @@ async function main() {
       ];
       const baselineMain = process.env.BENCH_BASELINE_MAIN;
       if (baselineMain) {
-        const baseline = await spawnJsonLine(process.execPath, [baselineMain], env);
+        const baseline = await spawnJsonLine(process.execPath, [baselineMain], { ...env, ...info });
         extra.push(baseline.child);
         variants.push({
           name: "baseline build, off",
