@@ -18,6 +18,8 @@ const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 /** Rounds of the telemetry off/on comparison of GET /user; 0 skips it. */
 const TELEMETRY_ROUNDS = Number(process.env.BENCH_TELEMETRY_ROUNDS ?? 3);
+/** BENCH_TELEMETRY_ONLY=1 runs only the telemetry comparison. */
+const TELEMETRY_ONLY = process.env.BENCH_TELEMETRY_ONLY === "1";
 const root = fileURLToPath(new URL("..", import.meta.url));
 
 function spawnJsonLine(
@@ -81,12 +83,19 @@ interface Measured {
   rps: number;
   p99: number;
   errors: number;
+  /** Requests answered in the run. */
+  total: number;
 }
 
 async function measure(options: autocannon.Options): Promise<Measured> {
   const result = await autocannon({ duration: DURATION_S, connections: CONNECTIONS, ...options });
   const non2xx = result.non2xx + result.errors + result.timeouts;
-  return { rps: result.requests.average, p99: result.latency.p99, errors: non2xx };
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    errors: non2xx,
+    total: result.requests.total,
+  };
 }
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
@@ -203,7 +212,7 @@ async function main() {
         },
       },
     ];
-    for (const scenario of scenarios) {
+    for (const scenario of TELEMETRY_ONLY ? [] : scenarios) {
       const base = await measure({ url: `${bare.url}/bare` });
       const ours = await measure(await scenario.options());
       rows.push({ scenario: scenario.name, ours, base });
@@ -220,8 +229,13 @@ async function main() {
       });
       extra.push(on.child);
       const variants: Variant[] = [
-        { name: "telemetry off", url: server.url, token: session.access_token },
-        { name: "traces + metrics on (OTLP)", url: on.url, token: await signUp(on.url, "on") },
+        { name: "telemetry off", url: server.url, token: session.access_token, pid: server.child.pid },
+        {
+          name: "traces + metrics on (OTLP)",
+          url: on.url,
+          token: await signUp(on.url, "on"),
+          pid: on.child.pid,
+        },
       ];
       const baselineMain = process.env.BENCH_BASELINE_MAIN;
       if (baselineMain) {
@@ -231,6 +245,7 @@ async function main() {
           name: "baseline build, off",
           url: baseline.url,
           token: await signUp(baseline.url, "base"),
+          pid: baseline.child.pid,
         });
       }
       await compareGetUser(variants, TELEMETRY_ROUNDS, measure);
@@ -244,6 +259,7 @@ async function main() {
     db.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+  if (rows.length === 0) return;
   const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(9);
   console.log(
     `\nauthsvc benchmark: ${DURATION_S}s per run, ${CONNECTIONS} connections, database ${db.url ? "PostgreSQL" : "embedded PGlite"}\n`,
