@@ -99,5 +99,8 @@ describe("the API under /auth/v1", () => {
     expect((await fetch(`${server.url}/auth/v1/health`)).status).toBe(200);
     const other = await fetch(`${server.url}/auth/v2/health`);
     expect(other.status).toBe(404);
+    const ready = await fetch(`${server.url}/auth/v1/health/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: "ok", checks: { database: "ok" } });
   });
 });

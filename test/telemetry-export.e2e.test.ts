@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -6,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FreshNamespace, migratedNamespace } from "./support/database.js";
 import { freePort, type OtlpReceiver, startOtlpReceiver } from "./support/otlp-receiver.js";
 import { productionServerEnv } from "./support/server-env.js";
-import { type ServerProcess, startServer } from "./support/server-process.js";
+import { runServer, type ServerProcess, startServer } from "./support/server-process.js";
 
 /**
  * What telemetry costs and risks: with it off no OpenTelemetry module is even loaded; with OTLP
@@ -95,5 +96,26 @@ describe("telemetry export", () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(errors()).toHaveLength(1);
     expect((await fetch(`${server.url}/health/ready`)).status).toBe(200);
+  });
+
+  it("a Prometheus port already in use stops the start, naming it", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const exit = await runServer(
+        productionServerEnv(ns, {
+          AUTHSVC_METRICS_ENABLED: "true",
+          AUTHSVC_METRICS_EXPORTER: "prometheus",
+          OTEL_EXPORTER_PROMETHEUS_HOST: "127.0.0.1",
+          OTEL_EXPORTER_PROMETHEUS_PORT: String(port),
+        }),
+        { cwd },
+      );
+      expect(exit.code).toBe(1);
+      expect(exit.stderr).toContain(`the Prometheus metrics server cannot listen on 127.0.0.1:${port}`);
+    } finally {
+      taken.close();
+    }
   });
 });
