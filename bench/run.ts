@@ -12,9 +12,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { compareGetUser, otlpSink, telemetryEnv, type Variant } from "./telemetry.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+/** Rounds of the telemetry off/on comparison of GET /user; 0 skips it. */
+const TELEMETRY_ROUNDS = Number(process.env.BENCH_TELEMETRY_ROUNDS ?? 3);
+/** BENCH_TELEMETRY_ONLY=1 runs only the telemetry comparison. */
+const TELEMETRY_ONLY = process.env.BENCH_TELEMETRY_ONLY === "1";
 const root = fileURLToPath(new URL("..", import.meta.url));
 
 function spawnJsonLine(
@@ -78,12 +83,19 @@ interface Measured {
   rps: number;
   p99: number;
   errors: number;
+  /** Requests answered in the run. */
+  total: number;
 }
 
 async function measure(options: autocannon.Options): Promise<Measured> {
   const result = await autocannon({ duration: DURATION_S, connections: CONNECTIONS, ...options });
   const non2xx = result.non2xx + result.errors + result.timeouts;
-  return { rps: result.requests.average, p99: result.latency.p99, errors: non2xx };
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    errors: non2xx,
+    total: result.requests.total,
+  };
 }
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
@@ -94,6 +106,15 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
   });
   if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
   return (await res.json()) as { access_token: string; refresh_token: string };
+}
+
+/** A user of its own on `url` (servers may share the database), and its access token. */
+async function signUp(url: string, name: string): Promise<string> {
+  const session = await post(`${url}/signup`, {
+    email: `bench-${name}@example.com`,
+    password: "bench-password",
+  });
+  return session.access_token;
 }
 
 async function main() {
@@ -116,6 +137,7 @@ async function main() {
   });
   const bare = await spawnJsonLine(process.execPath, ["--import", "tsx", "bench/bare-server.ts"], {});
   const rows: { scenario: string; ours: Measured; base: Measured }[] = [];
+  const extra: ChildProcess[] = [];
   try {
     const session = await post(`${server.url}/signup`, {
       email: "bench@example.com",
@@ -190,19 +212,54 @@ async function main() {
         },
       },
     ];
-    for (const scenario of scenarios) {
+    for (const scenario of TELEMETRY_ONLY ? [] : scenarios) {
       const base = await measure({ url: `${bare.url}/bare` });
       const ours = await measure(await scenario.options());
       rows.push({ scenario: scenario.name, ours, base });
       process.stderr.write(`measured ${scenario.name}\n`);
     }
+    if (TELEMETRY_ROUNDS > 0) {
+      // The listening line that gives a server's URL is logged at info.
+      const info = { AUTHSVC_LOG_LEVEL: "info" };
+      const sink = await otlpSink();
+      const on = await spawnJsonLine(process.execPath, ["apps/http/dist/main.js"], {
+        ...env,
+        ...info,
+        ...telemetryEnv(sink.url),
+      });
+      extra.push(on.child);
+      const variants: Variant[] = [
+        { name: "telemetry off", url: server.url, token: session.access_token, pid: server.child.pid },
+        {
+          name: "traces + metrics on (OTLP)",
+          url: on.url,
+          token: await signUp(on.url, "on"),
+          pid: on.child.pid,
+        },
+      ];
+      const baselineMain = process.env.BENCH_BASELINE_MAIN;
+      if (baselineMain) {
+        const baseline = await spawnJsonLine(process.execPath, [baselineMain], { ...env, ...info });
+        extra.push(baseline.child);
+        variants.push({
+          name: "baseline build, off",
+          url: baseline.url,
+          token: await signUp(baseline.url, "base"),
+          pid: baseline.child.pid,
+        });
+      }
+      await compareGetUser(variants, TELEMETRY_ROUNDS, measure);
+      sink.close();
+    }
   } finally {
+    for (const child of extra) child.kill("SIGTERM");
     server.child.kill("SIGTERM");
     bare.child.kill("SIGTERM");
     await new Promise((resolve) => server.child.once("exit", resolve));
     db.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+  if (rows.length === 0) return;
   const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(9);
   console.log(
     `\nauthsvc benchmark: ${DURATION_S}s per run, ${CONNECTIONS} connections, database ${db.url ? "PostgreSQL" : "embedded PGlite"}\n`,

@@ -8,15 +8,24 @@ import { type ServerProcess, startServer } from "./support/server-process.js";
 
 /**
  * Issue: killing the server's backends under load took the whole process down (postgres.js wrote to
- * a socket it had already dropped). Now a database outage is a run of fast 503s, and the same process
- * serves again as soon as the database answers.
+ * a socket it had already dropped), and then requests arriving while the database refused
+ * connections waited for the whole outage. Now a database outage is a run of fast 503s, and the same
+ * process serves again as soon as the database answers.
  */
 const CLIENTS = 20;
 const OUTAGE_MS = 3_000;
-/** A request that takes longer than this during the outage counts as a hang. */
+/**
+ * The slowest answer allowed while the database is away. A request waits at most for the pool's next
+ * connection attempt (the reconnect delay is capped at 0.5 s) and that attempt's refusal (a few ms);
+ * measured ~0.2–0.6 s. The rest is margin for a loaded CI machine (2 cores, argon2 hashing for 20
+ * clients). Waiting for the database instead takes the whole 3 s outage.
+ */
+const FAIL_FAST_MS = 1_500;
+/** A request that gets no answer within this long counts as a hang (status 0). */
 const HANG_MS = 5_000;
 
 interface Outcome {
+  path: string;
   started: number;
   ended: number;
   status: number; // 0: no answer (timeout or connection error)
@@ -63,10 +72,16 @@ async function call(path: string, body: unknown, log: Outcome[]): Promise<Record
       signal: AbortSignal.timeout(HANG_MS),
     });
     const json = (await res.json()) as Record<string, unknown>;
-    log.push({ started, ended: performance.now(), status: res.status, code: String(json.error_code ?? "") });
+    log.push({
+      path,
+      started,
+      ended: performance.now(),
+      status: res.status,
+      code: String(json.error_code ?? ""),
+    });
     return res.ok ? json : null;
   } catch {
-    log.push({ started, ended: performance.now(), status: 0 });
+    log.push({ path, started, ended: performance.now(), status: 0 });
     return null;
   }
 }
@@ -84,7 +99,7 @@ async function client(id: number, log: Outcome[], running: () => boolean): Promi
 }
 
 describe("a database outage under load", () => {
-  it("answers 503s quickly, keeps the process alive, and serves again within 2 s", async () => {
+  it("answers 503s within 1.5 s, keeps the process alive, and serves again within 2 s", async () => {
     const log: Outcome[] = [];
     let running = true;
     const clients = Array.from({ length: CLIENTS }, (_, id) => client(id, log, () => running));
@@ -113,9 +128,13 @@ describe("a database outage under load", () => {
       return counts;
     };
     const recoveryMs = Math.min(...firstSuccess) - back;
+    const slowest = during.reduce((a, b) => (b.ended - b.started > a.ended - a.started ? b : a));
+    const before = log.filter((o) => o.ended <= down);
+    const slowestBefore = Math.max(...before.map((o) => o.ended - o.started));
     console.log(
       `[database outage] killed ${killed} connections; during: ${JSON.stringify(statuses(during))}; ` +
-        `slowest answer during it ${Math.max(...during.map((o) => o.ended - o.started)).toFixed(0)} ms; ` +
+        `slowest answer during it ${(slowest.ended - slowest.started).toFixed(0)} ms ` +
+        `(${slowest.status} ${slowest.path}; before the outage ${slowestBefore.toFixed(0)} ms); ` +
         `overall: ${JSON.stringify(statuses(log))}; first success ${recoveryMs.toFixed(0)} ms after the database answered`,
     );
 
@@ -124,7 +143,8 @@ describe("a database outage under load", () => {
     expect(Object.keys(statuses(log)).sort()).toEqual(["200", "503"]);
     expect(during.filter((o) => o.status === 503).length).toBeGreaterThan(0);
     for (const o of log.filter((o) => o.status === 503)) expect(o.code).toBe("unexpected_failure");
-    expect(Math.max(...during.map((o) => o.ended - o.started))).toBeLessThan(HANG_MS);
+    // Fast: none of them waited for the database to come back.
+    expect(Math.max(...during.map((o) => o.ended - o.started))).toBeLessThan(FAIL_FAST_MS);
     expect(recoveryMs).toBeLessThan(2_000);
 
     // The same process, still alive and serving.

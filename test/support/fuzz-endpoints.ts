@@ -3,6 +3,7 @@ import type { Endpoint } from "./fuzz-requests.js";
 /** Every route the app serves; apps/http/src/fuzz.test.ts checks this list against the app's own. */
 export const ENDPOINTS: Endpoint[] = [
   ["GET", "/health"],
+  ["GET", "/health/ready"],
   ["GET", "/settings"],
   ["POST", "/signup"],
   ["POST", "/token"],
@@ -12,10 +13,10 @@ export const ENDPOINTS: Endpoint[] = [
   ["POST", "/logout"],
   ["GET", "/admin/users"],
   ["POST", "/admin/users"],
-  ["GET", "/admin/users/:id"],
-  ["PUT", "/admin/users/:id"],
-  ["POST", "/admin/users/:id"],
-  ["DELETE", "/admin/users/:id"],
+  ["GET", "/admin/users/:user_id"],
+  ["PUT", "/admin/users/:user_id"],
+  ["POST", "/admin/users/:user_id"],
+  ["DELETE", "/admin/users/:user_id"],
   ["POST", "/invite"],
   ["POST", "/admin/generate_link"],
   ["GET", "/verify"],

@@ -42,6 +42,7 @@ describe("defaults", () => {
       requestIdHeader: undefined,
       maxRequestDurationMs: 10_000,
       corsAllowedHeaders: [],
+      basePaths: ["/", "/auth/v1"],
     });
     expect(config.db).toEqual({
       driver: "postgres",

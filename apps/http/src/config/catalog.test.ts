@@ -60,7 +60,17 @@ describe("docs/configuration.md and example.env", () => {
 
   it("mention every unprefixed alias", () => {
     const aliases = configVariables.flatMap((v) => v.aliases).filter((name) => !name.startsWith("AUTHSVC_"));
-    expect(aliases.sort()).toEqual(["API_EXTERNAL_URL", "DATABASE_URL", "LOG_LEVEL", "PORT", "REDIS_URL"]);
+    expect(aliases.sort()).toEqual([
+      "API_EXTERNAL_URL",
+      "DATABASE_URL",
+      "DEBUG",
+      "LOG_LEVEL",
+      "OTEL_EXPORTER_PROMETHEUS_HOST",
+      "OTEL_EXPORTER_PROMETHEUS_PORT",
+      "OTEL_RESOURCE_ATTRIBUTES",
+      "PORT",
+      "REDIS_URL",
+    ]);
     for (const alias of aliases) expect(configurationDoc).toContain(code(alias));
   });
 

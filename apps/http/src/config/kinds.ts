@@ -250,3 +250,15 @@ export const characterSets: Kind<readonly string[]> = {
   type: "character sets separated by `:`",
   schema: v.pipe(v.string(), v.transform(parseCharacterSets)),
 };
+
+export const pathList: Kind<readonly string[]> = {
+  type: "comma-separated paths",
+  schema: v.pipe(
+    v.string(),
+    v.transform(splitList),
+    v.check(
+      (paths) => paths.length > 0 && paths.every((path) => /^\/[\w\-./~]*$/.test(path)),
+      "expected comma-separated paths, each starting with /",
+    ),
+  ),
+};

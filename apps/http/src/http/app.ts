@@ -1,5 +1,5 @@
 import type { AuthDeps, CaptchaVerifier } from "@authsvc/core";
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
@@ -10,6 +10,7 @@ import { adminUserRoutes } from "../routes/admin-users.js";
 import { externalRoutes } from "../routes/external.js";
 import { healthRoutes } from "../routes/health.js";
 import { messageRoutes } from "../routes/messages.js";
+import { type ReadinessCheck, readyRoutes } from "../routes/ready.js";
 import { type Settings, settingsRoutes } from "../routes/settings.js";
 import { signupRoutes } from "../routes/signup.js";
 import { tokenRoutes } from "../routes/token.js";
@@ -17,6 +18,7 @@ import { userRoutes } from "../routes/user.js";
 import { verifyRoutes } from "../routes/verify.js";
 import { API_VERSION_HEADER } from "./api-version.js";
 import type { AppEnv } from "./app-env.js";
+import { basePathGetter, DEFAULT_BASE_PATHS } from "./base-path.js";
 import { errorResponse, statusOf, toAuthError } from "./errors.js";
 import { httpFailures } from "./http-failures.js";
 import { apiVersion } from "./middleware/api-version.js";
@@ -44,6 +46,13 @@ export interface AppDeps {
   readonly rateLimit?: RateLimits;
   /** Captcha check of sign-up, password sign-in and OTP requests (`SECURITY_CAPTCHA_*`); none when absent. */
   readonly captcha?: CaptchaVerifier | undefined;
+  /** Paths the whole API is served under (`API_BASE_PATHS`); `/` and `/auth/v1` when absent. */
+  readonly basePaths?: readonly string[];
+  /** What `GET /health/ready` checks (the database); ready with none. */
+  readonly readiness?: readonly ReadinessCheck[];
+  readonly readinessTimeoutMs?: number;
+  /** The request span and HTTP metrics, when telemetry is on; nothing runs for it when off. */
+  readonly telemetry?: MiddlewareHandler<AppEnv> | undefined;
 }
 
 // The reference's CORS policy (rs/cors in GoTrue): any origin, credentials allowed.
@@ -61,9 +70,10 @@ const CORS_HEADERS = [
 
 /** Builds the Hono application. It does not listen; `server.ts` does, tests call `app.request()`. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+  const app = new Hono<AppEnv>({ getPath: basePathGetter(deps.basePaths ?? DEFAULT_BASE_PATHS) });
 
   app.use(requestContext({ logger: deps.logger, requestIdHeader: deps.requestIdHeader }));
+  if (deps.telemetry) app.use(deps.telemetry);
   app.use(apiVersion());
   app.use(
     cors({
@@ -100,6 +110,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   for (const path of ["/recover", "/magiclink", "/otp", "/resend"]) app.post(path, uniformLatency());
 
   app.route("/", healthRoutes(deps.version));
+  app.route("/", readyRoutes(deps.readiness ?? [], deps.readinessTimeoutMs));
   app.route("/", settingsRoutes(deps.settings));
   app.route("/", signupRoutes(auth));
   app.route("/", tokenRoutes(auth));

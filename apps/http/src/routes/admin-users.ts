@@ -19,7 +19,7 @@ import { userJson } from "../http/presenters/user-json.js";
 
 /** The `:id` path segment; a malformed one is a 404, as the reference answers. */
 function userIdParam(c: Context<AppEnv>): string {
-  const id = c.req.param("id") ?? "";
+  const id = c.req.param("user_id") ?? "";
   if (!isUuid(id)) throw failures.userIdNotUuid();
   return id.toLowerCase();
 }
@@ -103,20 +103,20 @@ export const adminUserRoutes = (deps: AuthDeps) => {
       const fields = await adminUserFields(c);
       return c.json(userJson(unwrap(await adminCreateUser(deps, { actor: actor(c), fields }))));
     })
-    .post("/admin/users/:id", admin, async (c) => {
+    .post("/admin/users/:user_id", admin, async (c) => {
       const id = userIdParam(c);
       const fields = { ...(await adminUserFields(c)), id };
       return c.json(userJson(unwrap(await adminCreateUser(deps, { actor: actor(c), fields }))));
     })
-    .get("/admin/users/:id", admin, async (c) => {
+    .get("/admin/users/:user_id", admin, async (c) => {
       return c.json(userJson(unwrap(await adminGetUser(deps, { userId: userIdParam(c) }))));
     })
-    .put("/admin/users/:id", admin, async (c) => {
+    .put("/admin/users/:user_id", admin, async (c) => {
       const userId = userIdParam(c);
       const fields = await adminUserFields(c);
       return c.json(userJson(unwrap(await adminUpdateUser(deps, { actor: actor(c), userId, fields }))));
     })
-    .delete("/admin/users/:id", admin, async (c) => {
+    .delete("/admin/users/:user_id", admin, async (c) => {
       const userId = userIdParam(c);
       const body = parseBody(DeleteBody, await readJsonObject(c));
       if (body.should_soft_delete === true) throw failures.softDeleteUnsupported();

@@ -3,11 +3,13 @@ import type { Hono } from "hono";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import { createApp } from "../http/app.js";
+import { startTelemetry } from "../telemetry/index.js";
 import { authDepsOf } from "./auth-deps.js";
 import { openDatabase } from "./database.js";
 import { DELIVERY_DRAIN_MS, deliveriesOf } from "./deliveries.js";
 import { captchaVerifierOf, requestLimiterStoreOf } from "./guards.js";
 import { logUnredacted } from "./logger.js";
+import { databaseReadiness } from "./readiness.js";
 import { settingsOf } from "./settings-view.js";
 import { readVersion } from "./version.js";
 
@@ -29,16 +31,29 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
   const limits = requestLimiterStoreOf(config, sql, logger);
   if (!(await limits.ready()))
     logger.warn({ store: limits.kind }, "request-limit store not answering at start");
+  const version = readVersion();
+  const telemetry = await startTelemetry({ config, logger, version, dbPoolMax: sql.options.max }).catch(
+    async (error: unknown) => {
+      await limits.close();
+      await sql.end({ timeout: 5 });
+      await embedded?.stop();
+      throw error;
+    },
+  );
+  const auth = authDepsOf(config, sql, logger, deliveries);
   const app = createApp({
     logger,
-    version: readVersion(),
+    version,
     settings: settingsOf(config),
-    auth: authDepsOf(config, sql, logger, deliveries),
+    auth: telemetry ? telemetry.observe(auth) : auth,
     requestIdHeader: config.api.requestIdHeader,
     corsAllowedHeaders: config.api.corsAllowedHeaders,
     maxRequestDurationMs: config.api.maxRequestDurationMs,
     rateLimit: { ...config.rateLimit, limiter: limits.limiter },
     captcha: captchaVerifierOf(config),
+    basePaths: config.api.basePaths,
+    readiness: [databaseReadiness(sql)],
+    telemetry: telemetry?.middleware,
   }) as unknown as Hono;
   return {
     app,
@@ -51,6 +66,8 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
       // The pool first: the embedded server must not vanish under queries still in flight.
       await sql.end({ timeout: 5 });
       await embedded?.stop();
+      // Last, so the spans and metrics of the final requests are exported.
+      await telemetry?.shutdown();
     },
   };
 }

@@ -45,6 +45,13 @@ export const variables = {
     default: "",
     description: "Request headers allowed by CORS in addition to the built-in ones.",
   }),
+  basePaths: variable({
+    key: "API_BASE_PATHS",
+    kind: k.pathList,
+    default: "/,/auth/v1",
+    description:
+      "Paths the whole API is served under. `/auth/v1` is where supabase-js `createClient(url, key)` calls auth; drop `/` to serve only under a prefix.",
+  }),
 };
 
 export interface ApiConfig {
@@ -58,6 +65,8 @@ export interface ApiConfig {
   readonly maxRequestDurationMs: number;
   /** Extra request headers allowed by CORS, on top of the built-in ones. */
   readonly corsAllowedHeaders: readonly string[];
+  /** Paths the whole API is served under (`/` is the root). */
+  readonly basePaths: readonly string[];
 }
 
 export const read = (r: Reader) => r.getAll(variables);
@@ -75,6 +84,7 @@ export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { a
       requestIdHeader: values.requestIdHeader,
       maxRequestDurationMs: values.maxRequestDuration,
       corsAllowedHeaders: values.corsAllowedHeaders,
+      basePaths: values.basePaths,
     },
   };
 }

@@ -1,4 +1,4 @@
-/** Logging and telemetry. Tracing and metrics export are not built yet: their switches are refused. */
+/** Logging and telemetry: the OpenTelemetry SDK (traces, metrics, Prometheus) and its switches. */
 import * as k from "../kinds.js";
 import type { Reader } from "../reader.js";
 import { defineVariables } from "../variable.js";
@@ -23,8 +23,8 @@ export const variables = {
     key: "TRACING_ENABLED",
     kind: k.boolean,
     default: "false",
-    unbuilt: "trace export",
-    description: "Export traces.",
+    description:
+      "Export traces over OTLP. The exporter reads the standard `OTEL_EXPORTER_OTLP_*` variables (endpoint, headers, protocol `http/protobuf` by default) and `OTEL_SERVICE_NAME` (default `authsvc`) from the process environment.",
   }),
   tracingExporter: variable({
     key: "TRACING_EXPORTER",
@@ -36,8 +36,8 @@ export const variables = {
     key: "METRICS_ENABLED",
     kind: k.boolean,
     default: "false",
-    unbuilt: "metrics export",
-    description: "Export metrics.",
+    description:
+      "Export metrics (Node runtime, HTTP, and the reference's and authsvc's own; see README, Observability).",
   }),
   metricsExporter: variable({
     key: "METRICS_EXPORTER",
@@ -47,20 +47,30 @@ export const variables = {
   }),
   prometheusHost: variable({
     key: "OTEL_EXPORTER_PROMETHEUS_HOST",
+    aliases: ["OTEL_EXPORTER_PROMETHEUS_HOST"],
     kind: k.host,
     default: "0.0.0.0",
     description: "Address of the Prometheus metrics server.",
   }),
   prometheusPort: variable({
     key: "OTEL_EXPORTER_PROMETHEUS_PORT",
+    aliases: ["OTEL_EXPORTER_PROMETHEUS_PORT"],
     kind: k.port(),
     default: "9100",
     description: "Port of the Prometheus metrics server.",
   }),
   resourceAttributes: variable({
     key: "OTEL_RESOURCE_ATTRIBUTES",
+    aliases: ["OTEL_RESOURCE_ATTRIBUTES"],
     kind: k.text,
     description: "Extra OpenTelemetry resource attributes (`key=value,…`); `auth.version` is always added.",
+  }),
+  debug: variable({
+    key: "DEBUG",
+    aliases: ["DEBUG"],
+    kind: k.text,
+    description:
+      "`true` makes the telemetry SDK's own diagnostics verbose (logged at debug level). Other values are ignored, so a `DEBUG=name:*` meant for other tools does no harm.",
   }),
 };
 
@@ -82,6 +92,8 @@ export interface MetricsConfig {
 
 export interface OtelConfig {
   readonly resourceAttributes: string | undefined;
+  /** `DEBUG=true`: the SDK's diagnostics at debug level. */
+  readonly debug: boolean;
 }
 
 export interface TelemetryConfig {
@@ -102,6 +114,6 @@ export function settle(t: ReturnType<typeof read>): TelemetryConfig {
       exporter: t.metricsExporter,
       prometheus: { host: t.prometheusHost, port: t.prometheusPort },
     },
-    otel: { resourceAttributes: t.resourceAttributes },
+    otel: { resourceAttributes: t.resourceAttributes, debug: t.debug?.toLowerCase() === "true" },
   };
 }
