@@ -1,6 +1,5 @@
 import {
   type AuthDeps,
-  type AuthError,
   failures,
   PKCE_PREFIX,
   resolveRedirect,
@@ -13,7 +12,7 @@ import { defined, filledText, parseBody, text, unwrap } from "../http/body.js";
 import { statusOf, toAuthError } from "../http/errors.js";
 import { readJsonObject } from "../http/middleware/json-body.js";
 import { sessionJson } from "../http/presenters/session-json.js";
-import { withQuery } from "../http/redirects.js";
+import { oauthErrorWord, withQuery } from "../http/redirects.js";
 
 const TYPES = [
   "signup",
@@ -44,21 +43,6 @@ function verifyType(value: string | undefined, allowed: readonly string[]): Veri
     throw failures.verifyTypeRequired(allowed);
   }
   return value as VerifyType;
-}
-
-/** The reference's `error` word for an error status in a redirect. */
-function oauthErrorWord(error: AuthError): string {
-  if (["signup_disabled", "user_banned", "provider_email_needs_verification"].includes(error.code)) {
-    return "access_denied";
-  }
-  const byStatus: Record<number, string> = {
-    400: "invalid_request",
-    401: "unauthorized_client",
-    403: "access_denied",
-    500: "server_error",
-    503: "temporarily_unavailable",
-  };
-  return byStatus[statusOf(error)] ?? "server_error";
 }
 
 /**
