@@ -1,10 +1,4 @@
-import {
-  type AuthDeps,
-  failures,
-  PKCE_PREFIX,
-  resolveRedirect,
-  verifyOtp,
-} from "@authsvc/core";
+import { type AuthDeps, failures, PKCE_PREFIX, resolveRedirect, verifyOtp } from "@authsvc/core";
 import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/app-env.js";
