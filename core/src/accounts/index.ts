@@ -11,4 +11,5 @@ export type * from "./ports/identity-repository.js";
 export type * from "./ports/password-hasher.js";
 export type * from "./ports/user-repository.js";
 export * from "./steps/create-user.js";
+export * from "./steps/lock-user.js";
 export * from "./user.js";

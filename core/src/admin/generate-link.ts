@@ -3,6 +3,7 @@ import {
   blankUser,
   checkPassword,
   createUser,
+  lockUserByAddress,
   type Metadata,
   mergeMetadata,
   normalizeEmail,
@@ -136,8 +137,7 @@ export async function generateLink(deps: Deps, input: GenerateLinkInput): Promis
   const base = { email: email.value, newEmail, passwordHash, data, actor: input.actor, now };
 
   return transactionRollingBackOn(deps.store, async (repos): Promise<Result<ActionLink>> => {
-    const found = await repos.users.findByEmail(email.value);
-    const existing = found && (await repos.users.lock(found.id));
+    const existing = await lockUserByAddress(repos.users, "email", email.value);
     let plan: Plan = { ...base, type };
     if (existing === null && type === "magiclink") {
       // The reference signs an unknown address up instead, with a password nobody knows (here: none).

@@ -1,6 +1,7 @@
 import {
   blankUser,
   createUser,
+  lockUserByAddress,
   normalizeEmail,
   type User,
   type UserWithIdentities,
@@ -53,8 +54,7 @@ export async function inviteUser(
   // Sent before the answer: an admin may learn whether the mail left (`email_send_failed`).
   const outbox = new Outbox<VerificationRepositories>();
   return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<UserWithIdentities>> => {
-    const found = await repos.users.findByEmail(email);
-    const existing = found && (await repos.users.lock(found.id));
+    const existing = await lockUserByAddress(repos.users, "email", email);
     let user: User;
     let identities: UserWithIdentities["identities"];
     if (existing) {

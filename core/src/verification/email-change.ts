@@ -1,5 +1,5 @@
 import type { User } from "../accounts/index.js";
-import { actorUsername, normalizeEmail } from "../accounts/index.js";
+import { actorUsername, lockUserByAddress, normalizeEmail } from "../accounts/index.js";
 import {
   err,
   failures,
@@ -220,8 +220,7 @@ function mailChangeAgain(
 ) {
   const outbox = new Outbox<VerificationRepositories>({ reserved: true });
   return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<Record<string, never>>> => {
-    const found = await repos.users.findByEmail(email);
-    const user = found && (await repos.users.lock(found.id));
+    const user = await lockUserByAddress(repos.users, "email", email);
     if (!user || user.emailChange === null) return ok({});
     const sent = await mailEmailChange(deps, repos, user, user.emailChange, redirectTo, now, outbox, pkce);
     return sent.ok ? ok({}) : sent;

@@ -1,5 +1,5 @@
 import type { User } from "../accounts/index.js";
-import { actorUsername, normalizePhone } from "../accounts/index.js";
+import { actorUsername, lockUserByAddress, normalizePhone } from "../accounts/index.js";
 import { err, failures, Outbox, ok, orRollback, type Result, transactionThenSend } from "../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { tooSoon } from "./steps/frequency.js";
@@ -122,8 +122,7 @@ export async function resendPhoneChange(
   const now = deps.clock.now();
   const outbox = new Outbox<VerificationRepositories>();
   const sent = await transactionThenSend(deps.store, outbox, async (repos): Promise<Result<boolean>> => {
-    const found = await repos.users.findByPhone(phone.value);
-    const user = found && (await repos.users.lock(found.id));
+    const user = await lockUserByAddress(repos.users, "phone", phone.value);
     if (!user || user.phoneChange === null) return ok(false);
     const texted = await textPhoneChange(deps, repos, user, user.phoneChange, now, outbox);
     return texted.ok ? ok(true) : texted;

@@ -1,5 +1,5 @@
 import type { User } from "../accounts/index.js";
-import { actorUsername, normalizeEmail } from "../accounts/index.js";
+import { actorUsername, lockUserByAddress, normalizeEmail } from "../accounts/index.js";
 import {
   err,
   Outbox,
@@ -63,8 +63,7 @@ function mailRecovery(
 ) {
   const outbox = new Outbox<VerificationRepositories>({ reserved: true });
   return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<Record<never, never>>> => {
-    const found = await repos.users.findByEmail(email);
-    const user = found && (await repos.users.lock(found.id));
+    const user = await lockUserByAddress(repos.users, "email", email);
     if (user === null) return ok({});
     const refused = tooSoon(user.recoverySentAt, deps.settings.mailer.maxFrequency, now, "email");
     if (refused) return err(refused);

@@ -1,4 +1,4 @@
-import { normalizeEmail, normalizePhone } from "../accounts/index.js";
+import { lockUserByAddress, normalizeEmail, normalizePhone } from "../accounts/index.js";
 import {
   err,
   failures,
@@ -95,8 +95,7 @@ function mailConfirmation(
 ) {
   const outbox = new Outbox<VerificationRepositories>({ reserved: true });
   return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<{ messageId?: string }>> => {
-    const found = await repos.users.findByEmail(email);
-    const user = found && (await repos.users.lock(found.id));
+    const user = await lockUserByAddress(repos.users, "email", email);
     // Confirmed or unknown: nothing to send, and the answer must not say which.
     if (!user || user.emailConfirmedAt !== null) return ok({});
     const sent = await resendEmailConfirmation(deps, repos, user, { redirectTo, now, pkce, outbox });
@@ -110,8 +109,7 @@ async function resendSms(deps: Deps, rawPhone: string): Promise<Result<{ message
   const now = deps.clock.now();
   const outbox = new Outbox<VerificationRepositories>();
   const sent = await transactionThenSend(deps.store, outbox, async (repos): Promise<Result<boolean>> => {
-    const found = await repos.users.findByPhone(phone.value);
-    const user = found && (await repos.users.lock(found.id));
+    const user = await lockUserByAddress(repos.users, "phone", phone.value);
     if (!user || user.phoneConfirmedAt !== null) return ok(false);
     const texted = await resendSmsConfirmation(deps, repos, user, now, outbox);
     return texted.ok ? ok(true) : texted;

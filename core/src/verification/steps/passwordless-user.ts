@@ -1,4 +1,4 @@
-import { blankUser, createUser, type Metadata, type User } from "../../accounts/index.js";
+import { blankUser, createUser, lockUserByAddress, type Metadata, type User } from "../../accounts/index.js";
 import type { VerificationDeps, VerificationRepositories } from "../deps.js";
 
 /**
@@ -20,14 +20,7 @@ export async function findOrCreatePasswordless(
     confirmed?: boolean;
   },
 ): Promise<{ user: User; created: boolean } | null> {
-  const find = () =>
-    input.channel === "email"
-      ? repos.users.findByEmail(input.address)
-      : repos.users.findByPhone(input.address);
-  const lockFound = async () => {
-    const found = await find();
-    return found && (await repos.users.lock(found.id));
-  };
+  const lockFound = () => lockUserByAddress(repos.users, input.channel, input.address);
   const existing = await lockFound();
   if (existing) return { user: existing, created: false };
   if (!input.create) return null;
