@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FreshNamespace, migratedNamespace } from "./support/database.js";
+import { redisAnswers, TEST_REDIS_URL } from "./support/redis.js";
 import { productionServerEnv } from "./support/server-env.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
 
@@ -12,26 +12,7 @@ import { type ServerProcess, startServer } from "./support/server-process.js";
  * per-IP limit once between them, not once each.
  */
 const cwd = mkdtempSync(join(tmpdir(), "authsvc-limits-"));
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const LIMITED = { AUTHSVC_RATE_LIMIT_HEADER: "X-Forwarded-For", AUTHSVC_RATE_LIMIT_VERIFY: "30" };
-
-async function redisAnswers(url: string): Promise<boolean> {
-  const probe = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: 1000,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  probe.on("error", () => {});
-  try {
-    await probe.connect();
-    return (await probe.ping()) === "PONG";
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
 
 /** Statuses of `times` POST /verify from `ip`, alternating between the servers. */
 async function verifyStatuses(servers: ServerProcess[], ip: string, times: number): Promise<number[]> {
@@ -78,11 +59,11 @@ function describeTwoInstances(store: string, extra: () => Record<string, string>
 
 describeTwoInstances("the database", () => ({}));
 
-const withRedis = await redisAnswers(REDIS_URL);
+const withRedis = await redisAnswers(TEST_REDIS_URL);
 if (withRedis) {
-  describeTwoInstances(`Redis (${REDIS_URL})`, () => ({ REDIS_URL }));
+  describeTwoInstances(`Redis (${TEST_REDIS_URL})`, () => ({ REDIS_URL: TEST_REDIS_URL }));
 } else {
-  console.warn(`two-instance request-limit test on Redis NOT RUN: no Redis answers at ${REDIS_URL}`);
+  console.warn(`two-instance request-limit test on Redis NOT RUN: no Redis answers at ${TEST_REDIS_URL}`);
 }
 
 describe("per-IP limits while their store is down", () => {

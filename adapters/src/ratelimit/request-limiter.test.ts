@@ -2,31 +2,11 @@ import { describeRequestLimiter } from "@authsvc/core/testing";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FreshNamespace, migratedNamespace, testDatabase } from "../../../test/support/database.js";
+import { redisAnswers, TEST_REDIS_URL } from "../../../test/support/redis.js";
 import { connectPostgres } from "../postgres/connect.js";
 import { memoryLimiterStore } from "./flexible-limiter.js";
 import { postgresLimiterStore } from "./postgres-limiter.js";
 import { redisLimiterStore } from "./redis-limiter.js";
-
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-
-/** Whether a Redis answers PING at `url` within a second; the Redis suite runs only then. */
-async function redisAnswers(url: string): Promise<boolean> {
-  const probe = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: 1000,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  probe.on("error", () => {});
-  try {
-    await probe.connect();
-    return (await probe.ping()) === "PONG";
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
 
 const window = (name: string, points: number) => ({
   name: `${name}${Math.random().toString(36).slice(2, 8)}`,
@@ -104,17 +84,17 @@ describe("Redis request limits", () => {
   });
 });
 
-if (await redisAnswers(REDIS_URL)) {
-  describeRequestLimiter(`Redis (${REDIS_URL})`, async () => {
-    const store = redisLimiterStore(REDIS_URL);
+if (await redisAnswers(TEST_REDIS_URL)) {
+  describeRequestLimiter(`Redis (${TEST_REDIS_URL})`, async () => {
+    const store = redisLimiterStore(TEST_REDIS_URL);
     expect(await store.ready()).toBe(true);
     return store;
   });
 
-  it(`Redis (${REDIS_URL}): one count for two instances, each with its own client`, async () => {
-    const a = redisLimiterStore(REDIS_URL);
-    const b = redisLimiterStore(REDIS_URL);
-    const reader = new Redis(REDIS_URL);
+  it(`Redis (${TEST_REDIS_URL}): one count for two instances, each with its own client`, async () => {
+    const a = redisLimiterStore(TEST_REDIS_URL);
+    const b = redisLimiterStore(TEST_REDIS_URL);
+    const reader = new Redis(TEST_REDIS_URL);
     try {
       expect([await a.ready(), await b.ready()]).toEqual([true, true]);
       const w = window("verify", 3);
@@ -131,5 +111,5 @@ if (await redisAnswers(REDIS_URL)) {
   });
 } else {
   // Said aloud rather than skipped: the run's report shows that only the other stores were tested.
-  console.warn(`Redis request-limit suite NOT RUN: no Redis answers at ${REDIS_URL}`);
+  console.warn(`Redis request-limit suite NOT RUN: no Redis answers at ${TEST_REDIS_URL}`);
 }
