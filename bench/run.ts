@@ -1,121 +1,391 @@
 /**
- * `npm run bench`: requests/s and p99 latency of authsvc on one server process for GET /user, the
- * refresh grant, the password grant and sign-up, each next to a bare Hono route measured just before
- * it in the same run (these machines are noisy: ratios are what compare across runs).
+ * `npm run bench [-- options]`: authsvc's hot endpoints next to hand-written baselines on the same stack
+ * (bench/bare-server.ts), one server process each, over the same PostgreSQL database, measured in
+ * interleaved rounds (baseline and scenario alternate which goes first) and reported as medians with
+ * the ratio of each scenario to its baseline — absolute numbers on a shared machine are noise, ratios
+ * measured in the same minute are not. docs/benchmarks.md describes the method and the targets.
  *
- * Database: BENCH_DATABASE_URL, else a fresh database on the PostgreSQL at 127.0.0.1:5432 when one
- * answers, else the embedded PGlite. Loopback only; every run is bounded in time.
+ * Options (all optional):
+ *   --scenarios=user,refresh,password,signup   which scenarios (default: all four)
+ *   --connections=16,64                         concurrency levels (default: 16,64)
+ *   --rounds=3 --duration=5                     interleaved rounds, seconds per run
+ *   --extras=decay,rss,mixed,start              the other targets (default: none; `all` for every one)
+ *   --telemetry                                 also compare GET /user with telemetry off / on
+ *   --json                                      write the results as JSON too (the path is printed)
+ *
+ * Database: BENCH_DATABASE_URL, else a fresh database on the PostgreSQL at 127.0.0.1:5432. With
+ * `taskset` and two or more cores, servers run on core 0 and this process (autocannon) on core 1.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { compareGetUser, otlpSink, telemetryEnv, type Variant } from "./telemetry.js";
 
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
-/** Rounds of the telemetry off/on comparison of GET /user; 0 skips it. */
-const TELEMETRY_ROUNDS = Number(process.env.BENCH_TELEMETRY_ROUNDS ?? 3);
-/** BENCH_TELEMETRY_ONLY=1 runs only the telemetry comparison. */
-const TELEMETRY_ONLY = process.env.BENCH_TELEMETRY_ONLY === "1";
 const root = fileURLToPath(new URL("..", import.meta.url));
+const args = new Map(
+  process.argv.slice(2).map((a) => {
+    const [k = "", v = "true"] = a.replace(/^--/, "").split("=");
+    return [k, v] as const;
+  }),
+);
+const list = (name: string, fallback: string) => (args.get(name) ?? fallback).split(",").filter(Boolean);
+const DURATION_S = Number(args.get("duration") ?? process.env.BENCH_DURATION ?? 5);
+const ROUNDS = Number(args.get("rounds") ?? 3);
+const CONNECTIONS = list("connections", process.env.BENCH_CONNECTIONS ?? "16,64").map(Number);
+const SCENARIOS = list("scenarios", "user,refresh,password,signup");
+const extrasArg = list("extras", "");
+const EXTRAS = extrasArg.includes("all") ? ["decay", "rss", "mixed", "start"] : extrasArg;
 
-function spawnJsonLine(
-  command: string,
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(command, args, {
+const PASSWORD = "bench-password";
+const SECRET = "a-benchmark-secret-of-at-least-32-characters";
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+// ---- processes and cores -------------------------------------------------------------------------
+
+const pinning = (() => {
+  if (availableParallelism() < 2) return false;
+  try {
+    execFileSync("taskset", ["-V"], { stdio: "ignore" });
+    // autocannon runs in this process: every thread of it onto core 1, servers onto core 0.
+    execFileSync("taskset", ["-a", "-cp", "1", String(process.pid)], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+  pid: number;
+}
+
+/** Starts a server process (on core 0) and resolves with the URL of its first JSON line carrying one. */
+function startServer(args: string[], env: Record<string, string>): Promise<Server> {
+  const [command, argv] = pinning
+    ? ["taskset", ["-c", "0", process.execPath, ...args]]
+    : [process.execPath, args];
+  const child = spawn(command as string, argv as string[], {
     cwd: root,
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      for (const line of out.split("\n")) {
+    let pending = "";
+    const onData = (chunk: Buffer) => {
+      pending += chunk.toString();
+      const lines = pending.split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) {
         if (!line.startsWith("{")) continue;
         const parsed = JSON.parse(line) as { url?: string };
-        if (parsed.url) return resolve({ child, url: parsed.url.replace("0.0.0.0", "127.0.0.1") });
+        if (!parsed.url) continue;
+        // Found: later output (request logs) is read and dropped without parsing.
+        child.stdout?.off("data", onData);
+        child.stdout?.resume();
+        return resolve({
+          child,
+          url: parsed.url.replace("0.0.0.0", "127.0.0.1"),
+          pid: child.pid as number,
+        });
       }
-    });
+    };
+    child.stdout?.on("data", onData);
     child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}`)));
   });
 }
 
-function benchDatabase(): { url?: string; drop(): void } {
+async function stop(server: Server | undefined) {
+  if (!server || server.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once("exit", resolve));
+  server.child.kill("SIGTERM");
+  await exited;
+}
+
+function psql(command: string) {
+  execFileSync("psql", ["-q", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-c", command], {
+    stdio: "ignore",
+  });
+}
+
+function benchDatabase(): { url: string; drop(): void } {
   if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, drop() {} };
   const name = `authsvc_bench_${Date.now()}`;
   try {
-    execFileSync(
-      "psql",
-      ["-q", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-c", `create database ${name}`],
-      { stdio: "ignore" },
-    );
+    psql(`create database ${name}`);
   } catch {
-    return { drop() {} };
+    throw new Error("the bench needs PostgreSQL: set BENCH_DATABASE_URL or run one on 127.0.0.1:5432");
   }
   return {
     url: `postgres://postgres@127.0.0.1:5432/${name}`,
-    drop: () =>
-      execFileSync(
-        "psql",
-        [
-          "-q",
-          "-h",
-          "127.0.0.1",
-          "-U",
-          "postgres",
-          "-d",
-          "postgres",
-          "-c",
-          `drop database ${name} with (force)`,
-        ],
-        { stdio: "ignore" },
-      ),
+    drop: () => psql(`drop database ${name} with (force)`),
   };
 }
+
+/** The process's resident set size in MB (Linux), or NaN. */
+function rssMb(pid: number): number {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return Number(kb) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** CPU time (user + system) of a process in microseconds (Linux /proc; USER_HZ 100). */
+function cpuMicros(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+// ---- measuring ----------------------------------------------------------------------------------
 
 interface Measured {
   rps: number;
   p99: number;
   errors: number;
-  /** Requests answered in the run. */
   total: number;
+  /** Server CPU time per answered request (µs): steadier than req/s on a shared machine. */
+  cpuUs: number;
 }
 
-async function measure(options: autocannon.Options): Promise<Measured> {
-  const result = await autocannon({ duration: DURATION_S, connections: CONNECTIONS, ...options });
-  const non2xx = result.non2xx + result.errors + result.timeouts;
+async function measure(pid: number, options: autocannon.Options): Promise<Measured> {
+  const cpuBefore = cpuMicros(pid);
+  const result = await autocannon({ duration: DURATION_S, connections: 16, ...options });
+  const total = result.requests.total;
   return {
     rps: result.requests.average,
     p99: result.latency.p99,
-    errors: non2xx,
-    total: result.requests.total,
+    errors: result.non2xx + result.errors + result.timeouts,
+    total,
+    cpuUs: total > 0 ? (cpuMicros(pid) - cpuBefore) / total : Number.NaN,
   };
 }
 
-async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+async function post(url: string, body: unknown): Promise<Record<string, string>> {
   const res = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", ...headers },
+    headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
   if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as { access_token: string; refresh_token: string };
+  return (await res.json()) as Record<string, string>;
 }
 
-/** A user of its own on `url` (servers may share the database), and its access token. */
-async function signUp(url: string, name: string): Promise<string> {
-  const session = await post(`${url}/signup`, {
-    email: `bench-${name}@example.com`,
-    password: "bench-password",
-  });
-  return session.access_token;
+const json = { "content-type": "application/json" };
+
+/**
+ * A refresh load: each in-flight request takes one live token of its own session and puts the
+ * answer's token back, so every request is a real rotation. Tokens lost when a run stops mid-request
+ * are replaced by `seed` before the next run.
+ */
+function refreshLoad(seed: () => Promise<string>) {
+  const pool: string[] = [];
+  return async (url: string, connections: number): Promise<autocannon.Options> => {
+    const missing = connections - pool.length;
+    const seeded = await Promise.all(Array.from({ length: Math.max(0, missing) }, seed));
+    pool.push(...seeded);
+    return {
+      url,
+      connections,
+      requests: [
+        {
+          method: "POST",
+          headers: json,
+          setupRequest: (req) => ({ ...req, body: JSON.stringify({ refresh_token: pool.shift() }) }),
+          onResponse: (status, body) => {
+            if (status === 200) pool.push((JSON.parse(body) as { refresh_token: string }).refresh_token);
+          },
+        },
+      ],
+    };
+  };
 }
+
+/** Sign-ups with addresses never used before. */
+function signupLoad(prefix: string) {
+  let n = 0;
+  return (url: string, connections: number): autocannon.Options => ({
+    url,
+    connections,
+    requests: [
+      {
+        method: "POST",
+        headers: json,
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ email: `${prefix}-${Date.now()}-${++n}@example.com`, password: PASSWORD }),
+        }),
+      },
+    ],
+  });
+}
+
+interface Scenario {
+  name: string;
+  baseline: string;
+  /** Target: minimum ratio of req/s to the baseline's. */
+  target: number;
+  ours(connections: number): Promise<autocannon.Options> | autocannon.Options;
+  base(connections: number): Promise<autocannon.Options> | autocannon.Options;
+}
+
+interface Row {
+  scenario: string;
+  baseline: string;
+  connections: number;
+  target: number;
+  ours: Measured[];
+  base: Measured[];
+}
+
+function summary(row: Row) {
+  const pick = (ms: Measured[], k: keyof Measured) => median(ms.map((m) => m[k]));
+  const ours = { rps: pick(row.ours, "rps"), p99: pick(row.ours, "p99"), cpuUs: pick(row.ours, "cpuUs") };
+  const base = { rps: pick(row.base, "rps"), p99: pick(row.base, "p99"), cpuUs: pick(row.base, "cpuUs") };
+  // The ratio of each round's pair, then their median: a pair ran in the same minute.
+  const ratios = row.ours.map((m, i) => m.rps / (row.base[i]?.rps ?? Number.NaN));
+  const ratio = median(ratios);
+  return {
+    scenario: row.scenario,
+    baseline: row.baseline,
+    connections: row.connections,
+    ours: {
+      ...ours,
+      errors: row.ours.reduce((s, m) => s + m.errors, 0),
+      runs: row.ours.map((m) => Math.round(m.rps)),
+    },
+    base: {
+      ...base,
+      errors: row.base.reduce((s, m) => s + m.errors, 0),
+      runs: row.base.map((m) => Math.round(m.rps)),
+    },
+    ratio,
+    ratios,
+    p99Ratio: ours.p99 / base.p99,
+    cpuRatio: base.cpuUs / ours.cpuUs,
+    target: row.target,
+    met: ratio >= row.target,
+  };
+}
+
+// ---- extras ---------------------------------------------------------------------------------------
+
+/** Five back-to-back 10 s runs of GET /user at 64 connections: the fifth within 10% of the first. */
+async function decay(server: Server, token: string) {
+  const runs: { rps: number; p99: number; rssMb: number }[] = [];
+  for (let i = 0; i < 5; i++) {
+    const r = await autocannon({
+      url: `${server.url}/user`,
+      headers: { authorization: `Bearer ${token}` },
+      connections: 64,
+      duration: 10,
+    });
+    runs.push({ rps: r.requests.average, p99: r.latency.p99, rssMb: rssMb(server.pid) });
+    log(`decay run ${i + 1}: ${r.requests.average.toFixed(0)} req/s`);
+  }
+  const fifthToFirst = (runs[4]?.rps ?? 0) / (runs[0]?.rps ?? 1);
+  return { runs, fifthToFirst, met: fifthToFirst >= 0.9 };
+}
+
+/** GET /user over 1,000 keep-alive connections for 10 s: peak RSS and p99. */
+async function rss(server: Server, token: string) {
+  const idle = rssMb(server.pid);
+  let peak = idle;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssMb(server.pid));
+  }, 100);
+  const r = await autocannon({
+    url: `${server.url}/user`,
+    headers: { authorization: `Bearer ${token}` },
+    connections: 1000,
+    duration: 10,
+    timeout: 30,
+  });
+  clearInterval(timer);
+  return {
+    idleMb: idle,
+    peakMb: peak,
+    rps: r.requests.average,
+    p99: r.latency.p99,
+    errors: r.non2xx + r.errors + r.timeouts,
+    met: peak <= 150 && r.latency.p99 <= 1000,
+  };
+}
+
+/** GET /user p99 alone, then while 16 connections of password sign-ins saturate the hash pool. */
+async function mixed(server: Server, token: string) {
+  const user = {
+    url: `${server.url}/user`,
+    headers: { authorization: `Bearer ${token}` },
+    connections: 16,
+    duration: DURATION_S,
+  };
+  const alone = await autocannon(user);
+  const [loaded, signins] = await Promise.all([
+    autocannon(user),
+    autocannon({
+      url: `${server.url}/token?grant_type=password`,
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ email: "bench@example.com", password: PASSWORD }),
+      connections: 16,
+      duration: DURATION_S,
+    }),
+  ]);
+  const ratio = loaded.latency.p99 / alone.latency.p99;
+  return {
+    aloneP99: alone.latency.p99,
+    loadedP99: loaded.latency.p99,
+    signinRps: signins.requests.average,
+    ratio,
+    met: ratio <= 2,
+  };
+}
+
+/** `node apps/http/dist/main.js` on the embedded database: time until /health answers 200. */
+async function start() {
+  const dataDir = mkdtempSync(join(tmpdir(), "authsvc-bench-start-"));
+  const times: number[] = [];
+  try {
+    // The first start creates the data folder and migrates; the second is a restart.
+    for (const label of ["fresh", "restart"]) {
+      const began = performance.now();
+      const server = await startServer(["apps/http/dist/main.js"], {
+        AUTHSVC_API_HOST: "127.0.0.1",
+        PORT: "0",
+        AUTHSVC_DATA_DIR: dataDir,
+        AUTHSVC_JWT_SECRET: SECRET,
+        AUTHSVC_SITE_URL: "http://localhost:3000",
+      });
+      for (;;) {
+        const res = await fetch(`${server.url}/health`).catch(() => null);
+        if (res?.status === 200) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      times.push(performance.now() - began);
+      log(`start (${label}): ${times.at(-1)?.toFixed(0)} ms`);
+      await stop(server);
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return { freshMs: times[0], restartMs: times[1], met: times.every((t) => t <= 3000) };
+}
+
+// ---- main -----------------------------------------------------------------------------------------
 
 async function main() {
   const db = benchDatabase();
@@ -123,157 +393,213 @@ async function main() {
   const env: Record<string, string> = {
     AUTHSVC_API_HOST: "127.0.0.1",
     PORT: "0",
-    AUTHSVC_LOG_LEVEL: "warn",
+    // The default level: the request log is part of the cost. Also the line that gives the URL.
+    AUTHSVC_LOG_LEVEL: "info",
     AUTHSVC_MAILER_AUTOCONFIRM: "true",
     AUTHSVC_DATA_DIR: dataDir,
     AUTHSVC_SITE_URL: "http://localhost:3000",
     AUTHSVC_API_EXTERNAL_URL: "http://localhost:9999",
-    AUTHSVC_JWT_SECRET: "a-benchmark-secret-of-at-least-32-characters",
-    ...(db.url ? { DATABASE_URL: db.url } : {}),
+    AUTHSVC_JWT_SECRET: SECRET,
+    DATABASE_URL: db.url,
   };
-  const server = await spawnJsonLine(process.execPath, ["apps/http/dist/main.js"], {
-    ...env,
-    AUTHSVC_LOG_LEVEL: "info",
-  });
-  const bare = await spawnJsonLine(process.execPath, ["--import", "tsx", "bench/bare-server.ts"], {});
-  const rows: { scenario: string; ours: Measured; base: Measured }[] = [];
-  const extra: ChildProcess[] = [];
+  let server: Server | undefined;
+  let bare: Server | undefined;
+  const extra: Server[] = [];
+  const rows: Row[] = [];
+  const extras: Record<string, unknown> = {};
   try {
-    const session = await post(`${server.url}/signup`, {
-      email: "bench@example.com",
-      password: "bench-password",
+    server = await startServer(["apps/http/dist/main.js"], env);
+    const ours = server;
+    // After authsvc has migrated the database: the baselines use its tables.
+    bare = await startServer(["--import", "tsx", "bench/bare-server.ts"], {
+      DATABASE_URL: db.url,
+      JWT_SECRET: SECRET,
     });
-    const scenarios: { name: string; options: () => Promise<autocannon.Options> }[] = [
-      {
+    const baseUrl = bare.url;
+    const session = await post(`${ours.url}/signup`, { email: "bench@example.com", password: PASSWORD });
+    const token = session.access_token as string;
+    log(`servers up${pinning ? " (servers on core 0, load on core 1)" : ""}`);
+
+    const oursRefresh = refreshLoad(
+      async () =>
+        (
+          await post(`${ours.url}/token?grant_type=password`, {
+            email: "bench@example.com",
+            password: PASSWORD,
+          })
+        ).refresh_token as string,
+    );
+    const baseRefresh = refreshLoad(
+      async () => (await post(`${baseUrl}/sessions`, { email: "bench@example.com" })).refresh_token as string,
+    );
+    const password = (url: string, connections: number): autocannon.Options => ({
+      url,
+      connections,
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ email: "bench@example.com", password: PASSWORD }),
+    });
+    const scenarios: Record<string, Scenario> = {
+      user: {
         name: "GET /user",
-        options: async () => ({
-          url: `${server.url}/user`,
-          headers: { authorization: `Bearer ${session.access_token}` },
+        baseline: "(b) jose verify + PK select",
+        target: 0.6,
+        ours: (connections) => ({
+          url: `${ours.url}/user`,
+          connections,
+          headers: { authorization: `Bearer ${token}` },
+        }),
+        base: (connections) => ({
+          url: `${baseUrl}/user`,
+          connections,
+          headers: { authorization: `Bearer ${token}` },
         }),
       },
-      {
-        name: "POST /token refresh_token",
-        options: async () => {
-          // Each in-flight request holds one live token and puts its child back: real rotations.
-          const pool: string[] = [];
-          for (let i = 0; i < CONNECTIONS; i++) {
-            pool.push(
-              (
-                await post(`${server.url}/token?grant_type=password`, {
-                  email: "bench@example.com",
-                  password: "bench-password",
-                })
-              ).refresh_token,
-            );
-          }
-          return {
-            url: `${server.url}/token?grant_type=refresh_token`,
-            requests: [
-              {
-                method: "POST",
-                headers: { "content-type": "application/json" },
-                setupRequest: (req) => ({ ...req, body: JSON.stringify({ refresh_token: pool.shift() }) }),
-                onResponse: (status, body) => {
-                  if (status === 200)
-                    pool.push((JSON.parse(body) as { refresh_token: string }).refresh_token);
-                },
-              },
-            ],
-          };
-        },
+      refresh: {
+        name: "refresh grant",
+        baseline: "(c) 3-statement rotation + sign",
+        target: 1.0,
+        ours: (connections) => oursRefresh(`${ours.url}/token?grant_type=refresh_token`, connections),
+        base: (connections) => baseRefresh(`${baseUrl}/refresh`, connections),
       },
-      {
-        name: "POST /token password",
-        options: async () => ({
-          url: `${server.url}/token?grant_type=password`,
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ email: "bench@example.com", password: "bench-password" }),
-        }),
+      password: {
+        name: "password grant",
+        baseline: "(d) argon2id verify + select + insert",
+        target: 0.85,
+        ours: (connections) => password(`${ours.url}/token?grant_type=password`, connections),
+        base: (connections) => password(`${baseUrl}/password`, connections),
       },
-      {
-        name: "POST /signup",
-        options: async () => {
-          let n = 0;
-          const run = Date.now();
-          return {
-            url: `${server.url}/signup`,
-            requests: [
-              {
-                method: "POST",
-                headers: { "content-type": "application/json" },
-                setupRequest: (req) => ({
-                  ...req,
-                  body: JSON.stringify({ email: `u${run}-${++n}@example.com`, password: "bench-password" }),
-                }),
-              },
-            ],
-          };
-        },
+      signup: {
+        name: "sign-up",
+        baseline: "(e) argon2id hash + inserts",
+        target: 0.8,
+        ours: (connections) => signupLoad("ours")(`${ours.url}/signup`, connections),
+        base: (connections) => signupLoad("base")(`${baseUrl}/signup`, connections),
       },
-    ];
-    for (const scenario of TELEMETRY_ONLY ? [] : scenarios) {
-      const base = await measure({ url: `${bare.url}/bare` });
-      const ours = await measure(await scenario.options());
-      rows.push({ scenario: scenario.name, ours, base });
-      process.stderr.write(`measured ${scenario.name}\n`);
+    };
+    const chosen = args.has("telemetry") && !args.has("scenarios") ? [] : SCENARIOS;
+
+    // (a): the bare route, once per concurrency level, for scale.
+    const bareRows: { connections: number; rps: number; p99: number }[] = [];
+    for (const connections of chosen.length ? CONNECTIONS : []) {
+      const m = await measure(bare.pid, { url: `${baseUrl}/bare`, connections });
+      bareRows.push({ connections, rps: m.rps, p99: m.p99 });
     }
-    if (TELEMETRY_ROUNDS > 0) {
-      // The listening line that gives a server's URL is logged at info.
-      const info = { AUTHSVC_LOG_LEVEL: "info" };
+    for (const connections of CONNECTIONS) {
+      for (const key of chosen) {
+        const s = scenarios[key];
+        if (!s) throw new Error(`unknown scenario ${key} (user, refresh, password, signup)`);
+        const row: Row = {
+          scenario: s.name,
+          baseline: s.baseline,
+          connections,
+          target: s.target,
+          ours: [],
+          base: [],
+        };
+        for (let round = 0; round < ROUNDS; round++) {
+          // Alternate which of the pair goes first, so neither always follows the other.
+          const pair = [
+            async () => row.base.push(await measure(bare?.pid ?? 0, await s.base(connections))),
+            async () => row.ours.push(await measure(ours.pid, await s.ours(connections))),
+          ];
+          for (const run of round % 2 ? pair.reverse() : pair) await run();
+          log(
+            `${s.name} @${connections}, round ${round + 1}: ${row.ours.at(-1)?.rps.toFixed(0)} vs ${row.base.at(-1)?.rps.toFixed(0)} req/s`,
+          );
+        }
+        rows.push(row);
+      }
+    }
+
+    if (EXTRAS.includes("decay")) extras.decay = await decay(ours, token);
+    if (EXTRAS.includes("mixed")) extras.mixed = await mixed(ours, token);
+    if (EXTRAS.includes("rss")) {
+      // A server of its own: the peak is this scenario's, not the residue of the runs before.
+      const fresh = await startServer(["apps/http/dist/main.js"], env);
+      extra.push(fresh);
+      const t = (
+        await post(`${fresh.url}/token?grant_type=password`, {
+          email: "bench@example.com",
+          password: PASSWORD,
+        })
+      ).access_token as string;
+      extras.rss = await rss(fresh, t);
+    }
+    if (EXTRAS.includes("start")) extras.start = await start();
+
+    if (args.has("telemetry")) {
       const sink = await otlpSink();
-      const on = await spawnJsonLine(process.execPath, ["apps/http/dist/main.js"], {
-        ...env,
-        ...info,
-        ...telemetryEnv(sink.url),
-      });
-      extra.push(on.child);
+      const on = await startServer(["apps/http/dist/main.js"], { ...env, ...telemetryEnv(sink.url) });
+      extra.push(on);
+      const signUp = async (url: string, name: string) =>
+        (await post(`${url}/signup`, { email: `bench-${name}@example.com`, password: PASSWORD }))
+          .access_token as string;
       const variants: Variant[] = [
-        { name: "telemetry off", url: server.url, token: session.access_token, pid: server.child.pid },
-        {
-          name: "traces + metrics on (OTLP)",
-          url: on.url,
-          token: await signUp(on.url, "on"),
-          pid: on.child.pid,
-        },
+        { name: "telemetry off", url: ours.url, token, pid: ours.pid },
+        { name: "traces + metrics on (OTLP)", url: on.url, token: await signUp(on.url, "on"), pid: on.pid },
       ];
       const baselineMain = process.env.BENCH_BASELINE_MAIN;
       if (baselineMain) {
-        const baseline = await spawnJsonLine(process.execPath, [baselineMain], { ...env, ...info });
-        extra.push(baseline.child);
+        const baseline = await startServer([baselineMain], env);
+        extra.push(baseline);
         variants.push({
           name: "baseline build, off",
           url: baseline.url,
           token: await signUp(baseline.url, "base"),
-          pid: baseline.child.pid,
+          pid: baseline.pid,
         });
       }
-      await compareGetUser(variants, TELEMETRY_ROUNDS, measure);
+      await compareGetUser(variants, ROUNDS, (options) => measure(0, { duration: DURATION_S, ...options }));
       sink.close();
     }
+
+    report(db.url, bareRows, rows.map(summary), extras);
   } finally {
-    for (const child of extra) child.kill("SIGTERM");
-    server.child.kill("SIGTERM");
-    bare.child.kill("SIGTERM");
-    await new Promise((resolve) => server.child.once("exit", resolve));
+    for (const s of extra) await stop(s);
+    await stop(server);
+    await stop(bare);
     db.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  if (rows.length === 0) return;
-  const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(9);
+}
+
+function report(
+  dbUrl: string,
+  bareRows: { connections: number; rps: number; p99: number }[],
+  summaries: ReturnType<typeof summary>[],
+  extras: Record<string, unknown>,
+) {
+  const n = (x: number, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : "-");
   console.log(
-    `\nauthsvc benchmark: ${DURATION_S}s per run, ${CONNECTIONS} connections, database ${db.url ? "PostgreSQL" : "embedded PGlite"}\n`,
+    `\nauthsvc benchmark: ${ROUNDS} interleaved rounds × ${DURATION_S}s, medians; PostgreSQL; ${pinning ? "servers on core 0, load generator on core 1" : "no core pinning"}\n`,
   );
-  console.log(
-    "| scenario                  |   req/s |  p99 ms | errors | bare req/s | bare p99 | ratio (req/s) |",
-  );
-  console.log(
-    "| ------------------------- | ------- | ------- | ------ | ---------- | -------- | ------------- |",
-  );
-  for (const { scenario, ours, base } of rows) {
+  for (const b of bareRows)
+    console.log(`(a) bare route @${b.connections}: ${n(b.rps)} req/s, p99 ${n(b.p99)} ms`);
+  if (summaries.length) {
     console.log(
-      `| ${scenario.padEnd(25)} | ${fmt(ours.rps)} | ${fmt(ours.p99)} | ${String(ours.errors).padStart(6)} | ${fmt(base.rps)}  | ${fmt(base.p99)} | ${(ours.rps / base.rps).toFixed(3).padStart(13)} |`,
+      "\n| scenario | conns | req/s | p99 ms | errors | baseline | req/s | p99 ms | ratio | target | met | p99 ratio | CPU/req ratio |",
     );
+    console.log("| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |");
+    for (const s of summaries) {
+      console.log(
+        `| ${s.scenario} | ${s.connections} | ${n(s.ours.rps)} | ${n(s.ours.p99)} | ${s.ours.errors} | ${s.baseline} | ${n(s.base.rps)} | ${n(s.base.p99)} | ${n(s.ratio, 2)} | ≥ ${s.target} | ${s.met ? "yes" : "no"} | ${n(s.p99Ratio, 2)} | ${n(s.cpuRatio, 2)} |`,
+      );
+    }
+    console.log(
+      "\nratio: median over rounds of req/s ÷ the baseline's in the same round; CPU/req ratio: baseline's server CPU per request ÷ ours (higher is better)",
+    );
+  }
+  for (const [name, value] of Object.entries(extras)) console.log(`${name}: ${JSON.stringify(value)}`);
+  if (args.has("json")) {
+    const dir = join(root, "bench", "results");
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+    const file = join(dir, `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ at: new Date().toISOString(), database: dbUrl.replace(/\/\/[^@]*@/, "//"), rounds: ROUNDS, durationS: DURATION_S, pinning, bare: bareRows, scenarios: summaries, extras }, null, 2)}\n`,
+    );
+    console.log(`\nJSON: ${file}`);
   }
 }
 
