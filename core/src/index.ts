@@ -78,7 +78,11 @@ export type { FlowStateStore } from "./pkce/ports/flow-state-store.js";
 export { authenticate, authenticateAdmin, type RequestAudience } from "./sessions/authenticate.js";
 export type { AccessTokenClaims } from "./sessions/claims.js";
 export { logout } from "./sessions/logout.js";
-export type { SessionStore } from "./sessions/ports/session-store.js";
+export type {
+  RefreshGrantInput,
+  RefreshGrantOutcome,
+  SessionStore,
+} from "./sessions/ports/session-store.js";
 export type { TokenSigner } from "./sessions/ports/token-signer.js";
 export { refreshSession } from "./sessions/refresh-session.js";
 export type { AmrEntry, RefreshTokenRecord, Session } from "./sessions/session.js";

@@ -75,7 +75,8 @@ async function reportingDuplicates(
   }
 }
 
-function withIdentities(row: Row): UserWithIdentities {
+/** A `users` row with its `identities` json array (see `identitiesOfU`). */
+export function withIdentities(row: Row): UserWithIdentities {
   const identities = Array.isArray(row.identities) ? row.identities.map(identityFromRow) : [];
   return { ...userFromRow(row), identities };
 }

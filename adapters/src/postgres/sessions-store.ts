@@ -1,5 +1,6 @@
-import type { RefreshTokenRecord, Session, SessionStore } from "@authsvc/core";
+import type { RefreshGrantOutcome, RefreshTokenRecord, Session, SessionStore } from "@authsvc/core";
 import type { PendingQuery, Row } from "postgres";
+import { withIdentities } from "./accounts-store.js";
 import {
   isTokenId,
   isUuid,
@@ -9,6 +10,8 @@ import {
   sessionColumns,
   sessionFromRow,
 } from "./rows.js";
+
+const GRANT_OUTCOMES = new Set(["not_found", "banned", "refused", "reused", "rotated", "reissued"]);
 
 /** `SessionStore` over the `sessions` and `refresh_tokens` tables of `namespace`. */
 export function postgresSessionStore(sql: Queryable, options: { namespace: string }): SessionStore {
@@ -110,6 +113,42 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
           and revoked = false
       `;
       return result.count;
+    },
+
+    async grantRefresh(input): Promise<RefreshGrantOutcome> {
+      const ns = sql(options.namespace);
+      // One round trip: the function (migrations/0009_refresh_rotation.sql) makes the transition; the
+      // session and the user with identities are read in the same statement. Its snapshot predates the
+      // function's writes, so the session read is the one before the refresh (the caller stamps it).
+      const [row] = await sql`
+        select
+          g.grant_outcome as outcome,
+          to_json(s) as session,
+          u.*,
+          coalesce(
+            (
+              select
+                json_agg(i order by i.created_at, i.id)
+              from ${ns}.identities i
+              where i.user_id = u.id
+            ),
+            '[]'::json
+          ) as identities
+        from ${ns}.refresh_token_grant(
+          ${input.tokenHash},
+          ${input.childHash},
+          ${input.now},
+          ${input.rotationEnabled},
+          ${input.reuseIntervalMs}
+        ) g
+        left join ${ns}.sessions s on s.id = g.grant_session_id
+        left join ${ns}.users u on u.id = g.grant_user_id
+      `;
+      const kind = row?.outcome;
+      if (!row || !GRANT_OUTCOMES.has(kind)) throw new Error(`refresh_token_grant answered ${kind}`);
+      if (kind !== "rotated" && kind !== "reissued") return { kind };
+      if (!row.session || !row.id) return { kind: "not_found" };
+      return { kind, session: sessionFromRow(row.session), user: withIdentities(row) };
     },
 
     async revokeAllForUser(userId, at) {

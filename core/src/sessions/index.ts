@@ -5,6 +5,7 @@ export type * from "./deps.js";
 export * from "./logout.js";
 export type * from "./ports/session-store.js";
 export type * from "./ports/token-signer.js";
+export * from "./refresh-decision.js";
 export * from "./refresh-session.js";
 export type * from "./session.js";
 export * from "./sign-in-password.js";

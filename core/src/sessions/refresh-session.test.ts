@@ -145,24 +145,18 @@ describe("refreshSession", () => {
 
   it("serialises on the session: a refresh that waited for a concurrent one gets the same child", async () => {
     const { deps, first } = await signedIn();
-    // While the first refresh holds the session lock, the second one runs to completion: the first
+    // While the first refresh waits for the session, the second one runs to completion: the first
     // must then see its token revoked and answer the child the other one issued, not a sibling.
     let raced: Awaited<ReturnType<typeof refreshSession>> | undefined;
     const racing: SessionsStore = {
       ...deps.store,
-      transaction: (fn) =>
-        deps.store.transaction((repos) =>
-          fn({
-            ...repos,
-            sessions: {
-              ...repos.sessions,
-              lock: async (id) => {
-                raced ??= await refreshSession(deps, { refreshToken: first });
-                return repos.sessions.lock(id);
-              },
-            },
-          }),
-        ),
+      sessions: {
+        ...deps.store.sessions,
+        grantRefresh: async (input) => {
+          raced ??= await refreshSession(deps, { refreshToken: first });
+          return deps.store.sessions.grantRefresh(input);
+        },
+      },
     };
     const waited = await refreshSession({ ...deps, store: racing }, { refreshToken: first });
     expect(raced).toMatchObject({ ok: true, value: { refreshToken: deps.tokens.child(first) } });

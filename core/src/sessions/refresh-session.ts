@@ -1,7 +1,5 @@
-import { actorUsername, isBanned } from "../accounts/index.js";
-import { constantTimeEqual, err, failures, ok, type Result } from "../kernel/index.js";
+import { err, failures, ok, type Result } from "../kernel/index.js";
 import type { SessionsDeps } from "./deps.js";
-import { decideRefresh } from "./refresh-decision.js";
 import type { Session } from "./session.js";
 import { type SessionTokens, signAccessToken } from "./steps/issue-session.js";
 
@@ -22,63 +20,31 @@ export async function refreshSession(
   input: { refreshToken: string },
 ): Promise<Result<SessionTokens>> {
   const presented = input.refreshToken;
-  const tokenHash = deps.tokens.hash(presented);
-  const found = await deps.store.sessions.findTokenByHash(tokenHash);
-  if (found === null) return err(notFound());
-
-  return deps.store.transaction(async (repos): Promise<Result<SessionTokens>> => {
-    // Lock the session first: concurrent refreshes of one session queue here, and each re-reads the
-    // token afterwards, so the second of two simultaneous refreshes sees the first one's rotation.
-    const session = await repos.sessions.lock(found.sessionId);
-    const token = session === null ? null : await repos.sessions.findTokenByHash(tokenHash);
-    if (session === null || token === null) return err(notFound());
-    const user = await repos.users.findById(token.userId);
-    if (user === null) return err(notFound());
-    const now = deps.clock.now();
-    if (isBanned(user, now)) return err(failures.userBannedAtTokenGrant());
-
-    const { rotationEnabled, reuseIntervalMs } = deps.settings.refreshTokens;
-    const child = deps.tokens.child(presented);
-    const active = token.revoked ? await repos.sessions.activeToken(session.id) : null;
-    const decision = decideRefresh({
-      revoked: token.revoked,
-      revokedAt: token.updatedAt,
-      now,
-      rotationEnabled,
-      reuseIntervalMs,
-      activeIsItsChild:
-        active !== null &&
-        active.parentId === token.id &&
-        constantTimeEqual(deps.tokens.hash(child), active.tokenHash),
-    });
-    if (decision === "refuse") return err(alreadyUsed());
-    if (decision === "revoke_descendants") {
-      await repos.sessions.revokeDescendants(token.id, now);
-      // Whoever holds the stolen chain also holds its access tokens: end the session (its tokens go
-      // with it). Returned, not thrown: the revocation must commit although this request fails.
-      await repos.sessions.delete(session.id);
-      return err(alreadyUsed());
-    }
-    if (decision === "rotate") {
-      await repos.sessions.revokeToken(token.id, now);
-      await repos.sessions.insertToken({
-        sessionId: session.id,
-        userId: user.id,
-        tokenHash: deps.tokens.hash(child),
-        parentId: token.id,
-        revoked: false,
-        createdAt: now,
-        updatedAt: now,
-      });
-      const actor = { actorId: user.id, actorUsername: actorUsername(user), at: now };
-      await repos.audit.record({ action: "token_refreshed", ...actor });
-      await repos.audit.record({ action: "token_revoked", ...actor });
-    }
-    // "reissue_child" writes no token: the child answered is the one already stored.
-    await repos.sessions.markRefreshed(session.id, now);
-    const refreshed: Session = { ...session, refreshedAt: now, updatedAt: now };
-    const access = await signAccessToken(deps, user, refreshed, now);
-    const identities = await repos.identities.listByUser(user.id);
-    return ok({ ...access, refreshToken: child, user: { ...user, identities }, session: refreshed });
+  const child = deps.tokens.child(presented);
+  const now = deps.clock.now();
+  const { rotationEnabled, reuseIntervalMs } = deps.settings.refreshTokens;
+  // The whole transition (decideRefresh's) in one step of the store: one round trip on Postgres.
+  const outcome = await deps.store.sessions.grantRefresh({
+    tokenHash: deps.tokens.hash(presented),
+    childHash: deps.tokens.hash(child),
+    now,
+    rotationEnabled,
+    reuseIntervalMs,
   });
+  switch (outcome.kind) {
+    case "not_found":
+      return err(notFound());
+    case "banned":
+      return err(failures.userBannedAtTokenGrant());
+    // Reuse has ended the session (committed although this request fails); refusal wrote nothing.
+    case "refused":
+    case "reused":
+      return err(alreadyUsed());
+    default: {
+      // "reissued" wrote no token: the child answered is the one already stored.
+      const refreshed: Session = { ...outcome.session, refreshedAt: now, updatedAt: now };
+      const access = await signAccessToken(deps, outcome.user, refreshed, now);
+      return ok({ ...access, refreshToken: child, user: outcome.user, session: refreshed });
+    }
+  }
 }

@@ -5,6 +5,7 @@ import type { MakeStore } from "./harness.js";
 import { describeExternalIdentityContract } from "./oauth/external-identities.contract.js";
 import { describeFlowStateContract } from "./pkce/flow-states.contract.js";
 import { describeLockContract } from "./sessions/locks.contract.js";
+import { describeRefreshGrantContract } from "./sessions/refresh-grant.contract.js";
 import { describeRefreshTokenContract } from "./sessions/refresh-tokens.contract.js";
 import { describeSessionStoreContract } from "./sessions/session-store.contract.js";
 import { describeOneTimeTokenContract } from "./verification/one-time-tokens.contract.js";
@@ -15,6 +16,7 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
   describeIdentityRepositoryContract(name, makeStore);
   describeSessionStoreContract(name, makeStore);
   describeRefreshTokenContract(name, makeStore);
+  describeRefreshGrantContract(name, makeStore);
   describeLockContract(name, makeStore);
   describeAuditLogContract(name, makeStore);
   describeOneTimeTokenContract(name, makeStore);

@@ -1,4 +1,32 @@
+import type { UserWithIdentities } from "../../accounts/index.js";
 import type { RefreshTokenRecord, Session } from "../session.js";
+
+/** What the refresh grant hands the store (`SessionStore.grantRefresh`). */
+export interface RefreshGrantInput {
+  /** SHA-256 of the presented refresh token. */
+  readonly tokenHash: string;
+  /** SHA-256 of the presented token's child (`SecretTokens.child`): inserted on rotation. */
+  readonly childHash: string;
+  readonly now: Date;
+  readonly rotationEnabled: boolean;
+  readonly reuseIntervalMs: number;
+}
+
+/**
+ * The transition a refresh made (`decideRefresh`'s, plus the cases where there is nothing to decide):
+ * `rotated` and `reissued` answer the session (as read before the refresh; its refresh time is `now`)
+ * and its user with identities.
+ */
+export type RefreshGrantOutcome =
+  | { readonly kind: "not_found" }
+  | { readonly kind: "banned" }
+  | { readonly kind: "refused" }
+  | { readonly kind: "reused" }
+  | {
+      readonly kind: "rotated" | "reissued";
+      readonly session: Session;
+      readonly user: UserWithIdentities;
+    };
 
 /**
  * Sessions and their refresh tokens. Tokens form a chain inside a session: each rotation revokes the
@@ -28,6 +56,14 @@ export interface SessionStore {
   revokeToken(id: string, at: Date): Promise<void>;
   /** Revokes every not-yet-revoked token descended from `id` (children, their children, …). */
   revokeDescendants(id: string, at: Date): Promise<number>;
+  /**
+   * The whole state transition of a refresh-token grant, atomically (one database round trip on
+   * Postgres): finds the token, waits for the session's lock, re-reads the token, refuses a banned
+   * user, and then, by `decideRefresh`: rotates (revoke, insert the child, audit `token_refreshed` and
+   * `token_revoked`, mark the session refreshed), reissues (mark refreshed only), refuses (nothing), or
+   * treats the token as reused (revoke its descendants and delete the session).
+   */
+  grantRefresh(input: RefreshGrantInput): Promise<RefreshGrantOutcome>;
   /** Revokes every refresh token of the user (ban). */
   revokeAllForUser(userId: string, at: Date): Promise<number>;
 }

@@ -1,5 +1,6 @@
 import type { SessionStore } from "../../sessions/index.js";
 import type { FakeTables } from "../fake-tables.js";
+import { fakeRefreshGrant } from "./fake-refresh-grant.js";
 
 /** Sessions and refresh-token chains over the shared in-memory tables. */
 export function fakeSessions(t: FakeTables): SessionStore {
@@ -8,7 +9,7 @@ export function fakeSessions(t: FakeTables): SessionStore {
     for (const [k, r] of t.tokens) if (r.sessionId === id) t.tokens.delete(k);
     return t.sessions.delete(id);
   };
-  return {
+  const store: Omit<SessionStore, "grantRefresh"> = {
     create: async (s) => void t.sessions.set(s.id, s),
     find: async (id) => t.sessions.get(id) ?? null,
     lock: async (id) => t.sessions.get(id) ?? null,
@@ -55,4 +56,5 @@ export function fakeSessions(t: FakeTables): SessionStore {
       return live.length;
     },
   };
+  return { ...store, grantRefresh: fakeRefreshGrant(t, store) };
 }

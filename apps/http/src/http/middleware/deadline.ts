@@ -102,6 +102,17 @@ export function withRequestDeadlines(auth: AuthDeps): AuthDeps {
           return value;
         }),
     },
+    // The refresh grant commits in one statement of its own (migrations/0009_refresh_rotation.sql).
+    sessions: {
+      value: Object.create(store.sessions, {
+        grantRefresh: {
+          value: (...args: Parameters<typeof store.sessions.grantRefresh>) => {
+            current.getStore()?.beginCommit();
+            return store.sessions.grantRefresh(...args);
+          },
+        },
+      }),
+    },
     quota: {
       value: {
         take: (...args: Parameters<typeof store.quota.take>) => {

@@ -1,0 +1,124 @@
+import { describe, expect, it } from "vitest";
+import type { RefreshGrantInput, RefreshTokenRecord } from "../../sessions/index.js";
+import { anIdentity, aToken, at, type MakeStore, newHash, seedSession, useStore } from "../harness.js";
+
+const INTERVAL_MS = 10_000;
+
+/**
+ * `SessionStore.grantRefresh`, the refresh grant's transition in one step: run against every
+ * implementation (the fake follows `decideRefresh`; Postgres runs migrations/0009_refresh_rotation.sql).
+ */
+export function describeRefreshGrantContract(name: string, makeStore: MakeStore): void {
+  describe(`SessionStore contract (refresh grant): ${name}`, () => {
+    const harness = useStore(makeStore);
+    const sessions = () => harness().store.sessions;
+
+    async function chain() {
+      const { store } = harness();
+      const { user, session } = await seedSession(store);
+      await store.identities.insert(anIdentity(user));
+      const first = await sessions().insertToken(aToken(session));
+      return { user, session, first };
+    }
+    const grant = (
+      token: RefreshTokenRecord,
+      childHash: string,
+      when: Date,
+      fields: Partial<RefreshGrantInput> = {},
+    ) =>
+      sessions().grantRefresh({
+        tokenHash: token.tokenHash,
+        childHash,
+        now: when,
+        rotationEnabled: true,
+        reuseIntervalMs: INTERVAL_MS,
+        ...fields,
+      });
+    const live = async (sessionId: string) => sessions().activeToken(sessionId);
+
+    it("rotates a current token: revoked, its child inserted and active, two audit entries, session refreshed", async () => {
+      const { user, session, first } = await chain();
+      const child = newHash();
+      const outcome = await grant(first, child, at(5));
+      expect(outcome).toMatchObject({ kind: "rotated", session: { id: session.id }, user: { id: user.id } });
+      if (outcome.kind !== "rotated") throw new Error("not rotated");
+      expect(outcome.user.identities).toHaveLength(1);
+      expect(await sessions().findTokenByHash(first.tokenHash)).toMatchObject({
+        revoked: true,
+        updatedAt: at(5),
+      });
+      expect(await live(session.id)).toMatchObject({
+        tokenHash: child,
+        parentId: first.id,
+        createdAt: at(5),
+      });
+      expect(await sessions().find(session.id)).toMatchObject({ refreshedAt: at(5), updatedAt: at(5) });
+      const actor = { actorId: user.id, actorUsername: user.email, at: at(5) };
+      expect(await harness().auditEntries()).toEqual([
+        { action: "token_refreshed", ...actor },
+        { action: "token_revoked", ...actor },
+      ]);
+    });
+
+    it("reissues within the interval: the same child stays active, nothing inserted", async () => {
+      const { session, first } = await chain();
+      const child = newHash();
+      await grant(first, child, at(5));
+      expect(await grant(first, child, at(5 + INTERVAL_MS / 1000))).toMatchObject({ kind: "reissued" });
+      expect(await live(session.id)).toMatchObject({ tokenHash: child, parentId: first.id });
+      expect(await sessions().find(session.id)).toMatchObject({ refreshedAt: at(15) });
+      expect((await harness().auditEntries()).length).toBe(2);
+    });
+
+    it("treats the previous token after the interval as reuse: descendants revoked, session deleted", async () => {
+      const { session, first } = await chain();
+      const child = newHash();
+      await grant(first, child, at(5));
+      expect(await grant(first, child, at(5 + INTERVAL_MS / 1000 + 1))).toEqual({ kind: "reused" });
+      expect(await sessions().find(session.id)).toBeNull();
+      expect(await sessions().findTokenByHash(child)).toBeNull();
+    });
+
+    it("treats an older token as reuse even within the interval", async () => {
+      const { session, first } = await chain();
+      const child = newHash();
+      await grant(first, child, at(1));
+      const [childRecord] = [await sessions().findTokenByHash(child)];
+      if (!childRecord) throw new Error("no child");
+      await grant(childRecord, newHash(), at(2));
+      expect(await grant(first, child, at(3))).toEqual({ kind: "reused" });
+      expect(await sessions().find(session.id)).toBeNull();
+    });
+
+    it("with rotation disabled refuses a revoked token and writes nothing", async () => {
+      const { session, first } = await chain();
+      const child = newHash();
+      await grant(first, child, at(1));
+      expect(await grant(first, child, at(2), { rotationEnabled: false })).toEqual({ kind: "refused" });
+      expect(await live(session.id)).toMatchObject({ tokenHash: child });
+      expect(await sessions().find(session.id)).toMatchObject({ refreshedAt: at(1) });
+    });
+
+    it("answers not_found for an unknown token or a deleted session, banned for a banned user", async () => {
+      const { user, session, first } = await chain();
+      expect(await grant({ ...first, tokenHash: newHash() }, newHash(), at(1))).toEqual({
+        kind: "not_found",
+      });
+      await harness().store.users.update({ ...user, bannedUntil: at(10) });
+      expect(await grant(first, newHash(), at(9))).toEqual({ kind: "banned" });
+      expect(await live(session.id)).toMatchObject({ tokenHash: first.tokenHash });
+      await sessions().delete(session.id);
+      expect(await grant(first, newHash(), at(11))).toEqual({ kind: "not_found" });
+    });
+
+    it("parallel refreshes of one token: one rotation, every answer the same child", async () => {
+      const { session, first } = await chain();
+      const child = newHash();
+      const outcomes = await Promise.all(Array.from({ length: 8 }, () => grant(first, child, at(1))));
+      expect(outcomes.filter((o) => o.kind === "rotated")).toHaveLength(1);
+      expect(outcomes.filter((o) => o.kind === "reissued")).toHaveLength(7);
+      expect(await live(session.id)).toMatchObject({ tokenHash: child, parentId: first.id });
+      expect((await harness().auditEntries()).length).toBe(2);
+    });
+  });
+}

@@ -1,0 +1,3 @@
+-- Reserved: migration 0006 is taken by a change being made at the same time (the numbers must run
+-- without gap). This file goes when that migration lands.
+select 1;
