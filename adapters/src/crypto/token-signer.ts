@@ -1,5 +1,6 @@
 import type { Clock, TokenSigner } from "@authsvc/core";
-import { type JWTPayload, jwtVerify, SignJWT } from "jose";
+import { jwtVerify } from "jose";
+import { signHs256, verifyHs256 } from "./hs256-fast.js";
 
 /**
  * The production `TokenSigner`: HS256 JWTs keyed with `JWT_SECRET`, header `{alg:"HS256", typ:"JWT"}`.
@@ -14,10 +15,14 @@ export function hs256Signer(secret: string, options: { clock?: Clock } = {}): To
   const key = new TextEncoder().encode(secret);
   const { clock } = options;
   return {
-    sign: (claims) =>
-      // A spread keeps the claims' order (sub, aud, exp, iat, …), which is GoTrue's JSON order.
-      new SignJWT({ ...claims } as JWTPayload).setProtectedHeader({ alg: "HS256", typ: "JWT" }).sign(key),
+    // The claims' own order (sub, aud, exp, iat, …), which is GoTrue's JSON order; the bytes jose's
+    // SignJWT would give (hs256-fast.ts), without WebCrypto's per-token key import and job.
+    sign: async (claims) => signHs256({ ...claims }, key),
     async verify(token) {
+      // Most tokens are ours: decided in place. Anything the fast path does not read goes to jose.
+      const now = clock ? clock.now() : new Date();
+      const fast = verifyHs256(token, key, Math.floor(now.getTime() / 1000));
+      if (fast !== undefined) return fast?.payload ?? null;
       try {
         const { payload } = await jwtVerify(token, key, {
           algorithms: ["HS256"],
