@@ -35,6 +35,31 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
 
     find: async (id) => (isUuid(id) ? session(sql`select * from ${sessions} where id = ${id}`) : null),
 
+    async findUserAndSession(userId, sessionId) {
+      if (!isUuid(userId)) return { user: null, session: null };
+      const ns = sql(options.namespace);
+      const wanted = sessionId !== null && isUuid(sessionId) ? sessionId : null;
+      // One statement: authenticating a request is one round trip.
+      const [row] = await sql`
+        select
+          u.*,
+          coalesce(
+            (
+              select
+                json_agg(i order by i.created_at, i.id)
+              from ${ns}.identities i
+              where i.user_id = u.id
+            ),
+            '[]'::json
+          ) as identities,
+          (select to_json(s) from ${ns}.sessions s where s.id = ${wanted}) as session
+        from ${ns}.users u
+        where u.id = ${userId}
+      `;
+      if (!row) return { user: null, session: null };
+      return { user: withIdentities(row), session: row.session ? sessionFromRow(row.session) : null };
+    },
+
     lock: async (id) =>
       isUuid(id) ? session(sql`select * from ${sessions} where id = ${id} for update`) : null,
 

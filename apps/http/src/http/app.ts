@@ -93,12 +93,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       },
     }),
   );
-  app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => errorResponse(c, httpFailures.bodyTooLarge(MAX_BODY_BYTES)),
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) => errorResponse(c, httpFailures.bodyTooLarge(MAX_BODY_BYTES)),
+  });
+  // hono's bodyLimit reads `c.req.raw.body`, which makes @hono/node-server build a full WHATWG Request
+  // (headers, AbortController) for every request; no route reads a GET or HEAD body, so those skip it.
+  app.use((c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
   // 504 only while nothing has committed; the ports below ask the deadline before each commit.
   app.use(requestDeadline(deps.maxRequestDurationMs ?? 10_000, deps.auth.deliveries));
   const auth = withRequestDeadlines(deps.auth);

@@ -10,7 +10,7 @@ import type { FakeTables } from "../fake-tables.js";
  */
 export function fakeRefreshGrant(
   t: FakeTables,
-  sessions: Omit<SessionStore, "grantRefresh">,
+  sessions: Omit<SessionStore, "grantRefresh" | "findUserAndSession">,
 ): (input: RefreshGrantInput) => Promise<RefreshGrantOutcome> {
   // One grant at a time, as the session's row lock orders them in Postgres.
   let previous: Promise<unknown> = Promise.resolve();

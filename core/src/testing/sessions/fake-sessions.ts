@@ -9,7 +9,7 @@ export function fakeSessions(t: FakeTables): SessionStore {
     for (const [k, r] of t.tokens) if (r.sessionId === id) t.tokens.delete(k);
     return t.sessions.delete(id);
   };
-  const store: Omit<SessionStore, "grantRefresh"> = {
+  const store: Omit<SessionStore, "grantRefresh" | "findUserAndSession"> = {
     create: async (s) => void t.sessions.set(s.id, s),
     find: async (id) => t.sessions.get(id) ?? null,
     lock: async (id) => t.sessions.get(id) ?? null,
@@ -56,5 +56,16 @@ export function fakeSessions(t: FakeTables): SessionStore {
       return live.length;
     },
   };
-  return { ...store, grantRefresh: fakeRefreshGrant(t, store) };
+  return {
+    ...store,
+    grantRefresh: fakeRefreshGrant(t, store),
+    findUserAndSession: async (userId, sessionId) => {
+      const user = t.users.get(userId);
+      const identities = [...t.identities.values()].filter((i) => i.userId === userId);
+      return {
+        user: user ? { ...user, identities } : null,
+        session: sessionId === null ? null : (t.sessions.get(sessionId) ?? null),
+      };
+    },
+  };
 }

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { aSession, aToken, at, type MakeStore, newId, seedSession, seedUser, useStore } from "../harness.js";
+import {
+  anIdentity,
+  aSession,
+  aToken,
+  at,
+  type MakeStore,
+  newId,
+  seedSession,
+  seedUser,
+  useStore,
+} from "../harness.js";
 
 /** The session half of the `SessionStore` contract; run it against every implementation. */
 export function describeSessionStoreContract(name: string, makeStore: MakeStore): void {
@@ -25,6 +35,24 @@ export function describeSessionStoreContract(name: string, makeStore: MakeStore)
       expect(await sessions().find(plain.id)).toEqual(plain);
       expect(await sessions().find(stepped.id)).toEqual(stepped);
       expect(await harness().store.transaction((repos) => repos.sessions.lock(stepped.id))).toEqual(stepped);
+    });
+
+    it("reads the user with identities and the session together, as authenticating does", async () => {
+      const { store } = harness();
+      const { user, session } = await seedSession(store, { refreshedAt: at(3) });
+      const identity = anIdentity(user);
+      await store.identities.insert(identity);
+      const both = await sessions().findUserAndSession(user.id, session.id);
+      expect(both).toEqual({ user: { ...user, identities: [identity] }, session });
+      expect(await sessions().findUserAndSession(user.id, null)).toEqual({ ...both, session: null });
+      expect((await sessions().findUserAndSession(user.id, newId())).session).toBeNull();
+      await sessions().delete(session.id);
+      expect((await sessions().findUserAndSession(user.id, session.id)).session).toBeNull();
+      expect(await sessions().findUserAndSession(newId(), null)).toEqual({ user: null, session: null });
+      expect(await sessions().findUserAndSession("not-a-uuid", "nor-this")).toEqual({
+        user: null,
+        session: null,
+      });
     });
 
     it("finds nothing for an unknown or malformed id", async () => {
