@@ -170,4 +170,24 @@ describe("CORS", () => {
     expect(res.headers.get("access-control-expose-headers")).toContain("X-Total-Count");
     expect(res.headers.get("access-control-expose-headers")).toContain("Link");
   });
+
+  it("answers ordinary requests and errors with the CORS, request id and version headers", async () => {
+    const { app } = testApp();
+    const headers = { Origin: "https://app.example", "X-Supabase-Api-Version": "2024-01-01" };
+    for (const [path, status] of [
+      ["/settings", 200],
+      ["/user", 401],
+      ["/no-such-route", 404],
+    ] as const) {
+      const res = await app.request(path, { headers });
+      expect(res.status).toBe(status);
+      expect(res.headers.get("access-control-allow-origin")).toBe("https://app.example");
+      expect(res.headers.get("access-control-allow-credentials")).toBe("true");
+      expect(res.headers.get("vary")).toBe("Origin");
+      expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.headers.get("x-supabase-api-version")).toBe("2024-01-01");
+    }
+    const plain = await app.request("/settings");
+    expect(plain.headers.get("access-control-allow-origin")).toBe("*");
+  });
 });

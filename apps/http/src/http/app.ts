@@ -1,7 +1,6 @@
 import type { AuthDeps, CaptchaVerifier } from "@authsvc/core";
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import type { Logger } from "pino";
@@ -26,6 +25,7 @@ import { applyCaptcha } from "./middleware/captcha.js";
 import { DeadlinePassedError, requestDeadline, withRequestDeadlines } from "./middleware/deadline.js";
 import { MAX_BODY_BYTES } from "./middleware/json-body.js";
 import { applyRateLimits, type RateLimits } from "./middleware/rate-limit.js";
+import { fastCors } from "./middleware/cors.js";
 import { requestContext } from "./middleware/request-context.js";
 import { UNIFORM_LATENCY_SIGNUP_STEP_MS, uniformLatency } from "./middleware/uniform-latency.js";
 
@@ -76,8 +76,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   if (deps.telemetry) app.use(deps.telemetry);
   app.use(apiVersion());
   app.use(
-    cors({
-      origin: (origin) => origin || "*",
+    fastCors({
+      origin: (origin: string) => origin || "*",
       credentials: true,
       allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
       allowHeaders: [...CORS_HEADERS, ...(deps.corsAllowedHeaders ?? [])],

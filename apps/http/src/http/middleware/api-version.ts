@@ -5,6 +5,7 @@ import { API_VERSION_HEADER, parseApiVersion } from "../api-version.js";
 export const apiVersion = (): MiddlewareHandler => async (c, next) => {
   const version = parseApiVersion(c.req.header(API_VERSION_HEADER));
   c.set("apiVersion", version);
-  await next();
+  // Before the handler, so the response it makes carries it (set after, it costs a response rebuild).
   if (version !== "legacy") c.header(API_VERSION_HEADER, version);
+  await next();
 };

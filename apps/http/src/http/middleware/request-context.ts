@@ -23,8 +23,10 @@ export const requestContext =
     c.set("requestId", requestId);
     c.set("log", log);
     const started = performance.now();
-    await next();
+    // Before the handler: merged into the response it makes. Set after it, the header would make
+    // @hono/node-server rebuild the response as a full WHATWG Response on every request.
     c.header(header ?? DEFAULT_REQUEST_ID_HEADER, requestId);
+    await next();
     if (c.req.path === "/health") return;
     const status = c.res.status;
     const fields = {
