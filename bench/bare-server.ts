@@ -111,3 +111,5 @@ const app = new Hono()
 serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => {
   process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${info.port}` })}\n`);
 });
+// Exit normally on a signal, so that `node --cpu-prof` writes its profile.
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(0));
