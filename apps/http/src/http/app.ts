@@ -9,6 +9,7 @@ import { generateLinkRoutes } from "../routes/admin-generate-link.js";
 import { adminUserRoutes } from "../routes/admin-users.js";
 import { externalRoutes } from "../routes/external.js";
 import { healthRoutes } from "../routes/health.js";
+import { type Jwks, jwksRoutes } from "../routes/jwks.js";
 import { messageRoutes } from "../routes/messages.js";
 import { type ReadinessCheck, readyRoutes } from "../routes/ready.js";
 import { type Settings, settingsRoutes } from "../routes/settings.js";
@@ -34,6 +35,8 @@ export interface AppDeps {
   readonly logger: Logger;
   readonly version: string;
   readonly settings: Settings;
+  /** The public signing keys served at `/.well-known/jwks.json`; none when absent (`JWT_SECRET` alone). */
+  readonly jwks?: Jwks;
   /** The ports and settings the use cases run with. */
   readonly auth: AuthDeps;
   /** Incoming header whose value becomes the request id (`REQUEST_ID_HEADER`). */
@@ -112,6 +115,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", healthRoutes(deps.version));
   app.route("/", readyRoutes(deps.readiness ?? [], deps.readinessTimeoutMs));
   app.route("/", settingsRoutes(deps.settings));
+  app.route("/", jwksRoutes(deps.jwks ?? { keys: [] }));
   app.route("/", signupRoutes(auth));
   app.route("/", tokenRoutes(auth));
   app.route("/", userRoutes(auth));

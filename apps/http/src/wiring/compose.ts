@@ -5,6 +5,7 @@ import type { Config } from "../config.js";
 import { createApp } from "../http/app.js";
 import { startTelemetry } from "../telemetry/index.js";
 import { authDepsOf } from "./auth-deps.js";
+import { jwksOf } from "./crypto.js";
 import { openDatabase } from "./database.js";
 import { DELIVERY_DRAIN_MS, deliveriesOf } from "./deliveries.js";
 import { captchaVerifierOf, requestLimiterStoreOf } from "./guards.js";
@@ -45,6 +46,7 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
     logger,
     version,
     settings: settingsOf(config),
+    jwks: jwksOf(config),
     auth: telemetry ? telemetry.observe(auth) : auth,
     requestIdHeader: config.api.requestIdHeader,
     corsAllowedHeaders: config.api.corsAllowedHeaders,
