@@ -30,7 +30,10 @@ function material(alg: JwtKeyAlgorithm): Record<string, unknown> {
  * `kid` (a UUID), `use: "sig"`, `key_ops` (`["sign","verify"]`, or `["verify"]` for a standby key),
  * `alg`, `ext: true`, then the key material.
  */
-export function generateJwtKey(alg: JwtKeyAlgorithm, options: NewJwtKeyOptions = {}): Record<string, unknown> {
+export function generateJwtKey(
+  alg: JwtKeyAlgorithm,
+  options: NewJwtKeyOptions = {},
+): Record<string, unknown> {
   const { kty, ...rest } = material(alg);
   return {
     kty,

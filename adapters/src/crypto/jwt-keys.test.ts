@@ -96,19 +96,26 @@ describe("parseJwtKeys", () => {
     const { kid: _kid, ...noKid } = generateJwtKey("ES256");
     expect(problemsOf([noKid])).toEqual(["key 1: kid is required (a non-empty string)"]);
     expect(
-      problemsOf([generateJwtKey("ES256", { kid: "same" }), generateJwtKey("ES256", { kid: "same", signs: false })]),
+      problemsOf([
+        generateJwtKey("ES256", { kid: "same" }),
+        generateJwtKey("ES256", { kid: "same", signs: false }),
+      ]),
     ).toEqual(['key 2: kid "same" is used by an earlier key']);
   });
 
   it("refuses a short symmetric key, a short RSA modulus and mismatched key material", () => {
     const short = { ...generateJwtKey("HS256", { kid: "hs" }), k: Buffer.alloc(16).toString("base64url") };
-    expect(problemsOf([short])).toEqual(['key 1 (kid "hs"): "k" must hold at least 32 bytes (base64url), got 16']);
+    expect(problemsOf([short])).toEqual([
+      'key 1 (kid "hs"): "k" must hold at least 32 bytes (base64url), got 16',
+    ]);
     const es = generateJwtKey("ES256", { kid: "es" });
     const other = generateJwtKey("ES256");
     expect(problemsOf([{ ...es, d: other.d }])).toEqual([
       'key 1 (kid "es"): its private part does not match its public part',
     ]);
-    expect(problemsOf([{ ...es, x: "AAAA" }])[0]).toMatch(/^key 1 \(kid "es"\): the key material does not load/);
+    expect(problemsOf([{ ...es, x: "AAAA" }])[0]).toMatch(
+      /^key 1 \(kid "es"\): the key material does not load/,
+    );
   });
 
   it("refuses use other than sig and unknown key_ops", () => {
@@ -125,7 +132,10 @@ describe("parseJwtKeys", () => {
     expect(problemsOf({ keys: [] })).toEqual(["expected a non-empty JSON array of JWKs"]);
     expect(problemsOf([42])).toEqual(["key 1: expected a JWK (a JSON object)"]);
     const key = generateJwtKey("HS256", { kid: "hs" });
-    const problems = problemsOf([{ ...key, k: "c2hvcnQ" }, { ...key, kid: "x", alg: "nope" }]);
+    const problems = problemsOf([
+      { ...key, k: "c2hvcnQ" },
+      { ...key, kid: "x", alg: "nope" },
+    ]);
     expect(problems).toHaveLength(2);
     expect(problems.join("\n")).not.toContain("c2hvcnQ");
   });

@@ -124,7 +124,8 @@ function readKey(value: unknown, label: string, problems: string[]): JwtKey | un
   const algorithm = alg as JwtKeyAlgorithm;
   const shape = SHAPE[algorithm];
   if (value.kty !== shape.kty || (shape.crv !== undefined && value.crv !== shape.crv)) {
-    const wanted = shape.crv === undefined ? `kty "${shape.kty}"` : `kty "${shape.kty}" with crv "${shape.crv}"`;
+    const wanted =
+      shape.crv === undefined ? `kty "${shape.kty}"` : `kty "${shape.kty}" with crv "${shape.crv}"`;
     failKey(`alg ${algorithm} needs ${wanted}`);
     return undefined;
   }
@@ -138,10 +139,7 @@ function readKey(value: unknown, label: string, problems: string[]): JwtKey | un
 function readKeyOps(keyOps: unknown, fail: (message: string) => void): readonly string[] {
   // Without key_ops a key only verifies, as in the reference (only "sign" picks the signer).
   if (keyOps === undefined) return [];
-  if (
-    !Array.isArray(keyOps) ||
-    !keyOps.every((op): op is string => op === "sign" || op === "verify")
-  ) {
+  if (!Array.isArray(keyOps) || !keyOps.every((op): op is string => op === "sign" || op === "verify")) {
     fail('key_ops must be an array of "sign" and "verify"');
     return [];
   }

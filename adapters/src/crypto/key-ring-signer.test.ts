@@ -41,19 +41,24 @@ function hmacForge(header: Record<string, unknown>, key: string | Buffer): strin
 }
 
 describe("keyRingSigner", () => {
-  it.each(JWT_KEY_ALGORITHMS)("signs with the %s signing key, kid in the header, and verifies back", async (alg) => {
-    const key = generateJwtKey(alg, { kid: `kid-${alg}` });
-    const signer = signerOf([key]);
-    const token = await signer.sign(claims);
-    expect(decodeProtectedHeader(token)).toEqual({ alg, kid: `kid-${alg}`, typ: "JWT" });
-    expect(await signer.verify(token)).toEqual(claims);
-  });
+  it.each(JWT_KEY_ALGORITHMS)(
+    "signs with the %s signing key, kid in the header, and verifies back",
+    async (alg) => {
+      const key = generateJwtKey(alg, { kid: `kid-${alg}` });
+      const signer = signerOf([key]);
+      const token = await signer.sign(claims);
+      expect(decodeProtectedHeader(token)).toEqual({ alg, kid: `kid-${alg}`, typ: "JWT" });
+      expect(await signer.verify(token)).toEqual(claims);
+    },
+  );
 
   it("signs tokens that verify against the published public key alone (what clients do)", async () => {
     const ring = ringOf([generateJwtKey("ES256", { kid: "es" })]);
     const token = await keyRingSigner(ring, { secret: SECRET, clock }).sign(claims);
     const [jwk] = publicJwks(ring).keys;
-    const { payload } = await jwtVerify(token, await importJWK(jwk as never, "ES256"), { currentDate: clock.now() });
+    const { payload } = await jwtVerify(token, await importJWK(jwk as never, "ES256"), {
+      currentDate: clock.now(),
+    });
     expect(payload).toEqual(claims);
   });
 
@@ -79,7 +84,9 @@ describe("keyRingSigner", () => {
     // An RS512 signature by the same private key, for an RS256 key: refused.
     const privateKey = ring.byKid.get("rsa")?.signingKey;
     if (privateKey === undefined) throw new Error("no private key");
-    const rs512 = await new SignJWT({ ...claims }).setProtectedHeader({ alg: "RS512", kid: "rsa" }).sign(privateKey);
+    const rs512 = await new SignJWT({ ...claims })
+      .setProtectedHeader({ alg: "RS512", kid: "rsa" })
+      .sign(privateKey);
     expect(await signer.verify(rs512)).toBeNull();
   });
 
@@ -102,17 +109,28 @@ describe("keyRingSigner", () => {
     expect(await asymmetric.verify(legacy)).toBeNull();
     expect(await asymmetric.verify(unknownKid)).toBeNull();
     // The secret listed as a verify-only oct key: tokens signed with it (API keys) keep working.
-    const secretKey = { kty: "oct", kid: "legacy", alg: "HS256", key_ops: ["verify"], k: Buffer.from(SECRET).toString("base64url") };
+    const secretKey = {
+      kty: "oct",
+      kid: "legacy",
+      alg: "HS256",
+      key_ops: ["verify"],
+      k: Buffer.from(SECRET).toString("base64url"),
+    };
     const withSecret = signerOf([generateJwtKey("ES256"), secretKey]);
     expect(await withSecret.verify(legacy)).toEqual(claims);
     expect(await withSecret.verify(unknownKid)).toEqual(claims);
-    expect(await withSecret.verify(hmacForge({ alg: "HS256", kid: "legacy", typ: "JWT" }, SECRET))).toEqual(claims);
+    expect(await withSecret.verify(hmacForge({ alg: "HS256", kid: "legacy", typ: "JWT" }, SECRET))).toEqual(
+      claims,
+    );
     // Another secret is still refused.
     expect(await withSecret.verify(hmacForge({ alg: "HS256", typ: "JWT" }, "x".repeat(40)))).toBeNull();
   });
 
   it("signs with an HS256 oct key of the ring and keeps it out of the JWKS", async () => {
-    const ring = ringOf([generateJwtKey("HS256", { kid: "hs" }), generateJwtKey("EdDSA", { kid: "ed", signs: false })]);
+    const ring = ringOf([
+      generateJwtKey("HS256", { kid: "hs" }),
+      generateJwtKey("EdDSA", { kid: "ed", signs: false }),
+    ]);
     const token = await keyRingSigner(ring, { secret: SECRET, clock }).sign(claims);
     expect(decodeProtectedHeader(token)).toEqual({ alg: "HS256", kid: "hs", typ: "JWT" });
     expect(publicJwks(ring).keys.map((key) => key.kid)).toEqual(["ed"]);

@@ -20,7 +20,15 @@ describe("GET /.well-known/jwks.json", () => {
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     const body = (await res.json()) as { keys: Record<string, unknown>[] };
     expect(body.keys).toEqual([
-      { kty: "OKP", crv: "Ed25519", x: previous.x, kid: "previous", alg: "EdDSA", use: "sig", key_ops: ["verify"] },
+      {
+        kty: "OKP",
+        crv: "Ed25519",
+        x: previous.x,
+        kid: "previous",
+        alg: "EdDSA",
+        use: "sig",
+        key_ops: ["verify"],
+      },
       {
         kty: "EC",
         crv: "P-256",
@@ -33,15 +41,20 @@ describe("GET /.well-known/jwks.json", () => {
       },
     ]);
     // No private or secret member of any key.
-    for (const key of body.keys) for (const member of ["d", "k", "p", "q", "dp", "dq", "qi"]) expect(key).not.toHaveProperty(member);
+    for (const key of body.keys)
+      for (const member of ["d", "k", "p", "q", "dp", "dq", "qi"]) expect(key).not.toHaveProperty(member);
   });
 
   it("publishes an RSA key's modulus and exponent only", async () => {
     const rsa = generateJwtKey("RS256", { kid: "rsa" });
-    const body = (await (await testApp({ jwks: jwksOf([rsa]) }).app.request("/.well-known/jwks.json")).json()) as {
+    const body = (await (
+      await testApp({ jwks: jwksOf([rsa]) }).app.request("/.well-known/jwks.json")
+    ).json()) as {
       keys: Record<string, unknown>[];
     };
-    expect(body.keys).toEqual([{ kty: "RSA", n: rsa.n, e: rsa.e, kid: "rsa", alg: "RS256", use: "sig", key_ops: ["verify"] }]);
+    expect(body.keys).toEqual([
+      { kty: "RSA", n: rsa.n, e: rsa.e, kid: "rsa", alg: "RS256", use: "sig", key_ops: ["verify"] },
+    ]);
   });
 
   it("answers an empty set with JWT_SECRET alone, under every base path, without an API key", async () => {

@@ -37,13 +37,13 @@ export const variables = {
     required: "unless embedded",
     computedDefault: "a generated development secret in embedded mode",
     description:
-      "Secret that signs access tokens (HS256) when `JWT_KEYS` is unset; with `JWT_KEYS`, it verifies HS256 tokens that name no key of the set only when the set holds an HS256 key. It also keys the hashes of one-time and refresh tokens. Shorter than 16 characters is refused.",
+      "Secret that signs access tokens (HS256) unless `JWT_KEYS` is set; also keys the hashes of one-time and refresh tokens. Shorter than 16 characters is refused.",
   }),
   keys: variable({
     key: "JWT_KEYS",
     kind: jwtKeys,
     description:
-      'Signing keys: a JSON array of private JWKs (HS256 `oct`, RS256, RS512, ES256, ES512, EdDSA Ed25519), each with a unique `kid` and `alg`. Exactly one has `"sign"` in `key_ops` and signs access tokens (its `kid` in the header); every key verifies the tokens naming its `kid`, with its own `alg` only. Tokens without a known `kid` are verified with `JWT_SECRET` only when the set holds an HS256 key. Public keys are served at `/.well-known/jwks.json`. Unset: HS256 with `JWT_SECRET`. Generate with `authsvc keys`; see README "Signing keys".',
+      'Signing keys: a JSON array of private JWKs (HS256, RS256, RS512, ES256, ES512, EdDSA) with unique `kid`s; the one with `"sign"` in `key_ops` signs, every key verifies. Public keys at `/.well-known/jwks.json`. Unset: HS256 with `JWT_SECRET`. See README "Signing keys"; `authsvc keys` generates a set.',
   }),
   exp: variable({
     key: "JWT_EXP",
