@@ -3,6 +3,7 @@ import type { AccessTokenClaims } from "@authsvc/core";
 import { fixedClock } from "@authsvc/core/testing";
 import { decodeProtectedHeader, importJWK, jwtVerify, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
+import { signApiKey } from "./api-keys.js";
 import { generateJwtKey } from "./jwt-key-generator.js";
 import { JWT_KEY_ALGORITHMS, type JwtKeyRing, parseJwtKeys } from "./jwt-keys.js";
 import { keyRingSigner, publicJwks } from "./key-ring-signer.js";
@@ -135,5 +136,18 @@ describe("keyRingSigner", () => {
     expect(decodeProtectedHeader(token)).toEqual({ alg: "HS256", kid: "hs", typ: "JWT" });
     expect(publicJwks(ring).keys.map((key) => key.kid)).toEqual(["ed"]);
     expect(JSON.stringify(publicJwks(ring))).not.toMatch(/"(k|d)"/);
+  });
+
+  it("signs the development API keys with the signing key, so they verify with any key set", async () => {
+    const ring = ringOf([generateJwtKey("ES256", { kid: "es" })]);
+    const key = await signApiKey(SECRET, "service_role", nowS, ring);
+    expect(decodeProtectedHeader(key)).toEqual({ alg: "ES256", kid: "es", typ: "JWT" });
+    expect(await keyRingSigner(ring, { secret: SECRET, clock }).verify(key)).toMatchObject({
+      role: "service_role",
+    });
+    expect(decodeProtectedHeader(await signApiKey(SECRET, "anon", nowS))).toEqual({
+      alg: "HS256",
+      typ: "JWT",
+    });
   });
 });

@@ -88,9 +88,9 @@ export async function announceDevelopmentMode(config: Config, logger: Logger, no
   logUnredacted(
     logger,
     {
-      anon_key: await signApiKey(config.jwt.secret, "anon", now),
-      service_role_key: await signApiKey(config.jwt.secret, "service_role", now),
+      anon_key: await signApiKey(config.jwt.secret, "anon", now, config.jwt.keys),
+      service_role_key: await signApiKey(config.jwt.secret, "service_role", now, config.jwt.keys),
     },
-    "development API keys (signed with the development JWT secret): send as 'Authorization: Bearer <key>' and 'apikey: <key>'",
+    "development API keys (signed with the development JWT secret, or the JWT_KEYS signing key): send as 'Authorization: Bearer <key>' and 'apikey: <key>'",
   );
 }
