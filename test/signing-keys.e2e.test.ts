@@ -49,12 +49,13 @@ const secretKey = {
 };
 const withSecret = (set: string) => JSON.stringify([...(JSON.parse(set) as Jwk[]), secretKey]);
 
-async function restart(jwtKeys: string): Promise<ServerProcess> {
+/** (Re)starts the server with `jwtKeys` as AUTHSVC_JWT_KEYS, or with JWT_SECRET alone. */
+async function restart(jwtKeys?: string): Promise<ServerProcess> {
   await server?.stop();
-  server = await startServer(
-    productionServerEnv(ns, { AUTHSVC_MAILER_AUTOCONFIRM: "true", AUTHSVC_JWT_KEYS: jwtKeys }),
-    { cwd },
-  );
+  const keysEnv: Record<string, string> = jwtKeys === undefined ? {} : { AUTHSVC_JWT_KEYS: jwtKeys };
+  server = await startServer(productionServerEnv(ns, { AUTHSVC_MAILER_AUTOCONFIRM: "true", ...keysEnv }), {
+    cwd,
+  });
   return server;
 }
 
@@ -96,6 +97,20 @@ describe("signing keys", () => {
     expect(run.stderr).toContain(
       `AUTHSVC_JWT_KEYS: key 1 (kid "${pub.kid}"): is a public key (no "d"), so it cannot sign`,
     );
+  });
+
+  it("without JWT_KEYS: HS256 with the secret, an empty JWKS, and getClaims asks the server", async () => {
+    const { url } = await restart();
+    const jwks = await fetch(`${url}/.well-known/jwks.json`);
+    expect(await jwks.json()).toEqual({ keys: [] });
+    const { session } = await signUp(url);
+    expect(decodeProtectedHeader(session.access_token)).toEqual({ alg: "HS256", typ: "JWT" });
+    const verifier = recordingClient(url);
+    const claims = await verifier.client.getClaims(session.access_token);
+    expect(claims.error).toBeNull();
+    expect(claims.data?.claims.sub).toBe(session.user.id);
+    // A symmetric token cannot be checked by the client: auth-js asks the server (GET /user).
+    expect(verifier.paths).toEqual(["/user"]);
   });
 
   it("rotates: getClaims verifies locally; the previous key verifies until it is removed", async () => {
