@@ -65,10 +65,9 @@ export function keysCommand(
   if (values.promote !== undefined) {
     return printed(current.map((key) => (key.kid === kid ? signing(key) : verifyOnly(key))));
   }
-  const removed = current.filter((key) => key.kid !== kid);
   if (current.some((key) => key.kid === kid && isSigning(key)))
     return fail(`"${kid}" is the signing key: promote another key first`);
-  return printed(removed);
+  return printed(current.filter((key) => key.kid !== kid));
 }
 
 type Jwk = Record<string, unknown>;
