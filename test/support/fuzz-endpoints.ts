@@ -5,6 +5,7 @@ export const ENDPOINTS: Endpoint[] = [
   ["GET", "/health"],
   ["GET", "/health/ready"],
   ["GET", "/settings"],
+  ["GET", "/.well-known/jwks.json"],
   ["POST", "/signup"],
   ["POST", "/token"],
   ["GET", "/user"],
