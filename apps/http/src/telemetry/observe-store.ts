@@ -6,11 +6,21 @@ import type { Instruments } from "./instruments.js";
 type Committed = (instruments: Instruments) => void;
 
 /** The outcome a repository call stands for, if it is one the metrics count. */
-function committedEvent(repository: string, method: string, args: readonly unknown[]): Committed | undefined {
+function committedEvent(
+  repository: string,
+  method: string,
+  args: readonly unknown[],
+  result: unknown,
+): Committed | undefined {
   if (repository === "sessions" && method === "create") {
     const session = args[0] as Session;
     const methodName = session.amr.at(-1)?.method ?? "unknown";
     return (i) => i.signIns.add(1, { method: methodName });
+  }
+  // The refresh grant commits in one statement of its own; its outcome says whether it rotated.
+  if (repository === "sessions" && method === "grantRefresh") {
+    const rotated = (result as { kind?: string } | undefined)?.kind === "rotated";
+    return rotated ? (i) => i.refreshRotations.add(1) : undefined;
   }
   if (repository === "audit" && method === "record") {
     const action = (args[0] as { action: string }).action;
@@ -85,7 +95,7 @@ function observeRepositories(
         if (countInFlight) o.inFlight.count++;
         try {
           const result = await inSpan(o.tracer, operation, attributes, () => fn.apply(repository, args));
-          const event = o.instruments && committedEvent(name, method, args);
+          const event = o.instruments && committedEvent(name, method, args, result);
           if (event) onEvent(event);
           return result;
         } finally {
