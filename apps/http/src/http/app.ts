@@ -24,10 +24,10 @@ import { httpFailures } from "./http-failures.js";
 import { apiVersion } from "./middleware/api-version.js";
 import { applyCaptcha } from "./middleware/captcha.js";
 import { concurrencyLimit } from "./middleware/concurrency-limit.js";
+import { fastCors } from "./middleware/cors.js";
 import { DeadlinePassedError, requestDeadline, withRequestDeadlines } from "./middleware/deadline.js";
 import { MAX_BODY_BYTES } from "./middleware/json-body.js";
 import { applyRateLimits, type RateLimits } from "./middleware/rate-limit.js";
-import { fastCors } from "./middleware/cors.js";
 import { requestContext } from "./middleware/request-context.js";
 import { UNIFORM_LATENCY_SIGNUP_STEP_MS, uniformLatency } from "./middleware/uniform-latency.js";
 
