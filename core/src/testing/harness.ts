@@ -118,6 +118,7 @@ export function aSession(user: User, fields: Partial<Session> = {}): Session {
     createdAt: at(0),
     updatedAt: at(0),
     refreshedAt: null,
+    notAfter: null,
     ...fields,
   };
 }
