@@ -34,10 +34,9 @@ export async function adminListAudit(
   let search: { fields: readonly AuditSearchField[]; text: string } | undefined;
   if (input.query !== undefined && input.query !== "") {
     const colon = input.query.indexOf(":");
-    const fields = colon < 0 ? undefined : SCOPES[input.query.slice(0, colon)];
-    if (fields === undefined || !Object.hasOwn(SCOPES, input.query.slice(0, colon))) {
-      return err(failures.auditQueryInvalid(input.query));
-    }
+    const scope = colon < 0 ? "" : input.query.slice(0, colon);
+    const fields = Object.hasOwn(SCOPES, scope) ? SCOPES[scope] : undefined;
+    if (fields === undefined) return err(failures.auditQueryInvalid(input.query));
     const text = input.query.slice(colon + 1);
     if (text !== "") search = { fields, text };
   }
