@@ -89,6 +89,7 @@ export function aFullUser(fields: Partial<User> = {}): User {
     userMetadata: { name: "Alice", settings: { theme: "dark", sizes: [1, 2.5, -3] } },
     bannedUntil: at(10),
     isAnonymous: true,
+    deletedAt: at(13),
     createdAt: at(-100),
     updatedAt: at(11),
     ...fields,
