@@ -1,6 +1,7 @@
 import type { Repositories, Store } from "../store.js";
 import { fakeIdentities, fakeUsers } from "./accounts/fake-users.js";
 import { emptyTables, type FakeTables } from "./fake-tables.js";
+import { fakeHookFunctions } from "./hooks/fake-hooks.js";
 import { fakeExternalIdentities } from "./oauth/fake-external-identities.js";
 import { fakeFlowStates } from "./pkce/fake-flow-states.js";
 import { rowLocks } from "./row-locks.js";
@@ -22,6 +23,7 @@ export function fakeStore(): Store & { tables: FakeTables } {
     quota: fakeQuota(),
     flowStates: fakeFlowStates(tables.flowStates),
     externalIdentities: fakeExternalIdentities(tables),
+    hookFunctions: fakeHookFunctions(),
   };
   const begin = rowLocks();
   const transaction: Store["transaction"] = async (fn) => {

@@ -9,6 +9,7 @@ import {
   normalizePhone,
   type User,
 } from "../accounts/index.js";
+import { beforeUserCreated, type HooksDeps } from "../hooks/index.js";
 import {
   err,
   failures,
@@ -45,7 +46,8 @@ export type SignUpOutcome = { kind: "session"; tokens: SessionTokens } | { kind:
 type SignUpDeps = Pick<
   VerificationDeps,
   "store" | "clock" | "random" | "tokens" | "hasher" | "signer" | "mailer" | "sms" | "deliveries" | "settings"
->;
+> &
+  Partial<HooksDeps>;
 type Channel = "email" | "phone";
 
 /**
@@ -104,13 +106,25 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
     outbox,
     pkce: input.pkce ?? null,
   };
-  const findExisting = (repos: VerificationRepositories) =>
+  const findExisting = (repos: Pick<VerificationRepositories, "users">) =>
     channel === "email" ? repos.users.findByEmail(address.value) : repos.users.findByPhone(address.value);
+
+  // The before-user-created hook vets the user to be created before the transaction (as the
+  // reference does), so that a hook over HTTP never holds it open; only for an address not taken.
+  const hookOn = deps.hooks?.enabled("before_user_created") === true;
+  let vetted: User | null = null;
+  if (hookOn && (await findExisting(deps.store)) === null) {
+    const checked = await beforeUserCreated(deps, newUser(deps, deps.random.uuid(), fields, autoconfirm));
+    if (!checked.ok) return checked;
+    vetted = checked.value;
+  }
 
   return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<SignUpOutcome>> => {
     const existing = await findExisting(repos);
     if (existing !== null) return repeatedSignUp(deps, repos, existing, fields, autoconfirm);
-    const user = newUser(deps, deps.random.uuid(), fields, autoconfirm);
+    // An address taken before the transaction and freed since: the hook has not seen this user.
+    if (hookOn && vetted === null) throw new Error("signUp: the address was freed during the sign-up; retry");
+    const user = vetted ?? newUser(deps, deps.random.uuid(), fields, autoconfirm);
     const inserted = await createUser(deps, repos, user, {
       now,
       identities: [identityOf(deps, user, fields, autoconfirm)],
@@ -294,6 +308,8 @@ async function signUpAnonymously(deps: SignUpDeps, data: Metadata): Promise<Resu
     isAnonymous: true,
     lastSignInAt: now,
   });
+  const vetted = await beforeUserCreated(deps, user);
+  if (!vetted.ok) return vetted;
   return deps.store.transaction(async (repos): Promise<Result<SignUpOutcome>> => {
     // An anonymous user has no identity.
     const inserted = await createUser(deps, repos, user, { now, identities: [] });
