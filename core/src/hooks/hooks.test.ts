@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { blankUser } from "../accounts/index.js";
+import { generateLink, inviteUser } from "../admin/index.js";
 import { err, failures, ok } from "../kernel/index.js";
 import { signInWithPassword } from "../sessions/index.js";
 import { fakeDeps, fakeHooks } from "../testing/index.js";
 import { rollingBack } from "../testing/rolling-back-store.js";
-import { signUp } from "../verification/index.js";
+import { sendSmsOtp, signUp } from "../verification/index.js";
 import { validAccessTokenClaims } from "./access-token-claims.js";
 import { hookAnswerFailure } from "./hook-answer.js";
 import { mfaVerificationAttempt } from "./steps.js";
@@ -190,6 +191,36 @@ describe("the before-user-created hook", () => {
     const deps = { ...base, hooks: hooks.dispatcher };
     expect(await signUp(deps, {})).toMatchObject({ ok: false, error: { message: "No anonymous users" } });
     expect(deps.store.tables.users.size).toBe(0);
+  });
+});
+
+describe("the before-user-created hook in the other flows that create users", () => {
+  const refusingHooks = () =>
+    fakeHooks({ before_user_created: () => err(failures.hookError(422, "Not here")) });
+  const refusal = { ok: false, error: { message: "Not here", httpStatus: 422 } };
+  const actor = { role: "service_role" };
+
+  it("refuses an invitation, a generated sign-up or invite link and an SMS code for a new address", async () => {
+    const hooks = refusingHooks();
+    const deps = { ...fakeDeps(), hooks: hooks.dispatcher };
+    expect(await inviteUser(deps, { actor, email: "new@example.com" })).toMatchObject(refusal);
+    for (const type of ["signup", "invite", "magiclink"]) {
+      expect(
+        await generateLink(deps, { actor, type, email: "new@example.com", password: "secret1" }),
+      ).toMatchObject(refusal);
+    }
+    expect(await sendSmsOtp(deps, { phone: "+15551234567" })).toMatchObject(refusal);
+    expect(deps.store.tables.users.size).toBe(0);
+    expect(deps.mailer.sent).toEqual([]);
+    expect(hooks.calls.map((c) => c.name)).toEqual(Array(5).fill("before_user_created"));
+  });
+
+  it("does not ask about an address that already has its user", async () => {
+    const hooks = refusingHooks();
+    const deps = { ...withUser(hooks), hooks: hooks.dispatcher };
+    const link = await generateLink(deps, { actor, type: "magiclink", email: "alice@example.com" });
+    expect(link.ok).toBe(true);
+    expect(hooks.calls).toEqual([]);
   });
 });
 

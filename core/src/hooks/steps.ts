@@ -87,3 +87,31 @@ export async function beforeUserCreated(deps: MaybeHooks, user: User): Promise<R
   const answer = await hooks.run("before_user_created", { user });
   return answer.ok ? ok(user) : err(answer.error);
 }
+
+const vetting = (deps: MaybeHooks): boolean => deps.hooks?.enabled("before_user_created") === true;
+
+/**
+ * Vets, before the transaction, the user a flow is about to create: when the before-user-created
+ * hook is on and `taken()` finds no user with the address, builds the user (`build`) and asks the
+ * hook. Resolves the vetted user (to be created as it is, inside the transaction; see
+ * `userToCreate`), null when the hook is off or the address is taken, or the hook's refusal.
+ */
+export async function vetNewUser(
+  deps: MaybeHooks,
+  taken: () => Promise<boolean>,
+  build: () => User,
+): Promise<Result<User | null>> {
+  if (!vetting(deps) || (await taken())) return ok(null);
+  return beforeUserCreated(deps, build());
+}
+
+/**
+ * Inside the transaction: the user to create, the one `vetNewUser` vetted, or a new one when the
+ * hook is off. An address found taken before the transaction and free inside it was not vetted:
+ * the request fails (a fault; asking again works) rather than create a user the hook never saw.
+ */
+export function userToCreate(deps: MaybeHooks, vetted: User | null, build: () => User): User {
+  if (vetted !== null) return vetted;
+  if (vetting(deps)) throw new Error("the address was freed during the request: the new user was not vetted");
+  return build();
+}

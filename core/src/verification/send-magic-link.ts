@@ -15,7 +15,7 @@ import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { answerAlike } from "./steps/answer-alike.js";
 import { resendEmailConfirmation } from "./steps/confirmation.js";
 import { tooSoon } from "./steps/frequency.js";
-import { findOrCreatePasswordless } from "./steps/passwordless-user.js";
+import { findOrCreatePasswordless, vetPasswordless } from "./steps/passwordless-user.js";
 import { sendEmailToken } from "./steps/send-email-token.js";
 import { undoCreationWith } from "./steps/undo-message.js";
 
@@ -93,58 +93,64 @@ function mailMagicLink(
 ) {
   const { signup } = deps.settings;
   const { createUser } = input;
+  const wanted = {
+    channel: "email" as const,
+    address: email,
+    data: input.data ?? {},
+    now,
+    create: createUser && !signup.disabled,
+    confirmed: signup.mailerAutoconfirm,
+  };
   const outbox = new Outbox<VerificationRepositories>({ reserved: true });
-  return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<Record<never, never>>> => {
-    const found = await findOrCreatePasswordless(deps, repos, {
-      channel: "email",
-      address: email,
-      data: input.data ?? {},
-      now,
-      create: createUser && !signup.disabled,
-      confirmed: signup.mailerAutoconfirm,
-    });
-    if (found === null) {
-      return err(createUser ? failures.signupDisabled() : failures.otpSignupDisabled());
-    }
-    const { user, created } = found;
-    if (created) {
-      undoCreationWith(outbox, user.id);
-      await repos.audit.record({
-        // Like a sign-up: done only once the address is confirmed (at once under autoconfirm).
-        action: user.emailConfirmedAt === null ? "user_confirmation_requested" : "user_signedup",
-        actorId: user.id,
-        actorUsername: actorUsername(user),
-        traits: { provider: "email" },
-        at: now,
-      });
-    }
-    if (user.emailConfirmedAt === null) {
-      const sent = await resendEmailConfirmation(deps, repos, user, {
-        redirectTo,
-        now,
-        magicLink: true,
-        outbox,
-        pkce: input.pkce,
-      });
-      return sent.ok ? ok({}) : sent;
-    }
-    const refused = tooSoon(user.magicLinkSentAt, MAGIC_LINK_GAP_SECONDS, now, "email");
-    if (refused) return err(refused);
-    const updated: User = { ...user, magicLinkSentAt: now };
-    await repos.users.update(updated);
-    orRollback(
-      await sendEmailToken(deps, repos, {
-        user: updated,
-        tokenType: "recovery_token",
-        mailKind: "magic_link",
-        verifyType: "magiclink",
-        to: email,
-        redirectTo,
-        now,
-        outbox,
-        pkce: input.pkce,
-      }),
-    );
-    return ok({});
-  });
+  // After the answer, like the rest of this delivery: a refusal of the hook is logged, not answered.
+  return vetPasswordless(deps, wanted).then((vetted) =>
+    !vetted.ok
+      ? vetted
+      : transactionThenSend(deps.store, outbox, async (repos): Promise<Result<Record<never, never>>> => {
+          const found = await findOrCreatePasswordless(deps, repos, { ...wanted, vetted: vetted.value });
+          if (found === null) {
+            return err(createUser ? failures.signupDisabled() : failures.otpSignupDisabled());
+          }
+          const { user, created } = found;
+          if (created) {
+            undoCreationWith(outbox, user.id);
+            await repos.audit.record({
+              // Like a sign-up: done only once the address is confirmed (at once under autoconfirm).
+              action: user.emailConfirmedAt === null ? "user_confirmation_requested" : "user_signedup",
+              actorId: user.id,
+              actorUsername: actorUsername(user),
+              traits: { provider: "email" },
+              at: now,
+            });
+          }
+          if (user.emailConfirmedAt === null) {
+            const sent = await resendEmailConfirmation(deps, repos, user, {
+              redirectTo,
+              now,
+              magicLink: true,
+              outbox,
+              pkce: input.pkce,
+            });
+            return sent.ok ? ok({}) : sent;
+          }
+          const refused = tooSoon(user.magicLinkSentAt, MAGIC_LINK_GAP_SECONDS, now, "email");
+          if (refused) return err(refused);
+          const updated: User = { ...user, magicLinkSentAt: now };
+          await repos.users.update(updated);
+          orRollback(
+            await sendEmailToken(deps, repos, {
+              user: updated,
+              tokenType: "recovery_token",
+              mailKind: "magic_link",
+              verifyType: "magiclink",
+              to: email,
+              redirectTo,
+              now,
+              outbox,
+              pkce: input.pkce,
+            }),
+          );
+          return ok({});
+        }),
+  );
 }

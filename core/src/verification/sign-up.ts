@@ -9,7 +9,7 @@ import {
   normalizePhone,
   type User,
 } from "../accounts/index.js";
-import { beforeUserCreated, type HooksDeps } from "../hooks/index.js";
+import { beforeUserCreated, type HooksDeps, userToCreate, vetNewUser } from "../hooks/index.js";
 import {
   err,
   failures,
@@ -111,20 +111,14 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
 
   // The before-user-created hook vets the user to be created before the transaction (as the
   // reference does), so that a hook over HTTP never holds it open; only for an address not taken.
-  const hookOn = deps.hooks?.enabled("before_user_created") === true;
-  let vetted: User | null = null;
-  if (hookOn && (await findExisting(deps.store)) === null) {
-    const checked = await beforeUserCreated(deps, newUser(deps, deps.random.uuid(), fields, autoconfirm));
-    if (!checked.ok) return checked;
-    vetted = checked.value;
-  }
+  const build = () => newUser(deps, deps.random.uuid(), fields, autoconfirm);
+  const vetted = await vetNewUser(deps, async () => (await findExisting(deps.store)) !== null, build);
+  if (!vetted.ok) return vetted;
 
   return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<SignUpOutcome>> => {
     const existing = await findExisting(repos);
     if (existing !== null) return repeatedSignUp(deps, repos, existing, fields, autoconfirm);
-    // An address taken before the transaction and freed since: the hook has not seen this user.
-    if (hookOn && vetted === null) throw new Error("signUp: the address was freed during the sign-up; retry");
-    const user = vetted ?? newUser(deps, deps.random.uuid(), fields, autoconfirm);
+    const user = userToCreate(deps, vetted.value, build);
     const inserted = await createUser(deps, repos, user, {
       now,
       identities: [identityOf(deps, user, fields, autoconfirm)],
