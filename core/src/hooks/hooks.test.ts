@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { blankUser } from "../accounts/index.js";
 import { generateLink, inviteUser } from "../admin/index.js";
 import { err, failures, ok } from "../kernel/index.js";
+import { signInWithIdToken } from "../oauth/index.js";
 import { signInWithPassword } from "../sessions/index.js";
-import { fakeDeps, fakeHooks } from "../testing/index.js";
+import { fakeDeps, fakeHooks, fakeProviders } from "../testing/index.js";
 import { rollingBack } from "../testing/rolling-back-store.js";
 import { sendSmsOtp, signUp } from "../verification/index.js";
 import { validAccessTokenClaims } from "./access-token-claims.js";
@@ -213,6 +214,20 @@ describe("the before-user-created hook in the other flows that create users", ()
     expect(deps.store.tables.users.size).toBe(0);
     expect(deps.mailer.sent).toEqual([]);
     expect(hooks.calls.map((c) => c.name)).toEqual(Array(5).fill("before_user_created"));
+  });
+
+  it("refuses an ID-token sign-in that would create an account, and asks with the account it would be", async () => {
+    const hooks = refusingHooks();
+    const idp = fakeProviders("keycloak");
+    const deps = { ...fakeDeps(), providers: idp.providers, hooks: hooks.dispatcher };
+    const person = { subject: "kc-ann", email: "ann@example.com", verified: true };
+    expect(
+      await signInWithIdToken(deps, { provider: "keycloak", idToken: idp.idToken(person) }),
+    ).toMatchObject(refusal);
+    expect(deps.store.tables.users.size).toBe(0);
+    expect(hooks.calls[0]?.input).toMatchObject({
+      user: { email: "ann@example.com", appMetadata: { provider: "keycloak" } },
+    });
   });
 
   it("does not ask about an address that already has its user", async () => {
