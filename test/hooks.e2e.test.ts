@@ -22,16 +22,24 @@ const SECRET = `v1,whsec_${Buffer.from("a-hook-secret-of-thirty-two-bytes!").toS
 const verifier = new Webhook(SECRET.slice(3));
 const cwd = mkdtempSync(join(tmpdir(), "authsvc-hooks-"));
 
+/** The fields of the hook payloads these tests read. */
+interface HookBody {
+  readonly metadata?: Record<string, unknown>;
+  readonly user?: { readonly id?: string; readonly email?: string };
+  readonly user_id?: string;
+  readonly valid?: boolean;
+  readonly email_data?: Record<string, string>;
+}
 interface Received {
   readonly path: string;
-  readonly body: Record<string, any>;
+  readonly body: HookBody;
 }
 const received: Received[] = [];
 const badSignatures: string[] = [];
 /** User ids whose password sign-ins the password hook rejects. */
 const rejectedUsers = new Set<string>();
 
-function answer(path: string, body: Record<string, any>): { status: number; json?: unknown } {
+function answer(path: string, body: HookBody): { status: number; json?: unknown } {
   if (path === "/before-user-created") {
     const email: string = body.user?.email ?? "";
     return email.endsWith("@blocked.example")
@@ -39,7 +47,7 @@ function answer(path: string, body: Record<string, any>): { status: number; json
       : { status: 200, json: {} };
   }
   if (path === "/password") {
-    return rejectedUsers.has(body.user_id)
+    return rejectedUsers.has(body.user_id ?? "")
       ? { status: 200, json: { decision: "reject", message: "Too many attempts, ask support" } }
       : { status: 200, json: { decision: "continue" } };
   }
@@ -112,7 +120,7 @@ afterAll(async () => {
 
 const client = () => new GoTrueClient({ url: server.url, autoRefreshToken: false, persistSession: false });
 
-async function hookCall(path: string, match: (body: Record<string, any>) => boolean): Promise<Received> {
+async function hookCall(path: string, match: (body: HookBody) => boolean): Promise<Received> {
   for (let waited = 0; waited < 5_000; waited += 20) {
     const found = received.find((r) => r.path === path && match(r.body));
     if (found) return found;
@@ -135,11 +143,14 @@ describe("auth hooks", () => {
       site_url: "http://localhost:3000",
       redirect_to: "http://localhost:3000",
     });
-    expect(call.body.email_data.token).toMatch(/^\d{6}$/);
+    expect(call.body.email_data?.token).toMatch(/^\d{6}$/);
     expect(sink.mails).toEqual([]);
 
     // The hook's own link: /verify with the token hash it received.
-    const verified = await auth.verifyOtp({ token_hash: call.body.email_data.token_hash, type: "signup" });
+    const verified = await auth.verifyOtp({
+      token_hash: call.body.email_data?.token_hash ?? "",
+      type: "signup",
+    });
     expect(verified.error).toBeNull();
     const claims = decodeJwt(verified.data.session?.access_token ?? "");
     expect(claims).toMatchObject({ plan: "gold", hook_method: "otp", email, role: "authenticated" });
@@ -177,7 +188,7 @@ describe("auth hooks", () => {
     const email = "watched@example.com";
     const signUp = await auth.signUp({ email, password: "correct horse battery" });
     const call = await hookCall("/send-email", (body) => body.user?.email === email);
-    await auth.verifyOtp({ token_hash: call.body.email_data.token_hash, type: "signup" });
+    await auth.verifyOtp({ token_hash: call.body.email_data?.token_hash ?? "", type: "signup" });
     rejectedUsers.add(signUp.data.user?.id ?? "");
 
     const { data, error } = await auth.signInWithPassword({ email, password: "correct horse battery" });
