@@ -84,7 +84,7 @@ export async function sendMagicLink(
 }
 
 /** Creates the user if need be, stores and mails the link (after the answer; the cap already counted). */
-function mailMagicLink(
+async function mailMagicLink(
   deps: Deps,
   input: SendMagicLinkInput & { createUser: boolean },
   email: string,
@@ -101,56 +101,54 @@ function mailMagicLink(
     create: createUser && !signup.disabled,
     confirmed: signup.mailerAutoconfirm,
   };
-  const outbox = new Outbox<VerificationRepositories>({ reserved: true });
   // After the answer, like the rest of this delivery: a refusal of the hook is logged, not answered.
-  return vetPasswordless(deps, wanted).then((vetted) =>
-    !vetted.ok
-      ? vetted
-      : transactionThenSend(deps.store, outbox, async (repos): Promise<Result<Record<never, never>>> => {
-          const found = await findOrCreatePasswordless(deps, repos, { ...wanted, vetted: vetted.value });
-          if (found === null) {
-            return err(createUser ? failures.signupDisabled() : failures.otpSignupDisabled());
-          }
-          const { user, created } = found;
-          if (created) {
-            undoCreationWith(outbox, user.id);
-            await repos.audit.record({
-              // Like a sign-up: done only once the address is confirmed (at once under autoconfirm).
-              action: user.emailConfirmedAt === null ? "user_confirmation_requested" : "user_signedup",
-              actorId: user.id,
-              actorUsername: actorUsername(user),
-              traits: { provider: "email" },
-              at: now,
-            });
-          }
-          if (user.emailConfirmedAt === null) {
-            const sent = await resendEmailConfirmation(deps, repos, user, {
-              redirectTo,
-              now,
-              magicLink: true,
-              outbox,
-              pkce: input.pkce,
-            });
-            return sent.ok ? ok({}) : sent;
-          }
-          const refused = tooSoon(user.magicLinkSentAt, MAGIC_LINK_GAP_SECONDS, now, "email");
-          if (refused) return err(refused);
-          const updated: User = { ...user, magicLinkSentAt: now };
-          await repos.users.update(updated);
-          orRollback(
-            await sendEmailToken(deps, repos, {
-              user: updated,
-              tokenType: "recovery_token",
-              mailKind: "magic_link",
-              verifyType: "magiclink",
-              to: email,
-              redirectTo,
-              now,
-              outbox,
-              pkce: input.pkce,
-            }),
-          );
-          return ok({});
-        }),
-  );
+  const vetted = await vetPasswordless(deps, wanted);
+  if (!vetted.ok) return vetted;
+  const outbox = new Outbox<VerificationRepositories>({ reserved: true });
+  return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<Record<never, never>>> => {
+    const found = await findOrCreatePasswordless(deps, repos, { ...wanted, vetted: vetted.value });
+    if (found === null) {
+      return err(createUser ? failures.signupDisabled() : failures.otpSignupDisabled());
+    }
+    const { user, created } = found;
+    if (created) {
+      undoCreationWith(outbox, user.id);
+      await repos.audit.record({
+        // Like a sign-up: done only once the address is confirmed (at once under autoconfirm).
+        action: user.emailConfirmedAt === null ? "user_confirmation_requested" : "user_signedup",
+        actorId: user.id,
+        actorUsername: actorUsername(user),
+        traits: { provider: "email" },
+        at: now,
+      });
+    }
+    if (user.emailConfirmedAt === null) {
+      const sent = await resendEmailConfirmation(deps, repos, user, {
+        redirectTo,
+        now,
+        magicLink: true,
+        outbox,
+        pkce: input.pkce,
+      });
+      return sent.ok ? ok({}) : sent;
+    }
+    const refused = tooSoon(user.magicLinkSentAt, MAGIC_LINK_GAP_SECONDS, now, "email");
+    if (refused) return err(refused);
+    const updated: User = { ...user, magicLinkSentAt: now };
+    await repos.users.update(updated);
+    orRollback(
+      await sendEmailToken(deps, repos, {
+        user: updated,
+        tokenType: "recovery_token",
+        mailKind: "magic_link",
+        verifyType: "magiclink",
+        to: email,
+        redirectTo,
+        now,
+        outbox,
+        pkce: input.pkce,
+      }),
+    );
+    return ok({});
+  });
 }
