@@ -42,7 +42,21 @@ export {
   checkCaptcha,
   type RequestLimiter,
 } from "./guards/index.js";
-export { AuthError, type ErrorCode } from "./kernel/errors.js";
+// Hooks
+export {
+  HOOK_NAMES,
+  HOOK_PAYLOAD_NAMES,
+  type HookDispatcher,
+  type HookFunctions,
+  type HookInputs,
+  type HookName,
+  type HookOutputs,
+  type HooksRepositories,
+  hookAnswerFailure,
+  mfaVerificationAttempt,
+  type SendEmailData,
+} from "./hooks/index.js";
+export { AuthError, type ErrorCode, HookRejection } from "./kernel/errors.js";
 export { type FailureName, failures } from "./kernel/failures.js";
 export type { Clock } from "./kernel/ports/clock.js";
 export type { DeliveryQueue } from "./kernel/ports/delivery-queue.js";
@@ -107,7 +121,7 @@ export type {
   OneTimeTokenType,
 } from "./verification/ports/one-time-tokens.js";
 export type { SendQuota } from "./verification/ports/send-quota.js";
-export type { SmsSender } from "./verification/ports/sms-sender.js";
+export type { SmsContext, SmsSender } from "./verification/ports/sms-sender.js";
 export { reauthenticate } from "./verification/reauthenticate.js";
 export { recoverPassword } from "./verification/recover.js";
 export { resend } from "./verification/resend.js";

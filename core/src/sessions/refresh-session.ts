@@ -88,7 +88,10 @@ export async function refreshSession(
     // "reissue_child" writes no token: the child answered is the one already stored.
     await repos.sessions.markRefreshed(session.id, now);
     const refreshed: Session = { ...session, refreshedAt: now, updatedAt: now };
-    const access = await signAccessToken(deps, user, refreshed, now);
+    const access = await signAccessToken(deps, user, refreshed, now, {
+      method: "token_refresh",
+      functions: repos.hookFunctions,
+    });
     const identities = await repos.identities.listByUser(user.id);
     return ok({ ...access, refreshToken: child, user: { ...user, identities }, session: refreshed });
   });

@@ -2,6 +2,7 @@ import type { AuthDeps } from "../deps.js";
 import type { AuthSettings } from "../kernel/index.js";
 import { fakeHasher } from "./accounts/fake-hasher.js";
 import { fakeStore } from "./fake-store.js";
+import { fakeHooks } from "./hooks/fake-hooks.js";
 import { fakeSecretTokens, fixedClock, sequentialRandom } from "./kernel/fakes.js";
 import { fakeProviders } from "./oauth/fake-providers.js";
 import { fakeSigner } from "./sessions/fake-signer.js";
@@ -68,6 +69,7 @@ export function fakeDeps(settings: Partial<AuthSettings> = {}) {
     sms: fakeSms(),
     deliveries: fakeDeliveries(),
     providers: fakeProviders().providers,
+    hooks: fakeHooks().dispatcher,
     settings: defaultAuthSettings(settings),
   } satisfies AuthDeps;
   return deps;

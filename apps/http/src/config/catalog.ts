@@ -14,6 +14,7 @@ const all: readonly Variable<unknown>[] = [
   ...S.external.variables,
   ...S.mail.variables,
   ...S.sms.variables,
+  ...S.hooks.variables,
 ];
 
 /** Name, type, default, requirement and meaning of every variable: the source of the docs. */

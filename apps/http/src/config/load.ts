@@ -39,6 +39,7 @@ export function loadConfig(
   const external = S.external.read(r);
   const mail = S.mail.read(r);
   const sms = S.sms.read(r);
+  const hooks = S.hooks.read(r);
 
   const embedded = S.db.isEmbedded(r);
   const notices: string[] = [];
@@ -60,6 +61,7 @@ export function loadConfig(
     ...S.external.settle(external, ctx),
     ...S.mail.settle(mail, ctx),
     ...S.sms.settle(sms, ctx),
+    ...S.hooks.settle(hooks, ctx),
   };
 
   const problems = [...r.problems, ...unknownFamilyMembers(vars, knownNames)];

@@ -6,6 +6,7 @@ import type { ApiConfig } from "./sections/api.js";
 import type { DbConfig } from "./sections/db.js";
 import type { ExternalConfig } from "./sections/external.js";
 import type { GeneralConfig } from "./sections/general.js";
+import type { HooksConfig } from "./sections/hooks.js";
 import type { JwtConfig } from "./sections/jwt.js";
 import type { MailerConfig, SmtpConfig } from "./sections/mail.js";
 import type { RateLimitConfig } from "./sections/rate-limits.js";
@@ -23,6 +24,7 @@ export {
   type OAuthProviderConfig,
 } from "./sections/external.js";
 export type { GeneralConfig } from "./sections/general.js";
+export type { HooksConfig } from "./sections/hooks.js";
 export type { JwtConfig } from "./sections/jwt.js";
 export {
   DEFAULT_SUBJECTS,
@@ -76,4 +78,5 @@ export type Config = GeneralConfig &
     readonly smtp: SmtpConfig;
     readonly mailer: MailerConfig;
     readonly sms: SmsConfig;
+    readonly hooks: HooksConfig;
   };

@@ -1,5 +1,5 @@
 import { isDatabaseUnavailable } from "@authsvc/adapters";
-import { AuthError, type ErrorCode, type FailureName, failures } from "@authsvc/core";
+import { AuthError, type ErrorCode, type FailureName, failures, HookRejection } from "@authsvc/core";
 import type { Context } from "hono";
 import type { ApiVersion } from "./api-version.js";
 
@@ -64,6 +64,11 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   single_identity_not_deletable: 422,
   email_conflict_identity_not_deletable: 422,
   manual_linking_disabled: 404,
+  hook_timeout: 422,
+  hook_timeout_after_retry: 422,
+  hook_payload_invalid_content_type: 400,
+  hook_payload_over_size_limit: 422,
+  mfa_verification_rejected: 403,
 };
 
 /** Failures the reference answers with another status than the usual one of their code. */
@@ -115,6 +120,7 @@ export class HttpError extends AuthError {
 /** The HTTP status of `error`: its own (HTTP-layer errors), its failure's override, else its code's. */
 export function statusOf(error: AuthError): number {
   if (error instanceof HttpError) return error.status;
+  if (error instanceof HookRejection) return error.httpStatus;
   return STATUS_OVERRIDES[error.failure as FailureName] ?? STATUS_BY_CODE[error.code];
 }
 
