@@ -1,3 +1,3 @@
--- Reserved: migration 0006 is taken by a change being made at the same time (the numbers must run
--- without gap). This file goes when that migration lands.
+-- 0006_reserved: holds number 0006, which another change of the schema takes; migration numbers must run
+-- without a gap. Drop this file when that migration lands beside 0007.
 select 1;

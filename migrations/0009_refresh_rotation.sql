@@ -5,6 +5,10 @@
 --
 --   not_found  no such token, or its session or user is gone
 --   banned     the user is banned at p_now: nothing written, the token stays usable
+--   session_expired / session_inactive / session_superseded
+--              the session controls (core/src/sessions/session-limits.ts): the session's not_after or
+--              timebox passed, it was idle longer than the inactivity timeout, or (single session per
+--              user) another live session of the user was active more recently; nothing written
 --   rotated    the token was current: revoked, its child (p_child_hash) inserted, two audit entries
 --   reissued   the previous token again within the reuse interval, its child still the session's
 --              current token: nothing but the refresh time written, the same child is answered
@@ -19,7 +23,10 @@ create function {{namespace}}.refresh_token_grant(
   p_child_hash text,
   p_now timestamptz,
   p_rotation_enabled boolean,
-  p_reuse_interval_ms bigint
+  p_reuse_interval_ms bigint,
+  p_timebox_ms bigint,
+  p_inactivity_timeout_ms bigint,
+  p_single_per_user boolean
 )
 returns table (
   grant_outcome text,
@@ -32,7 +39,8 @@ declare
   t {{namespace}}.refresh_tokens;
   u {{namespace}}.users;
   active {{namespace}}.refresh_tokens;
-  locked uuid;
+  s {{namespace}}.sessions;
+  last_active timestamptz;
   actor jsonb;
 begin
   select * into t from {{namespace}}.refresh_tokens where token_hash = p_token_hash;
@@ -41,7 +49,7 @@ begin
     return;
   end if;
 
-  select s.id into locked from {{namespace}}.sessions s where s.id = t.session_id for update;
+  select * into s from {{namespace}}.sessions where id = t.session_id for update;
   if not found then
     return query select 'not_found', null::uuid, null::uuid;
     return;
@@ -60,6 +68,40 @@ begin
   end if;
   if u.banned_until is not null and u.banned_until > p_now then
     return query select 'banned', t.session_id, t.user_id;
+    return;
+  end if;
+
+  -- The session controls, in the reference's order, each limit strictly after its instant. Active
+  -- last: the last refresh, else the presented token's last change when later than the creation.
+  if s.not_after is not null and p_now > s.not_after then
+    return query select 'session_expired', t.session_id, t.user_id;
+    return;
+  end if;
+  if p_timebox_ms > 0 and p_now > s.created_at + p_timebox_ms * interval '1 millisecond' then
+    return query select 'session_expired', t.session_id, t.user_id;
+    return;
+  end if;
+  last_active := coalesce(s.refreshed_at, greatest(s.created_at, t.updated_at));
+  if p_inactivity_timeout_ms > 0
+    and p_now > last_active + p_inactivity_timeout_ms * interval '1 millisecond' then
+    return query select 'session_inactive', t.session_id, t.user_id;
+    return;
+  end if;
+  -- Single session per user: another session that has not ended was active more recently.
+  if p_single_per_user and exists (
+    select 1
+    from {{namespace}}.sessions o
+    where o.user_id = s.user_id
+      and o.id <> s.id
+      and (o.not_after is null or p_now <= o.not_after)
+      and (p_timebox_ms <= 0 or p_now <= o.created_at + p_timebox_ms * interval '1 millisecond')
+      and (
+        p_inactivity_timeout_ms <= 0
+        or p_now <= coalesce(o.refreshed_at, o.created_at) + p_inactivity_timeout_ms * interval '1 millisecond'
+      )
+      and coalesce(o.refreshed_at, o.created_at) > last_active
+  ) then
+    return query select 'session_superseded', t.session_id, t.user_id;
     return;
   end if;
 

@@ -3,9 +3,16 @@
  * adapters implement. Everything else stays inside its slice.
  */
 
-export type { AccountsRepositories } from "./accounts/deps.js";
 // Accounts
-export type { AuditAction, AuditEntry, AuditLog } from "./accounts/ports/audit-log.js";
+export { AUDIT_LOG_TYPES, auditPayload } from "./accounts/audit-payload.js";
+export type { AccountsRepositories } from "./accounts/deps.js";
+export type {
+  AuditAction,
+  AuditEntry,
+  AuditLog,
+  AuditRecord,
+  AuditSearchField,
+} from "./accounts/ports/audit-log.js";
 export type { IdentityRepository } from "./accounts/ports/identity-repository.js";
 export type { PasswordHasher } from "./accounts/ports/password-hasher.js";
 export type { UserRepository } from "./accounts/ports/user-repository.js";
@@ -20,6 +27,7 @@ export {
 export { adminCreateUser } from "./admin/admin-create-user.js";
 export { adminDeleteUser } from "./admin/admin-delete-user.js";
 export { adminGetUser } from "./admin/admin-get-user.js";
+export { type AuditPage, adminListAudit } from "./admin/admin-list-audit.js";
 export { adminListUsers } from "./admin/admin-list-users.js";
 export { adminUpdateUser } from "./admin/admin-update-user.js";
 export { type GenerateLinkType, generateLink } from "./admin/generate-link.js";
@@ -34,7 +42,21 @@ export {
   checkCaptcha,
   type RequestLimiter,
 } from "./guards/index.js";
-export { AuthError, type ErrorCode } from "./kernel/errors.js";
+// Hooks
+export {
+  HOOK_NAMES,
+  HOOK_PAYLOAD_NAMES,
+  type HookDispatcher,
+  type HookFunctions,
+  type HookInputs,
+  type HookName,
+  type HookOutputs,
+  type HooksRepositories,
+  hookAnswerFailure,
+  mfaVerificationAttempt,
+  type SendEmailData,
+} from "./hooks/index.js";
+export { AuthError, type ErrorCode, HookRejection } from "./kernel/errors.js";
 export { type FailureName, failures } from "./kernel/failures.js";
 export type { Clock } from "./kernel/ports/clock.js";
 export type { DeliveryQueue } from "./kernel/ports/delivery-queue.js";
@@ -43,7 +65,7 @@ export type { SecretTokens } from "./kernel/ports/secret-tokens.js";
 export { resolveRedirect } from "./kernel/redirect.js";
 export type { Result } from "./kernel/result.js";
 // Kernel
-export type { AuthSettings } from "./kernel/settings.js";
+export type { AuthSettings, SessionLimits } from "./kernel/settings.js";
 export { isUuid } from "./kernel/uuid.js";
 export {
   type CallbackFailure,
@@ -88,6 +110,11 @@ export { refreshSession } from "./sessions/refresh-session.js";
 export type { AmrEntry, RefreshTokenRecord, Session } from "./sessions/session.js";
 export { signInWithPassword } from "./sessions/sign-in-password.js";
 export type { SessionTokens } from "./sessions/steps/issue-session.js";
+export {
+  listUserSessions,
+  revokeUserSession,
+  type SessionView,
+} from "./sessions/user-sessions.js";
 export type { Repositories, Store } from "./store.js";
 export type { VerificationRepositories } from "./verification/deps.js";
 // Verification
@@ -98,7 +125,7 @@ export type {
   OneTimeTokenType,
 } from "./verification/ports/one-time-tokens.js";
 export type { SendQuota } from "./verification/ports/send-quota.js";
-export type { SmsSender } from "./verification/ports/sms-sender.js";
+export type { SmsContext, SmsSender } from "./verification/ports/sms-sender.js";
 export { reauthenticate } from "./verification/reauthenticate.js";
 export { recoverPassword } from "./verification/recover.js";
 export { resend } from "./verification/resend.js";

@@ -11,7 +11,17 @@ import {
   sessionFromRow,
 } from "./rows.js";
 
-const GRANT_OUTCOMES = new Set(["not_found", "banned", "refused", "reused", "rotated", "reissued"]);
+const GRANT_OUTCOMES = new Set([
+  "not_found",
+  "banned",
+  "session_expired",
+  "session_inactive",
+  "session_superseded",
+  "refused",
+  "reused",
+  "rotated",
+  "reissued",
+]);
 
 /** `SessionStore` over the `sessions` and `refresh_tokens` tables of `namespace`. */
 export function postgresSessionStore(sql: Queryable, options: { namespace: string }): SessionStore {
@@ -58,6 +68,16 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
       `;
       if (!row) return { user: null, session: null };
       return { user: withIdentities(row), session: row.session ? sessionFromRow(row.session) : null };
+    },
+
+    async listForUser(userId) {
+      if (!isUuid(userId)) return [];
+      const rows = await sql`
+        select * from ${sessions}
+        where user_id = ${userId}
+        order by created_at, id
+      `;
+      return rows.map(sessionFromRow);
     },
 
     lock: async (id) =>
@@ -164,7 +184,10 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
           ${input.childHash},
           ${input.now},
           ${input.rotationEnabled},
-          ${input.reuseIntervalMs}
+          ${input.reuseIntervalMs},
+          ${input.limits.timeboxMs},
+          ${input.limits.inactivityTimeoutMs},
+          ${input.limits.singlePerUser}
         ) g
         left join ${ns}.sessions s on s.id = g.grant_session_id
         left join ${ns}.users u on u.id = g.grant_user_id

@@ -1,6 +1,7 @@
 import type { Repositories, Store } from "@authsvc/core";
 import type { Sql, TransactionSql } from "postgres";
 import { postgresAccountsRepositories } from "./accounts-store.js";
+import { postgresHookFunctions } from "./hooks-store.js";
 import { assertValidNamespace } from "./migrate.js";
 import { postgresExternalIdentities } from "./oauth-store.js";
 import { postgresFlowStateStore } from "./pkce-store.js";
@@ -25,6 +26,7 @@ function repositories(sql: Queryable, namespace: string, transaction?: Transacti
     ...postgresVerificationRepositories(sql, { namespace }),
     flowStates: postgresFlowStateStore(sql, { namespace }),
     externalIdentities: postgresExternalIdentities(sql, { namespace }),
+    hookFunctions: postgresHookFunctions(sql, { transaction }),
   };
   return Object.fromEntries(
     Object.entries(repos).map(([name, repository]) => [name, rejectingUnstorableInput(repository)]),

@@ -10,6 +10,7 @@ import {
   type User,
   type UserWithIdentities,
 } from "../accounts/index.js";
+import { type HooksDeps, userToCreate, vetNewUser } from "../hooks/index.js";
 import {
   err,
   failures,
@@ -58,7 +59,8 @@ export interface ActionLink {
   readonly redirectTo: string;
 }
 
-type Deps = Pick<AdminDeps, "store" | "clock" | "random" | "tokens" | "hasher" | "mailer" | "settings">;
+type Deps = Pick<AdminDeps, "store" | "clock" | "random" | "tokens" | "hasher" | "mailer" | "settings"> &
+  Partial<HooksDeps>;
 
 /** The token a link of each type carries and how it is verified. */
 const LINKS: Readonly<
@@ -83,6 +85,8 @@ const LINKS: Readonly<
 const isType = (type: string): type is GenerateLinkType => (TYPES as readonly string[]).includes(type);
 
 interface Plan {
+  /** The new user the before-user-created hook vetted (before the transaction), if any. */
+  readonly vetted?: User | null;
   readonly type: GenerateLinkType;
   readonly email: string;
   readonly newEmail: string | null;
@@ -134,7 +138,18 @@ export async function generateLink(deps: Deps, input: GenerateLinkInput): Promis
   const redirectTo = resolveRedirect(input.redirectTo, { siteUrl, allowList: uriAllowList });
   const now = deps.clock.now();
   const data = input.data ?? null;
-  const base = { email: email.value, newEmail, passwordHash, data, actor: input.actor, now };
+  const common = { email: email.value, newEmail, passwordHash, data, actor: input.actor, now };
+  // A link that may create a user: the before-user-created hook vets it before the transaction.
+  const mayCreate = type === "signup" || type === "invite" || type === "magiclink";
+  const vetted = mayCreate
+    ? await vetNewUser(
+        deps,
+        async () => (await deps.store.users.findByEmail(email.value)) !== null,
+        () => newEmailUser(deps, { ...common, type }, type === "invite"),
+      )
+    : ok(null);
+  if (!vetted.ok) return vetted;
+  const base = { ...common, vetted: vetted.value };
 
   return transactionRollingBackOn(deps.store, async (repos): Promise<Result<ActionLink>> => {
     const existing = await lockUserByAddress(repos.users, "email", email.value);
@@ -174,7 +189,7 @@ export async function generateLink(deps: Deps, input: GenerateLinkInput): Promis
 
 /** Creates or updates the user the link is for, with the audit entries of its type. */
 async function prepareUser(
-  deps: Pick<AdminDeps, "random" | "settings">,
+  deps: Pick<AdminDeps, "random" | "settings"> & Partial<HooksDeps>,
   repos: AdminRepositories,
   existing: User | null,
   plan: Plan,
@@ -259,15 +274,10 @@ async function save(repos: AdminRepositories, user: User): Promise<void> {
   if (updated !== "updated") throw new Error(`generateLink: updating ${user.id} reported ${updated}`);
 }
 
-/** A new, unconfirmed email user with its email identity. */
-async function createEmailUser(
-  deps: Pick<AdminDeps, "random" | "settings">,
-  repos: AdminRepositories,
-  plan: Plan,
-  invite: boolean,
-): Promise<Result<User>> {
+/** A new, unconfirmed email user (not stored). */
+function newEmailUser(deps: Pick<AdminDeps, "random" | "settings">, plan: Plan, invite: boolean): User {
   const { now } = plan;
-  const user = blankUser({
+  return blankUser({
     id: deps.random.uuid(),
     aud: deps.settings.jwt.aud,
     role: deps.settings.jwt.defaultRole,
@@ -280,6 +290,17 @@ async function createEmailUser(
     confirmationSentAt: now,
     invitedAt: invite ? now : null,
   });
+}
+
+/** A new, unconfirmed email user with its email identity. */
+async function createEmailUser(
+  deps: Pick<AdminDeps, "random" | "settings"> & Partial<HooksDeps>,
+  repos: AdminRepositories,
+  plan: Plan,
+  invite: boolean,
+): Promise<Result<User>> {
+  const { now } = plan;
+  const user = userToCreate(deps, plan.vetted ?? null, () => newEmailUser(deps, plan, invite));
   const inserted = await createUser(deps, repos, user, { now });
   // A concurrent sign-up may have taken the address since the lookup.
   if (!inserted.created && inserted.clash === "duplicate_email") return err(failures.emailExists());

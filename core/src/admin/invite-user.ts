@@ -6,6 +6,7 @@ import {
   type User,
   type UserWithIdentities,
 } from "../accounts/index.js";
+import { type HooksDeps, userToCreate, vetNewUser } from "../hooks/index.js";
 import {
   err,
   failures,
@@ -33,7 +34,7 @@ import type { AdminDeps } from "./deps.js";
  * `actor.role` is the admin token's role, recorded as the actor's name.
  */
 export async function inviteUser(
-  deps: Pick<AdminDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings">,
+  deps: Pick<AdminDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings"> & Partial<HooksDeps>,
   input: {
     actor: { role: string };
     email: string;
@@ -51,6 +52,26 @@ export async function inviteUser(
     allowList: deps.settings.uriAllowList,
   });
 
+  const build = () =>
+    blankUser({
+      id: deps.random.uuid(),
+      aud: deps.settings.jwt.aud,
+      role: deps.settings.jwt.defaultRole,
+      createdAt: now,
+      email,
+      invitedAt: now,
+      confirmationSentAt: now,
+      userMetadata: input.data ?? {},
+      appMetadata: { provider: "email", providers: ["email"] },
+    });
+  // The before-user-created hook vets a new invitee before the transaction, as for a sign-up.
+  const vetted = await vetNewUser(
+    deps,
+    async () => (await deps.store.users.findByEmail(email)) !== null,
+    build,
+  );
+  if (!vetted.ok) return vetted;
+
   // Sent before the answer: an admin may learn whether the mail left (`email_send_failed`).
   const outbox = new Outbox<VerificationRepositories>();
   return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<UserWithIdentities>> => {
@@ -63,17 +84,7 @@ export async function inviteUser(
       await repos.users.update(user);
       identities = await repos.identities.listByUser(user.id);
     } else {
-      user = blankUser({
-        id: deps.random.uuid(),
-        aud: deps.settings.jwt.aud,
-        role: deps.settings.jwt.defaultRole,
-        createdAt: now,
-        email,
-        invitedAt: now,
-        confirmationSentAt: now,
-        userMetadata: input.data ?? {},
-        appMetadata: { provider: "email", providers: ["email"] },
-      });
+      user = userToCreate(deps, vetted.value, build);
       const inserted = await createUser(deps, repos, user, { now });
       // A concurrent sign-up may have taken the address since the lookup.
       if (!inserted.created && inserted.clash === "duplicate_email") return err(failures.emailExists());

@@ -59,6 +59,11 @@ export const ErrorCodes = [
   "single_identity_not_deletable",
   "email_conflict_identity_not_deletable",
   "manual_linking_disabled",
+  "hook_timeout",
+  "hook_timeout_after_retry",
+  "hook_payload_invalid_content_type",
+  "hook_payload_over_size_limit",
+  "mfa_verification_rejected",
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];
@@ -82,5 +87,22 @@ export class AuthError extends Error {
     readonly failure: string = code,
   ) {
     super(message);
+  }
+}
+
+/**
+ * The refusal of an auth hook that answered `{"error": {"http_code", "message"}}`: the client gets
+ * that status and message (reference `hookserrors`). A status outside 400–599 answers 500.
+ */
+export class HookRejection extends AuthError {
+  readonly httpStatus: number;
+  constructor(httpCode: unknown, message: string) {
+    const status =
+      typeof httpCode === "number" && Number.isInteger(httpCode) && httpCode >= 400 && httpCode <= 599
+        ? httpCode
+        : 500;
+    // The reference leaves the error code empty: `unexpected_failure` for a 5xx, `unknown` otherwise.
+    super(status >= 500 ? "unexpected_failure" : "unknown", message, undefined, "hookError");
+    this.httpStatus = status;
   }
 }

@@ -1,4 +1,4 @@
-import { AuthError, type ErrorCode } from "./errors.js";
+import { AuthError, type ErrorCode, HookRejection } from "./errors.js";
 
 /**
  * The failure catalogue: every expected failure once, with its `error_code` and its message (the
@@ -66,6 +66,16 @@ const catalogue = {
   userBannedAtTokenGrant: ["user_banned", "User is banned"],
   refreshTokenNotFound: ["refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found"],
   refreshTokenAlreadyUsed: ["refresh_token_already_used", "Invalid Refresh Token: Already Used"],
+  // Session controls (SESSIONS_*): refresh refused once a session is over, as the reference words it
+  sessionExpired: ["session_expired", "Invalid Refresh Token: Session Expired"],
+  sessionInactive: ["session_expired", "Invalid Refresh Token: Session Expired (Inactivity)"],
+  sessionRevokedByNewerLogin: [
+    "session_expired",
+    "Invalid Refresh Token: Session Expired (Revoked by Newer Login)",
+  ],
+  adminSessionExpired: ["session_expired", "Session is no longer valid"],
+  // DELETE /user/sessions/{id} (an extension): not one of the caller's sessions, or malformed
+  userSessionNotFound: ["session_not_found", "Session not found"],
   noAuthorization: ["no_authorization", "This endpoint requires a valid Bearer token"],
   jwtUnverifiable: ["bad_jwt", "invalid JWT: unable to parse or verify signature, token is unverifiable"],
   jwtSubMissing: ["bad_jwt", "invalid claim: missing sub claim"],
@@ -136,10 +146,7 @@ const catalogue = {
   passwordHashInvalid: ["validation_failed", "Invalid password hash format"],
   banDurationInvalid: ["validation_failed", (reason: string) => `invalid format for ban duration: ${reason}`],
   paginationInvalid: ["validation_failed", "Bad Pagination Parameters"],
-  softDeleteUnsupported: [
-    "validation_failed",
-    "Soft deletion is not supported; delete without should_soft_delete",
-  ],
+  auditQueryInvalid: ["validation_failed", (query: string) => `Invalid query scope: ${query}`],
   linkTypeInvalid: [
     "validation_failed",
     (type: string) => `Invalid email action link type requested: ${type}`,
@@ -207,6 +214,34 @@ const catalogue = {
     "Passed nonce and nonce in id_token should either both exist or not.",
   ],
   idTokenNonceMismatch: ["validation_failed", "Nonces mismatch"],
+  // Auth hooks (reference internal/hooks): how a hook failed, or what it decided
+  hookTimeout: [
+    "hook_timeout",
+    (seconds: number) => `Failed to reach hook within maximum time of ${Number(seconds).toFixed(6)} seconds`,
+  ],
+  hookTimeoutAfterRetry: ["hook_timeout_after_retry", "Failed to reach hook after maximum retries"],
+  hookPayloadInvalidContentType: ["hook_payload_invalid_content_type", (detail: string) => detail],
+  hookPayloadOverSizeLimit: [
+    "hook_payload_over_size_limit",
+    (bytes: number) => `Payload size exceeded size limit of ${bytes} bytes`,
+  ],
+  /** A hook that could not be run or answered something unusable; the message says which. */
+  hookFailed: ["unexpected_failure", (message: string) => message],
+  /** A hook's own error object (`{"error": {"http_code", "message"}}`); see `HookRejection`. */
+  hookError: ["unexpected_failure", (message: string) => message],
+  accessTokenClaimsInvalid: [
+    "unexpected_failure",
+    (problems: readonly string[]) =>
+      `output claims do not conform to the expected schema: \n${problems.map((p) => `- ${p}\n`).join("")}`,
+  ],
+  passwordVerificationRejected: [
+    "invalid_credentials",
+    (message?: string) => message || "Further password verification attempts will be rejected.",
+  ],
+  mfaVerificationRejected: [
+    "mfa_verification_rejected",
+    (message?: string) => message || "Further MFA verification attempts will be rejected.",
+  ],
   noFlowStateForUser: [
     "flow_state_not_found",
     "No associated flow state found. No valid flow state found for user.",
@@ -247,4 +282,6 @@ export const failures = {
       { weak_password: { reasons } },
       "weakPassword",
     ),
+  /** A hook's error object: its `http_code` (default 500) becomes the status, its message the message. */
+  hookError: (httpCode: unknown, message: string): AuthError => new HookRejection(httpCode, message),
 } as const;

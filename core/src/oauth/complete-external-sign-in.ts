@@ -5,7 +5,7 @@ import type { VerificationRepositories } from "../verification/index.js";
 import type { OAuthDeps } from "./deps.js";
 import type { ProviderTokens } from "./ports/external-provider.js";
 import { commitThenSend } from "./steps/commit-then-send.js";
-import { externalAccount } from "./steps/external-account.js";
+import { externalAccount, vetExternalAccount } from "./steps/external-account.js";
 import { linkIdentityToUser } from "./steps/link-identity.js";
 
 export interface CallbackInput {
@@ -87,6 +87,11 @@ export async function completeExternalSignIn(
   if (person.emails.length === 0) return fail(failures.externalEmailMissing());
 
   // A confirmation mail leaves only once the transaction has committed.
+  const vetted =
+    state.linkingTargetId === null
+      ? await vetExternalAccount(deps, { provider: provider.name, person, now })
+      : ok(null);
+  if (!vetted.ok) return fail(vetted.error);
   const outbox = new Outbox<VerificationRepositories>();
   const outcome = await commitThenSend(
     deps.store,
@@ -102,7 +107,14 @@ export async function completeExternalSignIn(
               now,
               outbox,
             })
-          : await externalAccount(deps, repos, { provider: provider.name, person, redirectTo, now, outbox });
+          : await externalAccount(deps, repos, {
+              provider: provider.name,
+              person,
+              redirectTo,
+              now,
+              outbox,
+              vetted: vetted.value,
+            });
       if (!account.ok) return account;
       if (state.codeChallenge !== null) {
         const code = await storeIssuedFlow(

@@ -4,7 +4,7 @@ import type { VerificationRepositories } from "../verification/index.js";
 import type { OAuthDeps } from "./deps.js";
 import type { ExternalUser } from "./ports/external-provider.js";
 import { commitThenSend } from "./steps/commit-then-send.js";
-import { externalAccount } from "./steps/external-account.js";
+import { externalAccount, vetExternalAccount } from "./steps/external-account.js";
 import { linkIdentityToUser } from "./steps/link-identity.js";
 
 export interface IdTokenSignInInput {
@@ -59,6 +59,11 @@ export async function signInWithIdToken(
   const now = deps.clock.now();
   const redirectTo = deps.settings.siteUrl;
   // A confirmation mail leaves only once the transaction has committed.
+  const vetted =
+    input.linkTargetId === undefined
+      ? await vetExternalAccount(deps, { provider: verifier.name, person, now })
+      : ok(null);
+  if (!vetted.ok) return vetted;
   const outbox = new Outbox<VerificationRepositories>();
   return commitThenSend(deps.store, outbox, async (repos): Promise<Result<SessionTokens>> => {
     const account =
@@ -71,7 +76,14 @@ export async function signInWithIdToken(
             now,
             outbox,
           })
-        : await externalAccount(deps, repos, { provider: verifier.name, person, redirectTo, now, outbox });
+        : await externalAccount(deps, repos, {
+            provider: verifier.name,
+            person,
+            redirectTo,
+            now,
+            outbox,
+            vetted: vetted.value,
+          });
     if (!account.ok) return account;
     const user = { ...account.value, lastSignInAt: now };
     await repos.users.update(user);

@@ -1,10 +1,11 @@
 import type { AccountsDeps, AccountsRepositories } from "../accounts/index.js";
+import type { HooksRepositories } from "../hooks/index.js";
 import type { Transactor } from "../kernel/index.js";
 import type { SessionStore } from "./ports/session-store.js";
 import type { TokenSigner } from "./ports/token-signer.js";
 
-/** The repositories sessions use: the accounts' and the session store. */
-export interface SessionsRepositories extends AccountsRepositories {
+/** The repositories sessions use: the accounts', the session store, and Postgres-function hooks. */
+export interface SessionsRepositories extends AccountsRepositories, HooksRepositories {
   readonly sessions: SessionStore;
 }
 

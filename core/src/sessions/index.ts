@@ -8,5 +8,7 @@ export type * from "./ports/token-signer.js";
 export * from "./refresh-decision.js";
 export * from "./refresh-session.js";
 export type * from "./session.js";
+export * from "./session-limits.js";
 export * from "./sign-in-password.js";
 export { issueSession, type SessionTokens } from "./steps/issue-session.js";
+export * from "./user-sessions.js";

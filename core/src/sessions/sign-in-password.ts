@@ -1,4 +1,5 @@
 import { actorUsername, isBanned, normalizeEmail, normalizePhone, type User } from "../accounts/index.js";
+import { type HooksDeps, passwordVerificationAttempt } from "../hooks/index.js";
 import { err, failures, ok, type Result } from "../kernel/index.js";
 import type { SessionsDeps } from "./deps.js";
 import { issueSession, type SessionTokens } from "./steps/issue-session.js";
@@ -9,9 +10,13 @@ const invalidCredentials = () => failures.invalidCredentials();
  * The password grant: signs in with an email or a phone number and a password, starting a new session.
  * An unknown address, a user without a password and a wrong password give the same answer in the same
  * time; whether the user is banned or unconfirmed is only told to someone who knows the password.
+ * The password verification attempt hook, when on, hears of every attempt on an existing account
+ * (right or wrong password) before anything else is decided, and may refuse it (`invalid_credentials`
+ * with its message, optionally ending all the user's sessions); it runs before the transaction.
  */
 export async function signInWithPassword(
-  deps: Pick<SessionsDeps, "store" | "clock" | "hasher" | "signer" | "settings" | "random" | "tokens">,
+  deps: Pick<SessionsDeps, "store" | "clock" | "hasher" | "signer" | "settings" | "random" | "tokens"> &
+    Partial<HooksDeps>,
   input: { email?: string; phone?: string; password: string },
 ): Promise<Result<SessionTokens>> {
   const { email, phone, password } = input;
@@ -35,7 +40,13 @@ export async function signInWithPassword(
     return err(invalidCredentials());
   }
   const storedHash = user.encryptedPassword;
-  if (!(await deps.hasher.verify(storedHash, password))) return err(invalidCredentials());
+  const valid = await deps.hasher.verify(storedHash, password);
+  const verdict = await passwordVerificationAttempt(deps, { userId: user.id, valid });
+  if (verdict !== null) {
+    if (verdict.logout) await deps.store.sessions.deleteForUser(user.id);
+    return err(verdict.refusal);
+  }
+  if (!valid) return err(invalidCredentials());
 
   const now = deps.clock.now();
   if (isBanned(user, now)) return err(failures.userBannedAtTokenGrant());

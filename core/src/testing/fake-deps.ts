@@ -2,6 +2,7 @@ import type { AuthDeps } from "../deps.js";
 import type { AuthSettings } from "../kernel/index.js";
 import { fakeHasher } from "./accounts/fake-hasher.js";
 import { fakeStore } from "./fake-store.js";
+import { fakeHooks } from "./hooks/fake-hooks.js";
 import { fakeSecretTokens, fixedClock, sequentialRandom } from "./kernel/fakes.js";
 import { fakeProviders } from "./oauth/fake-providers.js";
 import { fakeSigner } from "./sessions/fake-signer.js";
@@ -36,6 +37,7 @@ export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): Auth
     },
     password: { minLength: 6, requiredCharacters: [] },
     refreshTokens: { rotationEnabled: true, reuseIntervalMs: 10_000 },
+    sessions: { timeboxMs: 0, inactivityTimeoutMs: 0, singlePerUser: false },
     signup: {
       disabled: false,
       emailEnabled: true,
@@ -67,6 +69,7 @@ export function fakeDeps(settings: Partial<AuthSettings> = {}) {
     sms: fakeSms(),
     deliveries: fakeDeliveries(),
     providers: fakeProviders().providers,
+    hooks: fakeHooks().dispatcher,
     settings: defaultAuthSettings(settings),
   } satisfies AuthDeps;
   return deps;

@@ -1,6 +1,8 @@
 import type { Repositories, Store } from "../store.js";
+import { fakeAudit } from "./accounts/fake-audit.js";
 import { fakeIdentities, fakeUsers } from "./accounts/fake-users.js";
 import { emptyTables, type FakeTables } from "./fake-tables.js";
+import { fakeHookFunctions } from "./hooks/fake-hooks.js";
 import { fakeExternalIdentities } from "./oauth/fake-external-identities.js";
 import { fakeFlowStates } from "./pkce/fake-flow-states.js";
 import { rowLocks } from "./row-locks.js";
@@ -17,11 +19,12 @@ export function fakeStore(): Store & { tables: FakeTables } {
     users: fakeUsers(tables),
     identities: fakeIdentities(tables),
     sessions: fakeSessions(tables),
-    audit: { record: async (entry) => void tables.audit.push(entry) },
+    audit: fakeAudit(tables),
     oneTimeTokens: fakeOneTimeTokens(tables.oneTimeTokens),
     quota: fakeQuota(),
     flowStates: fakeFlowStates(tables.flowStates),
     externalIdentities: fakeExternalIdentities(tables),
+    hookFunctions: fakeHookFunctions(),
   };
   const begin = rowLocks();
   const transaction: Store["transaction"] = async (fn) => {

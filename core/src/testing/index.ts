@@ -20,6 +20,7 @@ export {
   newId,
   type StoreHarness,
 } from "./harness.js";
+export * from "./hooks/fake-hooks.js";
 export * from "./kernel/fakes.js";
 export * from "./oauth/external-identities.contract.js";
 export * from "./oauth/fake-external-identities.js";

@@ -76,8 +76,10 @@ export async function reauthenticate(
     const { address, kind } = channel.value;
     outbox.add({
       send: async () => {
-        if (kind === "sms") return (await deps.sms.send(address, `Your code is ${nonce}`)).messageId;
-        await deps.mailer.send({ kind: "reauthentication", to: address, email: address, token: nonce });
+        if (kind === "sms") {
+          return (await deps.sms.send(address, `Your code is ${nonce}`, { otp: nonce, user })).messageId;
+        }
+        await deps.mailer.send({ kind: "reauthentication", to: address, email: address, token: nonce, user });
         return undefined;
       },
       undo: async (undoRepos) => {

@@ -15,7 +15,7 @@ import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { answerAlike } from "./steps/answer-alike.js";
 import { resendEmailConfirmation } from "./steps/confirmation.js";
 import { tooSoon } from "./steps/frequency.js";
-import { findOrCreatePasswordless } from "./steps/passwordless-user.js";
+import { findOrCreatePasswordless, vetPasswordless } from "./steps/passwordless-user.js";
 import { sendEmailToken } from "./steps/send-email-token.js";
 import { undoCreationWith } from "./steps/undo-message.js";
 
@@ -84,7 +84,7 @@ export async function sendMagicLink(
 }
 
 /** Creates the user if need be, stores and mails the link (after the answer; the cap already counted). */
-function mailMagicLink(
+async function mailMagicLink(
   deps: Deps,
   input: SendMagicLinkInput & { createUser: boolean },
   email: string,
@@ -93,16 +93,20 @@ function mailMagicLink(
 ) {
   const { signup } = deps.settings;
   const { createUser } = input;
+  const wanted = {
+    channel: "email" as const,
+    address: email,
+    data: input.data ?? {},
+    now,
+    create: createUser && !signup.disabled,
+    confirmed: signup.mailerAutoconfirm,
+  };
+  // After the answer, like the rest of this delivery: a refusal of the hook is logged, not answered.
+  const vetted = await vetPasswordless(deps, wanted);
+  if (!vetted.ok) return vetted;
   const outbox = new Outbox<VerificationRepositories>({ reserved: true });
   return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<Record<never, never>>> => {
-    const found = await findOrCreatePasswordless(deps, repos, {
-      channel: "email",
-      address: email,
-      data: input.data ?? {},
-      now,
-      create: createUser && !signup.disabled,
-      confirmed: signup.mailerAutoconfirm,
-    });
+    const found = await findOrCreatePasswordless(deps, repos, { ...wanted, vetted: vetted.value });
     if (found === null) {
       return err(createUser ? failures.signupDisabled() : failures.otpSignupDisabled());
     }

@@ -3,7 +3,7 @@ import { actorUsername, normalizePhone } from "../accounts/index.js";
 import { err, failures, Outbox, ok, type Result, transactionThenSend } from "../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { resendSmsConfirmation } from "./steps/confirmation.js";
-import { findOrCreatePasswordless } from "./steps/passwordless-user.js";
+import { findOrCreatePasswordless, vetPasswordless } from "./steps/passwordless-user.js";
 import { undoCreationWith } from "./steps/undo-message.js";
 
 export interface SendSmsOtpInput {
@@ -38,15 +38,18 @@ export async function sendSmsOtp(deps: Deps, input: SendSmsOtpInput): Promise<Re
   const createUser = input.createUser ?? true;
   const now = deps.clock.now();
 
+  const wanted = {
+    channel: "phone" as const,
+    address: phone.value,
+    data: input.data ?? {},
+    now,
+    create: createUser && !signup.disabled,
+  };
+  const vetted = await vetPasswordless(deps, wanted);
+  if (!vetted.ok) return vetted;
   const outbox = new Outbox<VerificationRepositories>();
   const sent = await transactionThenSend(deps.store, outbox, async (repos): Promise<Result<true>> => {
-    const found = await findOrCreatePasswordless(deps, repos, {
-      channel: "phone",
-      address: phone.value,
-      data: input.data ?? {},
-      now,
-      create: createUser && !signup.disabled,
-    });
+    const found = await findOrCreatePasswordless(deps, repos, { ...wanted, vetted: vetted.value });
     if (found === null) {
       return err(createUser ? failures.signupDisabled() : failures.otpSignupDisabled());
     }

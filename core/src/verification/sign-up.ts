@@ -9,6 +9,7 @@ import {
   normalizePhone,
   type User,
 } from "../accounts/index.js";
+import { beforeUserCreated, type HooksDeps, userToCreate, vetNewUser } from "../hooks/index.js";
 import {
   err,
   failures,
@@ -45,7 +46,8 @@ export type SignUpOutcome = { kind: "session"; tokens: SessionTokens } | { kind:
 type SignUpDeps = Pick<
   VerificationDeps,
   "store" | "clock" | "random" | "tokens" | "hasher" | "signer" | "mailer" | "sms" | "deliveries" | "settings"
->;
+> &
+  Partial<HooksDeps>;
 type Channel = "email" | "phone";
 
 /**
@@ -104,13 +106,19 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
     outbox,
     pkce: input.pkce ?? null,
   };
-  const findExisting = (repos: VerificationRepositories) =>
+  const findExisting = (repos: Pick<VerificationRepositories, "users">) =>
     channel === "email" ? repos.users.findByEmail(address.value) : repos.users.findByPhone(address.value);
+
+  // The before-user-created hook vets the user to be created before the transaction (as the
+  // reference does), so that a hook over HTTP never holds it open; only for an address not taken.
+  const build = () => newUser(deps, deps.random.uuid(), fields, autoconfirm);
+  const vetted = await vetNewUser(deps, async () => (await findExisting(deps.store)) !== null, build);
+  if (!vetted.ok) return vetted;
 
   return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<SignUpOutcome>> => {
     const existing = await findExisting(repos);
     if (existing !== null) return repeatedSignUp(deps, repos, existing, fields, autoconfirm);
-    const user = newUser(deps, deps.random.uuid(), fields, autoconfirm);
+    const user = userToCreate(deps, vetted.value, build);
     const inserted = await createUser(deps, repos, user, {
       now,
       identities: [identityOf(deps, user, fields, autoconfirm)],
@@ -294,6 +302,8 @@ async function signUpAnonymously(deps: SignUpDeps, data: Metadata): Promise<Resu
     isAnonymous: true,
     lastSignInAt: now,
   });
+  const vetted = await beforeUserCreated(deps, user);
+  if (!vetted.ok) return vetted;
   return deps.store.transaction(async (repos): Promise<Result<SignUpOutcome>> => {
     // An anonymous user has no identity.
     const inserted = await createUser(deps, repos, user, { now, identities: [] });

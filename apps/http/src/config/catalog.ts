@@ -9,10 +9,12 @@ const all: readonly Variable<unknown>[] = [
   ...Object.values(S.telemetry.variables),
   ...Object.values(S.jwt.variables),
   ...Object.values(S.security.variables),
+  ...Object.values(S.sessions.variables),
   ...Object.values(S.rateLimits.variables),
   ...S.external.variables,
   ...S.mail.variables,
   ...S.sms.variables,
+  ...S.hooks.variables,
 ];
 
 /** Name, type, default, requirement and meaning of every variable: the source of the docs. */

@@ -4,6 +4,8 @@
  * a typo (`…_MAGICLINK`) or a provider this server does not support, and ignoring it would leave a
  * setting silently without effect.
  */
+
+import { HOOK_NAMES } from "@authsvc/core";
 import { envSuffix } from "./sections/context.js";
 import { EXTERNAL_PROVIDERS } from "./sections/external.js";
 import { MAIL_KINDS, URL_PATH_KINDS } from "./sections/mail.js";
@@ -17,6 +19,10 @@ const FAMILIES: readonly { readonly prefix: string; readonly hint: string }[] = 
   {
     prefix: "EXTERNAL_",
     hint: `providers are ${EXTERNAL_PROVIDERS.map(envSuffix).join(", ")}, each with _ENABLED, _CLIENT_ID, _SECRET, _REDIRECT_URI, _URL`,
+  },
+  {
+    prefix: "HOOK_",
+    hint: `hooks are ${HOOK_NAMES.map(envSuffix).join(", ")}, each with _ENABLED, _URI, _SECRETS`,
   },
   {
     prefix: "SMS_",

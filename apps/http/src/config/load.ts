@@ -34,10 +34,12 @@ export function loadConfig(
   const telemetry = S.telemetry.read(r);
   const jwt = S.jwt.read(r);
   const security = S.security.read(r);
+  const sessions = S.sessions.read(r);
   const rateLimits = S.rateLimits.read(r);
   const external = S.external.read(r);
   const mail = S.mail.read(r);
   const sms = S.sms.read(r);
+  const hooks = S.hooks.read(r);
 
   const embedded = S.db.isEmbedded(r);
   const notices: string[] = [];
@@ -54,10 +56,12 @@ export function loadConfig(
     ...S.telemetry.settle(telemetry),
     ...S.jwt.settle(jwt, ctx, general.dataDir),
     ...S.security.settle(security, ctx),
+    ...S.sessions.settle(sessions),
     ...S.rateLimits.settle(rateLimits),
     ...S.external.settle(external, ctx),
     ...S.mail.settle(mail, ctx),
     ...S.sms.settle(sms, ctx),
+    ...S.hooks.settle(hooks, ctx),
   };
 
   const problems = [...r.problems, ...unknownFamilyMembers(vars, knownNames)];

@@ -6,10 +6,12 @@ import type { ApiConfig } from "./sections/api.js";
 import type { DbConfig } from "./sections/db.js";
 import type { ExternalConfig } from "./sections/external.js";
 import type { GeneralConfig } from "./sections/general.js";
+import type { HooksConfig } from "./sections/hooks.js";
 import type { JwtConfig } from "./sections/jwt.js";
 import type { MailerConfig, SmtpConfig } from "./sections/mail.js";
 import type { RateLimitConfig } from "./sections/rate-limits.js";
 import type { PasswordConfig, SecurityConfig } from "./sections/security.js";
+import type { SessionsConfig } from "./sections/sessions.js";
 import type { SmsConfig } from "./sections/sms.js";
 import type { TelemetryConfig } from "./sections/telemetry.js";
 
@@ -22,6 +24,7 @@ export {
   type OAuthProviderConfig,
 } from "./sections/external.js";
 export type { GeneralConfig } from "./sections/general.js";
+export type { HooksConfig } from "./sections/hooks.js";
 export type { JwtConfig } from "./sections/jwt.js";
 export {
   DEFAULT_SUBJECTS,
@@ -39,6 +42,7 @@ export {
   type PasswordConfig,
   type SecurityConfig,
 } from "./sections/security.js";
+export type { SessionsConfig } from "./sections/sessions.js";
 export {
   type MessagebirdSettings,
   SMS_PROVIDERS,
@@ -68,9 +72,11 @@ export type Config = GeneralConfig &
     readonly jwt: JwtConfig;
     readonly password: PasswordConfig;
     readonly security: SecurityConfig;
+    readonly sessions: SessionsConfig;
     readonly rateLimit: RateLimitConfig;
     readonly external: ExternalConfig;
     readonly smtp: SmtpConfig;
     readonly mailer: MailerConfig;
     readonly sms: SmsConfig;
+    readonly hooks: HooksConfig;
   };

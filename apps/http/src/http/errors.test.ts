@@ -46,6 +46,11 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   userBannedAtTokenGrant: 400,
   refreshTokenNotFound: 400,
   refreshTokenAlreadyUsed: 400,
+  sessionExpired: 400,
+  sessionInactive: 400,
+  sessionRevokedByNewerLogin: 400,
+  adminSessionExpired: 403,
+  userSessionNotFound: 404,
   noAuthorization: 401,
   jwtUnverifiable: 403,
   jwtSubMissing: 403,
@@ -94,7 +99,7 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   passwordHashInvalid: 400,
   banDurationInvalid: 400,
   paginationInvalid: 400,
-  softDeleteUnsupported: 400,
+  auditQueryInvalid: 400,
   linkTypeInvalid: 400,
   linkNeedsSecureEmailChange: 400,
   userWithEmailNotFound: 404,
@@ -129,6 +134,15 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   idTokenProviderDisabled: 400,
   idTokenNonceBothOrNeither: 400,
   idTokenNonceMismatch: 400,
+  hookTimeout: 422,
+  hookTimeoutAfterRetry: 422,
+  hookPayloadInvalidContentType: 400,
+  hookPayloadOverSizeLimit: 422,
+  hookFailed: 500,
+  hookError: 500,
+  accessTokenClaimsInvalid: 500,
+  passwordVerificationRejected: 400,
+  mfaVerificationRejected: 403,
 };
 
 describe("statusOf", () => {
@@ -142,6 +156,14 @@ describe("statusOf", () => {
       }),
     );
     expect(answered).toEqual(EXPECTED);
+  });
+
+  it("answers a hook's error object with the hook's status, 500 when it names none or no error status", () => {
+    expect(statusOf(failures.hookError(429, "Slow down"))).toBe(429);
+    expect(failures.hookError(429, "Slow down").code).toBe("unknown");
+    expect(statusOf(failures.hookError(undefined, "Broken"))).toBe(500);
+    expect(failures.hookError(undefined, "Broken").code).toBe("unexpected_failure");
+    expect(statusOf(failures.hookError(200, "Not an error status"))).toBe(500);
   });
 
   it("answers one code with several statuses where the reference does", () => {

@@ -1,5 +1,5 @@
 import { isDatabaseUnavailable } from "@authsvc/adapters";
-import { AuthError, type ErrorCode, type FailureName, failures } from "@authsvc/core";
+import { AuthError, type ErrorCode, type FailureName, failures, HookRejection } from "@authsvc/core";
 import type { Context } from "hono";
 import type { ApiVersion } from "./api-version.js";
 
@@ -64,6 +64,11 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   single_identity_not_deletable: 422,
   email_conflict_identity_not_deletable: 422,
   manual_linking_disabled: 404,
+  hook_timeout: 422,
+  hook_timeout_after_retry: 422,
+  hook_payload_invalid_content_type: 400,
+  hook_payload_over_size_limit: 422,
+  mfa_verification_rejected: 403,
 };
 
 /** Failures the reference answers with another status than the usual one of their code. */
@@ -92,6 +97,13 @@ const STATUS_OVERRIDES: Readonly<Partial<Record<FailureName, number>>> = {
   identityIdNotUuid: 404,
   idTokenProviderDisabled: 400,
   linkedEmailNeedsVerification: 422,
+  // A refresh of an ended session is a bad request at the token endpoint; an admin token whose session
+  // ended keeps the code's 403.
+  sessionExpired: 400,
+  sessionInactive: 400,
+  sessionRevokedByNewerLogin: 400,
+  // Not one of the caller's sessions: a missing resource, as the reference answers a factor it cannot find.
+  userSessionNotFound: 404,
 };
 
 /** An error the HTTP layer raises itself (bad JSON, unknown route, request limits), with its status. */
@@ -108,6 +120,7 @@ export class HttpError extends AuthError {
 /** The HTTP status of `error`: its own (HTTP-layer errors), its failure's override, else its code's. */
 export function statusOf(error: AuthError): number {
   if (error instanceof HttpError) return error.status;
+  if (error instanceof HookRejection) return error.httpStatus;
   return STATUS_OVERRIDES[error.failure as FailureName] ?? STATUS_BY_CODE[error.code];
 }
 

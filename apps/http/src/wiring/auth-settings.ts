@@ -4,6 +4,7 @@ import { redirectSettings } from "../config/sections/general.js";
 import { jwtSettings } from "../config/sections/jwt.js";
 import { mailSettings } from "../config/sections/mail.js";
 import { securitySettings } from "../config/sections/security.js";
+import { sessionsSettings } from "../config/sections/sessions.js";
 import { smsSettings } from "../config/sections/sms.js";
 import type { Config } from "../config.js";
 
@@ -15,6 +16,7 @@ export function authSettingsOf(config: Config): AuthSettings {
     sms: smsSettings(config),
     jwt: jwtSettings(config),
     ...securitySettings(config),
+    sessions: sessionsSettings(config),
     signup: signupSettings(config),
   };
 }

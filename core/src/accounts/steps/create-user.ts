@@ -12,7 +12,9 @@ export type CreatedUser =
 /**
  * Creates a user and its identities inside the caller's transaction: the one place every flow that
  * makes a user goes through (sign-up, anonymous sign-in, passwordless OTP and magic link,
- * generate_link, admin create, invite) — and so where a "before user created" hook will run.
+ * generate_link, admin create, invite). The before-user-created hook is not run here, inside the
+ * transaction, but by each flow before it (`vetNewUser` in core/src/hooks), as the reference does:
+ * an HTTP hook must never hold a transaction open; the flow then creates the very user it vetted.
  *
  * The insert itself detects a clash with a concurrent or earlier user (same email, phone or id) and
  * reports it instead of throwing; each caller answers it as its endpoint does (a duplicate sign-up,

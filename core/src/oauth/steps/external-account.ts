@@ -9,13 +9,15 @@ import {
   type User,
   withProviders,
 } from "../../accounts/index.js";
+import { beforeUserCreated, type HooksDeps, userToCreate } from "../../hooks/index.js";
 import { err, failures, type Outbox, ok, orRollback, type Result } from "../../kernel/index.js";
 import { sendEmailToken, undoCreationWith, type VerificationRepositories } from "../../verification/index.js";
 import type { OAuthDeps, OAuthRepositories } from "../deps.js";
 import type { ExternalUser } from "../ports/external-provider.js";
 import { decideAccountLinking } from "./account-linking.js";
 
-type Deps = Pick<OAuthDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings">;
+type Deps = Pick<OAuthDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings"> &
+  Partial<HooksDeps>;
 
 export interface ExternalAccountInput {
   readonly provider: string;
@@ -25,6 +27,46 @@ export interface ExternalAccountInput {
   readonly now: Date;
   /** Where a confirmation mail waits until the caller's transaction has committed (`transactionThenSend`). */
   readonly outbox: Outbox<VerificationRepositories>;
+  /** The new user `vetExternalAccount` had the before-user-created hook vet, if any. */
+  readonly vetted?: User | null;
+}
+
+/** A new account for a person signing in with `provider` (not stored). */
+function newExternalUser(
+  deps: Pick<Deps, "random" | "settings">,
+  email: string,
+  input: Pick<ExternalAccountInput, "provider" | "person" | "now">,
+): User {
+  const { settings } = deps;
+  return blankUser({
+    id: deps.random.uuid(),
+    aud: settings.jwt.aud,
+    role: settings.jwt.defaultRole,
+    createdAt: input.now,
+    email: email === "" ? null : email,
+    userMetadata: input.person.identityData,
+    appMetadata: { provider: input.provider, providers: [input.provider] },
+  });
+}
+
+/**
+ * Before the transaction: when the person's sign-in would create an account (the linking decision,
+ * taken again inside the transaction), has the before-user-created hook vet it, as the reference
+ * does (`triggerBeforeUserCreatedExternal`). Resolves the vetted user, null, or the hook's refusal.
+ */
+export async function vetExternalAccount(
+  deps: Deps,
+  input: Pick<ExternalAccountInput, "provider" | "person" | "now">,
+): Promise<Result<User | null>> {
+  if (deps.hooks?.enabled("before_user_created") !== true || deps.settings.signup.disabled) return ok(null);
+  const decision = await decideAccountLinking(deps.store, {
+    provider: input.provider,
+    subject: input.person.subject,
+    emails: input.person.emails,
+    autoconfirm: deps.settings.signup.mailerAutoconfirm,
+  });
+  if (decision.kind !== "create") return ok(null);
+  return beforeUserCreated(deps, newExternalUser(deps, decision.email, input));
 }
 
 /** A new identity of `provider` for `userId`. */
@@ -125,17 +167,8 @@ export async function externalAccount(
     }
     case "create": {
       if (settings.signup.disabled) return err(failures.signupDisabled());
-      const id = deps.random.uuid();
-      identity = newIdentity(deps, id, input);
-      user = blankUser({
-        id,
-        aud: settings.jwt.aud,
-        role: settings.jwt.defaultRole,
-        createdAt: now,
-        email: decision.email === "" ? null : decision.email,
-        userMetadata: person.identityData,
-        appMetadata: { provider, providers: [provider] },
-      });
+      user = userToCreate(deps, input.vetted ?? null, () => newExternalUser(deps, decision.email, input));
+      identity = newIdentity(deps, user.id, input);
       const created = await createUser(deps, repos, user, { now, identities: [identity] });
       if (!created.created) throw new Error(`external sign-in: inserting a user reported ${created.clash}`);
       email = decision.email;

@@ -1,4 +1,5 @@
 import type { UserWithIdentities } from "../../accounts/index.js";
+import type { SessionLimits } from "../../kernel/index.js";
 import type { RefreshTokenRecord, Session } from "../session.js";
 
 /** What the refresh grant hands the store (`SessionStore.grantRefresh`). */
@@ -10,6 +11,8 @@ export interface RefreshGrantInput {
   readonly now: Date;
   readonly rotationEnabled: boolean;
   readonly reuseIntervalMs: number;
+  /** `SESSIONS_*`: a session over them is refused before anything is decided (`sessionEnd`, `supersededBy`). */
+  readonly limits: SessionLimits;
 }
 
 /**
@@ -20,6 +23,12 @@ export interface RefreshGrantInput {
 export type RefreshGrantOutcome =
   | { readonly kind: "not_found" }
   | { readonly kind: "banned" }
+  /** The session's `not_after` or timebox passed. */
+  | { readonly kind: "session_expired" }
+  /** The session was idle longer than the inactivity timeout. */
+  | { readonly kind: "session_inactive" }
+  /** Single session per user: another live session of the user was active more recently. */
+  | { readonly kind: "session_superseded" }
   | { readonly kind: "refused" }
   | { readonly kind: "reused" }
   | {
@@ -46,6 +55,8 @@ export interface SessionStore {
     userId: string,
     sessionId: string | null,
   ): Promise<{ user: UserWithIdentities | null; session: Session | null }>;
+  /** The user's sessions, oldest first (`created_at`, then id). */
+  listForUser(userId: string): Promise<Session[]>;
   /** Reads and row-locks the session (`for update`): refreshes of one session run one at a time. */
   lock(id: string): Promise<Session | null>;
   /** Records a refresh of the session at `at` (`refreshed_at`, `updated_at`). */
@@ -68,7 +79,7 @@ export interface SessionStore {
   /**
    * The whole state transition of a refresh-token grant, atomically (one database round trip on
    * Postgres): finds the token, waits for the session's lock, re-reads the token, refuses a banned
-   * user, and then, by `decideRefresh`: rotates (revoke, insert the child, audit `token_refreshed` and
+   * user, refuses a session over the session controls (nothing written either way), and then, by `decideRefresh`: rotates (revoke, insert the child, audit `token_refreshed` and
    * `token_revoked`, mark the session refreshed), reissues (mark refreshed only), refuses (nothing), or
    * treats the token as reused (revoke its descendants and delete the session).
    */

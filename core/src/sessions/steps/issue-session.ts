@@ -1,5 +1,6 @@
 import type { User, UserWithIdentities } from "../../accounts/index.js";
-import { accessTokenClaims } from "../claims.js";
+import { customizeAccessToken, type HookFunctions, type HooksDeps } from "../../hooks/index.js";
+import { type AccessTokenClaims, accessTokenClaims } from "../claims.js";
 import type { SessionsDeps, SessionsRepositories } from "../deps.js";
 import type { Session } from "../session.js";
 
@@ -14,20 +15,35 @@ export interface SessionTokens {
   readonly session: Session;
 }
 
-/** Signs an access token for `user` in `session`. */
+/**
+ * Signs an access token for `user` in `session`, obtained by `method` (the hook's
+ * `authentication_method`). With the custom access token hook on, the hook's claims replace these
+ * (`hooks` is optional so that the callers' dependency lists need not name it; the composition root
+ * always provides it). The hook runs inside the token-issuing transaction (`functions`), as in the
+ * reference: its failure is thrown, so that transaction rolls back and the grant is undone (the
+ * session is not created, the refresh token not rotated, the one-time token not spent).
+ */
 export async function signAccessToken(
-  deps: Pick<SessionsDeps, "signer" | "settings">,
+  deps: Pick<SessionsDeps, "signer" | "settings"> & Partial<HooksDeps>,
   user: User,
   session: Session,
   now: Date,
+  grant: { readonly method: string; readonly functions?: HookFunctions },
 ): Promise<{ accessToken: string; expiresIn: number; expiresAt: number }> {
   const claims = accessTokenClaims(user, session, {
     now,
     expSeconds: deps.settings.jwt.exp,
     issuer: deps.settings.jwt.issuer,
   });
+  const customized = await customizeAccessToken(
+    deps,
+    { userId: user.id, claims: { ...claims }, method: grant.method },
+    grant.functions,
+  );
+  if (!customized.ok) throw customized.error;
   return {
-    accessToken: await deps.signer.sign(claims),
+    // The hook's claims hold every required claim (validated); the signer signs what it is given.
+    accessToken: await deps.signer.sign(customized.value as unknown as AccessTokenClaims),
     expiresIn: deps.settings.jwt.exp,
     expiresAt: claims.exp,
   };
@@ -52,6 +68,7 @@ export async function issueSession(
     createdAt: now,
     updatedAt: now,
     refreshedAt: null,
+    notAfter: null,
   };
   await repos.sessions.create(session);
   const refreshToken = deps.tokens.generate();
@@ -64,7 +81,7 @@ export async function issueSession(
     createdAt: now,
     updatedAt: now,
   });
-  const access = await signAccessToken(deps, user, session, now);
+  const access = await signAccessToken(deps, user, session, now, { method, functions: repos.hookFunctions });
   // The token response's user carries its identities, as every user body does.
   const identities = await repos.identities.listByUser(user.id);
   return { ...access, refreshToken, user: { ...user, identities }, session };

@@ -1,6 +1,6 @@
 import { actorUsername, isBanned } from "../../accounts/index.js";
 import type { RefreshGrantInput, RefreshGrantOutcome, SessionStore } from "../../sessions/index.js";
-import { decideRefresh } from "../../sessions/index.js";
+import { decideRefresh, sessionEnd, supersededBy } from "../../sessions/index.js";
 import type { FakeTables } from "../fake-tables.js";
 
 /**
@@ -21,6 +21,15 @@ export function fakeRefreshGrant(
     if (!token || !session || !user) return { kind: "not_found" };
     const { now } = input;
     if (isBanned(user, now)) return { kind: "banned" };
+    const end = sessionEnd(session, input.limits, now, token.updatedAt);
+    if (end === "inactivity") return { kind: "session_inactive" };
+    if (end !== null) return { kind: "session_expired" };
+    if (input.limits.singlePerUser) {
+      const siblings = [...t.sessions.values()].filter((s) => s.userId === session.userId);
+      if (supersededBy(session, siblings, input.limits, now, token.updatedAt)) {
+        return { kind: "session_superseded" };
+      }
+    }
     const active = token.revoked
       ? ([...t.tokens.values()].filter((r) => r.sessionId === session.id && !r.revoked).at(-1) ?? null)
       : null;

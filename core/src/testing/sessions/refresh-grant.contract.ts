@@ -1,8 +1,18 @@
 import { describe, expect, it } from "vitest";
 import type { RefreshGrantInput, RefreshTokenRecord } from "../../sessions/index.js";
-import { anIdentity, aToken, at, type MakeStore, newHash, seedSession, useStore } from "../harness.js";
+import {
+  anIdentity,
+  aSession,
+  aToken,
+  at,
+  type MakeStore,
+  newHash,
+  seedSession,
+  useStore,
+} from "../harness.js";
 
 const INTERVAL_MS = 10_000;
+const NO_LIMITS = { timeboxMs: 0, inactivityTimeoutMs: 0, singlePerUser: false };
 
 /**
  * `SessionStore.grantRefresh`, the refresh grant's transition in one step: run against every
@@ -32,6 +42,7 @@ export function describeRefreshGrantContract(name: string, makeStore: MakeStore)
         now: when,
         rotationEnabled: true,
         reuseIntervalMs: INTERVAL_MS,
+        limits: NO_LIMITS,
         ...fields,
       });
     const live = async (sessionId: string) => sessions().activeToken(sessionId);
@@ -111,6 +122,34 @@ export function describeRefreshGrantContract(name: string, makeStore: MakeStore)
       expect(await live(session.id)).toMatchObject({ tokenHash: first.tokenHash });
       await sessions().delete(session.id);
       expect(await grant(first, newHash(), at(11))).toEqual({ kind: "not_found" });
+    });
+
+    it("refuses a session over the session controls and writes nothing", async () => {
+      // The session was created at at(0) and never refreshed; the token last changed at at(0).
+      const { user, session, first } = await chain();
+      const limits = (l: Partial<typeof NO_LIMITS>) => ({ limits: { ...NO_LIMITS, ...l } });
+      expect(await grant(first, newHash(), at(11), limits({ timeboxMs: 10_000 }))).toEqual({
+        kind: "session_expired",
+      });
+      expect(
+        await grant(first, newHash(), at(10), limits({ timeboxMs: 10_000, inactivityTimeoutMs: 5_000 })),
+      ).toEqual({
+        kind: "session_inactive",
+      });
+      const newer = aSession(user, { createdAt: at(3), updatedAt: at(3) });
+      await sessions().create(newer);
+      expect(await grant(first, newHash(), at(4), limits({ singlePerUser: true }))).toEqual({
+        kind: "session_superseded",
+      });
+      // A newer session that has itself ended supersedes nothing.
+      expect(
+        await grant(first, newHash(), at(20), limits({ singlePerUser: true, timeboxMs: 16_000 })),
+      ).toEqual({
+        kind: "session_expired",
+      });
+      expect(await live(session.id)).toMatchObject({ tokenHash: first.tokenHash });
+      expect(await sessions().find(session.id)).toMatchObject({ refreshedAt: null });
+      expect(await grant(first, newHash(), at(4))).toMatchObject({ kind: "rotated" });
     });
 
     it("parallel refreshes of one token: one rotation, every answer the same child", async () => {

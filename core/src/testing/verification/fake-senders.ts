@@ -1,10 +1,23 @@
 import type { DeliveryQueue } from "../../kernel/index.js";
 import type { Mail, Mailer, SmsSender } from "../../verification/index.js";
 
-/** Keeps every mail it is asked to send. */
-export function fakeMailer(): Mailer & { sent: Mail[] } {
+type MailContext = Pick<Mail, "user" | "tokenHash" | "redirectTo">;
+
+/**
+ * Keeps every mail it is asked to send: in `sent` what a template renders, in `contexts` what only
+ * a send-email hook reads (the user, the link's token hash, the redirect).
+ */
+export function fakeMailer(): Mailer & { sent: Mail[]; contexts: MailContext[] } {
   const sent: Mail[] = [];
-  return { sent, send: async (mail) => void sent.push(mail) };
+  const contexts: MailContext[] = [];
+  return {
+    sent,
+    contexts,
+    send: async ({ user, tokenHash, redirectTo, ...rendered }) => {
+      sent.push(rendered);
+      contexts.push({ user, tokenHash, redirectTo });
+    },
+  };
 }
 
 /** Keeps every SMS; `fail` makes the next sends reject like a gateway error. */

@@ -1,3 +1,5 @@
+import type { User } from "../../accounts/index.js";
+
 /** The kinds of mail authsvc sends (spec, "Events"). */
 export type MailKind =
   | "confirmation"
@@ -19,6 +21,12 @@ export interface Mail {
   readonly token?: string;
   /** For email change: the address being changed to. */
   readonly newEmail?: string;
+  /** The user the mail is for: a send-email hook receives it. */
+  readonly user?: User;
+  /** The link's token, as `/verify` takes it in `token_hash` (a send-email hook builds its own link). */
+  readonly tokenHash?: string;
+  /** Where the link leads after `/verify`. */
+  readonly redirectTo?: string;
 }
 
 /**

@@ -1,3 +1,13 @@
+import type { User } from "../../accounts/index.js";
+
+/** What a text carries besides its body: for a send-SMS hook, which receives the code, not the text. */
+export interface SmsContext {
+  readonly otp: string;
+  readonly user: User;
+  /** `mfa` for an MFA challenge; absent otherwise (reference `sms_type`). */
+  readonly smsType?: string;
+}
+
 /**
  * Sends text messages through the configured gateway (`SMS_PROVIDER`).
  *
@@ -5,6 +15,6 @@
  * with an `AuthError` (`sms_send_failed`) when it refused it or could not be reached.
  */
 export interface SmsSender {
-  /** `to` is E.164 digits without the `+`. */
-  send(to: string, body: string): Promise<{ messageId: string }>;
+  /** `to` is E.164 digits without the `+`; `context` is what the text is made of (its code, its user). */
+  send(to: string, body: string, context?: SmsContext): Promise<{ messageId: string }>;
 }

@@ -1,30 +1,43 @@
 import { blankUser, createUser, lockUserByAddress, type Metadata, type User } from "../../accounts/index.js";
+import { type HooksDeps, userToCreate, vetNewUser } from "../../hooks/index.js";
+import type { Result } from "../../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "../deps.js";
 
+interface PasswordlessInput {
+  channel: "email" | "phone";
+  address: string;
+  data: Metadata;
+  now: Date;
+  create: boolean;
+  /** Create the address already confirmed (mailer autoconfirm). */
+  confirmed?: boolean;
+  /** The new user `vetPasswordless` had the before-user-created hook vet, if any. */
+  vetted?: User | null;
+}
+
 /**
- * The user with this address, created (without a password, unconfirmed, `data` as its metadata, with
- * its email or phone identity) when there is none — for `/otp` and `/magiclink`, which sign up an
- * unknown address. A concurrent request that created it first is simply found. `created` says which;
- * the caller records the sign-up. The answer is locked for the rest of the transaction.
+ * Before the transaction: has the before-user-created hook vet the user `findOrCreatePasswordless`
+ * would create for this address (none when the address is taken, creation is off, or the hook is).
  */
-export async function findOrCreatePasswordless(
+export function vetPasswordless(
+  deps: Pick<VerificationDeps, "store" | "random" | "settings"> & Partial<HooksDeps>,
+  input: PasswordlessInput,
+): Promise<Result<User | null>> {
+  const { users } = deps.store;
+  const find = () =>
+    input.channel === "email" ? users.findByEmail(input.address) : users.findByPhone(input.address);
+  return vetNewUser(
+    deps,
+    async () => !input.create || (await find()) !== null,
+    () => newPasswordlessUser(deps, input),
+  );
+}
+
+function newPasswordlessUser(
   deps: Pick<VerificationDeps, "random" | "settings">,
-  repos: VerificationRepositories,
-  input: {
-    channel: "email" | "phone";
-    address: string;
-    data: Metadata;
-    now: Date;
-    create: boolean;
-    /** Create the address already confirmed (mailer autoconfirm). */
-    confirmed?: boolean;
-  },
-): Promise<{ user: User; created: boolean } | null> {
-  const lockFound = () => lockUserByAddress(repos.users, input.channel, input.address);
-  const existing = await lockFound();
-  if (existing) return { user: existing, created: false };
-  if (!input.create) return null;
-  const user = blankUser({
+  input: PasswordlessInput,
+): User {
+  return blankUser({
     id: deps.random.uuid(),
     aud: deps.settings.jwt.aud,
     role: deps.settings.jwt.defaultRole,
@@ -36,6 +49,24 @@ export async function findOrCreatePasswordless(
       : {}),
     appMetadata: { provider: input.channel, providers: [input.channel] },
   });
+}
+
+/**
+ * The user with this address, created (without a password, unconfirmed, `data` as its metadata, with
+ * its email or phone identity) when there is none — for `/otp` and `/magiclink`, which sign up an
+ * unknown address. A concurrent request that created it first is simply found. `created` says which;
+ * the caller records the sign-up. The answer is locked for the rest of the transaction.
+ */
+export async function findOrCreatePasswordless(
+  deps: Pick<VerificationDeps, "random" | "settings"> & Partial<HooksDeps>,
+  repos: VerificationRepositories,
+  input: PasswordlessInput,
+): Promise<{ user: User; created: boolean } | null> {
+  const lockFound = () => lockUserByAddress(repos.users, input.channel, input.address);
+  const existing = await lockFound();
+  if (existing) return { user: existing, created: false };
+  if (!input.create) return null;
+  const user = userToCreate(deps, input.vetted ?? null, () => newPasswordlessUser(deps, input));
   const inserted = await createUser(deps, repos, user, { now: input.now });
   if (inserted.created) return { user, created: true };
   if (inserted.clash === "duplicate_id") throw new Error("a random user id collided with an existing one");

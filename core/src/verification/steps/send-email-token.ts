@@ -92,6 +92,9 @@ export async function sendEmailToken(
       confirmationUrl: actionLink,
       token: otp,
       ...(input.newEmail !== undefined ? { newEmail: input.newEmail } : {}),
+      user: input.user,
+      tokenHash: linkToken,
+      redirectTo: input.redirectTo,
     };
     input.outbox.add({
       ...(settings.signup.mailerAutoconfirm ? {} : { reserve: () => takeEmailQuota(deps, input.now) }),

@@ -44,7 +44,8 @@ export async function sendSmsToken(
       const allowed = await deps.store.quota.take("sms", rateLimitPerHour, 3_600_000, input.now);
       return allowed ? null : failures.smsRateLimit();
     },
-    send: async () => (await deps.sms.send(input.phone, `Your code is ${otp}`)).messageId,
+    send: async () =>
+      (await deps.sms.send(input.phone, `Your code is ${otp}`, { otp, user: input.user })).messageId,
     undo: (repos) =>
       undoMessage(repos, { userId: input.user.id, tokenId, tokenType: input.tokenType, sentAt: input.now }),
   });

@@ -3,11 +3,13 @@ import * as api from "./api.js";
 import * as db from "./db.js";
 import * as external from "./external.js";
 import * as general from "./general.js";
+import * as hooks from "./hooks.js";
 import * as jwt from "./jwt.js";
 import * as mail from "./mail.js";
 import * as rateLimits from "./rate-limits.js";
 import * as security from "./security.js";
+import * as sessions from "./sessions.js";
 import * as sms from "./sms.js";
 import * as telemetry from "./telemetry.js";
 
-export { api, db, external, general, jwt, mail, rateLimits, security, sms, telemetry };
+export { api, db, external, general, hooks, jwt, mail, rateLimits, security, sessions, sms, telemetry };

@@ -1,0 +1,97 @@
+/**
+ * Auth hooks (reference §7): per hook `HOOK_<NAME>_ENABLED`, `_URI` and `_SECRETS`, as the
+ * reference's `GOTRUE_HOOK_*`. An enabled hook needs its URI; a malformed URI or secret is refused
+ * at start, by name.
+ */
+
+import { parseHookSecrets, parseHookUri } from "@authsvc/adapters";
+import { HOOK_NAMES, type HookName } from "@authsvc/core";
+import * as v from "valibot";
+import type { Kind } from "../kinds.js";
+import * as k from "../kinds.js";
+import type { Reader } from "../reader.js";
+import { defineVariables, PREFIX } from "../variable.js";
+import { byKey, envSuffix, must, type SettleContext } from "./context.js";
+
+const hookUri: Kind<string> = {
+  type: "hook URI",
+  schema: v.pipe(
+    v.string(),
+    v.trim(),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      const target = parseHookUri(dataset.value);
+      if ("problem" in target) addIssue({ message: `expected ${target.problem}` });
+    }),
+  ),
+};
+
+const hookSecrets: Kind<readonly string[]> = {
+  type: "secrets separated by vertical bars",
+  schema: v.pipe(
+    v.string(),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const secrets = parseHookSecrets(dataset.value);
+      if ("problem" in secrets) {
+        addIssue({ message: secrets.problem });
+        return NEVER;
+      }
+      return secrets;
+    }),
+  ),
+};
+
+const WHAT: Readonly<Record<HookName, string>> = {
+  custom_access_token:
+    "Custom access token hook: receives `{user_id, claims, authentication_method}` whenever an access token is issued and answers `{claims}`, which replace the token's claims (they must keep `aud, exp, iat, sub, email, phone, role, aal, session_id, is_anonymous`).",
+  send_email: "Send-email hook: receives `{user, email_data}` instead of authsvc sending the mail over SMTP.",
+  send_sms:
+    "Send-SMS hook: receives `{user, sms: {otp, phone}}` instead of authsvc texting through `SMS_PROVIDER`.",
+  before_user_created:
+    "Before-user-created hook: receives `{user}` before a sign-up (email, phone, anonymous) creates it; an error answer refuses the sign-up.",
+  password_verification_attempt:
+    'Password verification attempt hook: receives `{user_id, valid}` on each password sign-in of an existing user; `{decision: "reject", message, should_logout_user}` refuses it.',
+  mfa_verification_attempt:
+    'MFA verification attempt hook: receives `{user_id, factor_id, factor_type, valid}` on each factor verification; `{decision: "reject", message}` refuses it and ends the user\'s sessions.',
+};
+
+const variable = defineVariables("Auth hooks");
+export const hookVariables = byKey(HOOK_NAMES, (name) => {
+  const key = `HOOK_${envSuffix(name)}`;
+  return {
+    enabled: variable({ key: `${key}_ENABLED`, kind: k.boolean, default: "false", description: WHAT[name] }),
+    uri: variable({
+      key: `${key}_URI`,
+      kind: hookUri,
+      required: `when ${PREFIX}${key}_ENABLED is true`,
+      description:
+        "`pg-functions://postgres/<schema>/<function>` (called in the database, 2 s statement timeout), `https://…`, or `http://` to localhost/127.0.0.1/::1 only (5 s for the whole call, Standard Webhooks signed).",
+    }),
+    secrets: variable({
+      key: `${key}_SECRETS`,
+      kind: hookSecrets,
+      description:
+        "Standard Webhooks secrets `v1,whsec_<base64>` for an HTTP hook, several separated by a vertical bar (for rotation): each signs the request (`webhook-signature`).",
+    }),
+  };
+});
+
+export const variables = HOOK_NAMES.flatMap((name) => Object.values(hookVariables[name]));
+
+/** The enabled hooks, each with its URI and secrets. */
+export type HooksConfig = Partial<
+  Readonly<Record<HookName, { readonly uri: string; readonly secrets: readonly string[] }>>
+>;
+
+export const read = (r: Reader) => byKey(HOOK_NAMES, (name) => r.getAll(hookVariables[name]));
+
+export function settle(s: ReturnType<typeof read>, ctx: SettleContext): { hooks: HooksConfig } {
+  const hooks: Partial<Record<HookName, { uri: string; secrets: readonly string[] }>> = {};
+  for (const name of HOOK_NAMES) {
+    const values = s[name];
+    if (!values.enabled) continue;
+    ctx.r.requireIf(true, hookVariables[name].uri);
+    hooks[name] = { uri: must(ctx, values.uri, hookVariables[name].uri), secrets: values.secrets ?? [] };
+  }
+  return { hooks };
+}

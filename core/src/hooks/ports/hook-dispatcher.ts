@@ -1,0 +1,30 @@
+import type { Result } from "../../kernel/index.js";
+import type { HookName } from "../names.js";
+import type { HookInputs } from "../payloads.js";
+import type { HookFunctions } from "./hook-functions.js";
+
+/**
+ * Runs the configured auth hooks (`HOOK_<NAME>_URI`): a Postgres function (`pg-functions://`) or an
+ * HTTP endpoint signed with Standard Webhooks (`https://`, `http://` to loopback only).
+ */
+export interface HookDispatcher {
+  /** Whether hook `name` is enabled. A use case skips a disabled hook without building its input. */
+  enabled(name: HookName): boolean;
+  /**
+   * Whether hook `name` runs over HTTP. Such a hook must not be called while a transaction is open
+   * (a slow endpoint would hold a pooled connection); a Postgres function may be.
+   */
+  overHttp(name: HookName): boolean;
+  /**
+   * Runs hook `name` with `input` and resolves its answer as parsed JSON (`{}` for an empty one),
+   * or the failure to answer: the hook's own error object (`{"error": {"http_code", "message"}}`,
+   * see `failures.hookError`), a timeout, an unusable answer. `functions` is the caller's open
+   * transaction, in which a Postgres-function hook then runs (without it, in one of its own).
+   * Rejects only for faults (a database error inside the function included).
+   */
+  run<N extends HookName>(
+    name: N,
+    input: HookInputs[N],
+    functions?: HookFunctions,
+  ): Promise<Result<Readonly<Record<string, unknown>>>>;
+}
