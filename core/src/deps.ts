@@ -1,5 +1,6 @@
 import type { AccountsDeps } from "./accounts/index.js";
 import type { AdminDeps } from "./admin/index.js";
+import type { MfaDeps } from "./mfa/index.js";
 import type { OAuthDeps } from "./oauth/index.js";
 import type { SessionsDeps } from "./sessions/index.js";
 import type { Store } from "./store.js";
@@ -10,6 +11,6 @@ import type { VerificationDeps } from "./verification/index.js";
  * the subset it uses with `Pick`. A new slice adds its own here.
  */
 export interface AuthDeps
-  extends Omit<AccountsDeps & SessionsDeps & VerificationDeps & AdminDeps & OAuthDeps, "store"> {
+  extends Omit<AccountsDeps & SessionsDeps & VerificationDeps & AdminDeps & OAuthDeps & MfaDeps, "store"> {
   readonly store: Store;
 }

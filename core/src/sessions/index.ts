@@ -8,4 +8,4 @@ export type * from "./ports/token-signer.js";
 export * from "./refresh-session.js";
 export type * from "./session.js";
 export * from "./sign-in-password.js";
-export { issueSession, type SessionTokens } from "./steps/issue-session.js";
+export { issueSession, type SessionTokens, signAccessToken } from "./steps/issue-session.js";

@@ -1,4 +1,4 @@
-import { actorUsername, isBanned } from "../accounts/index.js";
+import { actorUsername, isBanned, userBody } from "../accounts/index.js";
 import { constantTimeEqual, err, failures, ok, type Result } from "../kernel/index.js";
 import type { SessionsDeps } from "./deps.js";
 import { decideRefresh } from "./refresh-decision.js";
@@ -78,7 +78,6 @@ export async function refreshSession(
     await repos.sessions.markRefreshed(session.id, now);
     const refreshed: Session = { ...session, refreshedAt: now, updatedAt: now };
     const access = await signAccessToken(deps, user, refreshed, now);
-    const identities = await repos.identities.listByUser(user.id);
-    return ok({ ...access, refreshToken: child, user: { ...user, identities }, session: refreshed });
+    return ok({ ...access, refreshToken: child, user: await userBody(repos, user), session: refreshed });
   });
 }

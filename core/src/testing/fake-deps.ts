@@ -3,6 +3,7 @@ import type { AuthSettings } from "../kernel/index.js";
 import { fakeHasher } from "./accounts/fake-hasher.js";
 import { fakeStore } from "./fake-store.js";
 import { fakeSecretTokens, fixedClock, sequentialRandom } from "./kernel/fakes.js";
+import { fakeSecretBox, fakeTotp } from "./mfa/fake-mfa.js";
 import { fakeProviders } from "./oauth/fake-providers.js";
 import { fakeSigner } from "./sessions/fake-signer.js";
 import { fakeDeliveries, fakeMailer, fakeSms } from "./verification/fake-senders.js";
@@ -46,6 +47,20 @@ export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): Auth
     },
     updatePasswordRequiresReauthentication: false,
     manualLinkingEnabled: false,
+    mfa: {
+      challengeExpiry: 300,
+      factorExpiry: 300,
+      maxEnrolledFactors: 10,
+      maxVerifiedFactors: 10,
+      totp: { enrollEnabled: true, verifyEnabled: true },
+      phone: {
+        enrollEnabled: true,
+        verifyEnabled: true,
+        otpLength: 6,
+        maxFrequency: 60,
+        template: "Your code is {{ .Code }}",
+      },
+    },
     ...overrides,
   };
 }
@@ -67,6 +82,8 @@ export function fakeDeps(settings: Partial<AuthSettings> = {}) {
     sms: fakeSms(),
     deliveries: fakeDeliveries(),
     providers: fakeProviders().providers,
+    totp: fakeTotp(),
+    secretBox: fakeSecretBox(),
     settings: defaultAuthSettings(settings),
   } satisfies AuthDeps;
   return deps;

@@ -2,6 +2,7 @@ import type { Repositories, Store } from "../store.js";
 import { fakeIdentities, fakeUsers } from "./accounts/fake-users.js";
 import { emptyTables, type FakeTables } from "./fake-tables.js";
 import { fakeExternalIdentities } from "./oauth/fake-external-identities.js";
+import { fakeAssurance, fakeChallenges, fakeFactors } from "./mfa/fake-mfa.js";
 import { fakeFlowStates } from "./pkce/fake-flow-states.js";
 import { rowLocks } from "./row-locks.js";
 import { fakeSessions } from "./sessions/fake-sessions.js";
@@ -22,6 +23,9 @@ export function fakeStore(): Store & { tables: FakeTables } {
     quota: fakeQuota(),
     flowStates: fakeFlowStates(tables.flowStates),
     externalIdentities: fakeExternalIdentities(tables),
+    factors: fakeFactors(tables),
+    challenges: fakeChallenges(tables),
+    assurance: fakeAssurance(tables),
   };
   const begin = rowLocks();
   const transaction: Store["transaction"] = async (fn) => {

@@ -64,6 +64,19 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   single_identity_not_deletable: 422,
   email_conflict_identity_not_deletable: 422,
   manual_linking_disabled: 404,
+  too_many_enrolled_mfa_factors: 422,
+  mfa_factor_name_conflict: 422,
+  mfa_factor_not_found: 404,
+  mfa_ip_address_mismatch: 422,
+  mfa_challenge_expired: 422,
+  mfa_verification_failed: 422,
+  mfa_verification_rejected: 403,
+  mfa_verified_factor_exists: 422,
+  insufficient_aal: 403,
+  mfa_totp_enroll_not_enabled: 422,
+  mfa_totp_verify_not_enabled: 422,
+  mfa_phone_enroll_not_enabled: 422,
+  mfa_phone_verify_not_enabled: 422,
 };
 
 /** Failures the reference answers with another status than the usual one of their code. */
@@ -92,6 +105,12 @@ const STATUS_OVERRIDES: Readonly<Partial<Record<FailureName, number>>> = {
   identityIdNotUuid: 404,
   idTokenProviderDisabled: 400,
   linkedEmailNeedsVerification: 422,
+  // MFA (the reference's mfa.go): anonymous callers 403; a malformed factor id 404; an unknown
+  // challenge id 422; unenrolling a verified factor below aal2 422.
+  anonymousMfa: 403,
+  factorIdNotUuid: 404,
+  challengeNotFound: 422,
+  unenrollNeedsAal2: 422,
 };
 
 /** An error the HTTP layer raises itself (bad JSON, unknown route, request limits), with its status. */

@@ -1,4 +1,4 @@
-import type { User, UserWithIdentities } from "../../accounts/index.js";
+import { type User, type UserWithIdentities, userBody } from "../../accounts/index.js";
 import { accessTokenClaims } from "../claims.js";
 import type { SessionsDeps, SessionsRepositories } from "../deps.js";
 import type { Session } from "../session.js";
@@ -65,7 +65,6 @@ export async function issueSession(
     updatedAt: now,
   });
   const access = await signAccessToken(deps, user, session, now);
-  // The token response's user carries its identities, as every user body does.
-  const identities = await repos.identities.listByUser(user.id);
-  return { ...access, refreshToken, user: { ...user, identities }, session };
+  // The token response's user carries its identities and factors, as every user body does.
+  return { ...access, refreshToken, user: await userBody(repos, user), session };
 }
