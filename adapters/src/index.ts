@@ -7,6 +7,8 @@ export * from "./crypto/system.js";
 export * from "./crypto/token-signer.js";
 export * from "./mail/log-mailer.js";
 export * from "./mail/smtp-mailer.js";
+export * from "./mfa/secret-box.js";
+export * from "./mfa/totp.js";
 export * from "./oauth/index.js";
 export * from "./postgres/connect.js";
 export * from "./postgres/embedded-server.js";

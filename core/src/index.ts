@@ -4,13 +4,13 @@
  */
 
 export type { AccountsRepositories } from "./accounts/deps.js";
+export type { Factor, FactorType } from "./accounts/factor.js";
 // Accounts
 export type { AuditAction, AuditEntry, AuditLog } from "./accounts/ports/audit-log.js";
 export type { IdentityRepository } from "./accounts/ports/identity-repository.js";
 export type { PasswordHasher } from "./accounts/ports/password-hasher.js";
-export type { UserRepository } from "./accounts/ports/user-repository.js";
-export type { Factor, FactorType } from "./accounts/factor.js";
 export type { UserFactors } from "./accounts/ports/user-factors.js";
+export type { UserRepository } from "./accounts/ports/user-repository.js";
 export {
   confirmedAt,
   type Identity,
@@ -47,6 +47,23 @@ export type { Result } from "./kernel/result.js";
 // Kernel
 export type { AuthSettings } from "./kernel/settings.js";
 export { isUuid } from "./kernel/uuid.js";
+// MFA
+export {
+  adminDeleteFactor,
+  adminListFactors,
+  adminUpdateFactor,
+  type Challenge,
+  type ChallengeStore,
+  challengeFactor,
+  enrollFactor,
+  type FactorStore,
+  type SecretBox,
+  type SessionAssurance,
+  type Totp,
+  type TotpEnrolment,
+  unenrollFactor,
+  verifyFactor,
+} from "./mfa/index.js";
 export {
   type CallbackFailure,
   type CallbackOutcome,
@@ -66,23 +83,6 @@ export type { ExternalIdentityStore } from "./oauth/ports/external-identities.js
 export { signInWithIdToken } from "./oauth/sign-in-with-id-token.js";
 export { startExternalSignIn } from "./oauth/start-external-sign-in.js";
 export { unlinkIdentity } from "./oauth/unlink-identity.js";
-// MFA
-export {
-  adminDeleteFactor,
-  adminListFactors,
-  adminUpdateFactor,
-  type Challenge,
-  type ChallengeStore,
-  challengeFactor,
-  enrollFactor,
-  type FactorStore,
-  type SecretBox,
-  type SessionAssurance,
-  type Totp,
-  type TotpEnrolment,
-  unenrollFactor,
-  verifyFactor,
-} from "./mfa/index.js";
 // PKCE
 export { exchangeAuthCode } from "./pkce/exchange-auth-code.js";
 export {

@@ -1,6 +1,7 @@
 import type { Repositories, Store } from "@authsvc/core";
 import type { Sql, TransactionSql } from "postgres";
 import { postgresAccountsRepositories } from "./accounts-store.js";
+import { postgresChallengeStore, postgresFactorStore, postgresSessionAssurance } from "./mfa-store.js";
 import { assertValidNamespace } from "./migrate.js";
 import { postgresExternalIdentities } from "./oauth-store.js";
 import { postgresFlowStateStore } from "./pkce-store.js";
@@ -25,6 +26,9 @@ function repositories(sql: Queryable, namespace: string, transaction?: Transacti
     ...postgresVerificationRepositories(sql, { namespace }),
     flowStates: postgresFlowStateStore(sql, { namespace }),
     externalIdentities: postgresExternalIdentities(sql, { namespace }),
+    factors: postgresFactorStore(sql, { namespace }),
+    challenges: postgresChallengeStore(sql, { namespace }),
+    assurance: postgresSessionAssurance(sql, { namespace }),
   };
   return Object.fromEntries(
     Object.entries(repos).map(([name, repository]) => [name, rejectingUnstorableInput(repository)]),

@@ -1,9 +1,9 @@
 import type { Factor, User } from "../accounts/index.js";
 import { err, failures, Outbox, ok, type Result, transactionThenSend } from "../kernel/index.js";
-import { smsCodeText } from "./steps/sms-text.js";
 import type { Challenge } from "./challenge.js";
 import type { MfaDeps, MfaRepositories } from "./deps.js";
 import { ownedFactor, verifyEnabled } from "./steps/factor-rules.js";
+import { smsCodeText } from "./steps/sms-text.js";
 
 export interface ChallengeFactorInput {
   readonly user: User;
@@ -81,7 +81,8 @@ function textCode(
   context: { channel: string | undefined; now: Date; outbox: Outbox<MfaRepositories> },
 ): Result<Challenge> {
   const { channel, now, outbox } = context;
-  if (channel !== undefined && channel !== "" && channel !== "sms") return err(failures.smsChannelUnsupported());
+  if (channel !== undefined && channel !== "" && channel !== "sms")
+    return err(failures.smsChannelUnsupported());
   const { phone: settings } = deps.settings.mfa;
   if (factor.lastChallengedAt !== null) {
     const waitMs = factor.lastChallengedAt.getTime() + settings.maxFrequency * 1000 - now.getTime();
@@ -99,7 +100,8 @@ function textCode(
       // A code nobody received cannot be verified, and asking again works at once.
       await repos.challenges.delete(challenge.id);
       const current = await repos.factors.findOwned(factor.userId, factor.id);
-      if (current !== null) await repos.factors.update({ ...current, lastChallengedAt: factor.lastChallengedAt });
+      if (current !== null)
+        await repos.factors.update({ ...current, lastChallengedAt: factor.lastChallengedAt });
     },
   });
   return ok({ ...challenge, otpCode: deps.secretBox.seal(challenge.id, code) });

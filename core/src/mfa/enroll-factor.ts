@@ -2,8 +2,8 @@ import { type Factor, type FactorType, normalizePhone, type User } from "../acco
 import { err, failures, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
 import type { MfaDeps, MfaRepositories } from "./deps.js";
 import type { TotpEnrolment } from "./ports/totp.js";
-import { checkEnrolment } from "./steps/factor-rules.js";
 import { callerSession } from "./steps/caller.js";
+import { checkEnrolment } from "./steps/factor-rules.js";
 
 export interface EnrollFactorInput {
   readonly user: User;

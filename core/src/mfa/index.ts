@@ -1,7 +1,7 @@
 /** Multi-factor authentication: TOTP and phone factors, their challenges, and aal2 sessions. */
 export * from "./admin-factors.js";
-export * from "./challenge-factor.js";
 export type * from "./challenge.js";
+export * from "./challenge-factor.js";
 export type * from "./deps.js";
 export * from "./enroll-factor.js";
 export type * from "./ports/factor-store.js";

@@ -20,7 +20,8 @@ export async function unenrollFactor(
     const found = await ownedFactor(repos, input.user.id, input.factorId);
     if (!found.ok) return found;
     const factor = found.value;
-    if (factor.status === "verified" && session.value.aal !== "aal2") return err(failures.unenrollNeedsAal2());
+    if (factor.status === "verified" && session.value.aal !== "aal2")
+      return err(failures.unenrollNeedsAal2());
     await repos.factors.delete(factor.id);
     await repos.audit.record({
       action: "factor_unenrolled",

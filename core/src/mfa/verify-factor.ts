@@ -1,5 +1,12 @@
 import { type Factor, type User, userBody } from "../accounts/index.js";
-import { constantTimeEqual, err, failures, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
+import {
+  constantTimeEqual,
+  err,
+  failures,
+  ok,
+  type Result,
+  transactionRollingBackOn,
+} from "../kernel/index.js";
 import { type Session, type SessionTokens, signAccessToken } from "../sessions/index.js";
 import type { Challenge } from "./challenge.js";
 import type { MfaDeps, MfaRepositories } from "./deps.js";
@@ -16,7 +23,10 @@ export interface VerifyFactorInput {
   readonly ipAddress: string;
 }
 
-type Deps = Pick<MfaDeps, "store" | "clock" | "random" | "tokens" | "settings" | "signer" | "totp" | "secretBox">;
+type Deps = Pick<
+  MfaDeps,
+  "store" | "clock" | "random" | "tokens" | "settings" | "signer" | "totp" | "secretBox"
+>;
 
 /**
  * `POST /factors/{id}/verify`: answers a challenge with a code. On success the caller's session is
@@ -32,7 +42,9 @@ export async function verifyFactor(deps: Deps, input: VerifyFactorInput): Promis
   const checked = await checkCode(deps, input, now);
   if (!checked.ok) return checked;
   const { factor, challenge } = checked.value;
-  return transactionRollingBackOn(deps.store, (repos) => raiseSession(deps, repos, input, { factor, challenge, now }));
+  return transactionRollingBackOn(deps.store, (repos) =>
+    raiseSession(deps, repos, input, { factor, challenge, now }),
+  );
 }
 
 /** Finds the factor and its challenge, and checks the code, before anything is written. */
@@ -63,12 +75,19 @@ async function checkCode(
   // "reject" decision ends all of the user's sessions and answers 403 mfa_verification_rejected
   // (failures.mfaVerificationRejected(message)); otherwise the outcome below stands.
 
-  if (!valid) return err(factor.factorType === "totp" ? failures.totpCodeInvalid() : failures.phoneCodeInvalid());
+  if (!valid)
+    return err(factor.factorType === "totp" ? failures.totpCodeInvalid() : failures.phoneCodeInvalid());
   return ok({ factor, challenge });
 }
 
 /** Whether `code` answers the challenge; null when the stored secret does not open (wrong key). */
-function codeMatches(deps: Deps, factor: Factor, challenge: Challenge, code: string, now: Date): boolean | null {
+function codeMatches(
+  deps: Deps,
+  factor: Factor,
+  challenge: Challenge,
+  code: string,
+  now: Date,
+): boolean | null {
   if (factor.factorType === "totp") {
     const secret = factor.secret === null ? null : deps.secretBox.open(factor.id, factor.secret);
     return secret === null ? null : deps.totp.check(secret, code, now);
@@ -98,7 +117,8 @@ async function raiseSession(
     traits: { factor_id: factor.id, challenge_id: challenge.id, factor_type: factor.factorType },
     at: now,
   });
-  if (factor.status !== "verified") await repos.factors.update({ ...factor, status: "verified", updatedAt: now });
+  if (factor.status !== "verified")
+    await repos.factors.update({ ...factor, status: "verified", updatedAt: now });
   const method = amrMethodOf(factor);
   const session: Session = {
     ...locked.value,

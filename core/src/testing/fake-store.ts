@@ -1,8 +1,8 @@
 import type { Repositories, Store } from "../store.js";
 import { fakeIdentities, fakeUsers } from "./accounts/fake-users.js";
 import { emptyTables, type FakeTables } from "./fake-tables.js";
-import { fakeExternalIdentities } from "./oauth/fake-external-identities.js";
 import { fakeAssurance, fakeChallenges, fakeFactors } from "./mfa/fake-mfa.js";
+import { fakeExternalIdentities } from "./oauth/fake-external-identities.js";
 import { fakeFlowStates } from "./pkce/fake-flow-states.js";
 import { rowLocks } from "./row-locks.js";
 import { fakeSessions } from "./sessions/fake-sessions.js";

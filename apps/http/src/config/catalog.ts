@@ -13,6 +13,7 @@ const all: readonly Variable<unknown>[] = [
   ...S.external.variables,
   ...S.mail.variables,
   ...S.sms.variables,
+  ...Object.values(S.mfa.variables),
 ];
 
 /** Name, type, default, requirement and meaning of every variable: the source of the docs. */

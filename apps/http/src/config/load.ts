@@ -38,6 +38,7 @@ export function loadConfig(
   const external = S.external.read(r);
   const mail = S.mail.read(r);
   const sms = S.sms.read(r);
+  const mfa = S.mfa.read(r);
 
   const embedded = S.db.isEmbedded(r);
   const notices: string[] = [];
@@ -58,6 +59,7 @@ export function loadConfig(
     ...S.external.settle(external, ctx),
     ...S.mail.settle(mail, ctx),
     ...S.sms.settle(sms, ctx),
+    ...S.mfa.settle(mfa, ctx),
   };
 
   const problems = [...r.problems, ...unknownFamilyMembers(vars, knownNames)];

@@ -8,6 +8,7 @@ import type { ExternalConfig } from "./sections/external.js";
 import type { GeneralConfig } from "./sections/general.js";
 import type { JwtConfig } from "./sections/jwt.js";
 import type { MailerConfig, SmtpConfig } from "./sections/mail.js";
+import type { MfaConfig } from "./sections/mfa.js";
 import type { RateLimitConfig } from "./sections/rate-limits.js";
 import type { PasswordConfig, SecurityConfig } from "./sections/security.js";
 import type { SmsConfig } from "./sections/sms.js";
@@ -31,6 +32,7 @@ export {
   URL_PATH_KINDS,
   type UrlPathKind,
 } from "./sections/mail.js";
+export type { MfaConfig } from "./sections/mfa.js";
 export type { RateLimitConfig } from "./sections/rate-limits.js";
 export {
   CAPTCHA_PROVIDERS,
@@ -73,4 +75,5 @@ export type Config = GeneralConfig &
     readonly smtp: SmtpConfig;
     readonly mailer: MailerConfig;
     readonly sms: SmsConfig;
+    readonly mfa: MfaConfig;
   };

@@ -3,6 +3,7 @@ import { signupSettings } from "../config/sections/external.js";
 import { redirectSettings } from "../config/sections/general.js";
 import { jwtSettings } from "../config/sections/jwt.js";
 import { mailSettings } from "../config/sections/mail.js";
+import { mfaSettings } from "../config/sections/mfa.js";
 import { securitySettings } from "../config/sections/security.js";
 import { smsSettings } from "../config/sections/sms.js";
 import type { Config } from "../config.js";
@@ -16,5 +17,6 @@ export function authSettingsOf(config: Config): AuthSettings {
     jwt: jwtSettings(config),
     ...securitySettings(config),
     signup: signupSettings(config),
+    mfa: mfaSettings(config),
   };
 }

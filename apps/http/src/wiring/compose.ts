@@ -49,7 +49,11 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
     requestIdHeader: config.api.requestIdHeader,
     corsAllowedHeaders: config.api.corsAllowedHeaders,
     maxRequestDurationMs: config.api.maxRequestDurationMs,
-    rateLimit: { ...config.rateLimit, limiter: limits.limiter },
+    rateLimit: {
+      ...config.rateLimit,
+      limiter: limits.limiter,
+      mfaPer5Min: config.mfa.rateLimitPerMinute * 5,
+    },
     captcha: captchaVerifierOf(config),
     basePaths: config.api.basePaths,
     readiness: [databaseReadiness(sql)],

@@ -18,7 +18,10 @@ export async function checkEnrolment(
   input: { userId: string; friendlyName: string; sessionAal: "aal1" | "aal2"; now: Date },
 ): Promise<Result<true>> {
   const { mfa } = deps.settings;
-  await repos.factors.deleteUnverifiedBefore(input.userId, new Date(input.now.getTime() - mfa.factorExpiry * 1000));
+  await repos.factors.deleteUnverifiedBefore(
+    input.userId,
+    new Date(input.now.getTime() - mfa.factorExpiry * 1000),
+  );
   const factors = await repos.factors.listByUser(input.userId);
   if (factors.some((f) => f.friendlyName === input.friendlyName)) {
     return err(failures.factorNameConflict(input.friendlyName));
@@ -45,6 +48,7 @@ export async function ownedFactor(
 /** The verify switch of the factor's type (`MFA_<TYPE>_VERIFY_ENABLED`), which challenges obey too. */
 export function verifyEnabled(deps: Pick<MfaDeps, "settings">, factor: Factor): Result<true> {
   const { mfa } = deps.settings;
-  if (factor.factorType === "totp") return mfa.totp.verifyEnabled ? ok(true) : err(failures.totpVerifyDisabled());
+  if (factor.factorType === "totp")
+    return mfa.totp.verifyEnabled ? ok(true) : err(failures.totpVerifyDisabled());
   return mfa.phone.verifyEnabled ? ok(true) : err(failures.phoneVerifyDisabled());
 }

@@ -21,7 +21,15 @@ export function aFactor(userId: string, fields: Partial<Factor> = {}): Factor {
 }
 
 export function aChallenge(factorId: string, fields: Partial<Challenge> = {}): Challenge {
-  return { id: newId(), factorId, createdAt: at(1), verifiedAt: null, ipAddress: "127.0.0.1", otpCode: null, ...fields };
+  return {
+    id: newId(),
+    factorId,
+    createdAt: at(1),
+    verifiedAt: null,
+    ipAddress: "127.0.0.1",
+    otpCode: null,
+    ...fields,
+  };
 }
 
 /** The MFA ports: factors, their challenges, and the assurance of the sessions they raise. */
@@ -40,7 +48,12 @@ export function describeFactorStoreContract(name: string, makeStore: MakeStore):
       const user = await aStoredUser();
       const other = await aStoredUser();
       const newer = aFactor(user.id, { createdAt: at(5), friendlyName: "b", lastChallengedAt: at(6) });
-      const older = aFactor(user.id, { factorType: "phone", secret: null, phone: "15551234567", friendlyName: "a" });
+      const older = aFactor(user.id, {
+        factorType: "phone",
+        secret: null,
+        phone: "15551234567",
+        friendlyName: "a",
+      });
       expect(await store.factors.insert(newer)).toBe("inserted");
       expect(await store.factors.insert(older)).toBe("inserted");
       expect(await store.factors.listByUser(user.id)).toEqual([older, newer]);
@@ -54,17 +67,26 @@ export function describeFactorStoreContract(name: string, makeStore: MakeStore):
       const { store } = harness();
       const user = await aStoredUser();
       const other = await aStoredUser();
-      await store.factors.insert(aFactor(user.id, { friendlyName: "phone", factorType: "phone", phone: "1555" }));
+      await store.factors.insert(
+        aFactor(user.id, { friendlyName: "phone", factorType: "phone", phone: "1555" }),
+      );
       expect(await store.factors.insert(aFactor(user.id, { friendlyName: "phone" }))).toBe("name_taken");
-      expect(await store.factors.insert(aFactor(user.id, { factorType: "phone", phone: "1555" }))).toBe("phone_taken");
+      expect(await store.factors.insert(aFactor(user.id, { factorType: "phone", phone: "1555" }))).toBe(
+        "phone_taken",
+      );
       expect(await store.factors.insert(aFactor(other.id, { friendlyName: "phone" }))).toBe("inserted");
       expect(await store.factors.insert(aFactor(user.id))).toBe("inserted");
       expect(await store.factors.insert(aFactor(user.id))).toBe("inserted");
       const renamed = aFactor(user.id, { friendlyName: "other" });
       await store.factors.insert(renamed);
       expect(await store.factors.update({ ...renamed, friendlyName: "phone" })).toBe("name_taken");
-      expect(await store.factors.update({ ...renamed, status: "verified", friendlyName: "x" })).toBe("updated");
-      expect(await store.factors.findOwned(user.id, renamed.id)).toMatchObject({ status: "verified", friendlyName: "x" });
+      expect(await store.factors.update({ ...renamed, status: "verified", friendlyName: "x" })).toBe(
+        "updated",
+      );
+      expect(await store.factors.findOwned(user.id, renamed.id)).toMatchObject({
+        status: "verified",
+        friendlyName: "x",
+      });
     });
 
     it("deletes unverified factors by type or age, and a factor with its challenges", async () => {
@@ -73,10 +95,19 @@ export function describeFactorStoreContract(name: string, makeStore: MakeStore):
       const kept = aFactor(user.id, { friendlyName: "kept" });
       const dropped = aFactor(user.id, { friendlyName: "dropped" });
       const verified = aFactor(user.id, { friendlyName: "verified", status: "verified" });
-      const phone = aFactor(user.id, { friendlyName: "phone", factorType: "phone", phone: "1555", createdAt: at(9) });
+      const phone = aFactor(user.id, {
+        friendlyName: "phone",
+        factorType: "phone",
+        phone: "1555",
+        createdAt: at(9),
+      });
       for (const f of [kept, dropped, verified, phone]) await store.factors.insert(f);
       expect(await store.factors.deleteUnverified(user.id, "totp", kept.id)).toBe(1);
-      expect((await store.factors.listByUser(user.id)).map((f) => f.id)).toEqual([kept.id, verified.id, phone.id]);
+      expect((await store.factors.listByUser(user.id)).map((f) => f.id)).toEqual([
+        kept.id,
+        verified.id,
+        phone.id,
+      ]);
       expect(await store.factors.deleteUnverifiedBefore(user.id, at(5))).toBe(1);
       expect((await store.factors.listByUser(user.id)).map((f) => f.id)).toEqual([verified.id, phone.id]);
       const challenge = aChallenge(phone.id, { otpCode: "sealed-code" });
@@ -99,7 +130,9 @@ export function describeFactorStoreContract(name: string, makeStore: MakeStore):
       expect(await store.challenges.findOfFactor(another.id, challenge.id)).toBeNull();
       expect(await store.challenges.markVerified(challenge.id, at(2))).toBe(true);
       expect(await store.challenges.markVerified(challenge.id, at(3))).toBe(false);
-      expect(await store.challenges.findOfFactor(factor.id, challenge.id)).toMatchObject({ verifiedAt: at(2) });
+      expect(await store.challenges.findOfFactor(factor.id, challenge.id)).toMatchObject({
+        verifiedAt: at(2),
+      });
       await store.challenges.delete(challenge.id);
       expect(await store.challenges.findOfFactor(factor.id, challenge.id)).toBeNull();
     });

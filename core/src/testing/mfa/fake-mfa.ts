@@ -1,5 +1,12 @@
 import type { Factor } from "../../accounts/index.js";
-import type { Challenge, ChallengeStore, FactorStore, SecretBox, SessionAssurance, Totp } from "../../mfa/index.js";
+import type {
+  Challenge,
+  ChallengeStore,
+  FactorStore,
+  SecretBox,
+  SessionAssurance,
+  Totp,
+} from "../../mfa/index.js";
 import type { FakeTables } from "../fake-tables.js";
 
 const byCreation = (a: Factor, b: Factor) => a.createdAt.getTime() - b.createdAt.getTime();
@@ -80,7 +87,9 @@ export function fakeAssurance(t: FakeTables): SessionAssurance {
       t.sessionFactors.set(sessionId, factorId);
     },
     deleteBelowAal2: async (userId, exceptId) => {
-      const gone = [...t.sessions.values()].filter((s) => s.userId === userId && s.aal !== "aal2" && s.id !== exceptId);
+      const gone = [...t.sessions.values()].filter(
+        (s) => s.userId === userId && s.aal !== "aal2" && s.id !== exceptId,
+      );
       for (const s of gone) {
         t.sessions.delete(s.id);
         for (const [k, r] of t.tokens) if (r.sessionId === s.id) t.tokens.delete(k);
@@ -92,7 +101,12 @@ export function fakeAssurance(t: FakeTables): SessionAssurance {
       for (const [sessionId, raisedBy] of t.sessionFactors) {
         const s = t.sessions.get(sessionId);
         if (raisedBy !== factorId || !s) continue;
-        t.sessions.set(sessionId, { ...s, aal: "aal1", amr: s.amr.filter((e) => e.method !== method), updatedAt: at });
+        t.sessions.set(sessionId, {
+          ...s,
+          aal: "aal1",
+          amr: s.amr.filter((e) => e.method !== method),
+          updatedAt: at,
+        });
         t.sessionFactors.delete(sessionId);
         count++;
       }

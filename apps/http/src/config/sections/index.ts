@@ -5,9 +5,10 @@ import * as external from "./external.js";
 import * as general from "./general.js";
 import * as jwt from "./jwt.js";
 import * as mail from "./mail.js";
+import * as mfa from "./mfa.js";
 import * as rateLimits from "./rate-limits.js";
 import * as security from "./security.js";
 import * as sms from "./sms.js";
 import * as telemetry from "./telemetry.js";
 
-export { api, db, external, general, jwt, mail, rateLimits, security, sms, telemetry };
+export { api, db, external, general, jwt, mail, mfa, rateLimits, security, sms, telemetry };
