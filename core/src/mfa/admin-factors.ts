@@ -78,8 +78,9 @@ export async function adminDeleteFactor(
       traits: { user_id: input.userId, factor_id: factor.id },
       at: now,
     });
-    await repos.factors.delete(factor.id);
+    // Lowered before the delete, which clears the sessions' reference to the factor.
     await repos.assurance.lowerRaisedBy(factor.id, amrMethodOf(factor), now);
+    await repos.factors.delete(factor.id);
     return ok(factor);
   });
 }

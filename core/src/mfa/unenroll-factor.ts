@@ -22,6 +22,8 @@ export async function unenrollFactor(
     const factor = found.value;
     if (factor.status === "verified" && session.value.aal !== "aal2")
       return err(failures.unenrollNeedsAal2());
+    // Lowered before the delete, which clears the sessions' reference to the factor.
+    await repos.assurance.lowerRaisedBy(factor.id, amrMethodOf(factor), now);
     await repos.factors.delete(factor.id);
     await repos.audit.record({
       action: "factor_unenrolled",
@@ -30,7 +32,6 @@ export async function unenrollFactor(
       traits: { factor_id: factor.id, factor_status: factor.status, session_id: session.value.id },
       at: now,
     });
-    await repos.assurance.lowerRaisedBy(factor.id, amrMethodOf(factor), now);
     return ok({ id: factor.id });
   });
 }

@@ -123,9 +123,10 @@ async function raiseSession(
   const session: Session = {
     ...locked.value,
     aal: "aal2",
+    // Newest first: the claim lists methods by time, and a tie (same second) keeps this order.
     amr: [
-      ...locked.value.amr.filter((entry) => entry.method !== method),
       { method, timestamp: Math.floor(now.getTime() / 1000) },
+      ...locked.value.amr.filter((entry) => entry.method !== method),
     ],
     updatedAt: now,
   };

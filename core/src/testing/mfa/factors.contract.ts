@@ -153,6 +153,7 @@ export function describeFactorStoreContract(name: string, makeStore: MakeStore):
       expect(await store.sessions.find(otherAal1.id)).toBeNull();
       expect(await store.sessions.find(otherAal2.id)).not.toBeNull();
       expect(await store.assurance.lowerRaisedBy(factor.id, "totp", at(4))).toBe(1);
+      await store.factors.delete(factor.id);
       expect(await store.sessions.find(raised.id)).toMatchObject({ aal: "aal1", amr: raised.amr });
       expect(await store.sessions.find(otherAal2.id)).toMatchObject({ aal: "aal2" });
     });
