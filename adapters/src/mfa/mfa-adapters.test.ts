@@ -52,6 +52,18 @@ describe("otpauthTotp", () => {
     expect(enrolment.qrCode.startsWith("<svg")).toBe(true);
   });
 
+  it("still draws a QR code for the longest issuer and address (at a lower error correction level)", async () => {
+    // 42 × "é" is 252 characters URL-encoded, the most core lets through.
+    const enrolment = await otpauthTotp().enrol({
+      issuer: "é".repeat(42),
+      accountName: `${"é".repeat(60)}@example.com`,
+    });
+    expect(enrolment.qrCode.startsWith("<svg")).toBe(true);
+    await expect(otpauthTotp().enrol({ issuer: "x", accountName: "é".repeat(1000) })).rejects.toMatchObject({
+      code: "validation_failed",
+    });
+  });
+
   it("accepts the RFC 6238 code of the current step and one step either side only", () => {
     const totp = otpauthTotp();
     // RFC 6238 appendix B: SHA-1 secret "12345678901234567890", T = 59 s → 94287082 (8 digits; 6: 287082).

@@ -226,6 +226,11 @@ const catalogue = {
   ],
   enrollNeedsAal2: ["insufficient_aal", "AAL2 required to enroll a new factor"],
   unenrollNeedsAal2: ["insufficient_aal", "AAL2 required to unenroll verified factor"],
+  factorIssuerTooLong: [
+    "validation_failed",
+    (max: number) => `issuer cannot be longer than ${max} characters once URL-encoded`,
+  ],
+  factorLabelTooLong: ["validation_failed", "The issuer and the email address are too long for a QR code"],
   factorPhoneRequired: ["validation_failed", "Phone number required to enroll Phone factor"],
   verifiedPhoneFactorExists: [
     "mfa_verified_factor_exists",

@@ -25,6 +25,9 @@ export interface Enrolled {
   readonly phone?: string;
 }
 
+/** Keeps the otpauth URI (where the issuer appears twice, percent-encoded) within what a QR code holds. */
+const MAX_ISSUER_LENGTH = 256;
+
 type Deps = Pick<MfaDeps, "store" | "clock" | "random" | "settings" | "totp" | "secretBox">;
 
 /**
@@ -40,6 +43,8 @@ export async function enrollFactor(deps: Deps, input: EnrollFactorInput): Promis
   if (type !== "totp" && type !== "phone") return err(failures.factorTypeUnsupported());
   if (type === "totp" && !mfa.totp.enrollEnabled) return err(failures.totpEnrollDisabled());
   if (type === "phone" && !mfa.phone.enrollEnabled) return err(failures.phoneEnrollDisabled());
+  if (encodeURIComponent(input.issuer ?? "").length > MAX_ISSUER_LENGTH)
+    return err(failures.factorIssuerTooLong(MAX_ISSUER_LENGTH));
   let phone: string | null = null;
   if (type === "phone") {
     if (!input.phone) return err(failures.factorPhoneRequired());

@@ -138,6 +138,8 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   enrollNeedsAal2: 403,
   unenrollNeedsAal2: 422,
   factorPhoneRequired: 400,
+  factorIssuerTooLong: 400,
+  factorLabelTooLong: 400,
   verifiedPhoneFactorExists: 422,
   totpEnrollDisabled: 422,
   totpVerifyDisabled: 422,
