@@ -26,6 +26,11 @@ export interface ConnectPostgresOptions {
   connMaxIdleTimeMs?: number;
   /** Closes (and later reopens) a connection this old (ms), e.g. to follow a failover; 0 never. */
   connMaxLifetimeMs?: number;
+  /**
+   * Longest wait (ms) for a connection to be established; postgres.js's default is 30 s, longer than a
+   * request may run, so a silent host would turn every request into a timeout. Default 5 s.
+   */
+  connectTimeoutMs?: number;
   /** Where server notices go; by default they are dropped instead of postgres.js's console.log. */
   onNotice?: (notice: PostgresNotice) => void;
 }
@@ -61,6 +66,7 @@ export function connectPostgres(options: ConnectPostgresOptions): postgres.Sql {
     onnotice: options.onNotice ?? (() => {}),
     idle_timeout: (options.connMaxIdleTimeMs ?? 0) / 1000,
     max_lifetime: (options.connMaxLifetimeMs ?? 0) / 1000,
+    connect_timeout: (options.connectTimeoutMs ?? 5_000) / 1000,
     // postgres.js's default backoff is shared by the pool and grows by 3× per failed connection (up to
     // 20 s): after a restart that killed ten connections, queries would wait seconds before even trying.
     // A short, capped delay makes an outage a run of fast errors and the recovery near-immediate.

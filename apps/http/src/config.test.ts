@@ -41,6 +41,7 @@ describe("defaults", () => {
       endpoint: undefined,
       requestIdHeader: undefined,
       maxRequestDurationMs: 10_000,
+      messageConcurrency: 4,
       corsAllowedHeaders: [],
       basePaths: ["/", "/auth/v1"],
     });
@@ -52,6 +53,7 @@ describe("defaults", () => {
       namespace: "auth",
       connMaxIdleTimeMs: 60_000,
       connMaxLifetimeMs: 1_800_000,
+      connectTimeoutMs: 5_000,
     });
     expect(config.jwt).toEqual({
       secret: JWT_SECRET,

@@ -25,6 +25,7 @@ import { errorResponse, statusOf, toAuthError } from "./errors.js";
 import { httpFailures } from "./http-failures.js";
 import { apiVersion } from "./middleware/api-version.js";
 import { applyCaptcha } from "./middleware/captcha.js";
+import { concurrencyLimit } from "./middleware/concurrency-limit.js";
 import { DeadlinePassedError, requestDeadline, withRequestDeadlines } from "./middleware/deadline.js";
 import { MAX_BODY_BYTES } from "./middleware/json-body.js";
 import { applyRateLimits, type RateLimits } from "./middleware/rate-limit.js";
@@ -44,6 +45,11 @@ export interface AppDeps {
   readonly corsAllowedHeaders?: readonly string[];
   /** Longest a request may run before `504 request_timeout` (`API_MAX_REQUEST_DURATION`). */
   readonly maxRequestDurationMs?: number;
+  /**
+   * Requests to the message-sending endpoints (`/otp`, `/magiclink`, `/recover`, `/resend`) worked on
+   * at once (`API_MESSAGE_CONCURRENCY`); no limit when absent or 0.
+   */
+  readonly messageConcurrency?: number;
   /** Per-IP request limits (`RATE_LIMIT_*`); none when absent or without a header. */
   readonly rateLimit?: RateLimits;
   /** Captcha check of sign-up, password sign-in and OTP requests (`SECURITY_CAPTCHA_*`); none when absent. */
@@ -109,7 +115,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   applyCaptcha(app, auth, deps.captcha);
   // A known and an unknown address answer alike, in time too (docs/http-api.md, "Differences").
   app.post("/signup", uniformLatency(UNIFORM_LATENCY_SIGNUP_STEP_MS));
-  for (const path of ["/recover", "/magiclink", "/otp", "/resend"]) app.post(path, uniformLatency());
+  // A burst of them waits its turn here rather than on the pool, where it would queue everyone else.
+  const messageTurn = concurrencyLimit(deps.messageConcurrency ?? 0);
+  for (const path of ["/recover", "/magiclink", "/otp", "/resend"])
+    app.post(path, uniformLatency(), messageTurn);
 
   app.route("/", healthRoutes(deps.version));
   app.route("/", readyRoutes(deps.readiness ?? [], deps.readinessTimeoutMs));

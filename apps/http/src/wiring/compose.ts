@@ -49,6 +49,7 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
     requestIdHeader: config.api.requestIdHeader,
     corsAllowedHeaders: config.api.corsAllowedHeaders,
     maxRequestDurationMs: config.api.maxRequestDurationMs,
+    messageConcurrency: config.api.messageConcurrency,
     rateLimit: {
       ...config.rateLimit,
       limiter: limits.limiter,

@@ -28,6 +28,7 @@ export async function openDatabase(
     maxPoolSize: config.db.maxPoolSize,
     connMaxIdleTimeMs: config.db.connMaxIdleTimeMs,
     connMaxLifetimeMs: config.db.connMaxLifetimeMs,
+    connectTimeoutMs: config.db.connectTimeoutMs,
     // Named statements live in the backend; the embedded one is shared by every connection.
     embedded: embedded !== undefined || !config.db.preparedStatements,
     onNotice: (notice) => logger.debug({ notice: notice.message }, "database notice"),

@@ -39,6 +39,13 @@ export const variables = {
     default: "10s",
     description: "Requests running longer are answered with 504 `request_timeout`.",
   }),
+  messageConcurrency: variable({
+    key: "API_MESSAGE_CONCURRENCY",
+    kind: k.wholeNumber(),
+    default: "4",
+    description:
+      "Most requests to `/otp`, `/magiclink`, `/recover` and `/resend` worked on at once by this instance; the others wait their turn in arrival order, so a burst of them leaves database connections to every other request. 0: no limit.",
+  }),
   corsAllowedHeaders: variable({
     key: "CORS_ALLOWED_HEADERS",
     kind: k.headerList,
@@ -63,6 +70,8 @@ export interface ApiConfig {
   readonly endpoint: string | undefined;
   readonly requestIdHeader: string | undefined;
   readonly maxRequestDurationMs: number;
+  /** Message-sending requests worked on at once; 0 for no limit. */
+  readonly messageConcurrency: number;
   /** Extra request headers allowed by CORS, on top of the built-in ones. */
   readonly corsAllowedHeaders: readonly string[];
   /** Paths the whole API is served under (`/` is the root). */
@@ -83,6 +92,7 @@ export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { a
       endpoint: values.endpoint,
       requestIdHeader: values.requestIdHeader,
       maxRequestDurationMs: values.maxRequestDuration,
+      messageConcurrency: values.messageConcurrency,
       corsAllowedHeaders: values.corsAllowedHeaders,
       basePaths: values.basePaths,
     },

@@ -39,6 +39,13 @@ export const variables = {
     default: "30m",
     description: "A database connection is closed (and reopened when needed) at this age; 0 never.",
   }),
+  connectTimeout: variable({
+    key: "DB_CONNECT_TIMEOUT",
+    kind: k.duration(1),
+    default: "5s",
+    description:
+      "Longest wait for a new database connection to be established. When the database host stops answering without refusing (a network partition, a frozen server), requests fail with 503 after this long instead of waiting for the request deadline.",
+  }),
   preparedStatements: variable({
     key: "DB_PREPARED_STATEMENTS",
     kind: k.boolean,
@@ -68,6 +75,8 @@ export interface DbConfig {
   readonly connMaxIdleTimeMs: number;
   /** A connection is closed at this age (ms); 0 never. */
   readonly connMaxLifetimeMs: number;
+  /** Longest wait for a new connection (ms). */
+  readonly connectTimeoutMs: number;
 }
 
 export const read = (r: Reader) => r.getAll(variables);
@@ -76,6 +85,13 @@ export const read = (r: Reader) => r.getAll(variables);
 export const isEmbedded = (r: Reader): boolean => !r.isSet(variables.url);
 
 export function settle(values: ReturnType<typeof read>): { db: DbConfig } {
-  const { connMaxIdleTime, connMaxLifetime, ...rest } = values;
-  return { db: { ...rest, connMaxIdleTimeMs: connMaxIdleTime, connMaxLifetimeMs: connMaxLifetime } };
+  const { connMaxIdleTime, connMaxLifetime, connectTimeout, ...rest } = values;
+  return {
+    db: {
+      ...rest,
+      connMaxIdleTimeMs: connMaxIdleTime,
+      connMaxLifetimeMs: connMaxLifetime,
+      connectTimeoutMs: connectTimeout,
+    },
+  };
 }

@@ -26,6 +26,10 @@ class RequestDeadline {
   #committed = false;
   readonly #held: Job[] = [];
 
+  get expired(): boolean {
+    return this.#expired;
+  }
+
   /** Called right before a commit (or an autocommit write): refuses once the request timed out. */
   beginCommit(): void {
     if (this.#expired) throw new DeadlinePassedError();
@@ -52,6 +56,9 @@ class RequestDeadline {
 }
 
 const current = new AsyncLocalStorage<RequestDeadline>();
+
+/** Whether the current request has already been answered 504 (false outside a request). */
+export const requestTimedOut = (): boolean => current.getStore()?.expired ?? false;
 
 const timedOut = () =>
   new HTTPException(504, {

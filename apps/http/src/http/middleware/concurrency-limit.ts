@@ -1,0 +1,16 @@
+import type { MiddlewareHandler } from "hono";
+import pLimit from "p-limit";
+import type { AppEnv } from "../app-env.js";
+import { requestTimedOut } from "./deadline.js";
+
+/**
+ * Lets at most `max` of the requests it guards run at once; the rest wait in arrival order. Waiting
+ * here costs nothing but memory, whereas waiting on the database pool would put every other request
+ * behind the burst. A request whose deadline passed while it waited is not started at all (it has been
+ * answered 504 already). `max` 0 turns the limit off.
+ */
+export function concurrencyLimit(max: number): MiddlewareHandler<AppEnv> {
+  if (max <= 0) return (_c, next) => next();
+  const limit = pLimit(max);
+  return (_c, next) => limit(() => (requestTimedOut() ? undefined : next()));
+}
