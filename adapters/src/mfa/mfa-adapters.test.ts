@@ -31,6 +31,8 @@ describe("aesGcmSecretBox", () => {
     };
     const rotated = aesGcmSecretBox(key("k2", 2), [reference]);
     expect(rotated.open(ROW, gotrue)).toBe("JBSWY3DPEHPK3PXP");
+    expect(rotated.isCurrent(gotrue)).toBe(false);
+    expect(rotated.isCurrent(rotated.seal(ROW, "x"))).toBe(true);
     expect(JSON.parse(rotated.seal(ROW, "x")).key_id).toBe("k2");
     expect(aesGcmSecretBox(key("k2", 2)).open(ROW, gotrue)).toBeNull();
   });

@@ -33,6 +33,7 @@ export function aesGcmSecretBox(current: EncryptionKey, keys: readonly Encryptio
         nonce: nonce.toString("base64"),
       });
     },
+    isCurrent: (sealed) => parse(sealed)?.keyId === current.id,
     open(rowId, sealed) {
       const parsed = parse(sealed);
       if (parsed === null) return null;

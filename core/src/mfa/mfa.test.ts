@@ -146,6 +146,16 @@ describe("enrollFactor", () => {
 });
 
 describe("verifyFactor", () => {
+  it("seals a secret sealed with an older key again with the current one", async () => {
+    const setup = await signedIn();
+    const enrolled = await enrolTotp(setup);
+    const { factors } = setup.deps.store.tables;
+    const id = enrolled.factor.id;
+    factors.set(id, { ...enrolled.factor, secret: `old-sealed(${id})SECRET1` });
+    expect((await verifyTotp(setup, id, "SECRET1")).ok).toBe(true);
+    expect(factors.get(id)).toMatchObject({ status: "verified", secret: `sealed(${id})SECRET1` });
+  });
+
   it("raises the session to aal2 with amr totp, issues a new refresh token, verifies the factor", async () => {
     const setup = await signedIn();
     const { deps, session } = setup;

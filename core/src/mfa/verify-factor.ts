@@ -80,6 +80,18 @@ async function checkCode(
   return ok({ factor, challenge });
 }
 
+/** A TOTP secret sealed with an older key (key rotation, a configured key after the derived one). */
+function sealedWithCurrentKey(deps: Pick<MfaDeps, "secretBox">, factor: Factor): boolean {
+  return factor.secret === null || deps.secretBox.isCurrent(factor.secret);
+}
+
+/** The factor's secret, sealed again with the current key when it was not (it opened above). */
+function resealed(deps: Pick<MfaDeps, "secretBox">, factor: Factor): string | null {
+  if (factor.secret === null || deps.secretBox.isCurrent(factor.secret)) return factor.secret;
+  const secret = deps.secretBox.open(factor.id, factor.secret);
+  return secret === null ? factor.secret : deps.secretBox.seal(factor.id, secret);
+}
+
 /** Whether `code` answers the challenge; null when the stored secret does not open (wrong key). */
 function codeMatches(
   deps: Deps,
@@ -117,8 +129,10 @@ async function raiseSession(
     traits: { factor_id: factor.id, challenge_id: challenge.id, factor_type: factor.factorType },
     at: now,
   });
-  if (factor.status !== "verified")
-    await repos.factors.update({ ...factor, status: "verified", updatedAt: now });
+  const status = "verified" as const;
+  if (factor.status !== status || !sealedWithCurrentKey(deps, factor)) {
+    await repos.factors.update({ ...factor, status, secret: resealed(deps, factor), updatedAt: now });
+  }
   const method = amrMethodOf(factor);
   const session: Session = {
     ...locked.value,

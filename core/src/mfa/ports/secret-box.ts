@@ -7,4 +7,6 @@ export interface SecretBox {
   seal(rowId: string, plaintext: string): string;
   /** Decrypts a value sealed for `rowId`; null when it does not open (wrong row, unknown key, tampered). */
   open(rowId: string, sealed: string): string | null;
+  /** Whether `sealed` was sealed with the current key (else it is sealed again at its next use). */
+  isCurrent(sealed: string): boolean;
 }

@@ -138,13 +138,17 @@ export function fakeTotp(): Totp & { codeAt(secret: string, at: Date): string } 
   };
 }
 
-/** Readable sealing, bound to the row like the real one: `sealed(<row>)<plaintext>`. */
+/**
+ * Readable sealing, bound to the row like the real one: `sealed(<row>)<plaintext>`; a value sealed
+ * with an older key reads `old-sealed(<row>)<plaintext>` and still opens.
+ */
 export function fakeSecretBox(): SecretBox {
   return {
+    isCurrent: (sealed) => sealed.startsWith("sealed("),
     seal: (rowId, plaintext) => `sealed(${rowId})${plaintext}`,
     open: (rowId, sealed) => {
-      const prefix = `sealed(${rowId})`;
-      return sealed.startsWith(prefix) ? sealed.slice(prefix.length) : null;
+      const prefix = [`sealed(${rowId})`, `old-sealed(${rowId})`].find((p) => sealed.startsWith(p));
+      return prefix === undefined ? null : sealed.slice(prefix.length);
     },
   };
 }
