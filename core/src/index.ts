@@ -3,10 +3,17 @@
  * adapters implement. Everything else stays inside its slice.
  */
 
+// Accounts
+export { AUDIT_LOG_TYPES, auditPayload } from "./accounts/audit-payload.js";
 export type { AccountsRepositories } from "./accounts/deps.js";
 export type { Factor, FactorType } from "./accounts/factor.js";
-// Accounts
-export type { AuditAction, AuditEntry, AuditLog } from "./accounts/ports/audit-log.js";
+export type {
+  AuditAction,
+  AuditEntry,
+  AuditLog,
+  AuditRecord,
+  AuditSearchField,
+} from "./accounts/ports/audit-log.js";
 export type { IdentityRepository } from "./accounts/ports/identity-repository.js";
 export type { PasswordHasher } from "./accounts/ports/password-hasher.js";
 export type { UserFactors } from "./accounts/ports/user-factors.js";
@@ -22,6 +29,7 @@ export {
 export { adminCreateUser } from "./admin/admin-create-user.js";
 export { adminDeleteUser } from "./admin/admin-delete-user.js";
 export { adminGetUser } from "./admin/admin-get-user.js";
+export { type AuditPage, adminListAudit } from "./admin/admin-list-audit.js";
 export { adminListUsers } from "./admin/admin-list-users.js";
 export { adminUpdateUser } from "./admin/admin-update-user.js";
 export { type GenerateLinkType, generateLink } from "./admin/generate-link.js";
@@ -45,7 +53,7 @@ export type { SecretTokens } from "./kernel/ports/secret-tokens.js";
 export { resolveRedirect } from "./kernel/redirect.js";
 export type { Result } from "./kernel/result.js";
 // Kernel
-export type { AuthSettings } from "./kernel/settings.js";
+export type { AuthSettings, SessionLimits } from "./kernel/settings.js";
 export { isUuid } from "./kernel/uuid.js";
 // MFA
 export {
@@ -103,6 +111,11 @@ export { refreshSession } from "./sessions/refresh-session.js";
 export type { AmrEntry, RefreshTokenRecord, Session } from "./sessions/session.js";
 export { signInWithPassword } from "./sessions/sign-in-password.js";
 export type { SessionTokens } from "./sessions/steps/issue-session.js";
+export {
+  listUserSessions,
+  revokeUserSession,
+  type SessionView,
+} from "./sessions/user-sessions.js";
 export type { Repositories, Store } from "./store.js";
 export type { VerificationRepositories } from "./verification/deps.js";
 // Verification

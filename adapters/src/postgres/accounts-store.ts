@@ -1,12 +1,13 @@
-import type {
-  AccountsRepositories,
-  AuditAction,
-  AuditEntry,
-  AuditLog,
-  IdentityRepository,
-  User,
-  UserRepository,
-  UserWithIdentities,
+import {
+  type AccountsRepositories,
+  AUDIT_LOG_TYPES,
+  type AuditLog,
+  type AuditSearchField,
+  auditPayload,
+  type IdentityRepository,
+  type User,
+  type UserRepository,
+  type UserWithIdentities,
 } from "@authsvc/core";
 import type { PendingQuery, Row, TransactionSql } from "postgres";
 import {
@@ -232,48 +233,11 @@ export function postgresIdentityRepository(
   };
 }
 
-/** The reference's log type of each action (GoTrue internal/models/audit_log_entry.go). */
-export const AUDIT_LOG_TYPES: Readonly<
-  Record<AuditAction, "account" | "team" | "token" | "user" | "factor">
-> = {
-  login: "account",
-  logout: "account",
-  user_signedup: "team",
-  user_invited: "team",
-  user_deleted: "team",
-  token_refreshed: "token",
-  token_revoked: "token",
-  user_modified: "user",
-  user_repeated_signup: "user",
-  identity_linked: "user",
-  identity_unlinked: "user",
-  factor_in_progress: "factor",
-  factor_unenrolled: "factor",
-  challenge_created: "factor",
-  verification_attempted: "factor",
-  factor_deleted: "factor",
-  factor_updated: "factor",
-  user_updated_password: "user",
-  user_recovery_requested: "user",
-  user_confirmation_requested: "user",
-  user_reauthenticate_requested: "user",
-  invite_accepted: "account",
-};
+/** Where the payload comes from: core, so that every AuditLog writes (and searches) the same one. */
+export { AUDIT_LOG_TYPES, auditPayload };
 
-/**
- * The `payload` GoTrue writes, so that dashboards and queries written for Supabase read ours:
- * `traits` only when there are any (GoTrue omits the key), `actor_via_sso` always false (no SSO yet).
- */
-export function auditPayload(entry: AuditEntry): Record<string, unknown> {
-  return {
-    actor_id: entry.actorId,
-    actor_username: entry.actorUsername,
-    actor_via_sso: false,
-    action: entry.action,
-    log_type: AUDIT_LOG_TYPES[entry.action],
-    ...(entry.traits === undefined ? {} : { traits: entry.traits }),
-  };
-}
+/** `%`, `_` and `\\` taken literally in a `like` pattern. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** `AuditLog` appending to the `audit_log_entries` table of `namespace`. */
 export function postgresAuditLog(sql: Queryable, options: { namespace: string }): AuditLog {
@@ -288,5 +252,40 @@ export function postgresAuditLog(sql: Queryable, options: { namespace: string })
         })}
       `;
     },
+
+    async list({ offset, limit, search }) {
+      const where = search === undefined ? sql`` : sql`where (${matching(search.fields, search.text)})`;
+      const rows = await sql`
+        select
+          *,
+          count(*) over () as total
+        from ${entries}
+        ${where}
+        order by created_at desc, id desc
+        limit ${limit}
+        offset ${offset}
+      `;
+      const total =
+        rows[0] !== undefined
+          ? Number(rows[0].total)
+          : Number((await sql`select count(*)::int as total from ${entries} ${where}`)[0]?.total ?? 0);
+      return {
+        entries: rows.map((row) => ({
+          id: row.id,
+          payload: (row.payload ?? {}) as Record<string, unknown>,
+          createdAt: row.created_at,
+          ipAddress: row.ip_address,
+        })),
+        total,
+      };
+    },
   };
+
+  /** `payload->>'<field>' ilike '%text%'` for any of `fields` (names from a fixed list, never the request). */
+  function matching(fields: readonly AuditSearchField[], text: string) {
+    const pattern = `%${likeLiteral(text)}%`;
+    return fields
+      .map((field) => sql`(payload ->> ${field}::text) ilike ${pattern}`)
+      .reduce((all, one) => sql`${all} or ${one}`);
+  }
 }

@@ -74,6 +74,7 @@ export function userFromRow(row: Row): User {
     userMetadata: metadata(row.raw_user_meta_data),
     bannedUntil: dateOrNull(row.banned_until),
     isAnonymous: row.is_anonymous === true,
+    deletedAt: dateOrNull(row.deleted_at),
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
   };
@@ -104,6 +105,7 @@ export function userColumns(sql: Queryable, user: User) {
     raw_user_meta_data: json(sql, user.userMetadata),
     banned_until: user.bannedUntil,
     is_anonymous: user.isAnonymous,
+    deleted_at: user.deletedAt,
     created_at: user.createdAt,
     updated_at: user.updatedAt,
   };
@@ -146,6 +148,7 @@ export function sessionFromRow(row: Row): Session {
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
     refreshedAt: dateOrNull(row.refreshed_at),
+    notAfter: dateOrNull(row.not_after),
   };
 }
 
@@ -158,6 +161,7 @@ export function sessionColumns(sql: Queryable, session: Session) {
     created_at: session.createdAt,
     updated_at: session.updatedAt,
     refreshed_at: session.refreshedAt,
+    not_after: session.notAfter,
   };
 }
 

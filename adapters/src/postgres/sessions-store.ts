@@ -32,6 +32,16 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
 
     find: async (id) => (isUuid(id) ? session(sql`select * from ${sessions} where id = ${id}`) : null),
 
+    async listForUser(userId) {
+      if (!isUuid(userId)) return [];
+      const rows = await sql`
+        select * from ${sessions}
+        where user_id = ${userId}
+        order by created_at, id
+      `;
+      return rows.map(sessionFromRow);
+    },
+
     lock: async (id) =>
       isUuid(id) ? session(sql`select * from ${sessions} where id = ${id} for update`) : null,
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { type Config, ConfigFileError, loadConfig, readEnvironment } from "./config.js";
+import { KEYS_USAGE, keysCommand } from "./keys-command.js";
 import { listen } from "./server.js";
 import { announceDevelopmentMode, compose } from "./wiring/compose.js";
 import { openDatabase } from "./wiring/database.js";
@@ -7,20 +8,39 @@ import { ensureDevSecret } from "./wiring/dev-secret.js";
 import { guardAgainstDatabaseFaults } from "./wiring/fault-guard.js";
 import { createLogger } from "./wiring/logger.js";
 
-const USAGE = "usage: authsvc [serve|migrate]";
+const USAGE = "usage: authsvc [serve|migrate|keys]";
 /** How long shutdown may take before the process gives up and exits non-zero. */
 const SHUTDOWN_DEADLINE_MS = 8_000;
 
-/** Loads the configuration or exits 1 with every problem, one per line, on stderr. */
-function configure(): { config: Config; notices: string[] } {
-  let vars: Record<string, string>;
+/** The environment with `.env`, or exit 1 when `.env` is malformed. */
+function environment(): Record<string, string> {
   try {
-    vars = readEnvironment(process.cwd(), process.env);
+    return readEnvironment(process.cwd(), process.env);
   } catch (error) {
     if (!(error instanceof ConfigFileError)) throw error;
     process.stderr.write(`authsvc: ${error.message}\n`);
     process.exit(1);
   }
+}
+
+/** `authsvc keys …`: needs no configuration and no database; prints a value for AUTHSVC_JWT_KEYS. */
+function keys(args: readonly string[]): void {
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(`${KEYS_USAGE}\n`);
+    return;
+  }
+  const outcome = keysCommand(args, environment());
+  if (outcome.ok) {
+    process.stdout.write(outcome.output);
+    return;
+  }
+  process.stderr.write(`authsvc keys: ${outcome.error}\n${KEYS_USAGE}\n`);
+  process.exit(2);
+}
+
+/** Loads the configuration or exits 1 with every problem, one per line, on stderr. */
+function configure(): { config: Config; notices: string[] } {
+  const vars = environment();
   const result = loadConfig(vars, { devJwtSecret: ensureDevSecret });
   if (!result.ok) {
     const count = result.problems.length;
@@ -34,6 +54,7 @@ function configure(): { config: Config; notices: string[] } {
 }
 
 async function main(command: string): Promise<void> {
+  if (command === "keys") return keys(process.argv.slice(3));
   if (command !== "serve" && command !== "migrate") {
     process.stderr.write(`${USAGE}\n`);
     process.exit(2);

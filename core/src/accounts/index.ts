@@ -1,5 +1,6 @@
 /** Accounts: users and their identities, their repositories and the steps that create them. */
 export * from "./audit-actor.js";
+export * from "./audit-payload.js";
 export * from "./channel-identity.js";
 export type * from "./deps.js";
 export * from "./email.js";

@@ -33,6 +33,8 @@ export interface User {
   readonly userMetadata: Metadata;
   readonly bannedUntil: Date | null;
   readonly isAnonymous: boolean;
+  /** Set by an admin soft delete (`should_soft_delete`): the row stays, obfuscated. */
+  readonly deletedAt: Date | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
@@ -92,6 +94,7 @@ export function blankUser(fields: Pick<User, "id" | "aud" | "role" | "createdAt"
     userMetadata: {},
     bannedUntil: null,
     isAnonymous: false,
+    deletedAt: null,
     updatedAt: fields.createdAt,
     ...fields,
   };

@@ -1,9 +1,7 @@
 import type { UserWithIdentities } from "../accounts/index.js";
-import { err, failures, ok, type Result } from "../kernel/index.js";
+import { ok, type Result } from "../kernel/index.js";
 import type { AdminDeps } from "./deps.js";
-
-const DEFAULT_PER_PAGE = 50;
-const MAX_PER_PAGE = 1000;
+import { pageWindow } from "./paging.js";
 
 /** One page of users, with what the HTTP layer needs for `X-Total-Count` and `Link`. */
 export interface UserPage {
@@ -25,15 +23,9 @@ export async function adminListUsers(
   deps: Pick<AdminDeps, "store" | "settings">,
   input: { page?: number; perPage?: number; aud?: string },
 ): Promise<Result<UserPage>> {
-  const page = input.page ?? 1;
-  const requested = input.perPage ?? DEFAULT_PER_PAGE;
-  if (!Number.isInteger(page) || !Number.isInteger(requested) || page < 1 || requested < 1) {
-    return err(failures.paginationInvalid());
-  }
-  const perPage = Math.min(requested, MAX_PER_PAGE);
-  const offset = (page - 1) * perPage;
-  // A page so far out that its offset is no longer an exact integer would reach SQL as a float.
-  if (!Number.isSafeInteger(offset)) return err(failures.paginationInvalid());
+  const window = pageWindow(input);
+  if (!window.ok) return window;
+  const { page, perPage, offset } = window.value;
   const aud = input.aud || deps.settings.jwt.aud;
   const { users, total } = await deps.store.users.list({ offset, limit: perPage, aud });
   return ok({ users, total, page, perPage, aud });

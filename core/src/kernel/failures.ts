@@ -66,6 +66,16 @@ const catalogue = {
   userBannedAtTokenGrant: ["user_banned", "User is banned"],
   refreshTokenNotFound: ["refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found"],
   refreshTokenAlreadyUsed: ["refresh_token_already_used", "Invalid Refresh Token: Already Used"],
+  // Session controls (SESSIONS_*): refresh refused once a session is over, as the reference words it
+  sessionExpired: ["session_expired", "Invalid Refresh Token: Session Expired"],
+  sessionInactive: ["session_expired", "Invalid Refresh Token: Session Expired (Inactivity)"],
+  sessionRevokedByNewerLogin: [
+    "session_expired",
+    "Invalid Refresh Token: Session Expired (Revoked by Newer Login)",
+  ],
+  adminSessionExpired: ["session_expired", "Session is no longer valid"],
+  // DELETE /user/sessions/{id} (an extension): not one of the caller's sessions, or malformed
+  userSessionNotFound: ["session_not_found", "Session not found"],
   noAuthorization: ["no_authorization", "This endpoint requires a valid Bearer token"],
   jwtUnverifiable: ["bad_jwt", "invalid JWT: unable to parse or verify signature, token is unverifiable"],
   jwtSubMissing: ["bad_jwt", "invalid claim: missing sub claim"],
@@ -136,10 +146,7 @@ const catalogue = {
   passwordHashInvalid: ["validation_failed", "Invalid password hash format"],
   banDurationInvalid: ["validation_failed", (reason: string) => `invalid format for ban duration: ${reason}`],
   paginationInvalid: ["validation_failed", "Bad Pagination Parameters"],
-  softDeleteUnsupported: [
-    "validation_failed",
-    "Soft deletion is not supported; delete without should_soft_delete",
-  ],
+  auditQueryInvalid: ["validation_failed", (query: string) => `Invalid query scope: ${query}`],
   linkTypeInvalid: [
     "validation_failed",
     (type: string) => `Invalid email action link type requested: ${type}`,

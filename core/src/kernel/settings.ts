@@ -37,6 +37,8 @@ export interface AuthSettings {
   };
   readonly password: { readonly minLength: number; readonly requiredCharacters: readonly string[] };
   readonly refreshTokens: { readonly rotationEnabled: boolean; readonly reuseIntervalMs: number };
+  /** The session controls (`SESSIONS_*`); see the sessions slice's `session-limits.ts`. */
+  readonly sessions: SessionLimits;
   readonly signup: {
     readonly disabled: boolean;
     readonly emailEnabled: boolean;
@@ -71,4 +73,18 @@ export interface MfaSettings {
     /** The text; `{{ .Code }}` becomes the code (`MFA_PHONE_TEMPLATE`). */
     readonly template: string;
   };
+}
+
+/**
+ * The session controls (`SESSIONS_*`), in milliseconds; 0 turns a limit off. They are checked when a
+ * session is refreshed (and when an admin token names a session), as the reference does; access tokens
+ * already issued stay valid until they expire.
+ */
+export interface SessionLimits {
+  /** `SESSIONS_TIMEBOX`: a session ends this long after it was created, however active. */
+  readonly timeboxMs: number;
+  /** `SESSIONS_INACTIVITY_TIMEOUT`: a session ends when not refreshed for this long. */
+  readonly inactivityTimeoutMs: number;
+  /** `SESSIONS_SINGLE_PER_USER`: only the user's most recently active session may be refreshed. */
+  readonly singlePerUser: boolean;
 }

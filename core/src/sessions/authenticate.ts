@@ -2,6 +2,7 @@ import type { UserWithIdentities } from "../accounts/index.js";
 import { isBanned } from "../accounts/index.js";
 import { type AuthError, err, failures, isUuid, NIL_UUID, ok, type Result } from "../kernel/index.js";
 import type { SessionsDeps } from "./deps.js";
+import { sessionEnd } from "./session-limits.js";
 
 export interface Authenticated {
   /** The caller, with identities: what `GET /user` answers, read in the same round trip. */
@@ -111,8 +112,14 @@ export async function authenticateAdmin(
   // neither `sub` nor `session_id` and are unaffected.
   const sessionId = sessionIdClaim(claims);
   if (!sessionId.ok) return sessionId;
-  if (sessionId.value !== null && (await deps.store.sessions.find(sessionId.value)) === null) {
-    return err(failures.jwtSessionMissing());
+  if (sessionId.value !== null) {
+    const session = await deps.store.sessions.find(sessionId.value);
+    if (session === null) return err(failures.jwtSessionMissing());
+    // As the reference: an admin user's token is refused once its session is over (SESSIONS_*), although
+    // user routes still accept such tokens until they expire.
+    if (sessionEnd(session, deps.settings.sessions, deps.clock.now()) !== null) {
+      return err(failures.adminSessionExpired());
+    }
   }
   if (typeof claims.sub === "string" && claims.sub !== "") {
     const user = isUuid(claims.sub) ? await deps.store.users.findById(claims.sub) : null;

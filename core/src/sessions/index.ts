@@ -7,5 +7,7 @@ export type * from "./ports/session-store.js";
 export type * from "./ports/token-signer.js";
 export * from "./refresh-session.js";
 export type * from "./session.js";
+export * from "./session-limits.js";
 export * from "./sign-in-password.js";
 export { issueSession, type SessionTokens, signAccessToken } from "./steps/issue-session.js";
+export * from "./user-sessions.js";

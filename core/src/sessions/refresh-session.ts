@@ -1,8 +1,17 @@
 import { actorUsername, isBanned, userBody } from "../accounts/index.js";
-import { constantTimeEqual, err, failures, ok, type Result } from "../kernel/index.js";
-import type { SessionsDeps } from "./deps.js";
+import {
+  type AuthError,
+  constantTimeEqual,
+  err,
+  failures,
+  ok,
+  type Result,
+  type SessionLimits,
+} from "../kernel/index.js";
+import type { SessionsDeps, SessionsRepositories } from "./deps.js";
 import { decideRefresh } from "./refresh-decision.js";
 import type { Session } from "./session.js";
+import { sessionEnd, supersededBy } from "./session-limits.js";
 import { type SessionTokens, signAccessToken } from "./steps/issue-session.js";
 
 const notFound = () => failures.refreshTokenNotFound();
@@ -36,6 +45,8 @@ export async function refreshSession(
     if (user === null) return err(notFound());
     const now = deps.clock.now();
     if (isBanned(user, now)) return err(failures.userBannedAtTokenGrant());
+    const over = await sessionOver(repos, deps.settings.sessions, session, token.updatedAt, now);
+    if (over !== null) return err(over);
 
     const { rotationEnabled, reuseIntervalMs } = deps.settings.refreshTokens;
     const child = deps.tokens.child(presented);
@@ -80,4 +91,27 @@ export async function refreshSession(
     const access = await signAccessToken(deps, user, refreshed, now);
     return ok({ ...access, refreshToken: child, user: await userBody(repos, user), session: refreshed });
   });
+}
+
+/**
+ * The session controls, all of them here: the refresh of a session that ended (not_after, timebox,
+ * inactivity) or that a more recently active session of the same user superseded (single session per
+ * user) is refused with `session_expired`. Pure comparisons of the locked session row, the presented
+ * token's `updated_at` and, for the last rule only, the user's other session rows with the settings.
+ */
+async function sessionOver(
+  repos: Pick<SessionsRepositories, "sessions">,
+  limits: SessionLimits,
+  session: Session,
+  tokenUpdatedAt: Date,
+  now: Date,
+): Promise<AuthError | null> {
+  const end = sessionEnd(session, limits, now, tokenUpdatedAt);
+  if (end === "inactivity") return failures.sessionInactive();
+  if (end !== null) return failures.sessionExpired();
+  if (!limits.singlePerUser) return null;
+  const siblings = await repos.sessions.listForUser(session.userId);
+  return supersededBy(session, siblings, limits, now, tokenUpdatedAt)
+    ? failures.sessionRevokedByNewerLogin()
+    : null;
 }

@@ -13,7 +13,13 @@ export interface Session {
   readonly amr: readonly AmrEntry[];
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  /** When the session was last refreshed (`refreshed_at`); null until its first refresh. */
   readonly refreshedAt: Date | null;
+  /**
+   * A hard end set when the session was created (`not_after`), or null. The reference sets it only for
+   * SAML sign-ins (the assertion's NotOnOrAfter); nothing here sets it yet, but a stored one is obeyed.
+   */
+  readonly notAfter: Date | null;
 }
 
 /** A refresh token as stored: only its SHA-256 hash is kept. */

@@ -37,6 +37,7 @@ export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): Auth
     },
     password: { minLength: 6, requiredCharacters: [] },
     refreshTokens: { rotationEnabled: true, reuseIntervalMs: 10_000 },
+    sessions: { timeboxMs: 0, inactivityTimeoutMs: 0, singlePerUser: false },
     signup: {
       disabled: false,
       emailEnabled: true,

@@ -1,4 +1,5 @@
 import type { Repositories, Store } from "../store.js";
+import { fakeAudit } from "./accounts/fake-audit.js";
 import { fakeIdentities, fakeUsers } from "./accounts/fake-users.js";
 import { emptyTables, type FakeTables } from "./fake-tables.js";
 import { fakeAssurance, fakeChallenges, fakeFactors } from "./mfa/fake-mfa.js";
@@ -18,7 +19,7 @@ export function fakeStore(): Store & { tables: FakeTables } {
     users: fakeUsers(tables),
     identities: fakeIdentities(tables),
     sessions: fakeSessions(tables),
-    audit: { record: async (entry) => void tables.audit.push(entry) },
+    audit: fakeAudit(tables),
     oneTimeTokens: fakeOneTimeTokens(tables.oneTimeTokens),
     quota: fakeQuota(),
     flowStates: fakeFlowStates(tables.flowStates),

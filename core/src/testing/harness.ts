@@ -89,6 +89,7 @@ export function aFullUser(fields: Partial<User> = {}): User {
     userMetadata: { name: "Alice", settings: { theme: "dark", sizes: [1, 2.5, -3] } },
     bannedUntil: at(10),
     isAnonymous: true,
+    deletedAt: at(13),
     createdAt: at(-100),
     updatedAt: at(11),
     ...fields,
@@ -118,6 +119,7 @@ export function aSession(user: User, fields: Partial<Session> = {}): Session {
     createdAt: at(0),
     updatedAt: at(0),
     refreshedAt: null,
+    notAfter: null,
     ...fields,
   };
 }

@@ -9,6 +9,7 @@ const all: readonly Variable<unknown>[] = [
   ...Object.values(S.telemetry.variables),
   ...Object.values(S.jwt.variables),
   ...Object.values(S.security.variables),
+  ...Object.values(S.sessions.variables),
   ...Object.values(S.rateLimits.variables),
   ...S.external.variables,
   ...S.mail.variables,

@@ -34,6 +34,7 @@ export function loadConfig(
   const telemetry = S.telemetry.read(r);
   const jwt = S.jwt.read(r);
   const security = S.security.read(r);
+  const sessions = S.sessions.read(r);
   const rateLimits = S.rateLimits.read(r);
   const external = S.external.read(r);
   const mail = S.mail.read(r);
@@ -55,6 +56,7 @@ export function loadConfig(
     ...S.telemetry.settle(telemetry),
     ...S.jwt.settle(jwt, ctx, general.dataDir),
     ...S.security.settle(security, ctx),
+    ...S.sessions.settle(sessions),
     ...S.rateLimits.settle(rateLimits),
     ...S.external.settle(external, ctx),
     ...S.mail.settle(mail, ctx),

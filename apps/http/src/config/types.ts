@@ -11,6 +11,7 @@ import type { MailerConfig, SmtpConfig } from "./sections/mail.js";
 import type { MfaConfig } from "./sections/mfa.js";
 import type { RateLimitConfig } from "./sections/rate-limits.js";
 import type { PasswordConfig, SecurityConfig } from "./sections/security.js";
+import type { SessionsConfig } from "./sections/sessions.js";
 import type { SmsConfig } from "./sections/sms.js";
 import type { TelemetryConfig } from "./sections/telemetry.js";
 
@@ -41,6 +42,7 @@ export {
   type PasswordConfig,
   type SecurityConfig,
 } from "./sections/security.js";
+export type { SessionsConfig } from "./sections/sessions.js";
 export {
   type MessagebirdSettings,
   SMS_PROVIDERS,
@@ -70,6 +72,7 @@ export type Config = GeneralConfig &
     readonly jwt: JwtConfig;
     readonly password: PasswordConfig;
     readonly security: SecurityConfig;
+    readonly sessions: SessionsConfig;
     readonly rateLimit: RateLimitConfig;
     readonly external: ExternalConfig;
     readonly smtp: SmtpConfig;

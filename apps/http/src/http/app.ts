@@ -5,18 +5,21 @@ import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import type { Logger } from "pino";
+import { adminAuditRoutes } from "../routes/admin-audit.js";
 import { adminFactorRoutes } from "../routes/admin-factors.js";
 import { generateLinkRoutes } from "../routes/admin-generate-link.js";
 import { adminUserRoutes } from "../routes/admin-users.js";
 import { externalRoutes } from "../routes/external.js";
 import { factorRoutes } from "../routes/factors.js";
 import { healthRoutes } from "../routes/health.js";
+import { type Jwks, jwksRoutes } from "../routes/jwks.js";
 import { messageRoutes } from "../routes/messages.js";
 import { type ReadinessCheck, readyRoutes } from "../routes/ready.js";
 import { type Settings, settingsRoutes } from "../routes/settings.js";
 import { signupRoutes } from "../routes/signup.js";
 import { tokenRoutes } from "../routes/token.js";
 import { userRoutes } from "../routes/user.js";
+import { userSessionRoutes } from "../routes/user-sessions.js";
 import { verifyRoutes } from "../routes/verify.js";
 import { API_VERSION_HEADER } from "./api-version.js";
 import type { AppEnv } from "./app-env.js";
@@ -37,6 +40,8 @@ export interface AppDeps {
   readonly logger: Logger;
   readonly version: string;
   readonly settings: Settings;
+  /** The public signing keys served at `/.well-known/jwks.json`; none when absent (`JWT_SECRET` alone). */
+  readonly jwks?: Jwks;
   /** The ports and settings the use cases run with. */
   readonly auth: AuthDeps;
   /** Incoming header whose value becomes the request id (`REQUEST_ID_HEADER`). */
@@ -123,10 +128,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", healthRoutes(deps.version));
   app.route("/", readyRoutes(deps.readiness ?? [], deps.readinessTimeoutMs));
   app.route("/", settingsRoutes(deps.settings));
+  app.route("/", jwksRoutes(deps.jwks ?? { keys: [] }));
   app.route("/", signupRoutes(auth));
   app.route("/", tokenRoutes(auth));
   app.route("/", userRoutes(auth));
+  app.route("/", userSessionRoutes(auth));
   app.route("/", adminUserRoutes(auth));
+  app.route("/", adminAuditRoutes(auth));
   app.route("/", verifyRoutes(auth));
   app.route("/", messageRoutes(auth));
   app.route("/", generateLinkRoutes(auth));

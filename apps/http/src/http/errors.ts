@@ -111,6 +111,13 @@ const STATUS_OVERRIDES: Readonly<Partial<Record<FailureName, number>>> = {
   factorIdNotUuid: 404,
   challengeNotFound: 422,
   unenrollNeedsAal2: 422,
+  // A refresh of an ended session is a bad request at the token endpoint; an admin token whose session
+  // ended keeps the code's 403.
+  sessionExpired: 400,
+  sessionInactive: 400,
+  sessionRevokedByNewerLogin: 400,
+  // Not one of the caller's sessions: a missing resource, as the reference answers a factor it cannot find.
+  userSessionNotFound: 404,
 };
 
 /** An error the HTTP layer raises itself (bad JSON, unknown route, request limits), with its status. */

@@ -15,6 +15,7 @@ import type { AppEnv } from "../http/app-env.js";
 import { defined, filledText, flag, metadata, parseBody, shortText, text, unwrap } from "../http/body.js";
 import { requireAdmin } from "../http/middleware/auth.js";
 import { readJsonObject } from "../http/middleware/json-body.js";
+import { linkHeader, pageParam } from "../http/pagination.js";
 import { userJson } from "../http/presenters/user-json.js";
 
 /** The `:id` path segment; a malformed one is a 404, as the reference answers. */
@@ -70,22 +71,6 @@ const InviteBody = v.object({ email: text, data: metadata, redirect_to: text });
 
 const adminUserFields = async (c: Context<AppEnv>) => parseBody(AdminUserBody, await readJsonObject(c));
 
-/** A positive whole number from the query, or the default when absent or empty. */
-function pageParam(value: string | undefined, fallback: number): number {
-  if (value === undefined || value === "") return fallback;
-  if (!/^-?\d+$/.test(value)) throw failures.paginationInvalid();
-  return Number(value);
-}
-
-/** `Link` exactly as the reference writes it (the official client parses it naively). */
-function linkHeader(path: string, page: number, perPage: number, total: number): string {
-  const last = Math.max(1, Math.ceil(total / perPage));
-  const links: string[] = [];
-  if (page < last) links.push(`<${path}?page=${page + 1}&per_page=${perPage}>; rel="next"`);
-  links.push(`<${path}?page=${last}&per_page=${perPage}>; rel="last"`);
-  return links.join(", ");
-}
-
 /** `/admin/users…` and `/invite`: user administration for admin-role tokens. */
 export const adminUserRoutes = (deps: AuthDeps) => {
   const admin = requireAdmin(deps);
@@ -96,7 +81,7 @@ export const adminUserRoutes = (deps: AuthDeps) => {
       const perPage = pageParam(c.req.query("per_page"), 50);
       const list = unwrap(await adminListUsers(deps, { page, perPage }));
       c.header("x-total-count", String(list.total));
-      c.header("link", linkHeader("/admin/users", list.page, list.perPage, list.total));
+      c.header("link", linkHeader("/admin/users", list));
       return c.json({ users: list.users.map(userJson), aud: deps.settings.jwt.aud });
     })
     .post("/admin/users", admin, async (c) => {
@@ -119,8 +104,8 @@ export const adminUserRoutes = (deps: AuthDeps) => {
     .delete("/admin/users/:user_id", admin, async (c) => {
       const userId = userIdParam(c);
       const body = parseBody(DeleteBody, await readJsonObject(c));
-      if (body.should_soft_delete === true) throw failures.softDeleteUnsupported();
-      unwrap(await adminDeleteUser(deps, { actor: actor(c), userId }));
+      const softDelete = body.should_soft_delete === true;
+      unwrap(await adminDeleteUser(deps, { actor: actor(c), userId, softDelete }));
       return c.json({});
     })
     .post("/invite", admin, async (c) => {

@@ -5,6 +5,7 @@ import { jwtSettings } from "../config/sections/jwt.js";
 import { mailSettings } from "../config/sections/mail.js";
 import { mfaSettings } from "../config/sections/mfa.js";
 import { securitySettings } from "../config/sections/security.js";
+import { sessionsSettings } from "../config/sections/sessions.js";
 import { smsSettings } from "../config/sections/sms.js";
 import type { Config } from "../config.js";
 
@@ -16,6 +17,7 @@ export function authSettingsOf(config: Config): AuthSettings {
     sms: smsSettings(config),
     jwt: jwtSettings(config),
     ...securitySettings(config),
+    sessions: sessionsSettings(config),
     signup: signupSettings(config),
     mfa: mfaSettings(config),
   };

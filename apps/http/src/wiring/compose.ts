@@ -5,6 +5,7 @@ import type { Config } from "../config.js";
 import { createApp } from "../http/app.js";
 import { startTelemetry } from "../telemetry/index.js";
 import { authDepsOf } from "./auth-deps.js";
+import { jwksOf } from "./crypto.js";
 import { openDatabase } from "./database.js";
 import { DELIVERY_DRAIN_MS, deliveriesOf } from "./deliveries.js";
 import { captchaVerifierOf, requestLimiterStoreOf } from "./guards.js";
@@ -45,6 +46,7 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
     logger,
     version,
     settings: settingsOf(config),
+    jwks: jwksOf(config),
     auth: telemetry ? telemetry.observe(auth) : auth,
     requestIdHeader: config.api.requestIdHeader,
     corsAllowedHeaders: config.api.corsAllowedHeaders,
@@ -91,9 +93,9 @@ export async function announceDevelopmentMode(config: Config, logger: Logger, no
   logUnredacted(
     logger,
     {
-      anon_key: await signApiKey(config.jwt.secret, "anon", now),
-      service_role_key: await signApiKey(config.jwt.secret, "service_role", now),
+      anon_key: await signApiKey(config.jwt.secret, "anon", now, config.jwt.keys),
+      service_role_key: await signApiKey(config.jwt.secret, "service_role", now, config.jwt.keys),
     },
-    "development API keys (signed with the development JWT secret): send as 'Authorization: Bearer <key>' and 'apikey: <key>'",
+    "development API keys (signed with the development JWT secret, or the JWT_KEYS signing key): send as 'Authorization: Bearer <key>' and 'apikey: <key>'",
   );
 }

@@ -33,8 +33,30 @@ export interface AuditEntry {
   readonly at: Date;
 }
 
+/** An entry as stored and as `GET /admin/audit` answers it. */
+export interface AuditRecord {
+  readonly id: string;
+  /** The reference's payload (`auditPayload`): actor_id, actor_username, action, log_type, traits… */
+  readonly payload: Readonly<Record<string, unknown>>;
+  readonly createdAt: Date;
+  /** "" when none was recorded. */
+  readonly ipAddress: string;
+}
+
+/** The payload fields an audit search may look in (the reference's `query` scopes). */
+export type AuditSearchField = "actor_username" | "actor_name" | "action" | "log_type";
+
 /** Appends to `audit_log_entries`; always called inside the transaction of the change it records. */
 export interface AuditLog {
   /** Appends one entry, in the caller's transaction (so it commits or rolls back with the change). */
   record(entry: AuditEntry): Promise<void>;
+  /**
+   * One page of entries, newest first, with the count of all that match. With `search`, only entries
+   * where one of the payload `fields` contains `text`, ignoring case (`%` and `_` are plain characters).
+   */
+  list(options: {
+    offset: number;
+    limit: number;
+    search?: { fields: readonly AuditSearchField[]; text: string } | undefined;
+  }): Promise<{ entries: AuditRecord[]; total: number }>;
 }

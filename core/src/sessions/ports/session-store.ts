@@ -9,6 +9,8 @@ export interface SessionStore {
   create(session: Session): Promise<void>;
   /** The session with this id, or null when it ended (logout, deletion) or never existed. */
   find(id: string): Promise<Session | null>;
+  /** The user's sessions, oldest first (`created_at`, then id). */
+  listForUser(userId: string): Promise<Session[]>;
   /** Reads and row-locks the session (`for update`): refreshes of one session run one at a time. */
   lock(id: string): Promise<Session | null>;
   /** Records a refresh of the session at `at` (`refreshed_at`, `updated_at`). */

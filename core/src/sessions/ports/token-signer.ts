@@ -1,6 +1,6 @@
 import type { AccessTokenClaims } from "../claims.js";
 
-/** Signs and verifies access tokens (HS256 with `JWT_SECRET`). */
+/** Signs and verifies access tokens (HS256 with `JWT_SECRET`, or the `JWT_KEYS` key set). */
 export interface TokenSigner {
   /** A compact JWS of `claims`, signed with the configured key and algorithm. */
   sign(claims: AccessTokenClaims): Promise<string>;

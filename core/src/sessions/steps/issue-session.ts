@@ -52,6 +52,7 @@ export async function issueSession(
     createdAt: now,
     updatedAt: now,
     refreshedAt: null,
+    notAfter: null,
   };
   await repos.sessions.create(session);
   const refreshToken = deps.tokens.generate();

@@ -26,6 +26,20 @@ export function describeUserRepositoryContract(name: string, makeStore: MakeStor
         expect(await users().findById(user.id)).toEqual(user);
       });
 
+      it("keeps a soft-deleted user: deleted_at and a mixed-case obfuscated email", async () => {
+        const user = await seedUser(harness().store, aUser({ email: "carol@example.com" }));
+        const hidden = {
+          ...user,
+          email: "Xk3_-ObFuScAtEd",
+          phone: "Ab9-_z",
+          deletedAt: at(9),
+          updatedAt: at(9),
+        };
+        expect(await users().update(hidden)).toBe("updated");
+        expect(await users().findById(user.id)).toEqual(hidden);
+        expect(await users().findByEmail("carol@example.com")).toBeNull();
+      });
+
       it("gives back a user with every optional field unset", async () => {
         const user = aUser({ email: null });
         expect(await users().insert(user)).toBe("inserted");

@@ -11,6 +11,10 @@ export function fakeSessions(t: FakeTables): SessionStore {
   return {
     create: async (s) => void t.sessions.set(s.id, s),
     find: async (id) => t.sessions.get(id) ?? null,
+    listForUser: async (userId) =>
+      [...t.sessions.values()]
+        .filter((s) => s.userId === userId)
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1)),
     lock: async (id) => t.sessions.get(id) ?? null,
     markRefreshed: async (id, at) => {
       const s = t.sessions.get(id);

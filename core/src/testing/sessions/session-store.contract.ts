@@ -19,6 +19,7 @@ export function describeSessionStoreContract(name: string, makeStore: MakeStore)
         createdAt: at(1),
         updatedAt: at(2),
         refreshedAt: at(3),
+        notAfter: at(4),
       });
       await sessions().create(plain);
       await sessions().create(stepped);
@@ -85,6 +86,20 @@ export function describeSessionStoreContract(name: string, makeStore: MakeStore)
       expect(await sessions().find(current.id)).toEqual(current);
       expect(await sessions().activeToken(current.id)).toEqual(token);
       for (const s of others) expect(await sessions().find(s.id)).toBeNull();
+    });
+
+    it("lists a user's sessions oldest first, and no one else's", async () => {
+      const { store } = harness();
+      const { user, session: middle } = await seedSession(store, { createdAt: at(10), updatedAt: at(10) });
+      const newest = aSession(user, { createdAt: at(20), updatedAt: at(20), refreshedAt: at(25) });
+      const oldest = aSession(user, { createdAt: at(5), updatedAt: at(5), notAfter: at(50) });
+      await sessions().create(newest);
+      await sessions().create(oldest);
+      await seedSession(store);
+      expect(await sessions().listForUser(user.id)).toEqual([oldest, middle, newest]);
+      expect(await sessions().listForUser(newId())).toEqual([]);
+      expect(await sessions().listForUser("not-a-uuid")).toEqual([]);
+      expect(await store.transaction((repos) => repos.sessions.listForUser(user.id))).toHaveLength(3);
     });
   });
 }

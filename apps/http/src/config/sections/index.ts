@@ -8,7 +8,8 @@ import * as mail from "./mail.js";
 import * as mfa from "./mfa.js";
 import * as rateLimits from "./rate-limits.js";
 import * as security from "./security.js";
+import * as sessions from "./sessions.js";
 import * as sms from "./sms.js";
 import * as telemetry from "./telemetry.js";
 
-export { api, db, external, general, jwt, mail, mfa, rateLimits, security, sms, telemetry };
+export { api, db, external, general, jwt, mail, mfa, rateLimits, security, sessions, sms, telemetry };

@@ -1,5 +1,7 @@
-/** JWT: the signing secret and the claims of access tokens. */
+/** JWT: the signing secret, the signing keys and the claims of access tokens. */
+import { type JwtKeyRing, parseJwtKeys } from "@authsvc/adapters";
 import type { AuthSettings } from "@authsvc/core";
+import * as v from "valibot";
 import * as k from "../kinds.js";
 import type { Reader } from "../reader.js";
 import type { Config } from "../types.js";
@@ -10,6 +12,23 @@ import { must, orEmbedded, type SettleContext } from "./context.js";
 export const DEV_JWT_SECRET_FILE = "jwt-secret";
 const LEAST_JWT_SECRET_LENGTH = 16;
 
+/**
+ * `JWT_KEYS`: the whole key set is read and checked at start (adapters/src/crypto/jwt-keys.ts); its
+ * problems, one per key, make one message that never quotes key material.
+ */
+const jwtKeys: k.Kind<JwtKeyRing> = {
+  type: "JSON array of JWKs",
+  schema: v.pipe(
+    v.string(),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const result = parseJwtKeys(dataset.value);
+      if (result.ok) return result.ring;
+      addIssue({ message: result.problems.join("; ") });
+      return NEVER;
+    }),
+  ),
+};
+
 const variable = defineVariables("JWT");
 export const variables = {
   secret: variable({
@@ -17,7 +36,14 @@ export const variables = {
     kind: k.secret(LEAST_JWT_SECRET_LENGTH),
     required: "unless embedded",
     computedDefault: "a generated development secret in embedded mode",
-    description: "Secret that signs access tokens (HS256). Shorter than 16 characters is refused.",
+    description:
+      "Secret that signs access tokens (HS256) unless `JWT_KEYS` is set; also keys the hashes of one-time and refresh tokens. Shorter than 16 characters is refused.",
+  }),
+  keys: variable({
+    key: "JWT_KEYS",
+    kind: jwtKeys,
+    description:
+      'Signing keys: a JSON array of private JWKs (HS256, RS256, RS512, ES256, ES512, EdDSA) with unique `kid`s; the one with `"sign"` in `key_ops` signs, every key verifies. Public keys at `/.well-known/jwks.json`. Unset: HS256 with `JWT_SECRET`. See README "Signing keys"; `authsvc keys` generates a set.',
   }),
   exp: variable({
     key: "JWT_EXP",
@@ -53,6 +79,8 @@ export const variables = {
 
 export interface JwtConfig {
   readonly secret: string;
+  /** `JWT_KEYS`, checked; undefined: HS256 with `secret`. */
+  readonly keys: JwtKeyRing | undefined;
   /** Access token lifetime, seconds. */
   readonly exp: number;
   readonly aud: string;

@@ -50,6 +50,7 @@ export function userJson(user: User | UserWithIdentities) {
     created_at: user.createdAt.toISOString(),
     updated_at: user.updatedAt.toISOString(),
     banned_until: iso(user.bannedUntil),
+    deleted_at: iso(user.deletedAt),
     is_anonymous: user.isAnonymous,
   };
 }

@@ -1,0 +1,77 @@
+import { parseJwtKeys } from "@authsvc/adapters";
+import { describe, expect, it } from "vitest";
+import { keysCommand } from "./keys-command.js";
+
+type Jwk = Record<string, unknown>;
+
+function run(args: string[], keys?: Jwk[]): Jwk[] {
+  const outcome = keysCommand(args, keys ? { AUTHSVC_JWT_KEYS: JSON.stringify(keys) } : {});
+  if (!outcome.ok) throw new Error(outcome.error);
+  expect(outcome.output.endsWith("\n")).toBe(true);
+  expect(outcome.output.trim()).not.toContain("\n");
+  expect(parseJwtKeys(outcome.output).ok).toBe(true);
+  return JSON.parse(outcome.output) as Jwk[];
+}
+const errorOf = (args: string[], keys?: Jwk[]): string => {
+  const outcome = keysCommand(args, keys ? { AUTHSVC_JWT_KEYS: JSON.stringify(keys) } : {});
+  if (outcome.ok) throw new Error("expected a refusal");
+  return outcome.error;
+};
+const signerKid = (keys: Jwk[]) =>
+  keys.filter((key) => (key.key_ops as string[]).includes("sign")).map((key) => key.kid);
+
+describe("authsvc keys", () => {
+  it("prints a set of one ES256 signing key by default, as supabase gen signing-key shapes it", () => {
+    const [key, ...rest] = run([]);
+    expect(rest).toEqual([]);
+    expect(key).toMatchObject({
+      kty: "EC",
+      crv: "P-256",
+      alg: "ES256",
+      use: "sig",
+      key_ops: ["sign", "verify"],
+      ext: true,
+    });
+    expect(key?.kid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(key).toHaveProperty("d");
+  });
+
+  it.each(["HS256", "RS256", "EdDSA"])("generates a %s key with --alg", (alg) => {
+    expect(run(["--alg", alg])[0]?.alg).toBe(alg);
+  });
+
+  it("rotates: add a standby key, promote it, remove the previous one", () => {
+    const [first] = run([]);
+    const withStandby = run(["--add", "--standby", "--alg", "RS256"], [first as Jwk]);
+    expect(withStandby).toHaveLength(2);
+    expect(signerKid(withStandby)).toEqual([first?.kid]);
+    const next = withStandby[1]?.kid as string;
+    const promoted = run(["--promote", next], withStandby);
+    expect(signerKid(promoted)).toEqual([next]);
+    expect(promoted[0]?.key_ops).toEqual(["verify"]);
+    expect(run(["--remove", first?.kid as string], promoted).map((key) => key.kid)).toEqual([next]);
+  });
+
+  it("--add without --standby makes the new key sign at once and the previous one verify", () => {
+    const [first] = run([]);
+    const added = run(["--add"], [first as Jwk]);
+    expect(signerKid(added)).toEqual([added[1]?.kid]);
+  });
+
+  it("refuses bad options, an unknown kid, removing the signer and editing an unset or invalid set", () => {
+    const set = run([]);
+    const kid = set[0]?.kid as string;
+    expect(errorOf(["--alg", "PS256"])).toBe(
+      '--alg must be one of HS256, RS256, RS512, ES256, ES512, EdDSA, got "PS256"',
+    );
+    expect(errorOf(["--standby"])).toMatch(/--standby goes with --add/);
+    expect(errorOf(["--add", "--promote", kid], set)).toMatch(/choose one of/);
+    expect(errorOf(["--bogus"])).toMatch(/Unknown option/);
+    expect(errorOf(["--promote", "nope"], set)).toBe('AUTHSVC_JWT_KEYS holds no key with kid "nope"');
+    expect(errorOf(["--remove", kid], set)).toBe(`"${kid}" is the signing key: promote another key first`);
+    expect(errorOf(["--add"])).toBe("AUTHSVC_JWT_KEYS is not set: nothing to edit");
+    expect(errorOf(["--add"], [{ ...set[0], alg: "XX" }])).toMatch(
+      /^AUTHSVC_JWT_KEYS: key 1 .*alg "XX" is not supported/,
+    );
+  });
+});
