@@ -1,4 +1,4 @@
-import { actorUsername, isBanned } from "../accounts/index.js";
+import { actorUsername, isBanned, userBody } from "../accounts/index.js";
 import {
   type AuthError,
   constantTimeEqual,
@@ -92,8 +92,7 @@ export async function refreshSession(
       method: "token_refresh",
       functions: repos.hookFunctions,
     });
-    const identities = await repos.identities.listByUser(user.id);
-    return ok({ ...access, refreshToken: child, user: { ...user, identities }, session: refreshed });
+    return ok({ ...access, refreshToken: child, user: await userBody(repos, user), session: refreshed });
   });
 }
 
