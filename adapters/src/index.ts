@@ -15,6 +15,8 @@ export * from "./hooks/hook-uri.js";
 export * from "./hooks/http-hook.js";
 export * from "./mail/log-mailer.js";
 export * from "./mail/smtp-mailer.js";
+export * from "./mfa/secret-box.js";
+export * from "./mfa/totp.js";
 export * from "./oauth/index.js";
 export * from "./postgres/connect.js";
 export * from "./postgres/embedded-server.js";

@@ -1,6 +1,7 @@
 import type { AccountsDeps } from "./accounts/index.js";
 import type { AdminDeps } from "./admin/index.js";
 import type { HooksDeps } from "./hooks/index.js";
+import type { MfaDeps } from "./mfa/index.js";
 import type { OAuthDeps } from "./oauth/index.js";
 import type { SessionsDeps } from "./sessions/index.js";
 import type { Store } from "./store.js";
@@ -11,6 +12,9 @@ import type { VerificationDeps } from "./verification/index.js";
  * the subset it uses with `Pick`. A new slice adds its own here.
  */
 export interface AuthDeps
-  extends Omit<AccountsDeps & SessionsDeps & VerificationDeps & AdminDeps & OAuthDeps & HooksDeps, "store"> {
+  extends Omit<
+    AccountsDeps & SessionsDeps & VerificationDeps & AdminDeps & OAuthDeps & HooksDeps & MfaDeps,
+    "store"
+  > {
   readonly store: Store;
 }

@@ -6,6 +6,7 @@
 // Accounts
 export { AUDIT_LOG_TYPES, auditPayload } from "./accounts/audit-payload.js";
 export type { AccountsRepositories } from "./accounts/deps.js";
+export type { Factor, FactorType } from "./accounts/factor.js";
 export type {
   AuditAction,
   AuditEntry,
@@ -15,6 +16,7 @@ export type {
 } from "./accounts/ports/audit-log.js";
 export type { IdentityRepository } from "./accounts/ports/identity-repository.js";
 export type { PasswordHasher } from "./accounts/ports/password-hasher.js";
+export type { UserFactors } from "./accounts/ports/user-factors.js";
 export type { UserRepository } from "./accounts/ports/user-repository.js";
 export {
   confirmedAt,
@@ -67,6 +69,23 @@ export type { Result } from "./kernel/result.js";
 // Kernel
 export type { AuthSettings, SessionLimits } from "./kernel/settings.js";
 export { isUuid } from "./kernel/uuid.js";
+// MFA
+export {
+  adminDeleteFactor,
+  adminListFactors,
+  adminUpdateFactor,
+  type Challenge,
+  type ChallengeStore,
+  challengeFactor,
+  enrollFactor,
+  type FactorStore,
+  type SecretBox,
+  type SessionAssurance,
+  type Totp,
+  type TotpEnrolment,
+  unenrollFactor,
+  verifyFactor,
+} from "./mfa/index.js";
 export {
   type CallbackFailure,
   type CallbackOutcome,

@@ -1,5 +1,6 @@
 import type { AccountsRepositories } from "./accounts/index.js";
 import type { Transactor } from "./kernel/index.js";
+import type { MfaRepositories } from "./mfa/index.js";
 import type { OAuthRepositories } from "./oauth/index.js";
 import type { PkceRepositories } from "./pkce/index.js";
 import type { SessionsRepositories } from "./sessions/index.js";
@@ -7,11 +8,16 @@ import type { VerificationRepositories } from "./verification/index.js";
 
 /** Every slice's repositories, bound to one connection or transaction. A new slice adds its own here. */
 export interface Repositories
-  extends AccountsRepositories,
-    SessionsRepositories,
-    PkceRepositories,
-    VerificationRepositories,
-    OAuthRepositories {}
+  extends Omit<
+      AccountsRepositories &
+        SessionsRepositories &
+        PkceRepositories &
+        VerificationRepositories &
+        OAuthRepositories,
+      "factors"
+    >,
+    // MFA's factor store is the full one; the other slices only read factors through it.
+    MfaRepositories {}
 
 /**
  * The database. Reads may use the repositories directly; a change that spans several writes runs in

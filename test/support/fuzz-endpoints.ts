@@ -34,4 +34,11 @@ export const ENDPOINTS: Endpoint[] = [
   ["POST", "/callback"],
   ["GET", "/user/identities/authorize"],
   ["DELETE", "/user/identities/:identityId"],
+  ["POST", "/factors"],
+  ["POST", "/factors/:factor_id/challenge"],
+  ["POST", "/factors/:factor_id/verify"],
+  ["DELETE", "/factors/:factor_id"],
+  ["GET", "/admin/users/:user_id/factors"],
+  ["PUT", "/admin/users/:user_id/factors/:factor_id"],
+  ["DELETE", "/admin/users/:user_id/factors/:factor_id"],
 ].map(([method, path]) => ({ method: method as string, path: path as string }));

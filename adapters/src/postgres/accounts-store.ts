@@ -11,6 +11,7 @@ import {
 } from "@authsvc/core";
 import type { PendingQuery, Row, TransactionSql } from "postgres";
 import {
+  factorFromRow,
   identityColumns,
   identityFromRow,
   isUuid,
@@ -20,11 +21,11 @@ import {
   userFromRow,
 } from "./rows.js";
 
-/** The accounts slice's repositories (users, identities, audit log) on `sql`. */
+/** The accounts slice's repositories (users, identities, audit log) on `sql`; factors come from mfa-store.ts. */
 export function postgresAccountsRepositories(
   sql: Queryable,
   options: RepositoryOptions,
-): AccountsRepositories {
+): Omit<AccountsRepositories, "factors"> {
   return {
     users: postgresUserRepository(sql, options),
     identities: postgresIdentityRepository(sql, options),
@@ -82,6 +83,12 @@ export function withIdentities(row: Row): UserWithIdentities {
   return { ...userFromRow(row), identities };
 }
 
+/** A `users` row with its `identities` and `factors` json arrays: the user body of GET /user. */
+export function withFactors(row: Row): UserWithIdentities {
+  const factors = Array.isArray(row.factors) ? row.factors.map(factorFromRow) : [];
+  return { ...withIdentities(row), factors };
+}
+
 /** `UserRepository` over the `users` table of `namespace`. */
 export function postgresUserRepository(sql: Queryable, options: RepositoryOptions): UserRepository {
   const users = sql`${sql(options.namespace)}.users`;
@@ -98,6 +105,19 @@ export function postgresUserRepository(sql: Queryable, options: RepositoryOption
     ) as identities
   `;
 
+  // The factors of user `u`, oldest first: GET /user and the admin's GET carry them.
+  const factorsOfU = sql`
+    coalesce(
+      (
+        select
+          json_agg(f order by f.created_at, f.id)
+        from ${sql(options.namespace)}.mfa_factors f
+        where f.user_id = u.id
+      ),
+      '[]'::json
+    ) as factors
+  `;
+
   async function one(query: PendingQuery<Row[]>): Promise<User | null> {
     const [row] = await query;
     return row ? userFromRow(row) : null;
@@ -111,11 +131,12 @@ export function postgresUserRepository(sql: Queryable, options: RepositoryOption
       const [row] = await sql`
         select
           u.*,
-          ${identitiesOfU}
+          ${identitiesOfU},
+          ${factorsOfU}
         from ${users} u
         where u.id = ${id}
       `;
-      return row ? withIdentities(row) : null;
+      return row ? withFactors(row) : null;
     },
 
     findByEmail: (email) =>

@@ -80,6 +80,8 @@ describe("migrate", () => {
       "audit_log_entries",
       "flow_state",
       "identities",
+      "mfa_challenges",
+      "mfa_factors",
       "one_time_tokens",
       "refresh_tokens",
       "request_limits",

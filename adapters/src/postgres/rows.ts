@@ -1,4 +1,13 @@
-import type { AmrEntry, Identity, Metadata, RefreshTokenRecord, Session, User } from "@authsvc/core";
+import type {
+  AmrEntry,
+  Challenge,
+  Factor,
+  Identity,
+  Metadata,
+  RefreshTokenRecord,
+  Session,
+  User,
+} from "@authsvc/core";
 import type { ISql, Row } from "postgres";
 
 /** What the repositories run their statements on: the pool, or the transaction of `sql.begin`. */
@@ -179,5 +188,47 @@ export function refreshTokenColumns(token: Omit<RefreshTokenRecord, "id">) {
     revoked: token.revoked,
     created_at: token.createdAt,
     updated_at: token.updatedAt,
+  };
+}
+
+/** An `mfa_factors` row (selected with `*`, or spelled by json_agg) as a domain factor. */
+export function factorFromRow(row: Row): Factor {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    friendlyName: row.friendly_name ?? "",
+    factorType: row.factor_type === "phone" ? "phone" : "totp",
+    status: row.status === "verified" ? "verified" : "unverified",
+    secret: textOrNull(row.secret),
+    phone: textOrNull(row.phone),
+    createdAt: date(row.created_at),
+    updatedAt: date(row.updated_at),
+    lastChallengedAt: dateOrNull(row.last_challenged_at),
+  };
+}
+
+export function factorColumns(factor: Factor) {
+  return {
+    id: factor.id,
+    user_id: factor.userId,
+    friendly_name: factor.friendlyName,
+    factor_type: factor.factorType,
+    status: factor.status,
+    secret: factor.secret,
+    phone: factor.phone,
+    created_at: factor.createdAt,
+    updated_at: factor.updatedAt,
+    last_challenged_at: factor.lastChallengedAt,
+  };
+}
+
+export function challengeFromRow(row: Row): Challenge {
+  return {
+    id: row.id,
+    factorId: row.factor_id,
+    createdAt: date(row.created_at),
+    verifiedAt: dateOrNull(row.verified_at),
+    ipAddress: row.ip_address,
+    otpCode: textOrNull(row.otp_code),
   };
 }

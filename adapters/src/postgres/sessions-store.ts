@@ -1,6 +1,6 @@
 import type { RefreshGrantOutcome, RefreshTokenRecord, Session, SessionStore } from "@authsvc/core";
 import type { PendingQuery, Row } from "postgres";
-import { withIdentities } from "./accounts-store.js";
+import { withFactors } from "./accounts-store.js";
 import {
   isTokenId,
   isUuid,
@@ -62,12 +62,21 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
             ),
             '[]'::json
           ) as identities,
+          coalesce(
+            (
+              select
+                json_agg(f order by f.created_at, f.id)
+              from ${ns}.mfa_factors f
+              where f.user_id = u.id
+            ),
+            '[]'::json
+          ) as factors,
           (select to_json(s) from ${ns}.sessions s where s.id = ${wanted}) as session
         from ${ns}.users u
         where u.id = ${userId}
       `;
       if (!row) return { user: null, session: null };
-      return { user: withIdentities(row), session: row.session ? sessionFromRow(row.session) : null };
+      return { user: withFactors(row), session: row.session ? sessionFromRow(row.session) : null };
     },
 
     async listForUser(userId) {
@@ -178,7 +187,16 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
               where i.user_id = u.id
             ),
             '[]'::json
-          ) as identities
+          ) as identities,
+          coalesce(
+            (
+              select
+                json_agg(f order by f.created_at, f.id)
+              from ${ns}.mfa_factors f
+              where f.user_id = u.id
+            ),
+            '[]'::json
+          ) as factors
         from ${ns}.refresh_token_grant(
           ${input.tokenHash},
           ${input.childHash},
@@ -196,7 +214,7 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
       if (!row || !GRANT_OUTCOMES.has(kind)) throw new Error(`refresh_token_grant answered ${kind}`);
       if (kind !== "rotated" && kind !== "reissued") return { kind };
       if (!row.session || !row.id) return { kind: "not_found" };
-      return { kind, session: sessionFromRow(row.session), user: withIdentities(row) };
+      return { kind, session: sessionFromRow(row.session), user: withFactors(row) };
     },
 
     async revokeAllForUser(userId, at) {

@@ -2,6 +2,7 @@ import type { Repositories, Store } from "@authsvc/core";
 import type { Sql, TransactionSql } from "postgres";
 import { postgresAccountsRepositories } from "./accounts-store.js";
 import { postgresHookFunctions } from "./hooks-store.js";
+import { postgresChallengeStore, postgresFactorStore, postgresSessionAssurance } from "./mfa-store.js";
 import { assertValidNamespace } from "./migrate.js";
 import { postgresExternalIdentities } from "./oauth-store.js";
 import { postgresFlowStateStore } from "./pkce-store.js";
@@ -27,6 +28,9 @@ function repositories(sql: Queryable, namespace: string, transaction?: Transacti
     flowStates: postgresFlowStateStore(sql, { namespace }),
     externalIdentities: postgresExternalIdentities(sql, { namespace }),
     hookFunctions: postgresHookFunctions(sql, { transaction }),
+    factors: postgresFactorStore(sql, { namespace }),
+    challenges: postgresChallengeStore(sql, { namespace }),
+    assurance: postgresSessionAssurance(sql, { namespace }),
   };
   return Object.fromEntries(
     Object.entries(repos).map(([name, repository]) => [name, rejectingUnstorableInput(repository)]),

@@ -1,7 +1,9 @@
 import type { AuditAction, AuditEntry } from "./ports/audit-log.js";
 
 /** The reference's log type of each action (GoTrue internal/models/audit_log_entry.go). */
-export const AUDIT_LOG_TYPES: Readonly<Record<AuditAction, "account" | "team" | "token" | "user">> = {
+export const AUDIT_LOG_TYPES: Readonly<
+  Record<AuditAction, "account" | "team" | "token" | "user" | "factor">
+> = {
   login: "account",
   logout: "account",
   user_signedup: "team",
@@ -13,6 +15,12 @@ export const AUDIT_LOG_TYPES: Readonly<Record<AuditAction, "account" | "team" | 
   user_repeated_signup: "user",
   identity_linked: "user",
   identity_unlinked: "user",
+  factor_in_progress: "factor",
+  factor_unenrolled: "factor",
+  challenge_created: "factor",
+  verification_attempted: "factor",
+  factor_deleted: "factor",
+  factor_updated: "factor",
   user_updated_password: "user",
   user_recovery_requested: "user",
   user_confirmation_requested: "user",

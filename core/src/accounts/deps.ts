@@ -2,6 +2,7 @@ import type { KernelDeps, Transactor } from "../kernel/index.js";
 import type { AuditLog } from "./ports/audit-log.js";
 import type { IdentityRepository } from "./ports/identity-repository.js";
 import type { PasswordHasher } from "./ports/password-hasher.js";
+import type { UserFactors } from "./ports/user-factors.js";
 import type { UserRepository } from "./ports/user-repository.js";
 
 /** The repositories of accounts, bound to one connection or transaction. */
@@ -9,6 +10,7 @@ export interface AccountsRepositories {
   readonly users: UserRepository;
   readonly identities: IdentityRepository;
   readonly audit: AuditLog;
+  readonly factors: UserFactors;
 }
 
 /** Reads through the repositories; several writes run in one `transaction`. */

@@ -1,3 +1,4 @@
+import type { Factor } from "./factor.js";
 /** JSON objects as stored in `raw_user_meta_data` / `raw_app_meta_data`. */
 export type Metadata = Readonly<Record<string, unknown>>;
 
@@ -41,6 +42,8 @@ export interface User {
 /** A user with the identities the reference embeds in its user JSON. */
 export interface UserWithIdentities extends User {
   readonly identities: readonly Identity[];
+  /** Its second factors, where the body read them (the reference omits the field when there are none). */
+  readonly factors?: readonly Factor[];
 }
 
 /** A way of signing in (email, phone, an OAuth provider), as stored in `identities`. */

@@ -34,6 +34,10 @@ describe("adminDeleteUser with softDelete", () => {
   it("obfuscates the user as the reference, ends every session, and keeps the row", async () => {
     const { deps, alice } = await setUp();
     const now = deps.clock.now();
+    const factor = { id: "44444444-4444-4444-8444-444444444444", userId: alice.id, friendlyName: "app" };
+    const stamps = { createdAt: now, updatedAt: now, lastChallengedAt: null };
+    const totp = { factorType: "totp", status: "verified", secret: "sealed", phone: null } as const;
+    deps.store.tables.factors.set(factor.id, { ...factor, ...totp, ...stamps });
     expect(await adminDeleteUser(deps, { actor, userId: alice.id, softDelete: true })).toEqual({
       ok: true,
       value: undefined,
@@ -56,6 +60,7 @@ describe("adminDeleteUser with softDelete", () => {
     ]);
     expect(sessions.size).toBe(0);
     expect(tokens.size).toBe(0);
+    expect(deps.store.tables.factors.size).toBe(0);
     expect([...oneTimeTokens.values()].filter((t) => t.userId === alice.id)).toEqual([]);
     // Recorded first, with the values as they were (the reference does the same).
     expect(audit).toEqual([

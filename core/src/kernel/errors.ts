@@ -64,6 +64,18 @@ export const ErrorCodes = [
   "hook_payload_invalid_content_type",
   "hook_payload_over_size_limit",
   "mfa_verification_rejected",
+  "too_many_enrolled_mfa_factors",
+  "mfa_factor_name_conflict",
+  "mfa_factor_not_found",
+  "mfa_ip_address_mismatch",
+  "mfa_challenge_expired",
+  "mfa_verification_failed",
+  "mfa_verified_factor_exists",
+  "insufficient_aal",
+  "mfa_totp_enroll_not_enabled",
+  "mfa_totp_verify_not_enabled",
+  "mfa_phone_enroll_not_enabled",
+  "mfa_phone_verify_not_enabled",
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

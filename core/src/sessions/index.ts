@@ -10,5 +10,5 @@ export * from "./refresh-session.js";
 export type * from "./session.js";
 export * from "./session-limits.js";
 export * from "./sign-in-password.js";
-export { issueSession, type SessionTokens } from "./steps/issue-session.js";
+export { issueSession, type SessionTokens, signAccessToken } from "./steps/issue-session.js";
 export * from "./user-sessions.js";

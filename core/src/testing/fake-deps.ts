@@ -4,6 +4,7 @@ import { fakeHasher } from "./accounts/fake-hasher.js";
 import { fakeStore } from "./fake-store.js";
 import { fakeHooks } from "./hooks/fake-hooks.js";
 import { fakeSecretTokens, fixedClock, sequentialRandom } from "./kernel/fakes.js";
+import { fakeSecretBox, fakeTotp } from "./mfa/fake-mfa.js";
 import { fakeProviders } from "./oauth/fake-providers.js";
 import { fakeSigner } from "./sessions/fake-signer.js";
 import { fakeDeliveries, fakeMailer, fakeSms } from "./verification/fake-senders.js";
@@ -48,6 +49,20 @@ export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): Auth
     },
     updatePasswordRequiresReauthentication: false,
     manualLinkingEnabled: false,
+    mfa: {
+      challengeExpiry: 300,
+      factorExpiry: 300,
+      maxEnrolledFactors: 10,
+      maxVerifiedFactors: 10,
+      totp: { enrollEnabled: true, verifyEnabled: true },
+      phone: {
+        enrollEnabled: true,
+        verifyEnabled: true,
+        otpLength: 6,
+        maxFrequency: 60,
+        template: "Your code is {{ .Code }}",
+      },
+    },
     ...overrides,
   };
 }
@@ -70,6 +85,8 @@ export function fakeDeps(settings: Partial<AuthSettings> = {}) {
     deliveries: fakeDeliveries(),
     providers: fakeProviders().providers,
     hooks: fakeHooks().dispatcher,
+    totp: fakeTotp(),
+    secretBox: fakeSecretBox(),
     settings: defaultAuthSettings(settings),
   } satisfies AuthDeps;
   return deps;

@@ -3,6 +3,7 @@ import { fakeAudit } from "./accounts/fake-audit.js";
 import { fakeIdentities, fakeUsers } from "./accounts/fake-users.js";
 import { emptyTables, type FakeTables } from "./fake-tables.js";
 import { fakeHookFunctions } from "./hooks/fake-hooks.js";
+import { fakeAssurance, fakeChallenges, fakeFactors } from "./mfa/fake-mfa.js";
 import { fakeExternalIdentities } from "./oauth/fake-external-identities.js";
 import { fakeFlowStates } from "./pkce/fake-flow-states.js";
 import { rowLocks } from "./row-locks.js";
@@ -25,6 +26,9 @@ export function fakeStore(): Store & { tables: FakeTables } {
     flowStates: fakeFlowStates(tables.flowStates),
     externalIdentities: fakeExternalIdentities(tables),
     hookFunctions: fakeHookFunctions(),
+    factors: fakeFactors(tables),
+    challenges: fakeChallenges(tables),
+    assurance: fakeAssurance(tables),
   };
   const begin = rowLocks();
   const transaction: Store["transaction"] = async (fn) => {

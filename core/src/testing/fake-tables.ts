@@ -1,4 +1,5 @@
-import type { AuditEntry, Identity, User } from "../accounts/index.js";
+import type { AuditEntry, Factor, Identity, User } from "../accounts/index.js";
+import type { Challenge } from "../mfa/index.js";
 import type { FlowState } from "../pkce/index.js";
 import type { RefreshTokenRecord, Session } from "../sessions/index.js";
 import type { OneTimeToken } from "../verification/index.js";
@@ -12,6 +13,10 @@ export interface FakeTables {
   audit: AuditEntry[];
   oneTimeTokens: Map<string, OneTimeToken>;
   flowStates: Map<string, FlowState>;
+  factors: Map<string, Factor>;
+  challenges: Map<string, Challenge>;
+  /** The factor that raised each aal2 session (`sessions.factor_id`). */
+  sessionFactors: Map<string, string>;
 }
 
 export function emptyTables(): FakeTables {
@@ -23,5 +28,8 @@ export function emptyTables(): FakeTables {
     audit: [],
     oneTimeTokens: new Map(),
     flowStates: new Map(),
+    factors: new Map(),
+    challenges: new Map(),
+    sessionFactors: new Map(),
   };
 }

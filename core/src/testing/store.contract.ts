@@ -2,6 +2,7 @@ import { describeAuditLogContract } from "./accounts/audit-log.contract.js";
 import { describeIdentityRepositoryContract } from "./accounts/identity-repository.contract.js";
 import { describeUserRepositoryContract } from "./accounts/user-repository.contract.js";
 import type { MakeStore } from "./harness.js";
+import { describeFactorStoreContract } from "./mfa/factors.contract.js";
 import { describeExternalIdentityContract } from "./oauth/external-identities.contract.js";
 import { describeFlowStateContract } from "./pkce/flow-states.contract.js";
 import { describeLockContract } from "./sessions/locks.contract.js";
@@ -22,4 +23,5 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
   describeOneTimeTokenContract(name, makeStore);
   describeFlowStateContract(name, makeStore);
   describeExternalIdentityContract(name, makeStore);
+  describeFactorStoreContract(name, makeStore);
 }

@@ -267,9 +267,10 @@ describe("anonymous signUp", () => {
       userMetadata: { theme: "dark" },
       appMetadata: {},
     });
-    const { identities, ...stored } = tokens.user;
+    const { identities, factors, ...stored } = tokens.user;
     expect(deps.tables.users.get(tokens.user.id)).toEqual(stored);
     expect(identities).toEqual([]);
+    expect(factors).toEqual([]);
     expect(deps.tables.identities.size).toBe(0);
     expect(await deps.signer.verify(tokens.accessToken)).toMatchObject({
       is_anonymous: true,

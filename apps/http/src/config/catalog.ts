@@ -15,6 +15,7 @@ const all: readonly Variable<unknown>[] = [
   ...S.mail.variables,
   ...S.sms.variables,
   ...S.hooks.variables,
+  ...Object.values(S.mfa.variables),
 ];
 
 /** Name, type, default, requirement and meaning of every variable: the source of the docs. */

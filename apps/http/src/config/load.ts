@@ -40,6 +40,7 @@ export function loadConfig(
   const mail = S.mail.read(r);
   const sms = S.sms.read(r);
   const hooks = S.hooks.read(r);
+  const mfa = S.mfa.read(r);
 
   const embedded = S.db.isEmbedded(r);
   const notices: string[] = [];
@@ -62,6 +63,7 @@ export function loadConfig(
     ...S.mail.settle(mail, ctx),
     ...S.sms.settle(sms, ctx),
     ...S.hooks.settle(hooks, ctx),
+    ...S.mfa.settle(mfa, ctx),
   };
 
   const problems = [...r.problems, ...unknownFamilyMembers(vars, knownNames)];

@@ -9,6 +9,7 @@ import type { GeneralConfig } from "./sections/general.js";
 import type { HooksConfig } from "./sections/hooks.js";
 import type { JwtConfig } from "./sections/jwt.js";
 import type { MailerConfig, SmtpConfig } from "./sections/mail.js";
+import type { MfaConfig } from "./sections/mfa.js";
 import type { RateLimitConfig } from "./sections/rate-limits.js";
 import type { PasswordConfig, SecurityConfig } from "./sections/security.js";
 import type { SessionsConfig } from "./sections/sessions.js";
@@ -34,6 +35,7 @@ export {
   URL_PATH_KINDS,
   type UrlPathKind,
 } from "./sections/mail.js";
+export type { MfaConfig } from "./sections/mfa.js";
 export type { RateLimitConfig } from "./sections/rate-limits.js";
 export {
   CAPTCHA_PROVIDERS,
@@ -79,4 +81,5 @@ export type Config = GeneralConfig &
     readonly mailer: MailerConfig;
     readonly sms: SmsConfig;
     readonly hooks: HooksConfig;
+    readonly mfa: MfaConfig;
   };

@@ -5,9 +5,11 @@ import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import type { Logger } from "pino";
 import { adminAuditRoutes } from "../routes/admin-audit.js";
+import { adminFactorRoutes } from "../routes/admin-factors.js";
 import { generateLinkRoutes } from "../routes/admin-generate-link.js";
 import { adminUserRoutes } from "../routes/admin-users.js";
 import { externalRoutes } from "../routes/external.js";
+import { factorRoutes } from "../routes/factors.js";
 import { healthRoutes } from "../routes/health.js";
 import { type Jwks, jwksRoutes } from "../routes/jwks.js";
 import { messageRoutes } from "../routes/messages.js";
@@ -138,6 +140,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", messageRoutes(auth));
   app.route("/", generateLinkRoutes(auth));
   app.route("/", externalRoutes(auth));
+  app.route("/", factorRoutes(auth));
+  app.route("/", adminFactorRoutes(auth));
 
   app.notFound((c) => errorResponse(c, httpFailures.routeNotFound()));
   app.onError((thrown, c) => {

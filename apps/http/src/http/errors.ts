@@ -69,6 +69,18 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   hook_payload_invalid_content_type: 400,
   hook_payload_over_size_limit: 422,
   mfa_verification_rejected: 403,
+  too_many_enrolled_mfa_factors: 422,
+  mfa_factor_name_conflict: 422,
+  mfa_factor_not_found: 404,
+  mfa_ip_address_mismatch: 422,
+  mfa_challenge_expired: 422,
+  mfa_verification_failed: 422,
+  mfa_verified_factor_exists: 422,
+  insufficient_aal: 403,
+  mfa_totp_enroll_not_enabled: 422,
+  mfa_totp_verify_not_enabled: 422,
+  mfa_phone_enroll_not_enabled: 422,
+  mfa_phone_verify_not_enabled: 422,
 };
 
 /** Failures the reference answers with another status than the usual one of their code. */
@@ -97,6 +109,12 @@ const STATUS_OVERRIDES: Readonly<Partial<Record<FailureName, number>>> = {
   identityIdNotUuid: 404,
   idTokenProviderDisabled: 400,
   linkedEmailNeedsVerification: 422,
+  // MFA (the reference's mfa.go): anonymous callers 403; a malformed factor id 404; an unknown
+  // challenge id 422; unenrolling a verified factor below aal2 422.
+  anonymousMfa: 403,
+  factorIdNotUuid: 404,
+  challengeNotFound: 422,
+  unenrollNeedsAal2: 422,
   // A refresh of an ended session is a bad request at the token endpoint; an admin token whose session
   // ended keeps the code's 403.
   sessionExpired: 400,

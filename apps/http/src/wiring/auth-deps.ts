@@ -1,9 +1,9 @@
-import { cryptoRandom, type Sql, systemClock } from "@authsvc/adapters";
+import { cryptoRandom, otpauthTotp, type Sql, systemClock } from "@authsvc/adapters";
 import type { AuthDeps, DeliveryQueue } from "@authsvc/core";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import { authSettingsOf } from "./auth-settings.js";
-import { hasherOf, signerOf, tokensOf } from "./crypto.js";
+import { hasherOf, secretBoxOf, signerOf, tokensOf } from "./crypto.js";
 import { storeOf } from "./database.js";
 import { externalProvidersOf } from "./external-providers.js";
 import { hooksOf, mailerWithHooks, smsWithHooks } from "./hooks.js";
@@ -28,5 +28,7 @@ export function authDepsOf(config: Config, sql: Sql, logger: Logger, deliveries:
     providers: externalProvidersOf(config),
     hooks,
     settings: authSettingsOf(config),
+    totp: otpauthTotp(),
+    secretBox: secretBoxOf(config),
   };
 }

@@ -3,6 +3,7 @@ import { signupSettings } from "../config/sections/external.js";
 import { redirectSettings } from "../config/sections/general.js";
 import { jwtSettings } from "../config/sections/jwt.js";
 import { mailSettings } from "../config/sections/mail.js";
+import { mfaSettings } from "../config/sections/mfa.js";
 import { securitySettings } from "../config/sections/security.js";
 import { sessionsSettings } from "../config/sections/sessions.js";
 import { smsSettings } from "../config/sections/sms.js";
@@ -18,5 +19,6 @@ export function authSettingsOf(config: Config): AuthSettings {
     ...securitySettings(config),
     sessions: sessionsSettings(config),
     signup: signupSettings(config),
+    mfa: mfaSettings(config),
   };
 }

@@ -52,7 +52,11 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
     corsAllowedHeaders: config.api.corsAllowedHeaders,
     maxRequestDurationMs: config.api.maxRequestDurationMs,
     messageConcurrency: config.api.messageConcurrency,
-    rateLimit: { ...config.rateLimit, limiter: limits.limiter },
+    rateLimit: {
+      ...config.rateLimit,
+      limiter: limits.limiter,
+      mfaPer5Min: config.mfa.rateLimitPerMinute * 5,
+    },
     captcha: captchaVerifierOf(config),
     basePaths: config.api.basePaths,
     readiness: [databaseReadiness(sql)],

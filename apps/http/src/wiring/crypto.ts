@@ -1,4 +1,12 @@
-import { argon2Hasher, hs256Signer, keyRingSigner, publicJwks, secretTokens } from "@authsvc/adapters";
+import {
+  aesGcmSecretBox,
+  argon2Hasher,
+  hs256Signer,
+  keyDerivedFromJwtSecret,
+  keyRingSigner,
+  publicJwks,
+  secretTokens,
+} from "@authsvc/adapters";
 import type { AuthDeps } from "@authsvc/core";
 import type { Config } from "../config.js";
 
@@ -22,3 +30,19 @@ export const jwksOf = (config: Config): { keys: Readonly<Record<string, unknown>
 
 /** Keyed hashing of one-time and refresh tokens. */
 export const tokensOf = (config: Config): AuthDeps["tokens"] => secretTokens(config.jwt.secret);
+
+/**
+ * Encryption of MFA secrets at rest: `SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY` when set, else a key
+ * derived from `JWT_SECRET`. The derived key always stays among the decryption keys, so factors
+ * enrolled before a key was configured keep working.
+ */
+export function secretBoxOf(config: Config): AuthDeps["secretBox"] {
+  const derived = keyDerivedFromJwtSecret(config.jwt.secret);
+  const configured = config.mfa.encryptionKey;
+  const current = configured ? { id: configured.id, key: Buffer.from(configured.key, "base64url") } : derived;
+  const older = Object.entries(config.mfa.decryptionKeys).map(([id, key]) => ({
+    id,
+    key: Buffer.from(key, "base64url"),
+  }));
+  return aesGcmSecretBox(current, [derived, ...older]);
+}

@@ -15,7 +15,13 @@ export type AuditAction =
   | "user_reauthenticate_requested"
   | "invite_accepted"
   | "identity_linked"
-  | "identity_unlinked";
+  | "identity_unlinked"
+  | "factor_in_progress"
+  | "factor_unenrolled"
+  | "challenge_created"
+  | "verification_attempted"
+  | "factor_deleted"
+  | "factor_updated";
 
 export interface AuditEntry {
   readonly action: AuditAction;

@@ -1,4 +1,4 @@
-import type { User, UserWithIdentities } from "../../accounts/index.js";
+import { type User, type UserWithIdentities, userBody } from "../../accounts/index.js";
 import { customizeAccessToken, type HookFunctions, type HooksDeps } from "../../hooks/index.js";
 import { type AccessTokenClaims, accessTokenClaims } from "../claims.js";
 import type { SessionsDeps, SessionsRepositories } from "../deps.js";
@@ -82,7 +82,6 @@ export async function issueSession(
     updatedAt: now,
   });
   const access = await signAccessToken(deps, user, session, now, { method, functions: repos.hookFunctions });
-  // The token response's user carries its identities, as every user body does.
-  const identities = await repos.identities.listByUser(user.id);
-  return { ...access, refreshToken, user: { ...user, identities }, session };
+  // The token response's user carries its identities and factors, as every user body does.
+  return { ...access, refreshToken, user: await userBody(repos, user), session };
 }

@@ -11,11 +11,18 @@ export function fakeUsers(t: FakeTables): UserRepository {
     ...u,
     identities: [...t.identities.values()].filter((i) => i.userId === u.id),
   });
+  // A single user's body carries its factors; the list does not (the reference's list is not eager).
+  const withFactors = (u: User) => ({
+    ...withIdentities(u),
+    factors: [...t.factors.values()]
+      .filter((f) => f.userId === u.id)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()),
+  });
   return {
     findById: async (id) => t.users.get(id) ?? null,
     findWithIdentities: async (id) => {
       const u = t.users.get(id);
-      return u ? withIdentities(u) : null;
+      return u ? withFactors(u) : null;
     },
     findByEmail: async (email) => [...t.users.values()].find((u) => u.email === email.toLowerCase()) ?? null,
     findByPhone: async (phone) => [...t.users.values()].find((u) => u.phone === phone) ?? null,
@@ -39,6 +46,7 @@ export function fakeUsers(t: FakeTables): UserRepository {
       for (const [k, r] of t.tokens) if (r.userId === id) t.tokens.delete(k);
       for (const [k, i] of t.identities) if (i.userId === id) t.identities.delete(k);
       for (const [k, o] of t.oneTimeTokens) if (o.userId === id) t.oneTimeTokens.delete(k);
+      for (const [k, f] of t.factors) if (f.userId === id) t.factors.delete(k);
       return t.users.delete(id);
     },
     list: async ({ offset, limit, aud }) => {

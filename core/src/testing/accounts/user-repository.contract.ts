@@ -179,15 +179,19 @@ export function describeUserRepositoryContract(name: string, makeStore: MakeStor
     });
 
     describe("identities and listing", () => {
-      it("embeds the user's identities, oldest first", async () => {
+      it("embeds the user's identities, oldest first, and their factors", async () => {
         const { store } = harness();
         const user = await seedUser(store);
-        expect(await users().findWithIdentities(user.id)).toEqual({ ...user, identities: [] });
+        expect(await users().findWithIdentities(user.id)).toEqual({ ...user, identities: [], factors: [] });
         const email = anIdentity(user, { createdAt: at(1), updatedAt: at(1) });
         const github = anIdentity(user, { provider: "github", providerId: "gh-1", createdAt: at(2) });
         await store.identities.insert(email);
         await store.identities.insert(github);
-        expect(await users().findWithIdentities(user.id)).toEqual({ ...user, identities: [email, github] });
+        expect(await users().findWithIdentities(user.id)).toEqual({
+          ...user,
+          identities: [email, github],
+          factors: [],
+        });
       });
 
       it("lists newest first (ties by id, descending), a page at a time, with the total", async () => {

@@ -1,4 +1,4 @@
-import { actorUsername, isBanned } from "../../accounts/index.js";
+import { actorUsername, isBanned, type UserRepository } from "../../accounts/index.js";
 import type { RefreshGrantInput, RefreshGrantOutcome, SessionStore } from "../../sessions/index.js";
 import { decideRefresh, sessionEnd, supersededBy } from "../../sessions/index.js";
 import type { FakeTables } from "../fake-tables.js";
@@ -11,6 +11,7 @@ import type { FakeTables } from "../fake-tables.js";
 export function fakeRefreshGrant(
   t: FakeTables,
   sessions: Omit<SessionStore, "grantRefresh" | "findUserAndSession">,
+  users: Pick<UserRepository, "findWithIdentities">,
 ): (input: RefreshGrantInput) => Promise<RefreshGrantOutcome> {
   // One grant at a time, as the session's row lock orders them in Postgres.
   let previous: Promise<unknown> = Promise.resolve();
@@ -63,12 +64,8 @@ export function fakeRefreshGrant(
       t.audit.push({ action: "token_refreshed", ...actor }, { action: "token_revoked", ...actor });
     }
     await sessions.markRefreshed(session.id, now);
-    const identities = [...t.identities.values()].filter((i) => i.userId === user.id);
-    return {
-      kind: decision === "rotate" ? "rotated" : "reissued",
-      session,
-      user: { ...user, identities },
-    };
+    const body = (await users.findWithIdentities(user.id)) ?? { ...user, identities: [] };
+    return { kind: decision === "rotate" ? "rotated" : "reissued", session, user: body };
   };
   return (input) => {
     const run = previous.then(() => grant(input));

@@ -1,4 +1,5 @@
 import type { SessionStore } from "../../sessions/index.js";
+import { fakeUsers } from "../accounts/fake-users.js";
 import type { FakeTables } from "../fake-tables.js";
 import { fakeRefreshGrant } from "./fake-refresh-grant.js";
 
@@ -60,16 +61,14 @@ export function fakeSessions(t: FakeTables): SessionStore {
       return live.length;
     },
   };
+  const users = fakeUsers(t);
   return {
     ...store,
-    grantRefresh: fakeRefreshGrant(t, store),
-    findUserAndSession: async (userId, sessionId) => {
-      const user = t.users.get(userId);
-      const identities = [...t.identities.values()].filter((i) => i.userId === userId);
-      return {
-        user: user ? { ...user, identities } : null,
-        session: sessionId === null ? null : (t.sessions.get(sessionId) ?? null),
-      };
-    },
+    grantRefresh: fakeRefreshGrant(t, store, users),
+    findUserAndSession: async (userId, sessionId) => ({
+      // The body GET /user answers: identities and factors, as the users fake reads it.
+      user: await users.findWithIdentities(userId),
+      session: sessionId === null ? null : (t.sessions.get(sessionId) ?? null),
+    }),
   };
 }

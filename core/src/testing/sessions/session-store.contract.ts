@@ -44,7 +44,7 @@ export function describeSessionStoreContract(name: string, makeStore: MakeStore)
       const identity = anIdentity(user);
       await store.identities.insert(identity);
       const both = await sessions().findUserAndSession(user.id, session.id);
-      expect(both).toEqual({ user: { ...user, identities: [identity] }, session });
+      expect(both).toEqual({ user: { ...user, identities: [identity], factors: [] }, session });
       expect(await sessions().findUserAndSession(user.id, null)).toEqual({ ...both, session: null });
       expect((await sessions().findUserAndSession(user.id, newId())).session).toBeNull();
       await sessions().delete(session.id);

@@ -1,4 +1,5 @@
 import { confirmedAt, type Identity, type User, type UserWithIdentities } from "@authsvc/core";
+import { factorJson } from "./factor-json.js";
 
 const iso = (date: Date | null) => (date === null ? undefined : date.toISOString());
 
@@ -43,6 +44,8 @@ export function userJson(user: User | UserWithIdentities) {
     last_sign_in_at: iso(user.lastSignInAt),
     app_metadata: user.appMetadata,
     user_metadata: user.userMetadata,
+    // The reference omits `factors` when the user has none (`omitempty`).
+    factors: "factors" in user && user.factors?.length ? user.factors.map(factorJson) : undefined,
     identities: "identities" in user ? user.identities.map(identityJson) : [],
     created_at: user.createdAt.toISOString(),
     updated_at: user.updatedAt.toISOString(),

@@ -1,0 +1,71 @@
+import {
+  type AuthDeps,
+  challengeFactor,
+  enrollFactor,
+  failures,
+  isUuid,
+  unenrollFactor,
+  verifyFactor,
+} from "@authsvc/core";
+import { type Context, Hono } from "hono";
+import * as v from "valibot";
+import type { AppEnv } from "../http/app-env.js";
+import { parseBody, text, unwrap } from "../http/body.js";
+import { requireUser } from "../http/middleware/auth.js";
+import { remoteIp } from "../http/middleware/captcha.js";
+import { readJsonObject } from "../http/middleware/json-body.js";
+import { sessionJson } from "../http/presenters/session-json.js";
+
+const EnrollBody = v.object({ factor_type: text, friendly_name: text, issuer: text, phone: text });
+const ChallengeBody = v.object({ channel: text });
+const VerifyBody = v.object({ challenge_id: text, code: text });
+
+/** The address a challenge is bound to: the one the reference reads (X-Forwarded-For, else the peer). */
+const callerIp = (c: Context<AppEnv>) => remoteIp(c) ?? "";
+
+/** `POST /factors`, `POST /factors/{id}/challenge`, `POST /factors/{id}/verify`, `DELETE /factors/{id}`. */
+export const factorRoutes = (deps: AuthDeps) => {
+  const auth = requireUser(deps);
+  const caller = (c: Context<AppEnv>) => {
+    const { user, sessionId } = c.get("auth");
+    return { user, sessionId, factorId: c.req.param("factor_id") ?? "" };
+  };
+  return new Hono<AppEnv>()
+    .post("/factors", auth, async (c) => {
+      const body = parseBody(EnrollBody, await readJsonObject(c));
+      const { user, sessionId } = c.get("auth");
+      const input = {
+        user,
+        sessionId,
+        factorType: body.factor_type ?? "",
+        friendlyName: body.friendly_name,
+        issuer: body.issuer,
+        phone: body.phone,
+      };
+      const enrolled = unwrap(await enrollFactor(deps, input));
+      const { factor, totp } = enrolled;
+      return c.json({
+        id: factor.id,
+        type: factor.factorType,
+        friendly_name: factor.friendlyName,
+        ...(totp ? { totp: { qr_code: totp.qrCode, secret: totp.secret, uri: totp.uri } } : {}),
+        ...(enrolled.phone ? { phone: enrolled.phone } : {}),
+      });
+    })
+    .post("/factors/:factor_id/challenge", auth, async (c) => {
+      const body = parseBody(ChallengeBody, await readJsonObject(c));
+      const input = { ...caller(c), ipAddress: callerIp(c), channel: body.channel };
+      const challenge = unwrap(await challengeFactor(deps, input));
+      return c.json({ id: challenge.id, type: challenge.type, expires_at: challenge.expiresAt });
+    })
+    .post("/factors/:factor_id/verify", auth, async (c) => {
+      const body = parseBody(VerifyBody, await readJsonObject(c));
+      const challengeId = body.challenge_id ?? "";
+      if (!isUuid(challengeId)) throw failures.challengeIdNotUuid();
+      const input = { ...caller(c), challengeId, code: body.code ?? "", ipAddress: callerIp(c) };
+      return c.json(sessionJson(unwrap(await verifyFactor(deps, input))));
+    })
+    .delete("/factors/:factor_id", auth, async (c) => {
+      return c.json(unwrap(await unenrollFactor(deps, caller(c))));
+    });
+};

@@ -1,0 +1,11 @@
+/** A challenge of a factor (`mfa_challenges`): what a verification answers. */
+export interface Challenge {
+  readonly id: string;
+  readonly factorId: string;
+  readonly createdAt: Date;
+  readonly verifiedAt: Date | null;
+  /** The address that asked for it: only that address may verify it. */
+  readonly ipAddress: string;
+  /** Phone only: the code texted, sealed by the `SecretBox` port. */
+  readonly otpCode: string | null;
+}

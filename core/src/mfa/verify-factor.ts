@@ -1,0 +1,182 @@
+import { type Factor, type User, userBody } from "../accounts/index.js";
+import { type HooksDeps, mfaVerificationAttempt } from "../hooks/index.js";
+import {
+  constantTimeEqual,
+  err,
+  failures,
+  ok,
+  type Result,
+  transactionRollingBackOn,
+} from "../kernel/index.js";
+import { type Session, type SessionTokens, signAccessToken } from "../sessions/index.js";
+import type { Challenge } from "./challenge.js";
+import type { MfaDeps, MfaRepositories } from "./deps.js";
+import { callerSession } from "./steps/caller.js";
+import { amrMethodOf, ownedFactor, verifyEnabled } from "./steps/factor-rules.js";
+
+export interface VerifyFactorInput {
+  readonly user: User;
+  readonly sessionId: string | null;
+  readonly factorId: string;
+  readonly challengeId: string;
+  readonly code: string;
+  /** The caller's address: it must be the challenge's. */
+  readonly ipAddress: string;
+}
+
+type Deps = Pick<
+  MfaDeps,
+  "store" | "clock" | "random" | "tokens" | "settings" | "signer" | "totp" | "secretBox"
+> &
+  Partial<HooksDeps>;
+
+/**
+ * `POST /factors/{id}/verify`: answers a challenge with a code. On success the caller's session is
+ * raised to aal2 and its `amr` gains `totp` or `mfa/phone`; a new refresh token replaces the
+ * session's current one (the aal1 token can no longer be refreshed into the aal2 session); the
+ * factor becomes verified; the user's other sessions below aal2 end, and their other unverified
+ * factors of this type go. Answers the new token response.
+ */
+export async function verifyFactor(deps: Deps, input: VerifyFactorInput): Promise<Result<SessionTokens>> {
+  if (input.user.isAnonymous) return err(failures.anonymousMfa());
+  if (input.code === "") return err(failures.mfaCodeMissing());
+  const now = deps.clock.now();
+  const checked = await checkCode(deps, input, now);
+  if (!checked.ok) return checked;
+  const { factor, challenge } = checked.value;
+  return transactionRollingBackOn(deps.store, (repos) =>
+    raiseSession(deps, repos, input, { factor, challenge, now }),
+  );
+}
+
+/** Finds the factor and its challenge, and checks the code, before anything is written. */
+async function checkCode(
+  deps: Deps,
+  input: VerifyFactorInput,
+  now: Date,
+): Promise<Result<{ factor: Factor; challenge: Challenge }>> {
+  const found = await ownedFactor(deps.store, input.user.id, input.factorId);
+  if (!found.ok) return found;
+  const factor = found.value;
+  const enabled = verifyEnabled(deps, factor);
+  if (!enabled.ok) return enabled;
+  const challenge = await deps.store.challenges.findOfFactor(factor.id, input.challengeId);
+  if (challenge === null) return err(failures.challengeNotFound());
+  if (challenge.verifiedAt !== null || challenge.ipAddress !== input.ipAddress) {
+    return err(failures.challengeIpMismatch());
+  }
+  if (now.getTime() > challenge.createdAt.getTime() + deps.settings.mfa.challengeExpiry * 1000) {
+    await deps.store.challenges.delete(challenge.id);
+    return err(failures.challengeExpired(challenge.id));
+  }
+  const valid = codeMatches(deps, factor, challenge, input.code, now);
+  if (valid === null) return err(failures.mfaSecretUnreadable());
+
+  // The MFA verification attempt hook hears of every checked code, before anything is written; its
+  // "reject" ends all of the user's sessions (reference mfa.go). It runs outside any transaction.
+  const verdict = await mfaVerificationAttempt(deps, {
+    userId: input.user.id,
+    factorId: factor.id,
+    factorType: factor.factorType,
+    valid,
+  });
+  if (verdict !== null) {
+    if (verdict.rejected) await deps.store.sessions.deleteForUser(input.user.id);
+    return err(verdict.refusal);
+  }
+  if (!valid)
+    return err(factor.factorType === "totp" ? failures.totpCodeInvalid() : failures.phoneCodeInvalid());
+  return ok({ factor, challenge });
+}
+
+/** A TOTP secret sealed with an older key (key rotation, a configured key after the derived one). */
+function sealedWithCurrentKey(deps: Pick<MfaDeps, "secretBox">, factor: Factor): boolean {
+  return factor.secret === null || deps.secretBox.isCurrent(factor.secret);
+}
+
+/** The factor's secret, sealed again with the current key when it was not (it opened above). */
+function resealed(deps: Pick<MfaDeps, "secretBox">, factor: Factor): string | null {
+  if (factor.secret === null || deps.secretBox.isCurrent(factor.secret)) return factor.secret;
+  const secret = deps.secretBox.open(factor.id, factor.secret);
+  return secret === null ? factor.secret : deps.secretBox.seal(factor.id, secret);
+}
+
+/** Whether `code` answers the challenge; null when the stored secret does not open (wrong key). */
+function codeMatches(
+  deps: Deps,
+  factor: Factor,
+  challenge: Challenge,
+  code: string,
+  now: Date,
+): boolean | null {
+  if (factor.factorType === "totp") {
+    const secret = factor.secret === null ? null : deps.secretBox.open(factor.id, factor.secret);
+    return secret === null ? null : deps.totp.check(secret, code, now);
+  }
+  const expected = challenge.otpCode === null ? null : deps.secretBox.open(challenge.id, challenge.otpCode);
+  return expected === null ? null : constantTimeEqual(expected, code);
+}
+
+async function raiseSession(
+  deps: Deps,
+  repos: MfaRepositories,
+  input: VerifyFactorInput,
+  context: { factor: Factor; challenge: Challenge; now: Date },
+): Promise<Result<SessionTokens>> {
+  const { factor, challenge, now } = context;
+  // The session's row lock serialises this with its refreshes.
+  const locked = await callerSession(repos, input.sessionId, { lock: true });
+  if (!locked.ok) return locked;
+  // One code, one session: of two verifications of one challenge, the second finds it used.
+  if (!(await repos.challenges.markVerified(challenge.id, now))) return err(failures.challengeIpMismatch());
+  const user = await repos.users.findById(input.user.id);
+  if (user === null) return err(failures.jwtUserMissing());
+  await repos.audit.record({
+    action: "verification_attempted",
+    actorId: user.id,
+    actorUsername: user.phone || user.email || "",
+    traits: { factor_id: factor.id, challenge_id: challenge.id, factor_type: factor.factorType },
+    at: now,
+  });
+  const status = "verified" as const;
+  if (factor.status !== status || !sealedWithCurrentKey(deps, factor)) {
+    await repos.factors.update({ ...factor, status, secret: resealed(deps, factor), updatedAt: now });
+  }
+  const method = amrMethodOf(factor);
+  const session: Session = {
+    ...locked.value,
+    aal: "aal2",
+    // Newest first: the claim lists methods by time, and a tie (same second) keeps this order.
+    amr: [
+      { method, timestamp: Math.floor(now.getTime() / 1000) },
+      ...locked.value.amr.filter((entry) => entry.method !== method),
+    ],
+    updatedAt: now,
+  };
+  await repos.assurance.raise(session.id, { amr: session.amr, factorId: factor.id, at: now });
+  const refreshToken = await replaceRefreshToken(deps, repos, session, now);
+  await repos.assurance.deleteBelowAal2(user.id, session.id);
+  await repos.factors.deleteUnverified(user.id, factor.factorType, factor.id);
+  const access = await signAccessToken(deps, user, session, now, {
+    method,
+    functions: repos.hookFunctions,
+  });
+  return ok({ ...access, refreshToken, user: await userBody(repos, user), session });
+}
+
+/** Revokes the session's current refresh token and issues its successor, which the answer carries. */
+async function replaceRefreshToken(deps: Deps, repos: MfaRepositories, session: Session, now: Date) {
+  const current = await repos.sessions.activeToken(session.id);
+  if (current !== null) await repos.sessions.revokeToken(current.id, now);
+  const refreshToken = deps.tokens.generate();
+  await repos.sessions.insertToken({
+    sessionId: session.id,
+    userId: session.userId,
+    tokenHash: deps.tokens.hash(refreshToken),
+    parentId: current?.id ?? null,
+    revoked: false,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return refreshToken;
+}
