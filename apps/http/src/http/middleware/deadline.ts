@@ -109,7 +109,7 @@ export function withRequestDeadlines(auth: AuthDeps): AuthDeps {
           return value;
         }),
     },
-    // The refresh grant commits in one statement of its own (migrations/0009_refresh_rotation.sql).
+    // The refresh grant commits in one statement of its own (migrations/0008_refresh_rotation.sql).
     sessions: {
       value: Object.create(store.sessions, {
         grantRefresh: {

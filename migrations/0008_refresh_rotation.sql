@@ -1,4 +1,4 @@
--- 0009_refresh_rotation: the whole state transition of the refresh-token grant in one function, so a
+-- 0008_refresh_rotation: the whole state transition of the refresh-token grant in one function, so a
 -- refresh is one database round trip instead of a transaction of eight. The rules are core's
 -- (core/src/sessions/refresh-decision.ts, "States and transitions" of the spec), and the in-memory
 -- store of core's tests implements the same port with that code; the contract suite runs both.
