@@ -89,34 +89,37 @@ export function withFactors(row: Row): UserWithIdentities {
   return { ...withIdentities(row), factors };
 }
 
+/** The identities of user `u`, oldest first, as one json array `identities`: a user body in one round trip. */
+export const identitiesOf = (sql: Queryable, namespace: string) => sql`
+  coalesce(
+    (
+      select
+        json_agg(i order by i.created_at, i.id)
+      from ${sql(namespace)}.identities i
+      where i.user_id = u.id
+    ),
+    '[]'::json
+  ) as identities
+`;
+
+/** The MFA factors of user `u`, oldest first, as one json array `factors` (GET /user carries them). */
+export const factorsOf = (sql: Queryable, namespace: string) => sql`
+  coalesce(
+    (
+      select
+        json_agg(f order by f.created_at, f.id)
+      from ${sql(namespace)}.mfa_factors f
+      where f.user_id = u.id
+    ),
+    '[]'::json
+  ) as factors
+`;
+
 /** `UserRepository` over the `users` table of `namespace`. */
 export function postgresUserRepository(sql: Queryable, options: RepositoryOptions): UserRepository {
   const users = sql`${sql(options.namespace)}.users`;
-  // The identities of user `u`, oldest first, as one json array: a user with identities in one round trip.
-  const identitiesOfU = sql`
-    coalesce(
-      (
-        select
-          json_agg(i order by i.created_at, i.id)
-        from ${sql(options.namespace)}.identities i
-        where i.user_id = u.id
-      ),
-      '[]'::json
-    ) as identities
-  `;
-
-  // The factors of user `u`, oldest first: GET /user and the admin's GET carry them.
-  const factorsOfU = sql`
-    coalesce(
-      (
-        select
-          json_agg(f order by f.created_at, f.id)
-        from ${sql(options.namespace)}.mfa_factors f
-        where f.user_id = u.id
-      ),
-      '[]'::json
-    ) as factors
-  `;
+  const identitiesOfU = identitiesOf(sql, options.namespace);
+  const factorsOfU = factorsOf(sql, options.namespace);
 
   async function one(query: PendingQuery<Row[]>): Promise<User | null> {
     const [row] = await query;

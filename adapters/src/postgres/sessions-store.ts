@@ -1,6 +1,6 @@
 import type { RefreshGrantOutcome, RefreshTokenRecord, Session, SessionStore } from "@authsvc/core";
 import type { PendingQuery, Row } from "postgres";
-import { withFactors } from "./accounts-store.js";
+import { factorsOf, identitiesOf, withFactors } from "./accounts-store.js";
 import {
   isTokenId,
   isUuid,
@@ -53,24 +53,8 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
       const [row] = await sql`
         select
           u.*,
-          coalesce(
-            (
-              select
-                json_agg(i order by i.created_at, i.id)
-              from ${ns}.identities i
-              where i.user_id = u.id
-            ),
-            '[]'::json
-          ) as identities,
-          coalesce(
-            (
-              select
-                json_agg(f order by f.created_at, f.id)
-              from ${ns}.mfa_factors f
-              where f.user_id = u.id
-            ),
-            '[]'::json
-          ) as factors,
+          ${identitiesOf(sql, options.namespace)},
+          ${factorsOf(sql, options.namespace)},
           (select to_json(s) from ${ns}.sessions s where s.id = ${wanted}) as session
         from ${ns}.users u
         where u.id = ${userId}
@@ -179,24 +163,8 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
           g.grant_outcome as outcome,
           to_json(s) as session,
           u.*,
-          coalesce(
-            (
-              select
-                json_agg(i order by i.created_at, i.id)
-              from ${ns}.identities i
-              where i.user_id = u.id
-            ),
-            '[]'::json
-          ) as identities,
-          coalesce(
-            (
-              select
-                json_agg(f order by f.created_at, f.id)
-              from ${ns}.mfa_factors f
-              where f.user_id = u.id
-            ),
-            '[]'::json
-          ) as factors
+          ${identitiesOf(sql, options.namespace)},
+          ${factorsOf(sql, options.namespace)}
         from ${ns}.refresh_token_grant(
           ${input.tokenHash},
           ${input.childHash},
