@@ -11,6 +11,16 @@ async function existingUser(repos: Pick<MfaRepositories, "users">, userId: strin
   return (await repos.users.findById(userId)) === null ? err(failures.userNotFound()) : ok(true);
 }
 
+/** The factor `factorId` of the existing user `userId`: 404 for an unknown user, then for an unknown factor. */
+async function factorOfExistingUser(
+  repos: Pick<MfaRepositories, "users" | "factors">,
+  userId: string,
+  factorId: string,
+): Promise<Result<Factor>> {
+  const user = await existingUser(repos, userId);
+  return user.ok ? ownedFactor(repos, userId, factorId) : user;
+}
+
 /** `GET /admin/users/{id}/factors`: every factor of the user, oldest first. */
 export async function adminListFactors(deps: Pick<MfaDeps, "store">, input: { userId: string }) {
   const user = await existingUser(deps.store, input.userId);
@@ -34,9 +44,7 @@ export async function adminUpdateFactor(
 ): Promise<Result<Factor>> {
   const now = deps.clock.now();
   return transactionRollingBackOn(deps.store, async (repos): Promise<Result<Factor>> => {
-    const user = await existingUser(repos, input.userId);
-    if (!user.ok) return user;
-    const found = await ownedFactor(repos, input.userId, input.factorId);
+    const found = await factorOfExistingUser(repos, input.userId, input.factorId);
     if (!found.ok) return found;
     let factor = found.value;
     if (input.friendlyName) factor = { ...factor, friendlyName: input.friendlyName, updatedAt: now };
@@ -66,9 +74,7 @@ export async function adminDeleteFactor(
 ): Promise<Result<Factor>> {
   const now = deps.clock.now();
   return transactionRollingBackOn(deps.store, async (repos): Promise<Result<Factor>> => {
-    const user = await existingUser(repos, input.userId);
-    if (!user.ok) return user;
-    const found = await ownedFactor(repos, input.userId, input.factorId);
+    const found = await factorOfExistingUser(repos, input.userId, input.factorId);
     if (!found.ok) return found;
     const factor = found.value;
     await repos.audit.record({
