@@ -10,6 +10,8 @@
  *   --connections=16,64                         concurrency levels (default: 16,64)
  *   --rounds=3 --duration=5                     interleaved rounds, seconds per run
  *   --extras=decay,rss,mixed,start              the other targets (default: none; `all` for every one)
+ *   --population=10000                          other users, each with a session and a refresh token, in
+ *                                               the database before the run (0 for an empty database)
  *   --telemetry                                 also compare GET /user with telemetry off / on
  *   --json                                      write the results as JSON too (the path is printed)
  *
@@ -46,6 +48,7 @@ const ROUNDS = Number(args.get("rounds") ?? 3);
 const CONNECTIONS = list("connections", process.env.BENCH_CONNECTIONS ?? "16,64").map(Number);
 const SCENARIOS = list("scenarios", "user,refresh,password,signup");
 const extrasArg = list("extras", "");
+const POPULATION = Number(args.get("population") ?? 10_000);
 const EXTRAS = extrasArg.includes("all") ? ["decay", "rss", "mixed", "start"] : extrasArg;
 
 const PASSWORD = "bench-password";
@@ -126,6 +129,25 @@ function psql(command: string) {
   execFileSync("psql", ["-q", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-c", command], {
     stdio: "ignore",
   });
+}
+
+/**
+ * Gives the database `count` other users, each with a session and a refresh token, and fresh planner
+ * statistics: a service in use is not an empty database, and a query that reads a whole table (a
+ * sequential scan planned for an unexpected row count) only shows its cost on a populated one.
+ */
+function populate(url: string, count: number) {
+  if (count <= 0) return;
+  const script = `
+    insert into auth.users (id, aud, role, email, created_at, updated_at)
+      select gen_random_uuid(), 'authenticated', 'authenticated', 'population-' || g || '@example.com', now(), now()
+      from generate_series(1, ${count}) g;
+    insert into auth.sessions (user_id) select id from auth.users where email like 'population-%';
+    insert into auth.refresh_tokens (token_hash, user_id, session_id)
+      select encode(sha256(convert_to(s.id::text, 'UTF8')), 'hex'), s.user_id, s.id from auth.sessions s
+      where s.user_id in (select id from auth.users where email like 'population-%');
+    analyze;`;
+  execFileSync("psql", ["-q", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", script], { stdio: "ignore" });
 }
 
 /** The database of this run (set by `benchDatabase`). */
@@ -470,6 +492,7 @@ async function main() {
     server = await startServer(["apps/http/dist/main.js"], env);
     const ours = server;
     // After authsvc has migrated the database: the baselines use its tables.
+    populate(db.url, POPULATION);
     bare = await startServer(["--import", "tsx", "bench/bare-server.ts"], {
       DATABASE_URL: db.url,
       JWT_SECRET: SECRET,
@@ -636,7 +659,7 @@ function report(
 ) {
   const n = (x: number, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : "-");
   console.log(
-    `\nauthsvc benchmark: ${ROUNDS} interleaved rounds × ${DURATION_S}s, medians; PostgreSQL; ${pinning ? "servers on core 0, load generator on core 1" : "no core pinning"}\n`,
+    `\nauthsvc benchmark: ${ROUNDS} interleaved rounds × ${DURATION_S}s, medians; PostgreSQL with ${POPULATION} other users; ${pinning ? "servers on core 0, load generator on core 1" : "no core pinning"}\n`,
   );
   for (const b of bareRows)
     console.log(`(a) bare route @${b.connections}: ${n(b.rps)} req/s, p99 ${n(b.p99)} ms`);
@@ -663,7 +686,7 @@ function report(
     const file = join(dir, `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
     writeFileSync(
       file,
-      `${JSON.stringify({ at: new Date().toISOString(), database: dbUrl.replace(/\/\/[^@]*@/, "//"), rounds: ROUNDS, durationS: DURATION_S, pinning, bare: bareRows, scenarios: summaries, extras }, null, 2)}\n`,
+      `${JSON.stringify({ at: new Date().toISOString(), database: dbUrl.replace(/\/\/[^@]*@/, "//"), rounds: ROUNDS, durationS: DURATION_S, population: POPULATION, pinning, bare: bareRows, scenarios: summaries, extras }, null, 2)}\n`,
     );
     console.log(`\nJSON: ${file}`);
   }
