@@ -111,8 +111,18 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     onError: (c) => errorResponse(c, httpFailures.bodyTooLarge(MAX_BODY_BYTES)),
   });
   // hono's bodyLimit reads `c.req.raw.body`, which makes @hono/node-server build a full WHATWG Request
-  // (headers, AbortController) for every request; no route reads a GET or HEAD body, so those skip it.
-  app.use((c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
+  // (headers, AbortController, a web stream for the body) for every request, where reading the body
+  // straight from the socket would do. No route reads a GET or HEAD body, so those skip the limit; a
+  // body of declared length is judged by its Content-Length (Node's parser reads no byte past it);
+  // only a chunked body is counted as it streams in, by hono's middleware.
+  app.use((c, next) => {
+    if (c.req.method === "GET" || c.req.method === "HEAD") return next();
+    const length = c.req.header("content-length");
+    if (length === undefined || c.req.header("transfer-encoding") !== undefined) return limitBody(c, next);
+    return Number.parseInt(length, 10) > MAX_BODY_BYTES
+      ? Promise.resolve(errorResponse(c, httpFailures.bodyTooLarge(MAX_BODY_BYTES)))
+      : next();
+  });
   // 504 only while nothing has committed; the ports below ask the deadline before each commit.
   app.use(requestDeadline(deps.maxRequestDurationMs ?? 10_000, deps.auth.deliveries));
   const auth = withRequestDeadlines(deps.auth);
