@@ -29,7 +29,7 @@ import { apiVersion } from "./middleware/api-version.js";
 import { applyCaptcha } from "./middleware/captcha.js";
 import { concurrencyLimit } from "./middleware/concurrency-limit.js";
 import { fastCors } from "./middleware/cors.js";
-import { DeadlinePassedError, requestDeadline, withRequestDeadlines } from "./middleware/deadline.js";
+import { DeadlinePassedError, requestDeadline } from "./middleware/deadline.js";
 import { MAX_BODY_BYTES } from "./middleware/json-body.js";
 import { applyRateLimits, type RateLimits } from "./middleware/rate-limit.js";
 import { requestContext } from "./middleware/request-context.js";
@@ -124,8 +124,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       : next();
   });
   // 504 only while nothing has committed; the ports below ask the deadline before each commit.
-  app.use(requestDeadline(deps.maxRequestDurationMs ?? 10_000, deps.auth.deliveries));
-  const auth = withRequestDeadlines(deps.auth);
+  // Handlers pass `c.var.deps` (bound to the request's deadline) to the use cases they call.
+  app.use(requestDeadline(deps.maxRequestDurationMs ?? 10_000, deps.auth));
+  const auth = deps.auth;
 
   applyRateLimits(app, deps.rateLimit);
   applyCaptcha(app, auth, deps.captcha);
@@ -140,14 +141,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", readyRoutes(deps.readiness ?? [], deps.readinessTimeoutMs));
   app.route("/", settingsRoutes(deps.settings));
   app.route("/", jwksRoutes(deps.jwks ?? { keys: [] }));
-  app.route("/", signupRoutes(auth));
-  app.route("/", tokenRoutes(auth));
+  app.route("/", signupRoutes());
+  app.route("/", tokenRoutes());
   app.route("/", userRoutes(auth));
   app.route("/", userSessionRoutes(auth));
   app.route("/", adminUserRoutes(auth));
   app.route("/", adminAuditRoutes(auth));
   app.route("/", verifyRoutes(auth));
-  app.route("/", messageRoutes(auth));
+  app.route("/", messageRoutes());
   app.route("/", generateLinkRoutes(auth));
   app.route("/", externalRoutes(auth));
   app.route("/", factorRoutes(auth));
