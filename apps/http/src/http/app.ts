@@ -124,7 +124,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       : next();
   });
   // 504 only while nothing has committed; the ports below ask the deadline before each commit.
-  // Handlers pass `c.var.deps` (bound to the request's deadline) to the use cases they call.
+  // Handlers pass `c.get("deps")` (bound to the request's deadline) to the use cases they call.
   app.use(requestDeadline(deps.maxRequestDurationMs ?? 10_000, deps.auth));
   const auth = deps.auth;
 

@@ -44,7 +44,7 @@ function failureRedirect(c: Context<AppEnv>, failure: CallbackFailure) {
 }
 
 async function callback(c: Context<AppEnv>, params: Record<string, string | undefined>) {
-  const result = await completeExternalSignIn(c.var.deps, {
+  const result = await completeExternalSignIn(c.get("deps"), {
     state: params.state,
     code: params.code,
     error: params.error,
@@ -68,7 +68,7 @@ export const externalRoutes = (deps: AuthDeps) => {
   const auth = requireUser(deps);
   return new Hono<AppEnv>()
     .get("/authorize", async (c) => {
-      const { url } = unwrap(await startExternalSignIn(c.var.deps, authorizeInput(c)));
+      const { url } = unwrap(await startExternalSignIn(c.get("deps"), authorizeInput(c)));
       return c.redirect(url, 302);
     })
     .get("/callback", (c) => callback(c, c.req.query()))
@@ -85,11 +85,11 @@ export const externalRoutes = (deps: AuthDeps) => {
       if (!deps.settings.manualLinkingEnabled) throw failures.manualLinkingDisabled();
       const { skip_http_redirect: skip, ...rest } = authorizeInput(c).query;
       const input = { ...authorizeInput(c), query: rest, linkingTargetId: c.get("auth").user.id };
-      const { url } = unwrap(await startExternalSignIn(c.var.deps, input));
+      const { url } = unwrap(await startExternalSignIn(c.get("deps"), input));
       return skip === "true" ? c.json({ url }) : c.redirect(url, 302);
     })
     .delete("/user/identities/:identityId", auth, async (c) => {
       const input = { userId: c.get("auth").user.id, identityId: c.req.param("identityId") };
-      return c.json(unwrap(await unlinkIdentity(c.var.deps, input)));
+      return c.json(unwrap(await unlinkIdentity(c.get("deps"), input)));
     });
 };

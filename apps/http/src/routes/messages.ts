@@ -37,11 +37,13 @@ export const messageRoutes = () =>
       const common = defined({ data: body.data, createUser: body.create_user });
       if (email && phone) throw failures.otpEmailOrPhone();
       if (phone) {
-        const sent = unwrap(await sendSmsOtp(c.var.deps, { phone, ...common }));
+        const sent = unwrap(await sendSmsOtp(c.get("deps"), { phone, ...common }));
         return c.json(sent.messageId ? { message_id: sent.messageId } : {});
       }
       if (!email) throw failures.otpEmailOrPhoneMissing();
-      unwrap(await sendMagicLink(c.var.deps, { email, ...common, ...pkceOf(body), ...redirectOf(c, body) }));
+      unwrap(
+        await sendMagicLink(c.get("deps"), { email, ...common, ...pkceOf(body), ...redirectOf(c, body) }),
+      );
       return c.json({});
     })
     .post("/magiclink", async (c) => {
@@ -49,13 +51,13 @@ export const messageRoutes = () =>
       if (!body.email) throw failures.magicLinkEmailMissing();
       const data = defined({ data: body.data });
       const input = { email: body.email, ...data, ...pkceOf(body), ...redirectOf(c, body) };
-      unwrap(await sendMagicLink(c.var.deps, input));
+      unwrap(await sendMagicLink(c.get("deps"), input));
       return c.json({});
     })
     .post("/recover", async (c) => {
       const body = parseBody(RecoverBody, await readJsonObject(c));
       const input = { email: body.email ?? "", ...pkceOf(body), ...redirectOf(c, body) };
-      unwrap(await recoverPassword(c.var.deps, input));
+      unwrap(await recoverPassword(c.get("deps"), input));
       return c.json({});
     })
     .post("/resend", async (c) => {
@@ -67,6 +69,6 @@ export const messageRoutes = () =>
         ...pkceOf(body),
         ...redirectOf(c, body),
       };
-      const sent = unwrap(await resend(c.var.deps, input));
+      const sent = unwrap(await resend(c.get("deps"), input));
       return c.json(sent.messageId ? { message_id: sent.messageId } : {});
     });

@@ -22,6 +22,6 @@ export const signupRoutes = () =>
     const { code_challenge, code_challenge_method, ...body } = parseBody(SignupBody, await readJsonObject(c));
     const pkce = pkceOf({ ...defined({ code_challenge, code_challenge_method }) });
     const input = { ...body, ...pkce, ...defined({ redirectTo: c.req.query("redirect_to") }) };
-    const result = unwrap(await signUp(c.var.deps, input));
+    const result = unwrap(await signUp(c.get("deps"), input));
     return c.json(result.kind === "session" ? sessionJson(result.tokens) : userJson(result.user));
   });

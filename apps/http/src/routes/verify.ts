@@ -64,7 +64,7 @@ export const verifyRoutes = (deps: AuthDeps) =>
       const type = verifyType(requested, TYPES);
       const redirectTo = c.req.query("redirect_to") ?? redirect_to;
       const result = unwrap(
-        await verifyOtp(c.var.deps, { type, ...body, ...defined({ tokenHash, redirectTo }) }),
+        await verifyOtp(c.get("deps"), { type, ...body, ...defined({ tokenHash, redirectTo }) }),
       );
       if (result.kind === "message") return c.json({ msg: result.message, code: 200 });
       if (result.kind === "code") throw new Error("POST /verify never runs a PKCE flow");
@@ -83,7 +83,7 @@ export const verifyRoutes = (deps: AuthDeps) =>
         const tokenHash = c.req.query("token");
         if (!tokenHash) throw failures.verifyLinkTokenMissing();
         const result = unwrap(
-          await verifyOtp(c.var.deps, {
+          await verifyOtp(c.get("deps"), {
             type,
             tokenHash,
             pkce,

@@ -55,7 +55,7 @@ export class RequestDeadline {
 }
 
 /** Whether the request of `c` has already been answered 504 (false outside the deadline middleware). */
-export const requestTimedOut = (c: Context<AppEnv>): boolean => c.var.deadline?.expired ?? false;
+export const requestTimedOut = (c: Context<AppEnv>): boolean => c.get("deadline")?.expired ?? false;
 
 const timedOut = () =>
   new HTTPException(504, {
@@ -67,7 +67,7 @@ const timedOut = () =>
  * nothing: its later commits then roll back and the mail it queued is dropped, so a 504 leaves nothing
  * behind. A request whose commit has begun is waited for, so a success is never answered 504.
  *
- * The request's handlers reach `auth` bound to its deadline as `c.var.deps`. Passed along rather than
+ * The request's handlers reach `auth` bound to its deadline as `c.get("deps")`. Passed along rather than
  * found through AsyncLocalStorage: that turns on a promise hook for every promise of the process, which
  * cost about a fifth of the CPU of a GET /user.
  */
@@ -107,50 +107,40 @@ export const requestDeadline = (
  */
 function deadlineBinder(auth: AuthDeps): (deadline: RequestDeadline) => AuthDeps {
   const { store } = auth;
+  type Store = AuthDeps["store"];
+  type Repos = Parameters<Parameters<Store["transaction"]>[0]>[0];
+  type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+  // Per request only small objects: views that inherit everything and override what commits
+  // (plain assignments; defining properties by descriptor is several times slower).
   return (deadline) => {
-    const guardedStore: AuthDeps["store"] = Object.create(store, {
-      transaction: {
-        value: <T>(fn: (repos: Parameters<Parameters<typeof store.transaction>[0]>[0]) => Promise<T>) =>
-          store.transaction(async (repos) => {
-            const value = await fn(repos);
-            deadline.beginCommit();
-            return value;
-          }),
+    const sessions: Mutable<Store["sessions"]> = Object.create(store.sessions);
+    sessions.grantRefresh = (...args) => {
+      deadline.beginCommit();
+      return store.sessions.grantRefresh(...args);
+    };
+    const guardedStore: Mutable<Store> = Object.create(store);
+    guardedStore.transaction = <T>(fn: (repos: Repos) => Promise<T>) =>
+      store.transaction(async (repos) => {
+        const value = await fn(repos);
+        deadline.beginCommit();
+        return value;
+      });
+    guardedStore.sessions = sessions;
+    guardedStore.quota = {
+      take: (...args: Parameters<Store["quota"]["take"]>) => {
+        deadline.beginCommit();
+        return store.quota.take(...args);
       },
-      // The refresh grant commits in one statement of its own (migrations/0008_refresh_rotation.sql).
-      sessions: {
-        value: Object.create(store.sessions, {
-          grantRefresh: {
-            value: (...args: Parameters<typeof store.sessions.grantRefresh>) => {
-              deadline.beginCommit();
-              return store.sessions.grantRefresh(...args);
-            },
-          },
-        }),
-      },
-      quota: {
-        value: {
-          take: (...args: Parameters<typeof store.quota.take>) => {
-            deadline.beginCommit();
-            return store.quota.take(...args);
-          },
-        },
-      },
-    });
-    const heldDeliveries: DeliveryQueue = {
-      enqueue(job) {
+    };
+    // A view, not a copy: ports replaced on `auth` later (tests swap providers, mailers) still count.
+    const view: Mutable<AuthDeps> = Object.create(auth);
+    view.store = guardedStore;
+    view.deliveries = {
+      enqueue(job: Job) {
         if (deadline.hold(job)) return;
         return auth.deliveries.enqueue(job);
       },
     };
-    // A view, not a copy: ports replaced on `auth` later (tests swap providers, mailers) still count.
-    return new Proxy(auth, {
-      get: (target, key, receiver) =>
-        key === "store"
-          ? guardedStore
-          : key === "deliveries"
-            ? heldDeliveries
-            : Reflect.get(target, key, receiver),
-    });
+    return view;
   };
 }
