@@ -41,8 +41,17 @@ function psql(command: string) {
   });
 }
 
+const logFile = join(dir, "server.log");
+
+/** The server's own duration (its request log) of the reads whose x-bench-id starts with `prefix`. */
+function serverSide(prefix: string): number[] {
+  return readText(logFile)
+    .split("\n")
+    .filter((line) => line.includes(`"request_id":"${prefix}`) && line.includes("request completed"))
+    .map((line) => Number((JSON.parse(line) as { duration_ms: number }).duration_ms));
+}
+
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const logFile = join(dir, `server-${Date.now()}.log`);
   const out = openSync(logFile, "w");
   // --cpu-prof=DIR: a CPU profile of the server (written when it exits), to see where the burst's time goes.
   const profile = args.has("cpu-prof") ? ["--cpu-prof", `--cpu-prof-dir=${args.get("cpu-prof")}`] : [];
@@ -107,6 +116,7 @@ async function main() {
     AUTHSVC_SMTP_ADMIN_EMAIL: "auth@example.com",
     AUTHSVC_RATE_LIMIT_EMAIL_SENT: "100000",
     AUTHSVC_DB_MAX_POOL_SIZE: "10",
+    AUTHSVC_API_REQUEST_ID_HEADER: "x-bench-id",
     ...(args.has("concurrency") ? { AUTHSVC_API_MESSAGE_CONCURRENCY: String(args.get("concurrency")) } : {}),
   });
   const serviceKey = await roleKey("service_role");
@@ -116,21 +126,24 @@ async function main() {
     await res.arrayBuffer();
     return { status: res.status, ms: performance.now() - started };
   };
-  const adminRead = () =>
-    timed("/admin/users?per_page=10", { headers: { authorization: `Bearer ${serviceKey}` } });
+  let read = 0;
+  const adminRead = (tag = "w") =>
+    timed("/admin/users?per_page=10", {
+      headers: { authorization: `Bearer ${serviceKey}`, "x-bench-id": `${tag}-${read++}` },
+    });
 
   try {
     for (let i = 0; i < 20; i++) await adminRead(); // warm-up
     for (let round = 1; round <= ROUNDS; round++) {
       await loopSample(server.child);
       const unloaded: number[] = [];
-      for (let i = 0; i < 60; i++) unloaded.push((await adminRead()).ms);
+      for (let i = 0; i < 60; i++) unloaded.push((await adminRead(`u${round}`)).ms);
       const quiet = await loopSample(server.child);
 
       let bursting = true;
       const during: number[] = [];
       const reads = (async () => {
-        while (bursting) during.push((await adminRead()).ms);
+        while (bursting) during.push((await adminRead(`b${round}`)).ms);
       })();
       const started = performance.now();
       const burst = await Promise.all(
@@ -146,14 +159,17 @@ async function main() {
       bursting = false;
       await reads;
       const loaded = await loopSample(server.child);
+      const readUs = (quiet.cpuMs * 1000) / unloaded.length;
+      const otpUs = (loaded.cpuMs * 1000 - readUs * during.length) / BURST;
       const failed = burst.filter((r) => r.status !== 200).length;
       const [before, under] = [p99(unloaded), p99(during)];
+      const [serverBefore, serverUnder] = [p99(serverSide(`u${round}-`)), p99(serverSide(`b${round}-`))];
       log(
         `round ${round}: admin p99 unloaded ${before.toFixed(1)} ms, during the burst ${under.toFixed(1)} ms ` +
-          `(${(under / before).toFixed(2)}×, ${during.length} reads); ${BURST} /otp in ${burstMs.toFixed(0)} ms, ` +
+          `(${(under / before).toFixed(2)}×, ${during.length} reads; server-side ${serverBefore} → ${serverUnder} ms); ${BURST} /otp in ${burstMs.toFixed(0)} ms, ` +
           `${failed} not 200; server loop delay p99/max quiet ${quiet.p99}/${quiet.max} ms, ` +
-          `burst ${loaded.p99}/${loaded.max} ms; server CPU ${((loaded.cpuMs * 1000) / BURST).toFixed(0)} µs ` +
-          `per /otp (incl. the reads); load ${loadavg()
+          `burst ${loaded.p99}/${loaded.max} ms; server CPU ${readUs.toFixed(0)} µs per quiet read, ` +
+          `${otpUs.toFixed(0)} µs per /otp (its delivery included, the reads during it not); load ${loadavg()
             .map((l) => l.toFixed(2))
             .join(" ")}`,
       );
