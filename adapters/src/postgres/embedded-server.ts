@@ -28,8 +28,10 @@ export interface EmbeddedPostgres {
   /** Closes all client connections (rolling back their transactions), then closes PGlite, flushing to disk. */
   stop(): Promise<void>;
   /**
-   * Emulates a database restart, for fault tests: drops every client connection (rolling back their
-   * transactions) and refuses new ones until `resume()`; `dropped` counts the connections it closed.
+   * Emulates a database restart, for fault tests, the way PostgreSQL does it: every client connection
+   * gets a FATAL 57P01 (admin_shutdown) and is closed (its transaction rolled back), and new ones are
+   * answered FATAL 57P03 (cannot_connect_now) after their startup packet until `resume()`; `dropped`
+   * counts the connections it closed.
    */
   interrupt(): { dropped: number; resume(): void };
   /** Client connections open now. */
@@ -44,6 +46,23 @@ const QUERY = 0x51; // 'Q'
 const FLUSH = 0x48; // 'H'
 const TERMINATE = 0x58; // 'X'
 const STARTUP = 0; // marker for the startup packet, which has no type byte
+const ERROR_RESPONSE = 0x45; // 'E'
+
+/**
+ * An ErrorResponse of severity FATAL, what PostgreSQL sends before it closes a session. A client sees
+ * the error first and the close after, so it may still act on the error (roll back, retry) on a socket
+ * that is about to go: a plain close never shows it that window.
+ */
+function fatal(sqlstate: string, message: string): Buffer {
+  const fields = Buffer.from(`SFATAL\0VFATAL\0C${sqlstate}\0M${message}\0\0`);
+  const header = Buffer.alloc(5);
+  header[0] = ERROR_RESPONSE;
+  header.writeInt32BE(4 + fields.length, 1);
+  return Buffer.concat([header, fields]);
+}
+
+const ADMIN_SHUTDOWN = fatal("57P01", "terminating connection due to administrator command");
+const CANNOT_CONNECT_NOW = fatal("57P03", "the database system is starting up");
 
 interface Unit {
   bytes: Buffer;
@@ -88,6 +107,7 @@ export async function startEmbeddedPostgres(options: {
   let owner: Client | null = null;
   let running = false;
   let idle = Promise.resolve();
+  let refusing = false; // interrupted: new connections are refused after their startup packet
 
   function enqueue(client: Client, unit: Unit): void {
     client.units.push(unit);
@@ -177,6 +197,12 @@ export async function startEmbeddedPostgres(options: {
         if (buf.length < length) return;
         client.started = true;
         client.buffer = buf.subarray(length);
+        if (refusing) {
+          // As PostgreSQL while it starts up: the startup packet is read, then refused.
+          client.closed = true;
+          client.socket.end(CANNOT_CONNECT_NOW);
+          return;
+        }
         enqueue(client, { bytes: buf.subarray(0, length), last: STARTUP });
         continue;
       }
@@ -198,12 +224,7 @@ export async function startEmbeddedPostgres(options: {
     }
   }
 
-  let refusing = false;
   const server = createServer((socket) => {
-    if (refusing) {
-      socket.destroy();
-      return;
-    }
     const client: Client = {
       socket,
       buffer: Buffer.alloc(0),
@@ -244,7 +265,9 @@ export async function startEmbeddedPostgres(options: {
       const dropped = clients.size;
       for (const client of clients) {
         client.closed = true;
-        client.socket.destroy();
+        // Half-closed after the FATAL; the client closes its side on reading it (or on the end).
+        if (client.started) client.socket.end(ADMIN_SHUTDOWN);
+        else client.socket.destroy();
       }
       kick();
       const resume = () => {
