@@ -40,9 +40,10 @@ export function httpHook(options: HttpHookOptions): (payload: string) => Promise
   const timedOut = () => failures.hookTimeout(timeoutMs / 1000);
 
   return async (payload) => {
-    const deadline = AbortSignal.timeout(timeoutMs);
     // undici is loaded by the first hook call, not at start: /health and most servers never need it.
+    // Before the deadline starts, so loading it never eats into the hook's time.
     const { request } = await import("undici");
+    const deadline = AbortSignal.timeout(timeoutMs);
     for (let attempt = 0; attempt < attempts; attempt++) {
       const id = randomUUID();
       const at = new Date();

@@ -101,7 +101,7 @@ async function copyTree(from: string, to: string): Promise<void> {
 export async function prepareTemplate(
   templateDir: string,
   migrationsDir: string,
-  build: (pgdata: string) => Promise<void>,
+  build: (dataDir: string) => Promise<void>,
 ): Promise<boolean> {
   if (await usableTemplate(templateDir, migrationsDir)) return false;
   const stamp = await templateStamp(migrationsDir);
@@ -112,7 +112,10 @@ export async function prepareTemplate(
     await build(work);
     await writeFile(join(work, "stamp"), `${stamp}\n`);
     await rm(templateDir, { recursive: true, force: true });
-    await rename(work, templateDir);
+    await rename(work, templateDir).catch(async (error: unknown) => {
+      // Two builds at once: the other one's template, made from the same files, is just as good.
+      if (!(await usableTemplate(templateDir, migrationsDir))) throw error;
+    });
   } finally {
     await rm(work, { recursive: true, force: true });
   }
