@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type AuthError, failures, hookAnswerFailure, type Result } from "@authsvc/core";
 import { Webhook } from "standardwebhooks";
-import { request } from "undici";
+import type { request } from "undici";
 
 /** The reference's limits (`hookshttp`): one deadline over all attempts, 3 attempts, 2 s apart. */
 export const HTTP_HOOK_TIMEOUT_MS = 5_000;
@@ -40,6 +40,9 @@ export function httpHook(options: HttpHookOptions): (payload: string) => Promise
   const timedOut = () => failures.hookTimeout(timeoutMs / 1000);
 
   return async (payload) => {
+    // undici is loaded by the first hook call, not at start: /health and most servers never need it.
+    // Before the deadline starts, so loading it never eats into the hook's time.
+    const { request } = await import("undici");
     const deadline = AbortSignal.timeout(timeoutMs);
     for (let attempt = 0; attempt < attempts; attempt++) {
       const id = randomUUID();

@@ -1,5 +1,6 @@
+import { createRequire } from "node:module";
 import { failures, type Mail, type Mailer, type MailKind } from "@authsvc/core";
-import { createTransport } from "nodemailer";
+import type * as Nodemailer from "nodemailer";
 import { parseTemplate, renderTemplate, type Template, TemplateSyntaxError } from "./go-template.js";
 import { templateSource, type Warn } from "./template-source.js";
 import { DEFAULT_HTML_TEMPLATES, KIND_NAMES, TEXT_TEMPLATES, templateData } from "./templates.js";
@@ -89,6 +90,8 @@ export function smtpMailer(options: SmtpMailerOptions): SmtpMailer {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const subjects = subjectTemplates(options);
   const templates = templateSource({ warn: options.warn, ...options.templateFetch });
+  // Required here, not imported at the top: only servers configured with an SMTP host load nodemailer.
+  const { createTransport } = createRequire(import.meta.url)("nodemailer") as typeof Nodemailer;
   const transport = createTransport({
     host: options.host,
     port: options.port,

@@ -1,4 +1,4 @@
-import { type Dispatcher, getGlobalDispatcher, interceptors, request } from "undici";
+import type { Dispatcher } from "undici";
 import { parseTemplate, type Template } from "./go-template.js";
 
 /** Where warnings go; pino's `logger.warn.bind(logger)` fits. */
@@ -45,12 +45,19 @@ export function templateSource(options: TemplateSourceOptions): TemplateSource {
   const ttlMs = options.ttlMs ?? 10 * 60_000;
   const failureTtlMs = options.failureTtlMs ?? 60_000;
   const now = options.now ?? Date.now;
-  const dispatcher: Dispatcher = getGlobalDispatcher().compose(interceptors.redirect({ maxRedirections: 3 }));
+  // undici is loaded by the first fetch, not at start: custom templates are rare.
+  let client: Promise<{ request: typeof import("undici").request; dispatcher: Dispatcher }> | undefined;
+  const undici = () =>
+    (client ??= import("undici").then(({ getGlobalDispatcher, interceptors, request }) => ({
+      request,
+      dispatcher: getGlobalDispatcher().compose(interceptors.redirect({ maxRedirections: 3 })),
+    })));
   const cache = new Map<string, { expiresAt: number; template: Promise<Template | undefined> }>();
 
   async function load(url: string): Promise<Template | undefined> {
     const fields = { template_url: loggableUrl(url) };
     try {
+      const { request, dispatcher } = await undici();
       const response = await request(url, {
         dispatcher,
         signal: AbortSignal.timeout(timeoutMs),

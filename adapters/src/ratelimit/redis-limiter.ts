@@ -1,4 +1,5 @@
-import { Redis } from "ioredis";
+import { createRequire } from "node:module";
+import type * as IORedis from "ioredis";
 import { RateLimiterRedis } from "rate-limiter-flexible";
 import {
   type RequestLimiterStore,
@@ -17,6 +18,8 @@ export function redisLimiterStore(
 ): RequestLimiterStore {
   // Keys carry the namespace, so deployments (or test runs) sharing one Redis never mix their counts.
   const prefix = `authsvc:${options.namespace ?? "auth"}:rl`;
+  // Required here, not imported at the top: only servers configured with REDIS_URL load the client.
+  const { Redis } = createRequire(import.meta.url)("ioredis") as typeof IORedis;
   const redis = new Redis(url, {
     // Fail at once while disconnected rather than queue: the in-memory insurance then decides.
     enableOfflineQueue: false,

@@ -1,5 +1,3 @@
-import { request } from "undici";
-
 export interface GatewayAnswer {
   readonly status: number;
   /** The parsed JSON body; undefined when the body is not JSON. */
@@ -20,6 +18,8 @@ export interface GatewayRequest {
  */
 export async function postToGateway(req: GatewayRequest): Promise<GatewayAnswer> {
   try {
+    // undici is loaded on the first message, not at start: most deployments never send an SMS.
+    const { request } = await import("undici");
     const res = await request(req.url, {
       method: "POST",
       headers: req.headers,

@@ -1,5 +1,6 @@
+import { createRequire } from "node:module";
 import type { SmsSender } from "@authsvc/core";
-import twilio from "twilio";
+import type TwilioSdk from "twilio";
 import { SMS_TIMEOUT_MS, smsSendFailed } from "./sms-failure.js";
 
 export interface TwilioSmsOptions {
@@ -26,6 +27,9 @@ function twilioReason(error: unknown): string {
  * credentials, so they never leave this function.
  */
 export function twilioSms(options: TwilioSmsOptions): SmsSender {
+  // The SDK (with axios beneath it) is required here, not imported at the top: loading it costs a good
+  // part of a second at start, and only servers configured for Twilio need it.
+  const twilio = createRequire(import.meta.url)("twilio") as typeof TwilioSdk;
   const client = twilio(options.accountSid, options.authToken, {
     timeout: options.timeoutMs ?? SMS_TIMEOUT_MS,
     autoRetry: false,
