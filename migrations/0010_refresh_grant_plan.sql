@@ -1,4 +1,4 @@
--- 0009_refresh_grant_plan: refresh_token_grant (0008) made cheaper, same transitions.
+-- 0010_refresh_grant_plan: refresh_token_grant (0008) made cheaper, same transitions.
 --
 -- * `rows 1`: a set-returning function is planned as returning 1,000 rows, so the caller's statement
 --   (adapters/src/postgres/sessions-store.ts, grantRefresh) joined `sessions` and `users` to it by a
