@@ -1,9 +1,16 @@
-import type { RefreshGrantOutcome, RefreshTokenRecord, Session, SessionStore } from "@authsvc/core";
+import {
+  auditPayload,
+  type RefreshGrantOutcome,
+  type RefreshTokenRecord,
+  type Session,
+  type SessionStore,
+} from "@authsvc/core";
 import type { PendingQuery, Row } from "postgres";
 import { factorsOf, identitiesOf, withFactors } from "./accounts-store.js";
 import {
   isTokenId,
   isUuid,
+  json,
   type Queryable,
   refreshTokenColumns,
   refreshTokenFromRow,
@@ -183,6 +190,40 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
       if (kind !== "rotated" && kind !== "reissued") return { kind };
       if (!row.session || !row.id) return { kind: "not_found" };
       return { kind, session: sessionFromRow(row.session), user: withFactors(row) };
+    },
+
+    async grantPassword(input) {
+      if (!isUuid(input.userId)) return null;
+      const ns = sql(options.namespace);
+      const { session } = input;
+      // The actor's fields are the function's, from the row as stamped.
+      const payload = auditPayload({
+        action: "login",
+        actorId: input.userId,
+        actorUsername: "",
+        traits: { provider: input.provider },
+        at: input.now,
+      });
+      // One round trip: the function (migrations/0009_password_grant.sql) writes; the identities and
+      // factors are read in the same statement (the function writes neither).
+      const [row] = await sql`
+        select
+          u.*,
+          ${identitiesOf(sql, options.namespace)},
+          ${factorsOf(sql, options.namespace)}
+        from ${ns}.password_grant(
+          ${input.userId},
+          ${input.verifiedHash},
+          ${input.upgradedHash},
+          ${input.now},
+          ${session.id},
+          ${session.aal},
+          ${json(sql, session.amr)},
+          ${input.refreshTokenHash},
+          ${json(sql, payload)}
+        ) u
+      `;
+      return row ? withFactors(row) : null;
     },
 
     async revokeAllForUser(userId, at) {

@@ -49,6 +49,25 @@ export async function signAccessToken(
   };
 }
 
+/** A new aal1 session of `userId`, obtained by `method` at `now` (not yet stored). */
+export function newSession(
+  deps: Pick<SessionsDeps, "random">,
+  userId: string,
+  method: string,
+  now: Date,
+): Session {
+  return {
+    id: deps.random.uuid(),
+    userId,
+    aal: "aal1",
+    amr: [{ method, timestamp: Math.floor(now.getTime() / 1000) }],
+    createdAt: now,
+    updatedAt: now,
+    refreshedAt: null,
+    notAfter: null,
+  };
+}
+
 /**
  * Starts a new session for `user` (one per sign-in) with its first refresh token, inside the caller's
  * transaction, and signs the access token. `method` is the `amr` method (`password`, `anonymous`, …).
@@ -60,16 +79,7 @@ export async function issueSession(
   method: string,
   now: Date,
 ): Promise<SessionTokens> {
-  const session: Session = {
-    id: deps.random.uuid(),
-    userId: user.id,
-    aal: "aal1",
-    amr: [{ method, timestamp: Math.floor(now.getTime() / 1000) }],
-    createdAt: now,
-    updatedAt: now,
-    refreshedAt: null,
-    notAfter: null,
-  };
+  const session = newSession(deps, user.id, method, now);
   await repos.sessions.create(session);
   const refreshToken = deps.tokens.generate();
   await repos.sessions.insertToken({

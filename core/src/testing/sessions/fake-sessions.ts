@@ -1,6 +1,7 @@
 import type { SessionStore } from "../../sessions/index.js";
 import { fakeUsers } from "../accounts/fake-users.js";
 import type { FakeTables } from "../fake-tables.js";
+import { fakePasswordGrant } from "./fake-password-grant.js";
 import { fakeRefreshGrant } from "./fake-refresh-grant.js";
 
 /** Sessions and refresh-token chains over the shared in-memory tables. */
@@ -10,7 +11,7 @@ export function fakeSessions(t: FakeTables): SessionStore {
     for (const [k, r] of t.tokens) if (r.sessionId === id) t.tokens.delete(k);
     return t.sessions.delete(id);
   };
-  const store: Omit<SessionStore, "grantRefresh" | "findUserAndSession"> = {
+  const store: Omit<SessionStore, "grantRefresh" | "grantPassword" | "findUserAndSession"> = {
     create: async (s) => void t.sessions.set(s.id, s),
     find: async (id) => t.sessions.get(id) ?? null,
     listForUser: async (userId) =>
@@ -65,6 +66,7 @@ export function fakeSessions(t: FakeTables): SessionStore {
   return {
     ...store,
     grantRefresh: fakeRefreshGrant(t, store, users),
+    grantPassword: fakePasswordGrant(t, store, users),
     findUserAndSession: async (userId, sessionId) => ({
       // The body GET /user answers: identities and factors, as the users fake reads it.
       user: await users.findWithIdentities(userId),

@@ -109,13 +109,19 @@ export function withRequestDeadlines(auth: AuthDeps): AuthDeps {
           return value;
         }),
     },
-    // The refresh grant commits in one statement of its own (migrations/0008_refresh_rotation.sql).
+    // The refresh and password grants commit in one statement of their own (migrations/0008 and 0009).
     sessions: {
       value: Object.create(store.sessions, {
         grantRefresh: {
           value: (...args: Parameters<typeof store.sessions.grantRefresh>) => {
             current.getStore()?.beginCommit();
             return store.sessions.grantRefresh(...args);
+          },
+        },
+        grantPassword: {
+          value: (...args: Parameters<typeof store.sessions.grantPassword>) => {
+            current.getStore()?.beginCommit();
+            return store.sessions.grantPassword(...args);
           },
         },
       }),
