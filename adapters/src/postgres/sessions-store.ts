@@ -46,8 +46,21 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
   }
 
   return {
-    async create(s) {
-      await sql`insert into ${sessions} ${sql(sessionColumns(sql, s))}`;
+    async create(s, firstTokenHash) {
+      if (firstTokenHash === undefined) {
+        await sql`insert into ${sessions} ${sql(sessionColumns(sql, s))}`;
+        return;
+      }
+      // One statement for the session and its first token (the token's foreign key sees the session).
+      await sql`
+        with session as (
+          insert into ${sessions} ${sql(sessionColumns(sql, s))}
+          returning id, user_id, created_at
+        )
+        insert into ${tokens} (token_hash, user_id, session_id, parent_id, revoked, created_at, updated_at)
+        select ${firstTokenHash}, user_id, id, null, false, created_at, created_at
+        from session
+      `;
     },
 
     find: async (id) => (isUuid(id) ? session(sql`select * from ${sessions} where id = ${id}`) : null),

@@ -58,8 +58,12 @@ export interface PasswordGrantInput {
  * current token and inserts its child. Exactly one token of a live session is not revoked.
  */
 export interface SessionStore {
-  /** Inserts a new session (its first refresh token is inserted with `insertToken`). */
-  create(session: Session): Promise<void>;
+  /**
+   * Inserts a new session; with `firstTokenHash`, also its first refresh token (not revoked, no
+   * parent, created at the session's creation) in the same step — one statement on Postgres.
+   * Without it, the first token is inserted with `insertToken`.
+   */
+  create(session: Session, firstTokenHash?: string): Promise<void>;
   /** The session with this id, or null when it ended (logout, deletion) or never existed. */
   find(id: string): Promise<Session | null>;
   /**

@@ -80,17 +80,8 @@ export async function issueSession(
   now: Date,
 ): Promise<SessionTokens> {
   const session = newSession(deps, user.id, method, now);
-  await repos.sessions.create(session);
   const refreshToken = deps.tokens.generate();
-  await repos.sessions.insertToken({
-    sessionId: session.id,
-    userId: user.id,
-    tokenHash: deps.tokens.hash(refreshToken),
-    parentId: null,
-    revoked: false,
-    createdAt: now,
-    updatedAt: now,
-  });
+  await repos.sessions.create(session, deps.tokens.hash(refreshToken));
   const access = await signAccessToken(deps, user, session, now, { method, functions: repos.hookFunctions });
   // The token response's user carries its identities and factors, as every user body does.
   return { ...access, refreshToken, user: await userBody(repos, user), session };

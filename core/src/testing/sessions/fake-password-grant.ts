@@ -9,7 +9,7 @@ import type { FakeTables } from "../fake-tables.js";
  */
 export function fakePasswordGrant(
   t: FakeTables,
-  sessions: Pick<SessionStore, "create" | "insertToken">,
+  sessions: Pick<SessionStore, "create">,
   users: Pick<UserRepository, "findWithIdentities">,
 ): (input: PasswordGrantInput) => Promise<UserWithIdentities | null> {
   return async (input) => {
@@ -30,16 +30,7 @@ export function fakePasswordGrant(
       traits: { provider: input.provider },
       at: now,
     });
-    await sessions.create(input.session);
-    await sessions.insertToken({
-      sessionId: input.session.id,
-      userId: signedIn.id,
-      tokenHash: input.refreshTokenHash,
-      parentId: null,
-      revoked: false,
-      createdAt: now,
-      updatedAt: now,
-    });
+    await sessions.create(input.session, input.refreshTokenHash);
     return (await users.findWithIdentities(signedIn.id)) ?? { ...signedIn, identities: [] };
   };
 }
