@@ -45,6 +45,10 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
   };
 }
 
+/** The session id an answer's access token names. */
+const sessionOf = (body: Record<string, unknown>): string =>
+  JSON.parse(Buffer.from(String(body.access_token).split(".")[1] ?? "", "base64url").toString()).session_id;
+
 let n = 0;
 const email = (tag: string) => `${tag}-${Date.now()}-${++n}@example.com`;
 
@@ -98,6 +102,53 @@ describe("accounts over raw HTTP", () => {
       (await call("POST", "/token?grant_type=password", { email: address, password: "imported-pw-1" }))
         .status,
     ).toBe(200);
+  });
+
+  it("many password sign-ins of one user at once: each its own session, login entry and stamp", async () => {
+    const address = email("many");
+    const signup = await call("POST", "/signup", { email: address, password: "secret-pw-1" });
+    const user = signup.body.user as { id: string };
+    const signIns = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        call("POST", "/token?grant_type=password", { email: address, password: "secret-pw-1" }),
+      ),
+    );
+    expect(signIns.map((r) => r.status)).toEqual(Array(12).fill(200));
+    const table = ns.sql(ns.namespace);
+    const sessionIds = signIns.map((r) => sessionOf(r.body));
+    expect(new Set(sessionIds).size).toBe(12);
+    const stored = await ns.sql`select id from ${table}.sessions where user_id = ${user.id}`;
+    expect(stored.map((r) => r.id)).toEqual(expect.arrayContaining(sessionIds));
+    // Every session has its refresh token, and every answer's refresh token works.
+    const refreshed = await Promise.all(
+      signIns.map((r) =>
+        call("POST", "/token?grant_type=refresh_token", { refresh_token: r.body.refresh_token }),
+      ),
+    );
+    expect(refreshed.map((r) => r.status)).toEqual(Array(12).fill(200));
+    const logins = await ns.sql`
+      select payload from ${table}.audit_log_entries
+      where payload->>'actor_id' = ${user.id} and payload->>'action' = 'login'`;
+    // The sign-up's own login, then one per sign-in, each the reference's payload.
+    expect(logins).toHaveLength(13);
+    for (const { payload } of logins) {
+      expect(payload).toEqual({
+        actor_id: user.id,
+        actor_username: address,
+        actor_via_sso: false,
+        action: "login",
+        log_type: "account",
+        traits: { provider: "email" },
+      });
+    }
+    // Each answer carries the user as its sign-in stamped it; the row keeps the latest stamp.
+    const stamps = signIns.map((r) =>
+      Date.parse((r.body.user as { last_sign_in_at: string }).last_sign_in_at),
+    );
+    const [row] =
+      await ns.sql`select last_sign_in_at, encrypted_password from ${table}.users where id = ${user.id}`;
+    expect(row?.last_sign_in_at.getTime()).toBe(Math.max(...stamps));
+    expect(row?.encrypted_password).toMatch(/^\$argon2id\$/);
   });
 
   it("POST /admin/users/<id> creates the user with that id; a malformed id is 404", async () => {

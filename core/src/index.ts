@@ -120,6 +120,7 @@ export { authenticate, authenticateAdmin, type RequestAudience } from "./session
 export type { AccessTokenClaims } from "./sessions/claims.js";
 export { logout } from "./sessions/logout.js";
 export type {
+  PasswordGrantInput,
   RefreshGrantInput,
   RefreshGrantOutcome,
   SessionStore,

@@ -121,6 +121,20 @@ export function postgresUserRepository(sql: Queryable, options: RepositoryOption
   const identitiesOfU = identitiesOf(sql, options.namespace);
   const factorsOfU = factorsOf(sql, options.namespace);
 
+  /** Which unique key of `users` a user that could not be inserted shares with a stored one. */
+  async function clashOf(user: User): Promise<Duplicate | null> {
+    const [row] = await sql`
+      select
+        exists (select 1 from ${users} where id = ${user.id}) as id,
+        exists (select 1 from ${users} where email = ${user.email} and is_sso_user = false) as email,
+        exists (select 1 from ${users} where phone = ${user.phone}) as phone
+    `;
+    if (row?.id) return "duplicate_id";
+    if (row?.email) return "duplicate_email";
+    if (row?.phone) return "duplicate_phone";
+    return null;
+  }
+
   async function one(query: PendingQuery<Row[]>): Promise<User | null> {
     const [row] = await query;
     return row ? userFromRow(row) : null;
@@ -154,11 +168,17 @@ export function postgresUserRepository(sql: Queryable, options: RepositoryOption
     lock: async (id) => (isUuid(id) ? one(sql`select * from ${users} where id = ${id} for update`) : null),
 
     async insert(user) {
-      const outcome = await reportingDuplicates(
-        sql,
-        options.transaction,
-        (q) => q`insert into ${users} ${q({ id: user.id, ...userColumns(q, user) })}`,
-      );
+      const insert = (q: Queryable) => q`insert into ${users} ${q({ id: user.id, ...userColumns(q, user) })}`;
+      if (options.transaction) {
+        // Inside a transaction, first without the savepoint (three round trips where this is one): a
+        // clash skips the row instead of aborting the transaction, and is then named by a lookup.
+        const result = await sql`${insert(sql)} on conflict do nothing`;
+        if (result.count === 1) return "inserted";
+        const clash = await clashOf(user);
+        if (clash !== null) return clash;
+        // A clash on another unique index, or with a row gone meanwhile: as without the shortcut.
+      }
+      const outcome = await reportingDuplicates(sql, options.transaction, insert);
       return typeof outcome === "string" ? outcome : "inserted";
     },
 

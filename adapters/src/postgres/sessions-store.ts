@@ -1,9 +1,16 @@
-import type { RefreshGrantOutcome, RefreshTokenRecord, Session, SessionStore } from "@authsvc/core";
+import {
+  auditPayload,
+  type RefreshGrantOutcome,
+  type RefreshTokenRecord,
+  type Session,
+  type SessionStore,
+} from "@authsvc/core";
 import type { PendingQuery, Row } from "postgres";
 import { factorsOf, identitiesOf, withFactors } from "./accounts-store.js";
 import {
   isTokenId,
   isUuid,
+  json,
   type Queryable,
   refreshTokenColumns,
   refreshTokenFromRow,
@@ -39,8 +46,21 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
   }
 
   return {
-    async create(s) {
-      await sql`insert into ${sessions} ${sql(sessionColumns(sql, s))}`;
+    async create(s, firstTokenHash) {
+      if (firstTokenHash === undefined) {
+        await sql`insert into ${sessions} ${sql(sessionColumns(sql, s))}`;
+        return;
+      }
+      // One statement for the session and its first token (the token's foreign key sees the session).
+      await sql`
+        with session as (
+          insert into ${sessions} ${sql(sessionColumns(sql, s))}
+          returning id, user_id, created_at
+        )
+        insert into ${tokens} (token_hash, user_id, session_id, parent_id, revoked, created_at, updated_at)
+        select ${firstTokenHash}, user_id, id, null, false, created_at, created_at
+        from session
+      `;
     },
 
     find: async (id) => (isUuid(id) ? session(sql`select * from ${sessions} where id = ${id}`) : null),
@@ -183,6 +203,40 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
       if (kind !== "rotated" && kind !== "reissued") return { kind };
       if (!row.session || !row.id) return { kind: "not_found" };
       return { kind, session: sessionFromRow(row.session), user: withFactors(row) };
+    },
+
+    async grantPassword(input) {
+      if (!isUuid(input.userId)) return null;
+      const ns = sql(options.namespace);
+      const { session } = input;
+      // The actor's fields are the function's, from the row as stamped.
+      const payload = auditPayload({
+        action: "login",
+        actorId: input.userId,
+        actorUsername: "",
+        traits: { provider: input.provider },
+        at: input.now,
+      });
+      // One round trip: the function (migrations/0009_password_grant.sql) writes; the identities and
+      // factors are read in the same statement (the function writes neither).
+      const [row] = await sql`
+        select
+          u.*,
+          ${identitiesOf(sql, options.namespace)},
+          ${factorsOf(sql, options.namespace)}
+        from ${ns}.password_grant(
+          ${input.userId},
+          ${input.verifiedHash},
+          ${input.upgradedHash},
+          ${input.now},
+          ${session.id},
+          ${session.aal},
+          ${json(sql, session.amr)},
+          ${input.refreshTokenHash},
+          ${json(sql, payload)}
+        ) u
+      `;
+      return row ? withFactors(row) : null;
     },
 
     async revokeAllForUser(userId, at) {

@@ -1,8 +1,8 @@
-import { actorUsername, isBanned, normalizeEmail, normalizePhone, type User } from "../accounts/index.js";
+import { isBanned, normalizeEmail, normalizePhone, type User } from "../accounts/index.js";
 import { type HooksDeps, passwordVerificationAttempt } from "../hooks/index.js";
 import { err, failures, ok, type Result } from "../kernel/index.js";
-import type { SessionsDeps } from "./deps.js";
-import { issueSession, type SessionTokens } from "./steps/issue-session.js";
+import type { SessionsDeps, SessionsRepositories } from "./deps.js";
+import { newSession, type SessionTokens, signAccessToken } from "./steps/issue-session.js";
 
 const invalidCredentials = () => failures.invalidCredentials();
 
@@ -12,7 +12,7 @@ const invalidCredentials = () => failures.invalidCredentials();
  * time; whether the user is banned or unconfirmed is only told to someone who knows the password.
  * The password verification attempt hook, when on, hears of every attempt on an existing account
  * (right or wrong password) before anything else is decided, and may refuse it (`invalid_credentials`
- * with its message, optionally ending all the user's sessions); it runs before the transaction.
+ * with its message, optionally ending all the user's sessions); it runs before anything is written.
  */
 export async function signInWithPassword(
   deps: Pick<SessionsDeps, "store" | "clock" | "hasher" | "signer" | "settings" | "random" | "tokens"> &
@@ -57,31 +57,36 @@ export async function signInWithPassword(
     return err(failures.phoneNotConfirmed());
   }
   // Upgrade imported bcrypt/argon2i hashes now that the plaintext is at hand; hashed before the
-  // transaction so that no row lock is held during the slow hash.
+  // writes so that no row lock is held during the slow hash.
   const upgradedHash = deps.hasher.needsRehash(storedHash) ? await deps.hasher.hash(password) : null;
 
-  return deps.store.transaction(async (repos): Promise<Result<SessionTokens>> => {
-    // Re-read under a row lock: the update below writes every column, so it must not undo a change
-    // made meanwhile (e.g. an admin update); a user deleted meanwhile can no longer sign in.
-    const current = await repos.users.lock(user.id);
-    if (current === null || current.encryptedPassword !== storedHash) return err(invalidCredentials());
-    const signedIn: User = {
-      ...current,
-      encryptedPassword: upgradedHash ?? current.encryptedPassword,
-      lastSignInAt: now,
-      updatedAt: now,
-    };
-    const updated = await repos.users.update(signedIn);
-    if (updated !== "updated") return err(invalidCredentials());
-    await repos.audit.record({
-      action: "login",
-      actorId: signedIn.id,
-      actorUsername: actorUsername(signedIn),
-      traits: { provider: channel },
-      at: now,
+  const session = newSession(deps, user.id, "password", now);
+  const refreshToken = deps.tokens.generate();
+  const grant = {
+    userId: user.id,
+    verifiedHash: storedHash,
+    upgradedHash,
+    now,
+    session,
+    refreshTokenHash: deps.tokens.hash(refreshToken),
+    provider: channel,
+  };
+  const answer = async (repos: SessionsRepositories): Promise<Result<SessionTokens>> => {
+    // Every write of the sign-in in one step of the store (one statement on Postgres, which holds the
+    // user's row lock only while it runs): stamped only if the password hash is still the one verified
+    // (a user deleted or whose password changed meanwhile cannot sign in with the old one), and only
+    // the sign-in's columns, so nothing changed meanwhile (e.g. by an admin update) is undone.
+    const signedIn = await repos.sessions.grantPassword(grant);
+    if (signedIn === null) return err(invalidCredentials());
+    const access = await signAccessToken(deps, signedIn, session, now, {
+      method: "password",
+      functions: repos.hookFunctions,
     });
-    return ok(await issueSession(deps, repos, signedIn, "password", now));
-  });
+    return ok({ ...access, refreshToken, user: signedIn, session });
+  };
+  // The custom access token hook runs in the transaction of the grant, so that its failure undoes it
+  // (issue-session.ts); without the hook the statement is the whole transaction: one round trip.
+  return deps.hooks?.enabled("custom_access_token") ? deps.store.transaction(answer) : answer(deps.store);
 }
 
 /** The user with this address, or null — also for an address that is not valid at all. */

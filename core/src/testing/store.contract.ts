@@ -6,6 +6,7 @@ import { describeFactorStoreContract } from "./mfa/factors.contract.js";
 import { describeExternalIdentityContract } from "./oauth/external-identities.contract.js";
 import { describeFlowStateContract } from "./pkce/flow-states.contract.js";
 import { describeLockContract } from "./sessions/locks.contract.js";
+import { describePasswordGrantContract } from "./sessions/password-grant.contract.js";
 import { describeRefreshGrantContract } from "./sessions/refresh-grant.contract.js";
 import { describeRefreshTokenContract } from "./sessions/refresh-tokens.contract.js";
 import { describeSessionStoreContract } from "./sessions/session-store.contract.js";
@@ -18,6 +19,7 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
   describeSessionStoreContract(name, makeStore);
   describeRefreshTokenContract(name, makeStore);
   describeRefreshGrantContract(name, makeStore);
+  describePasswordGrantContract(name, makeStore);
   describeLockContract(name, makeStore);
   describeAuditLogContract(name, makeStore);
   describeOneTimeTokenContract(name, makeStore);

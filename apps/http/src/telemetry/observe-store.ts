@@ -17,6 +17,12 @@ function committedEvent(
     const methodName = session.amr.at(-1)?.method ?? "unknown";
     return (i) => i.signIns.add(1, { method: methodName });
   }
+  // The password grant starts its session in one statement of its own; null when it was refused.
+  if (repository === "sessions" && method === "grantPassword") {
+    const session = (args[0] as { session: Session }).session;
+    const methodName = session.amr.at(-1)?.method ?? "unknown";
+    return result === null ? undefined : (i) => i.signIns.add(1, { method: methodName });
+  }
   // The refresh grant commits in one statement of its own; its outcome says whether it rotated.
   if (repository === "sessions" && method === "grantRefresh") {
     const rotated = (result as { kind?: string } | undefined)?.kind === "rotated";

@@ -74,6 +74,11 @@ describe("metrics at the boundaries", () => {
     expect(signUp.status).toBe(200);
     const { refresh_token: first } = (await signUp.json()) as { refresh_token: string };
     await send(app, "POST", "/token?grant_type=password", { email: "m@example.com", password: "wrong-pw" });
+    const signedIn = await send(app, "POST", "/token?grant_type=password", {
+      email: "m@example.com",
+      password: "pw-123456",
+    });
+    expect(signedIn.status).toBe(200);
     const rotated = await send(app, "POST", "/token?grant_type=refresh_token", { refresh_token: first });
     const { refresh_token: second } = (await rotated.json()) as { refresh_token: string };
     await send(app, "POST", "/token?grant_type=refresh_token", { refresh_token: second });
@@ -81,7 +86,8 @@ describe("metrics at the boundaries", () => {
     expect(reused.headers.get("x-sb-error-code")).toBe("refresh_token_already_used");
 
     expect(await metric("authsvc_sign_ups")).toBe(1);
-    expect(await metric("authsvc_sign_ins", { method: "password" })).toBe(1);
+    // The sign-up's session and the password grant's.
+    expect(await metric("authsvc_sign_ins", { method: "password" })).toBe(2);
     expect(await metric("authsvc_refresh_token_rotations")).toBe(2);
     expect(await metric("authsvc_refresh_token_reuse_detections")).toBe(1);
     expect(await metric("gotrue_generate_from_password_completed")).toBe(1);

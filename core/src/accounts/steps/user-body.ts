@@ -3,14 +3,13 @@ import type { User, UserWithIdentities } from "../user.js";
 
 /**
  * `user` with what every user body embeds: its identities and its second factors (auth-js reads
- * `user.factors` of a token response to tell whether the session can be raised to aal2).
+ * `user.factors` of a token response to tell whether the session can be raised to aal2). Read in one
+ * step (`findWithIdentities`: one statement on Postgres); the user's own fields are the caller's.
  */
 export async function userBody(
-  repos: Pick<AccountsRepositories, "identities" | "factors">,
+  repos: Pick<AccountsRepositories, "users">,
   user: User,
 ): Promise<UserWithIdentities> {
-  // One after the other: inside a transaction, statements of one connection are awaited in turn.
-  const identities = await repos.identities.listByUser(user.id);
-  const factors = await repos.factors.listByUser(user.id);
-  return { ...user, identities, factors };
+  const stored = await repos.users.findWithIdentities(user.id);
+  return { ...user, identities: stored?.identities ?? [], factors: stored?.factors ?? [] };
 }

@@ -37,13 +37,33 @@ export type RefreshGrantOutcome =
       readonly user: UserWithIdentities;
     };
 
+/** What the password grant hands the store once the password is verified (`SessionStore.grantPassword`). */
+export interface PasswordGrantInput {
+  readonly userId: string;
+  /** The hash the password was verified against: the grant is refused when it changed meanwhile. */
+  readonly verifiedHash: string;
+  /** An argon2id rehash of the password replacing an imported or outdated hash, else null. */
+  readonly upgradedHash: string | null;
+  readonly now: Date;
+  /** The new session (its `userId` is `userId`). */
+  readonly session: Session;
+  /** SHA-256 of the session's first refresh token. */
+  readonly refreshTokenHash: string;
+  /** `traits.provider` of the `login` audit entry: `email` or `phone`. */
+  readonly provider: string;
+}
+
 /**
  * Sessions and their refresh tokens. Tokens form a chain inside a session: each rotation revokes the
  * current token and inserts its child. Exactly one token of a live session is not revoked.
  */
 export interface SessionStore {
-  /** Inserts a new session (its first refresh token is inserted with `insertToken`). */
-  create(session: Session): Promise<void>;
+  /**
+   * Inserts a new session; with `firstTokenHash`, also its first refresh token (not revoked, no
+   * parent, created at the session's creation) in the same step — one statement on Postgres.
+   * Without it, the first token is inserted with `insertToken`.
+   */
+  create(session: Session, firstTokenHash?: string): Promise<void>;
   /** The session with this id, or null when it ended (logout, deletion) or never existed. */
   find(id: string): Promise<Session | null>;
   /**
@@ -84,6 +104,15 @@ export interface SessionStore {
    * treats the token as reused (revoke its descendants and delete the session).
    */
   grantRefresh(input: RefreshGrantInput): Promise<RefreshGrantOutcome>;
+  /**
+   * The writes of a password sign-in, atomically (one database round trip on Postgres, holding the
+   * user's row lock only for its own duration): unless the user is gone or its password hash is no
+   * longer `verifiedHash`, stamps the sign-in (`lastSignInAt`, `updatedAt` = `now`, the password hash
+   * replaced by `upgradedHash` when given, nothing else touched), records a `login` audit entry (actor:
+   * the user as stamped), inserts the session and its first refresh token, and answers the user as
+   * stamped, with identities and factors. Null, with nothing written, when refused.
+   */
+  grantPassword(input: PasswordGrantInput): Promise<UserWithIdentities | null>;
   /** Revokes every refresh token of the user (ban). */
   revokeAllForUser(userId: string, at: Date): Promise<number>;
 }

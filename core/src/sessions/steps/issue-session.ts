@@ -49,6 +49,25 @@ export async function signAccessToken(
   };
 }
 
+/** A new aal1 session of `userId`, obtained by `method` at `now` (not yet stored). */
+export function newSession(
+  deps: Pick<SessionsDeps, "random">,
+  userId: string,
+  method: string,
+  now: Date,
+): Session {
+  return {
+    id: deps.random.uuid(),
+    userId,
+    aal: "aal1",
+    amr: [{ method, timestamp: Math.floor(now.getTime() / 1000) }],
+    createdAt: now,
+    updatedAt: now,
+    refreshedAt: null,
+    notAfter: null,
+  };
+}
+
 /**
  * Starts a new session for `user` (one per sign-in) with its first refresh token, inside the caller's
  * transaction, and signs the access token. `method` is the `amr` method (`password`, `anonymous`, …).
@@ -60,27 +79,9 @@ export async function issueSession(
   method: string,
   now: Date,
 ): Promise<SessionTokens> {
-  const session: Session = {
-    id: deps.random.uuid(),
-    userId: user.id,
-    aal: "aal1",
-    amr: [{ method, timestamp: Math.floor(now.getTime() / 1000) }],
-    createdAt: now,
-    updatedAt: now,
-    refreshedAt: null,
-    notAfter: null,
-  };
-  await repos.sessions.create(session);
+  const session = newSession(deps, user.id, method, now);
   const refreshToken = deps.tokens.generate();
-  await repos.sessions.insertToken({
-    sessionId: session.id,
-    userId: user.id,
-    tokenHash: deps.tokens.hash(refreshToken),
-    parentId: null,
-    revoked: false,
-    createdAt: now,
-    updatedAt: now,
-  });
+  await repos.sessions.create(session, deps.tokens.hash(refreshToken));
   const access = await signAccessToken(deps, user, session, now, { method, functions: repos.hookFunctions });
   // The token response's user carries its identities and factors, as every user body does.
   return { ...access, refreshToken, user: await userBody(repos, user), session };

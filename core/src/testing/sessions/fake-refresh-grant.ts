@@ -10,7 +10,7 @@ import type { FakeTables } from "../fake-tables.js";
  */
 export function fakeRefreshGrant(
   t: FakeTables,
-  sessions: Omit<SessionStore, "grantRefresh" | "findUserAndSession">,
+  sessions: Omit<SessionStore, "grantRefresh" | "grantPassword" | "findUserAndSession">,
   users: Pick<UserRepository, "findWithIdentities">,
 ): (input: RefreshGrantInput) => Promise<RefreshGrantOutcome> {
   // One grant at a time, as the session's row lock orders them in Postgres.

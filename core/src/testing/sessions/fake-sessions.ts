@@ -1,7 +1,19 @@
-import type { SessionStore } from "../../sessions/index.js";
+import type { RefreshTokenRecord, Session, SessionStore } from "../../sessions/index.js";
 import { fakeUsers } from "../accounts/fake-users.js";
 import type { FakeTables } from "../fake-tables.js";
+import { fakePasswordGrant } from "./fake-password-grant.js";
 import { fakeRefreshGrant } from "./fake-refresh-grant.js";
+
+/** The first refresh token of `session`, as `SessionStore.create` inserts it. */
+const firstToken = (session: Session, tokenHash: string): Omit<RefreshTokenRecord, "id"> => ({
+  sessionId: session.id,
+  userId: session.userId,
+  tokenHash,
+  parentId: null,
+  revoked: false,
+  createdAt: session.createdAt,
+  updatedAt: session.createdAt,
+});
 
 /** Sessions and refresh-token chains over the shared in-memory tables. */
 export function fakeSessions(t: FakeTables): SessionStore {
@@ -10,8 +22,13 @@ export function fakeSessions(t: FakeTables): SessionStore {
     for (const [k, r] of t.tokens) if (r.sessionId === id) t.tokens.delete(k);
     return t.sessions.delete(id);
   };
-  const store: Omit<SessionStore, "grantRefresh" | "findUserAndSession"> = {
-    create: async (s) => void t.sessions.set(s.id, s),
+  const store: Omit<SessionStore, "grantRefresh" | "grantPassword" | "findUserAndSession"> = {
+    create: async (s, firstTokenHash) => {
+      t.sessions.set(s.id, s);
+      if (firstTokenHash === undefined) return;
+      const record = { ...firstToken(s, firstTokenHash), id: String(nextId++) };
+      t.tokens.set(record.id, record);
+    },
     find: async (id) => t.sessions.get(id) ?? null,
     listForUser: async (userId) =>
       [...t.sessions.values()]
@@ -65,6 +82,7 @@ export function fakeSessions(t: FakeTables): SessionStore {
   return {
     ...store,
     grantRefresh: fakeRefreshGrant(t, store, users),
+    grantPassword: fakePasswordGrant(t, store, users),
     findUserAndSession: async (userId, sessionId) => ({
       // The body GET /user answers: identities and factors, as the users fake reads it.
       user: await users.findWithIdentities(userId),

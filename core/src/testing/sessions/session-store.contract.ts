@@ -5,6 +5,7 @@ import {
   aToken,
   at,
   type MakeStore,
+  newHash,
   newId,
   seedSession,
   seedUser,
@@ -36,6 +37,26 @@ export function describeSessionStoreContract(name: string, makeStore: MakeStore)
       expect(await sessions().find(plain.id)).toEqual(plain);
       expect(await sessions().find(stepped.id)).toEqual(stepped);
       expect(await harness().store.transaction((repos) => repos.sessions.lock(stepped.id))).toEqual(stepped);
+    });
+
+    it("creates a session with its first refresh token in one step, also inside a transaction", async () => {
+      const user = await seedUser(harness().store);
+      const session = aSession(user, { createdAt: at(7), updatedAt: at(7) });
+      const tokenHash = newHash();
+      await harness().store.transaction((repos) => repos.sessions.create(session, tokenHash));
+      expect(await sessions().find(session.id)).toEqual(session);
+      const first = await sessions().activeToken(session.id);
+      expect(first).toEqual({
+        id: expect.any(String),
+        sessionId: session.id,
+        userId: user.id,
+        tokenHash,
+        parentId: null,
+        revoked: false,
+        createdAt: at(7),
+        updatedAt: at(7),
+      });
+      expect(await sessions().findTokenByHash(tokenHash)).toEqual(first);
     });
 
     it("reads the user with identities and the session together, as authenticating does", async () => {
