@@ -2,7 +2,10 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type AuthError, failures, hookAnswerFailure, type Result } from "@authsvc/core";
 import { Webhook } from "standardwebhooks";
-import { request } from "undici";
+import type * as Undici from "undici";
+import { lazyPackage } from "../lazy-package.js";
+
+const undici = lazyPackage<typeof Undici>("undici");
 
 /** The reference's limits (`hookshttp`): one deadline over all attempts, 3 attempts, 2 s apart. */
 export const HTTP_HOOK_TIMEOUT_MS = 5_000;
@@ -51,9 +54,14 @@ export function httpHook(options: HttpHookOptions): (payload: string) => Promise
         "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
         "webhook-signature": signers.map((signer) => signer.sign(id, at, payload)).join(" "),
       };
-      let answer: Awaited<ReturnType<typeof request>>;
+      let answer: Undici.Dispatcher.ResponseData;
       try {
-        answer = await request(options.url, { method: "POST", headers, body: payload, signal: deadline });
+        answer = await undici().request(options.url, {
+          method: "POST",
+          headers,
+          body: payload,
+          signal: deadline,
+        });
       } catch {
         if (deadline.aborted) return fail(timedOut());
         if (attempt === attempts - 1) return fail(failures.hookTimeoutAfterRetry());
@@ -86,10 +94,7 @@ export function httpHook(options: HttpHookOptions): (payload: string) => Promise
   };
 }
 
-async function readAnswer(
-  answer: Awaited<ReturnType<typeof request>>,
-  limit: number,
-): Promise<Result<unknown>> {
+async function readAnswer(answer: Undici.Dispatcher.ResponseData, limit: number): Promise<Result<unknown>> {
   const contentType = answer.headers["content-type"];
   const type = (Array.isArray(contentType) ? contentType[0] : contentType)
     ?.split(";")[0]

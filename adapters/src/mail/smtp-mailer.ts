@@ -1,8 +1,11 @@
 import { failures, type Mail, type Mailer, type MailKind } from "@authsvc/core";
-import { createTransport } from "nodemailer";
+import type * as Nodemailer from "nodemailer";
+import { lazyPackage } from "../lazy-package.js";
 import { parseTemplate, renderTemplate, type Template, TemplateSyntaxError } from "./go-template.js";
 import { templateSource, type Warn } from "./template-source.js";
 import { DEFAULT_HTML_TEMPLATES, KIND_NAMES, TEXT_TEMPLATES, templateData } from "./templates.js";
+
+const nodemailer = lazyPackage<typeof Nodemailer>("nodemailer");
 
 export interface SmtpMailerOptions {
   readonly host: string;
@@ -89,7 +92,7 @@ export function smtpMailer(options: SmtpMailerOptions): SmtpMailer {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const subjects = subjectTemplates(options);
   const templates = templateSource({ warn: options.warn, ...options.templateFetch });
-  const transport = createTransport({
+  const transport = nodemailer().createTransport({
     host: options.host,
     port: options.port,
     secure: options.port === 465,

@@ -1,6 +1,9 @@
 import { failures, type Totp } from "@authsvc/core";
 import { Secret, TOTP } from "otpauth";
-import QRCode from "qrcode";
+import type * as Qrcode from "qrcode";
+import { lazyPackage } from "../lazy-package.js";
+
+const qrcode = lazyPackage<typeof Qrcode>("qrcode");
 
 /** The reference's parameters (pquerna/otp defaults): SHA-1, 6 digits, 30 s steps, 160-bit secrets. */
 const PARAMETERS = { algorithm: "SHA1", digits: 6, period: 30 } as const;
@@ -12,7 +15,7 @@ const PARAMETERS = { algorithm: "SHA1", digits: 6, period: 30 } as const;
 async function qrSvg(uri: string): Promise<string> {
   for (const errorCorrectionLevel of ["H", "M", "L"] as const) {
     try {
-      return await QRCode.toString(uri, { type: "svg", errorCorrectionLevel, margin: 1 });
+      return await qrcode().toString(uri, { type: "svg", errorCorrectionLevel, margin: 1 });
     } catch {
       // Too long even at level L: a label of a length nobody uses, answered as bad input.
       if (errorCorrectionLevel === "L") throw failures.factorLabelTooLong();

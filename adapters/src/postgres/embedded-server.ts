@@ -1,7 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 
 /**
  * PGlite (Postgres compiled to WASM) served over TCP on loopback, so the embedded mode runs the very
@@ -81,6 +80,8 @@ export async function startEmbeddedPostgres(options: {
   const host = options.host ?? "127.0.0.1";
   const pgdata = join(options.dataDir, "pgdata");
   await mkdir(pgdata, { recursive: true });
+  // Loaded here: a server given DATABASE_URL never needs PGlite.
+  const { PGlite } = await import("@electric-sql/pglite");
   const db = await PGlite.create({ dataDir: pgdata });
 
   const clients = new Set<Client>();

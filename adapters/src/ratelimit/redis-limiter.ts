@@ -1,11 +1,15 @@
-import { Redis } from "ioredis";
-import { RateLimiterRedis } from "rate-limiter-flexible";
+import type * as Ioredis from "ioredis";
+import type * as Flexible from "rate-limiter-flexible";
+import { lazyPackage } from "../lazy-package.js";
 import {
   type RequestLimiterStore,
   requestLimiter,
   type StoreErrorHandler,
   windowOptions,
 } from "./flexible-limiter.js";
+
+const ioredis = lazyPackage<typeof Ioredis>("ioredis");
+const flexible = lazyPackage<typeof Flexible>("rate-limiter-flexible");
 
 /**
  * Request limits counted in Redis (`REDIS_URL`), shared by every instance using it: one key per
@@ -17,6 +21,8 @@ export function redisLimiterStore(
 ): RequestLimiterStore {
   // Keys carry the namespace, so deployments (or test runs) sharing one Redis never mix their counts.
   const prefix = `authsvc:${options.namespace ?? "auth"}:rl`;
+  const { Redis } = ioredis();
+  const { RateLimiterRedis } = flexible();
   const redis = new Redis(url, {
     // Fail at once while disconnected rather than queue: the in-memory insurance then decides.
     enableOfflineQueue: false,

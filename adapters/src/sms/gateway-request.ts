@@ -1,4 +1,7 @@
-import { request } from "undici";
+import type * as Undici from "undici";
+import { lazyPackage } from "../lazy-package.js";
+
+const undici = lazyPackage<typeof Undici>("undici");
 
 export interface GatewayAnswer {
   readonly status: number;
@@ -20,7 +23,7 @@ export interface GatewayRequest {
  */
 export async function postToGateway(req: GatewayRequest): Promise<GatewayAnswer> {
   try {
-    const res = await request(req.url, {
+    const res = await undici().request(req.url, {
       method: "POST",
       headers: req.headers,
       body: req.body,

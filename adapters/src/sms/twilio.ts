@@ -1,6 +1,9 @@
 import type { SmsSender } from "@authsvc/core";
-import twilio from "twilio";
+import type Twilio from "twilio";
+import { lazyPackage } from "../lazy-package.js";
 import { SMS_TIMEOUT_MS, smsSendFailed } from "./sms-failure.js";
+
+const twilioPackage = lazyPackage<typeof Twilio>("twilio");
 
 export interface TwilioSmsOptions {
   readonly accountSid: string;
@@ -26,7 +29,7 @@ function twilioReason(error: unknown): string {
  * credentials, so they never leave this function.
  */
 export function twilioSms(options: TwilioSmsOptions): SmsSender {
-  const client = twilio(options.accountSid, options.authToken, {
+  const client = twilioPackage()(options.accountSid, options.authToken, {
     timeout: options.timeoutMs ?? SMS_TIMEOUT_MS,
     autoRetry: false,
     // The SDK rewrites every host with TWILIO_EDGE / TWILIO_REGION from the environment; blank
