@@ -134,7 +134,8 @@ describe("a database outage under load", () => {
     console.log(
       `[database outage] killed ${killed} connections; during: ${JSON.stringify(statuses(during))}; ` +
         `slowest answer during it ${(slowest.ended - slowest.started).toFixed(0)} ms ` +
-        `(${slowest.status} ${slowest.path}; before the outage ${slowestBefore.toFixed(0)} ms); ` +
+        `(${slowest.status} ${slowest.path}, sent ${(slowest.started - down).toFixed(0)} ms after the ` +
+        `outage began; before the outage ${slowestBefore.toFixed(0)} ms); ` +
         `overall: ${JSON.stringify(statuses(log))}; first success ${recoveryMs.toFixed(0)} ms after the database answered`,
     );
 

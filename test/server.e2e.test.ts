@@ -42,6 +42,15 @@ async function start(env: Record<string, string>, cwd = tempDir(), logFile?: str
   return server;
 }
 
+async function post(url: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
 async function stop(server: ServerProcess) {
   running.splice(running.indexOf(server), 1);
   return server.stop("SIGTERM");
@@ -174,10 +183,18 @@ describe("configuration errors stop the start", () => {
 describe("the embedded mode (no DATABASE_URL)", () => {
   it("starts with development defaults, prints working keys, and keeps its data across a restart", async () => {
     const cwd = tempDir();
-    const env = { AUTHSVC_API_HOST: "127.0.0.1", PORT: "0" };
+    const env = { AUTHSVC_API_HOST: "127.0.0.1", PORT: "0", AUTHSVC_MAILER_AUTOCONFIRM: "true" };
     const first = await start(env, cwd);
     const lines = first.lines();
     expect(String(lines[0]?.msg)).toContain("DEVELOPMENT MODE");
+    // A fresh data folder starts from the template `npm run build` made, already migrated.
+    const started = lines.find((l) => l.msg === "embedded database started");
+    expect(started?.created).toBe("template");
+    expect(lines.find((l) => l.msg === "migrations up to date")?.applied).toEqual([]);
+    const account = { email: "signed-up@example.com", password: "embedded-pw-1" };
+    const signup = await post(`${first.url}/signup`, account);
+    expect(signup.status).toBe(200);
+    expect(signup.body.access_token).toEqual(expect.any(String));
 
     const secret = readFileSync(join(cwd, ".authsvc", "jwt-secret"), "utf8").trim();
     const keys = lines.find((l) => typeof l.anon_key === "string") as {
@@ -202,12 +219,14 @@ describe("the embedded mode (no DATABASE_URL)", () => {
     expect(exit.ms).toBeLessThan(10_000);
 
     const second = await start(env, cwd);
+    expect(second.lines().find((l) => l.msg === "embedded database started")?.created).toBe("existing");
+    expect((await post(`${second.url}/token?grant_type=password`, account)).status).toBe(200);
     expect(readFileSync(join(cwd, ".authsvc", "jwt-secret"), "utf8").trim()).toBe(secret);
     const secondUrl = String(second.lines().find((l) => l.msg === "embedded database started")?.database);
     const reader = connectPostgres({ url: secondUrl, maxPoolSize: 1, embedded: true });
-    const rows = await reader`select email from auth.users`;
+    const rows = await reader`select email from auth.users order by email`;
     await reader.end();
-    expect(rows.map((r) => r.email)).toEqual(["kept@example.com"]);
+    expect(rows.map((r) => r.email)).toEqual(["kept@example.com", account.email]);
     expect(second.lines().find((l) => l.msg === "migrations up to date")?.applied).toEqual([]);
     expect((await stop(second)).code).toBe(0);
   }, 60_000);

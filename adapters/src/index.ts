@@ -20,6 +20,7 @@ export * from "./mfa/totp.js";
 export * from "./oauth/index.js";
 export * from "./postgres/connect.js";
 export * from "./postgres/embedded-server.js";
+export * from "./postgres/embedded-template.js";
 export * from "./postgres/faults.js";
 export * from "./postgres/migrate.js";
 export * from "./postgres/store.js";

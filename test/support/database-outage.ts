@@ -9,7 +9,10 @@ import { testDatabase } from "./database.js";
 /**
  * A database of the test's own that it can take away from the server and give back, on either kind
  * of test database: a real server (a new database, closed with `allow_connections false` and its
- * backends killed with pg_terminate_backend) or an embedded one started for this test alone.
+ * backends killed with pg_terminate_backend) or an embedded one started for this test alone, whose
+ * interrupt() does what PostgreSQL does: FATAL 57P01 to each session before closing it, FATAL 57P03 to
+ * each new one. A silent close instead never gave postgres.js the window between the error and the
+ * close in which the crash and the long waits of the old code happened, so that test passed on it.
  */
 export interface DisposableDatabase {
   url: string;

@@ -2,10 +2,7 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type AuthError, failures, hookAnswerFailure, type Result } from "@authsvc/core";
 import { Webhook } from "standardwebhooks";
-import type * as Undici from "undici";
-import { lazyPackage } from "../lazy-package.js";
-
-const undici = lazyPackage<typeof Undici>("undici");
+import type { request } from "undici";
 
 /** The reference's limits (`hookshttp`): one deadline over all attempts, 3 attempts, 2 s apart. */
 export const HTTP_HOOK_TIMEOUT_MS = 5_000;
@@ -43,6 +40,9 @@ export function httpHook(options: HttpHookOptions): (payload: string) => Promise
   const timedOut = () => failures.hookTimeout(timeoutMs / 1000);
 
   return async (payload) => {
+    // undici is loaded by the first hook call, not at start: /health and most servers never need it.
+    // Before the deadline starts, so loading it never eats into the hook's time.
+    const { request } = await import("undici");
     const deadline = AbortSignal.timeout(timeoutMs);
     for (let attempt = 0; attempt < attempts; attempt++) {
       const id = randomUUID();
@@ -54,14 +54,9 @@ export function httpHook(options: HttpHookOptions): (payload: string) => Promise
         "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
         "webhook-signature": signers.map((signer) => signer.sign(id, at, payload)).join(" "),
       };
-      let answer: Undici.Dispatcher.ResponseData;
+      let answer: Awaited<ReturnType<typeof request>>;
       try {
-        answer = await undici().request(options.url, {
-          method: "POST",
-          headers,
-          body: payload,
-          signal: deadline,
-        });
+        answer = await request(options.url, { method: "POST", headers, body: payload, signal: deadline });
       } catch {
         if (deadline.aborted) return fail(timedOut());
         if (attempt === attempts - 1) return fail(failures.hookTimeoutAfterRetry());
@@ -94,7 +89,10 @@ export function httpHook(options: HttpHookOptions): (payload: string) => Promise
   };
 }
 
-async function readAnswer(answer: Undici.Dispatcher.ResponseData, limit: number): Promise<Result<unknown>> {
+async function readAnswer(
+  answer: Awaited<ReturnType<typeof request>>,
+  limit: number,
+): Promise<Result<unknown>> {
   const contentType = answer.headers["content-type"];
   const type = (Array.isArray(contentType) ? contentType[0] : contentType)
     ?.split(";")[0]

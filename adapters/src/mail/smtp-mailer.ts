@@ -1,11 +1,9 @@
+import { createRequire } from "node:module";
 import { failures, type Mail, type Mailer, type MailKind } from "@authsvc/core";
 import type * as Nodemailer from "nodemailer";
-import { lazyPackage } from "../lazy-package.js";
 import { parseTemplate, renderTemplate, type Template, TemplateSyntaxError } from "./go-template.js";
 import { templateSource, type Warn } from "./template-source.js";
 import { DEFAULT_HTML_TEMPLATES, KIND_NAMES, TEXT_TEMPLATES, templateData } from "./templates.js";
-
-const nodemailer = lazyPackage<typeof Nodemailer>("nodemailer");
 
 export interface SmtpMailerOptions {
   readonly host: string;
@@ -92,7 +90,9 @@ export function smtpMailer(options: SmtpMailerOptions): SmtpMailer {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const subjects = subjectTemplates(options);
   const templates = templateSource({ warn: options.warn, ...options.templateFetch });
-  const transport = nodemailer().createTransport({
+  // Required here, not imported at the top: only servers configured with an SMTP host load nodemailer.
+  const { createTransport } = createRequire(import.meta.url)("nodemailer") as typeof Nodemailer;
+  const transport = createTransport({
     host: options.host,
     port: options.port,
     secure: options.port === 465,

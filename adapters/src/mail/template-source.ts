@@ -1,8 +1,5 @@
-import type * as Undici from "undici";
-import { lazyPackage } from "../lazy-package.js";
+import type { Dispatcher } from "undici";
 import { parseTemplate, type Template } from "./go-template.js";
-
-const undici = lazyPackage<typeof Undici>("undici");
 
 /** Where warnings go; pino's `logger.warn.bind(logger)` fits. */
 export type Warn = (fields: Record<string, unknown>, msg: string) => void;
@@ -48,15 +45,19 @@ export function templateSource(options: TemplateSourceOptions): TemplateSource {
   const ttlMs = options.ttlMs ?? 10 * 60_000;
   const failureTtlMs = options.failureTtlMs ?? 60_000;
   const now = options.now ?? Date.now;
-  // Built at the first fetch: most deployments configure no template URL and never load undici.
-  let dispatcher: Undici.Dispatcher | undefined;
+  // undici is loaded by the first fetch, not at start: custom templates are rare.
+  let client: Promise<{ request: typeof import("undici").request; dispatcher: Dispatcher }> | undefined;
+  const undici = () =>
+    (client ??= import("undici").then(({ getGlobalDispatcher, interceptors, request }) => ({
+      request,
+      dispatcher: getGlobalDispatcher().compose(interceptors.redirect({ maxRedirections: 3 })),
+    })));
   const cache = new Map<string, { expiresAt: number; template: Promise<Template | undefined> }>();
 
   async function load(url: string): Promise<Template | undefined> {
     const fields = { template_url: loggableUrl(url) };
     try {
-      const { getGlobalDispatcher, interceptors, request } = undici();
-      dispatcher ??= getGlobalDispatcher().compose(interceptors.redirect({ maxRedirections: 3 }));
+      const { request, dispatcher } = await undici();
       const response = await request(url, {
         dispatcher,
         signal: AbortSignal.timeout(timeoutMs),

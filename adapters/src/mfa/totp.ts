@@ -1,9 +1,7 @@
+import { createRequire } from "node:module";
 import { failures, type Totp } from "@authsvc/core";
 import { Secret, TOTP } from "otpauth";
-import type * as Qrcode from "qrcode";
-import { lazyPackage } from "../lazy-package.js";
-
-const qrcode = lazyPackage<typeof Qrcode>("qrcode");
+import type * as QRCodeModule from "qrcode";
 
 /** The reference's parameters (pquerna/otp defaults): SHA-1, 6 digits, 30 s steps, 160-bit secrets. */
 const PARAMETERS = { algorithm: "SHA1", digits: 6, period: 30 } as const;
@@ -13,9 +11,11 @@ const PARAMETERS = { algorithm: "SHA1", digits: 6, period: 30 } as const;
  * lower level (a long issuer or address: level H holds at most 1273 bytes, level L 2953).
  */
 async function qrSvg(uri: string): Promise<string> {
+  // Required on the first enrolment, not imported at the top: most starts never draw a QR code.
+  const QRCode = createRequire(import.meta.url)("qrcode") as typeof QRCodeModule;
   for (const errorCorrectionLevel of ["H", "M", "L"] as const) {
     try {
-      return await qrcode().toString(uri, { type: "svg", errorCorrectionLevel, margin: 1 });
+      return await QRCode.toString(uri, { type: "svg", errorCorrectionLevel, margin: 1 });
     } catch {
       // Too long even at level L: a label of a length nobody uses, answered as bad input.
       if (errorCorrectionLevel === "L") throw failures.factorLabelTooLong();

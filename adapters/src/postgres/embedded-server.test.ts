@@ -133,6 +133,29 @@ describe("startEmbeddedPostgres", () => {
     raw.socket.destroy();
   });
 
+  it("interrupted, ends sessions and refuses new ones with PostgreSQL's FATAL errors until resumed", async () => {
+    const raw = await rawClient(server.url);
+    const closed = new Promise<string>((resolve) => raw.socket.once("close", () => resolve("closed")));
+    const outage = server.interrupt();
+    expect(outage.dropped).toBeGreaterThanOrEqual(1);
+    // A client sees the error before the close, as with pg_terminate_backend or a fast shutdown.
+    const error = await Promise.race([raw.waitFor("E").then(String), closed]);
+    expect(error).toContain("SFATAL\0");
+    expect(error).toContain("C57P01\0");
+    await closed;
+    const sql = pool(1);
+    const refused = await sql`select 1`.catch((e: { code?: string; severity?: string }) => e);
+    expect(refused).toMatchObject({ code: "57P03", severity: "FATAL" });
+    outage.resume();
+    // A query sent before the refused connection finished closing fails with that refusal too.
+    const deadline = Date.now() + 2_000;
+    let answer: unknown;
+    while (answer === undefined && Date.now() < deadline) {
+      answer = await sql`select 1 as n`.catch(() => undefined);
+    }
+    expect(answer).toEqual([{ n: 1 }]);
+  });
+
   it("keeps the data across a stop and a restart on the same directory", async () => {
     const sql = pool();
     await sql`create table kept (note text)`;

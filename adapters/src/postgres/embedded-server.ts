@@ -1,6 +1,9 @@
-import { mkdir } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, readdir } from "node:fs/promises";
 import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { copyTemplate } from "./embedded-template.js";
 
 /**
  * PGlite (Postgres compiled to WASM) served over TCP on loopback, so the embedded mode runs the very
@@ -24,15 +27,32 @@ import { join } from "node:path";
 export interface EmbeddedPostgres {
   /** postgres://postgres@host:port/postgres */
   url: string;
+  /**
+   * Where the database came from: "existing" (the data folder held one), "template" (copied from a
+   * prepared template) or "initdb" (created by PGlite's initdb).
+   */
+  created: "existing" | "template" | "initdb";
   /** Closes all client connections (rolling back their transactions), then closes PGlite, flushing to disk. */
   stop(): Promise<void>;
   /**
-   * Emulates a database restart, for fault tests: drops every client connection (rolling back their
-   * transactions) and refuses new ones until `resume()`; `dropped` counts the connections it closed.
+   * Emulates a database restart, for fault tests, the way PostgreSQL does it: every client connection
+   * gets a FATAL 57P01 (admin_shutdown) and is closed (its transaction rolled back), and new ones are
+   * answered FATAL 57P03 (cannot_connect_now) after their startup packet until `resume()`; `dropped`
+   * counts the connections it closed.
    */
   interrupt(): { dropped: number; resume(): void };
   /** Client connections open now. */
   connections(): number;
+}
+
+/**
+ * PGlite whose own query API (query, exec) is never used: clients speak the wire protocol through
+ * execProtocolRawStream and parse results themselves. PGlite's start ends with a catalog query that
+ * builds parsers for array types, for its own query API only; skipping it saves a cold catalog scan
+ * (a tenth to a quarter of a second of CPU) on every start.
+ */
+class ProtocolOnlyPGlite extends PGlite {
+  override async _initArrayTypes(): Promise<void> {}
 }
 
 const SSL_REQUEST = 80877103;
@@ -43,6 +63,23 @@ const QUERY = 0x51; // 'Q'
 const FLUSH = 0x48; // 'H'
 const TERMINATE = 0x58; // 'X'
 const STARTUP = 0; // marker for the startup packet, which has no type byte
+const ERROR_RESPONSE = 0x45; // 'E'
+
+/**
+ * An ErrorResponse of severity FATAL, what PostgreSQL sends before it closes a session. A client sees
+ * the error first and the close after, so it may still act on the error (roll back, retry) on a socket
+ * that is about to go: a plain close never shows it that window.
+ */
+function fatal(sqlstate: string, message: string): Buffer {
+  const fields = Buffer.from(`SFATAL\0VFATAL\0C${sqlstate}\0M${message}\0\0`);
+  const header = Buffer.alloc(5);
+  header[0] = ERROR_RESPONSE;
+  header.writeInt32BE(4 + fields.length, 1);
+  return Buffer.concat([header, fields]);
+}
+
+const ADMIN_SHUTDOWN = fatal("57P01", "terminating connection due to administrator command");
+const CANNOT_CONNECT_NOW = fatal("57P03", "the database system is starting up");
 
 interface Unit {
   bytes: Buffer;
@@ -76,19 +113,34 @@ export async function startEmbeddedPostgres(options: {
   dataDir: string;
   host?: string;
   port?: number;
+  /**
+   * A pgdata folder to copy when `<dataDir>/pgdata` holds no database yet (see embedded-template.ts),
+   * instead of letting PGlite run initdb; `created` then reports "template".
+   */
+  template?: string;
 }): Promise<EmbeddedPostgres> {
   const host = options.host ?? "127.0.0.1";
   const pgdata = join(options.dataDir, "pgdata");
-  await mkdir(pgdata, { recursive: true });
-  // Loaded here: a server given DATABASE_URL never needs PGlite.
-  const { PGlite } = await import("@electric-sql/pglite");
-  const db = await PGlite.create({ dataDir: pgdata });
+  const exists = existsSync(join(pgdata, "PG_VERSION"));
+  // Only into an absent or empty folder: whatever else is there is left to PGlite, as before.
+  const vacant = !existsSync(pgdata) || (await readdir(pgdata)).length === 0;
+  const template = !exists && vacant ? options.template : undefined;
+  if (template) {
+    await mkdir(options.dataDir, { recursive: true });
+    await copyTemplate(template, pgdata);
+  } else {
+    await mkdir(pgdata, { recursive: true });
+  }
+  const db = new ProtocolOnlyPGlite({ dataDir: pgdata });
+  await db.waitReady;
+  const created = exists ? "existing" : template ? "template" : "initdb";
 
   const clients = new Set<Client>();
   const ready: Client[] = []; // clients with pending units, round-robin
   let owner: Client | null = null;
   let running = false;
   let idle = Promise.resolve();
+  let refusing = false; // interrupted: new connections are refused after their startup packet
 
   function enqueue(client: Client, unit: Unit): void {
     client.units.push(unit);
@@ -178,6 +230,12 @@ export async function startEmbeddedPostgres(options: {
         if (buf.length < length) return;
         client.started = true;
         client.buffer = buf.subarray(length);
+        if (refusing) {
+          // As PostgreSQL while it starts up: the startup packet is read, then refused.
+          client.closed = true;
+          client.socket.end(CANNOT_CONNECT_NOW);
+          return;
+        }
         enqueue(client, { bytes: buf.subarray(0, length), last: STARTUP });
         continue;
       }
@@ -199,12 +257,7 @@ export async function startEmbeddedPostgres(options: {
     }
   }
 
-  let refusing = false;
   const server = createServer((socket) => {
-    if (refusing) {
-      socket.destroy();
-      return;
-    }
     const client: Client = {
       socket,
       buffer: Buffer.alloc(0),
@@ -240,12 +293,15 @@ export async function startEmbeddedPostgres(options: {
   let stopping: Promise<void> | null = null;
   return {
     url: `postgres://postgres@${hostInUrl}:${address.port}/postgres`,
+    created,
     interrupt() {
       refusing = true;
       const dropped = clients.size;
       for (const client of clients) {
         client.closed = true;
-        client.socket.destroy();
+        // Half-closed after the FATAL; the client closes its side on reading it (or on the end).
+        if (client.started) client.socket.end(ADMIN_SHUTDOWN);
+        else client.socket.destroy();
       }
       kick();
       const resume = () => {

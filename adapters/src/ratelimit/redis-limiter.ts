@@ -1,15 +1,12 @@
-import type * as Ioredis from "ioredis";
-import type * as Flexible from "rate-limiter-flexible";
-import { lazyPackage } from "../lazy-package.js";
+import { createRequire } from "node:module";
+import type * as IORedis from "ioredis";
+import { RateLimiterRedis } from "rate-limiter-flexible";
 import {
   type RequestLimiterStore,
   requestLimiter,
   type StoreErrorHandler,
   windowOptions,
 } from "./flexible-limiter.js";
-
-const ioredis = lazyPackage<typeof Ioredis>("ioredis");
-const flexible = lazyPackage<typeof Flexible>("rate-limiter-flexible");
 
 /**
  * Request limits counted in Redis (`REDIS_URL`), shared by every instance using it: one key per
@@ -21,8 +18,8 @@ export function redisLimiterStore(
 ): RequestLimiterStore {
   // Keys carry the namespace, so deployments (or test runs) sharing one Redis never mix their counts.
   const prefix = `authsvc:${options.namespace ?? "auth"}:rl`;
-  const { Redis } = ioredis();
-  const { RateLimiterRedis } = flexible();
+  // Required here, not imported at the top: only servers configured with REDIS_URL load the client.
+  const { Redis } = createRequire(import.meta.url)("ioredis") as typeof IORedis;
   const redis = new Redis(url, {
     // Fail at once while disconnected rather than queue: the in-memory insurance then decides.
     enableOfflineQueue: false,

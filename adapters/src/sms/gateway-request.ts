@@ -1,8 +1,3 @@
-import type * as Undici from "undici";
-import { lazyPackage } from "../lazy-package.js";
-
-const undici = lazyPackage<typeof Undici>("undici");
-
 export interface GatewayAnswer {
   readonly status: number;
   /** The parsed JSON body; undefined when the body is not JSON. */
@@ -23,7 +18,9 @@ export interface GatewayRequest {
  */
 export async function postToGateway(req: GatewayRequest): Promise<GatewayAnswer> {
   try {
-    const res = await undici().request(req.url, {
+    // undici is loaded on the first message, not at start: most deployments never send an SMS.
+    const { request } = await import("undici");
+    const res = await request(req.url, {
       method: "POST",
       headers: req.headers,
       body: req.body,

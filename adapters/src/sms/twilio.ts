@@ -1,9 +1,7 @@
+import { createRequire } from "node:module";
 import type { SmsSender } from "@authsvc/core";
-import type Twilio from "twilio";
-import { lazyPackage } from "../lazy-package.js";
+import type TwilioSdk from "twilio";
 import { SMS_TIMEOUT_MS, smsSendFailed } from "./sms-failure.js";
-
-const twilioPackage = lazyPackage<typeof Twilio>("twilio");
 
 export interface TwilioSmsOptions {
   readonly accountSid: string;
@@ -29,7 +27,10 @@ function twilioReason(error: unknown): string {
  * credentials, so they never leave this function.
  */
 export function twilioSms(options: TwilioSmsOptions): SmsSender {
-  const client = twilioPackage()(options.accountSid, options.authToken, {
+  // The SDK (with axios beneath it) is required here, not imported at the top: loading it costs a good
+  // part of a second at start, and only servers configured for Twilio need it.
+  const twilio = createRequire(import.meta.url)("twilio") as typeof TwilioSdk;
+  const client = twilio(options.accountSid, options.authToken, {
     timeout: options.timeoutMs ?? SMS_TIMEOUT_MS,
     autoRetry: false,
     // The SDK rewrites every host with TWILIO_EDGE / TWILIO_REGION from the environment; blank

@@ -1,6 +1,7 @@
-import type { UserWithIdentities } from "@authsvc/core";
+import type { AuthDeps, UserWithIdentities } from "@authsvc/core";
 import type { Logger } from "pino";
 import type { ApiVersion } from "./api-version.js";
+import type { RequestDeadline } from "./middleware/deadline.js";
 
 /** The signed-in caller of a user endpoint. */
 export interface UserAuth {
@@ -17,5 +18,9 @@ export type AppEnv = {
     apiVersion: ApiVersion;
     auth: UserAuth;
     adminRole: string;
+    /** The request's deadline (middleware/deadline.ts). */
+    deadline: RequestDeadline;
+    /** The use cases' ports bound to this request's deadline: what handlers pass to use cases. */
+    deps: AuthDeps;
   };
 };

@@ -29,7 +29,7 @@ import { apiVersion } from "./middleware/api-version.js";
 import { applyCaptcha } from "./middleware/captcha.js";
 import { concurrencyLimit } from "./middleware/concurrency-limit.js";
 import { fastCors } from "./middleware/cors.js";
-import { DeadlinePassedError, requestDeadline, withRequestDeadlines } from "./middleware/deadline.js";
+import { DeadlinePassedError, requestDeadline } from "./middleware/deadline.js";
 import { MAX_BODY_BYTES } from "./middleware/json-body.js";
 import { applyRateLimits, type RateLimits } from "./middleware/rate-limit.js";
 import { requestContext } from "./middleware/request-context.js";
@@ -111,11 +111,22 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     onError: (c) => errorResponse(c, httpFailures.bodyTooLarge(MAX_BODY_BYTES)),
   });
   // hono's bodyLimit reads `c.req.raw.body`, which makes @hono/node-server build a full WHATWG Request
-  // (headers, AbortController) for every request; no route reads a GET or HEAD body, so those skip it.
-  app.use((c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
+  // (headers, AbortController, a web stream for the body) for every request, where reading the body
+  // straight from the socket would do. No route reads a GET or HEAD body, so those skip the limit; a
+  // body of declared length is judged by its Content-Length (Node's parser reads no byte past it);
+  // only a chunked body is counted as it streams in, by hono's middleware.
+  app.use((c, next) => {
+    if (c.req.method === "GET" || c.req.method === "HEAD") return next();
+    const length = c.req.header("content-length");
+    if (length === undefined || c.req.header("transfer-encoding") !== undefined) return limitBody(c, next);
+    return Number.parseInt(length, 10) > MAX_BODY_BYTES
+      ? Promise.resolve(errorResponse(c, httpFailures.bodyTooLarge(MAX_BODY_BYTES)))
+      : next();
+  });
   // 504 only while nothing has committed; the ports below ask the deadline before each commit.
-  app.use(requestDeadline(deps.maxRequestDurationMs ?? 10_000, deps.auth.deliveries));
-  const auth = withRequestDeadlines(deps.auth);
+  // Handlers pass `c.get("deps")` (bound to the request's deadline) to the use cases they call.
+  app.use(requestDeadline(deps.maxRequestDurationMs ?? 10_000, deps.auth));
+  const auth = deps.auth;
 
   applyRateLimits(app, deps.rateLimit);
   applyCaptcha(app, auth, deps.captcha);
@@ -130,14 +141,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", readyRoutes(deps.readiness ?? [], deps.readinessTimeoutMs));
   app.route("/", settingsRoutes(deps.settings));
   app.route("/", jwksRoutes(deps.jwks ?? { keys: [] }));
-  app.route("/", signupRoutes(auth));
-  app.route("/", tokenRoutes(auth));
+  app.route("/", signupRoutes());
+  app.route("/", tokenRoutes());
   app.route("/", userRoutes(auth));
   app.route("/", userSessionRoutes(auth));
   app.route("/", adminUserRoutes(auth));
   app.route("/", adminAuditRoutes(auth));
   app.route("/", verifyRoutes(auth));
-  app.route("/", messageRoutes(auth));
+  app.route("/", messageRoutes());
   app.route("/", generateLinkRoutes(auth));
   app.route("/", externalRoutes(auth));
   app.route("/", factorRoutes(auth));

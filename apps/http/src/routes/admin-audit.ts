@@ -19,7 +19,7 @@ export const adminAuditRoutes = (deps: AuthDeps) =>
     const page = pageParam(c.req.query("page"), 1);
     const perPage = pageParam(c.req.query("per_page"), 50);
     const query = c.req.query("query");
-    const list = unwrap(await adminListAudit(deps, { page, perPage, ...(query ? { query } : {}) }));
+    const list = unwrap(await adminListAudit(c.get("deps"), { page, perPage, ...(query ? { query } : {}) }));
     c.header("x-total-count", String(list.total));
     c.header("link", linkHeader("/admin/audit", list, query ? { query } : {}));
     return c.json(list.entries.map(auditJson));

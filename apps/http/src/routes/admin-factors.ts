@@ -19,15 +19,15 @@ export const adminFactorRoutes = (deps: AuthDeps) => {
   });
   return new Hono<AppEnv>()
     .get("/admin/users/:user_id/factors", admin, async (c) => {
-      const factors = unwrap(await adminListFactors(deps, target(c)));
+      const factors = unwrap(await adminListFactors(c.get("deps"), target(c)));
       return c.json(factors.map(factorJson));
     })
     .put("/admin/users/:user_id/factors/:factor_id", admin, async (c) => {
       const body = parseBody(UpdateFactorBody, await readJsonObject(c));
       const input = { ...target(c), friendlyName: body.friendly_name, phone: body.phone };
-      return c.json(factorJson(unwrap(await adminUpdateFactor(deps, input))));
+      return c.json(factorJson(unwrap(await adminUpdateFactor(c.get("deps"), input))));
     })
     .delete("/admin/users/:user_id/factors/:factor_id", admin, async (c) => {
-      return c.json(factorJson(unwrap(await adminDeleteFactor(deps, target(c)))));
+      return c.json(factorJson(unwrap(await adminDeleteFactor(c.get("deps"), target(c)))));
     });
 };

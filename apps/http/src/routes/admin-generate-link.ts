@@ -23,7 +23,7 @@ export const generateLinkRoutes = (deps: AuthDeps) =>
   new Hono<AppEnv>().post("/admin/generate_link", requireAdmin(deps), async (c) => {
     const body = parseBody(GenerateLinkBody, await readJsonObject(c));
     const link = unwrap(
-      await generateLink(deps, {
+      await generateLink(c.get("deps"), {
         actor: { role: c.get("adminRole") },
         // The use case refuses an unknown type with the reference's message.
         type: (body.type ?? "") as GenerateLinkType,

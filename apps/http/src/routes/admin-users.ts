@@ -79,40 +79,42 @@ export const adminUserRoutes = (deps: AuthDeps) => {
     .get("/admin/users", admin, async (c) => {
       const page = pageParam(c.req.query("page"), 1);
       const perPage = pageParam(c.req.query("per_page"), 50);
-      const list = unwrap(await adminListUsers(deps, { page, perPage }));
+      const list = unwrap(await adminListUsers(c.get("deps"), { page, perPage }));
       c.header("x-total-count", String(list.total));
       c.header("link", linkHeader("/admin/users", list));
       return c.json({ users: list.users.map(userJson), aud: deps.settings.jwt.aud });
     })
     .post("/admin/users", admin, async (c) => {
       const fields = await adminUserFields(c);
-      return c.json(userJson(unwrap(await adminCreateUser(deps, { actor: actor(c), fields }))));
+      return c.json(userJson(unwrap(await adminCreateUser(c.get("deps"), { actor: actor(c), fields }))));
     })
     .post("/admin/users/:user_id", admin, async (c) => {
       const id = userIdParam(c);
       const fields = { ...(await adminUserFields(c)), id };
-      return c.json(userJson(unwrap(await adminCreateUser(deps, { actor: actor(c), fields }))));
+      return c.json(userJson(unwrap(await adminCreateUser(c.get("deps"), { actor: actor(c), fields }))));
     })
     .get("/admin/users/:user_id", admin, async (c) => {
-      return c.json(userJson(unwrap(await adminGetUser(deps, { userId: userIdParam(c) }))));
+      return c.json(userJson(unwrap(await adminGetUser(c.get("deps"), { userId: userIdParam(c) }))));
     })
     .put("/admin/users/:user_id", admin, async (c) => {
       const userId = userIdParam(c);
       const fields = await adminUserFields(c);
-      return c.json(userJson(unwrap(await adminUpdateUser(deps, { actor: actor(c), userId, fields }))));
+      return c.json(
+        userJson(unwrap(await adminUpdateUser(c.get("deps"), { actor: actor(c), userId, fields }))),
+      );
     })
     .delete("/admin/users/:user_id", admin, async (c) => {
       const userId = userIdParam(c);
       const body = parseBody(DeleteBody, await readJsonObject(c));
       const softDelete = body.should_soft_delete === true;
-      unwrap(await adminDeleteUser(deps, { actor: actor(c), userId, softDelete }));
+      unwrap(await adminDeleteUser(c.get("deps"), { actor: actor(c), userId, softDelete }));
       return c.json({});
     })
     .post("/invite", admin, async (c) => {
       const body = parseBody(InviteBody, await readJsonObject(c));
       const redirectTo = c.req.query("redirect_to") ?? body.redirect_to;
       const input = { actor: actor(c), email: body.email ?? "", ...defined({ data: body.data, redirectTo }) };
-      const user = unwrap(await inviteUser(deps, input));
+      const user = unwrap(await inviteUser(c.get("deps"), input));
       return c.json(userJson(user));
     });
 };

@@ -43,8 +43,8 @@ function failureRedirect(c: Context<AppEnv>, failure: CallbackFailure) {
   return c.redirect(errorUrl(failure.redirectTo, values), 302);
 }
 
-async function callback(deps: AuthDeps, c: Context<AppEnv>, params: Record<string, string | undefined>) {
-  const result = await completeExternalSignIn(deps, {
+async function callback(c: Context<AppEnv>, params: Record<string, string | undefined>) {
+  const result = await completeExternalSignIn(c.get("deps"), {
     state: params.state,
     code: params.code,
     error: params.error,
@@ -68,10 +68,10 @@ export const externalRoutes = (deps: AuthDeps) => {
   const auth = requireUser(deps);
   return new Hono<AppEnv>()
     .get("/authorize", async (c) => {
-      const { url } = unwrap(await startExternalSignIn(deps, authorizeInput(c)));
+      const { url } = unwrap(await startExternalSignIn(c.get("deps"), authorizeInput(c)));
       return c.redirect(url, 302);
     })
-    .get("/callback", (c) => callback(deps, c, c.req.query()))
+    .get("/callback", (c) => callback(c, c.req.query()))
     .post("/callback", async (c) => {
       // `response_mode=form_post` providers (Apple) post the answer as a form.
       // A body that is not a readable form carries nothing usable: the state check then refuses it.
@@ -79,17 +79,17 @@ export const externalRoutes = (deps: AuthDeps) => {
       const fields = Object.fromEntries(
         Object.entries({ ...c.req.query(), ...form }).filter(([, v]) => typeof v === "string"),
       ) as Record<string, string>;
-      return callback(deps, c, fields);
+      return callback(c, fields);
     })
     .get("/user/identities/authorize", auth, async (c) => {
       if (!deps.settings.manualLinkingEnabled) throw failures.manualLinkingDisabled();
       const { skip_http_redirect: skip, ...rest } = authorizeInput(c).query;
       const input = { ...authorizeInput(c), query: rest, linkingTargetId: c.get("auth").user.id };
-      const { url } = unwrap(await startExternalSignIn(deps, input));
+      const { url } = unwrap(await startExternalSignIn(c.get("deps"), input));
       return skip === "true" ? c.json({ url }) : c.redirect(url, 302);
     })
     .delete("/user/identities/:identityId", auth, async (c) => {
       const input = { userId: c.get("auth").user.id, identityId: c.req.param("identityId") };
-      return c.json(unwrap(await unlinkIdentity(deps, input)));
+      return c.json(unwrap(await unlinkIdentity(c.get("deps"), input)));
     });
 };

@@ -42,7 +42,7 @@ export const factorRoutes = (deps: AuthDeps) => {
         issuer: body.issuer,
         phone: body.phone,
       };
-      const enrolled = unwrap(await enrollFactor(deps, input));
+      const enrolled = unwrap(await enrollFactor(c.get("deps"), input));
       const { factor, totp } = enrolled;
       return c.json({
         id: factor.id,
@@ -55,7 +55,7 @@ export const factorRoutes = (deps: AuthDeps) => {
     .post("/factors/:factor_id/challenge", auth, async (c) => {
       const body = parseBody(ChallengeBody, await readJsonObject(c));
       const input = { ...caller(c), ipAddress: callerIp(c), channel: body.channel };
-      const challenge = unwrap(await challengeFactor(deps, input));
+      const challenge = unwrap(await challengeFactor(c.get("deps"), input));
       return c.json({ id: challenge.id, type: challenge.type, expires_at: challenge.expiresAt });
     })
     .post("/factors/:factor_id/verify", auth, async (c) => {
@@ -63,9 +63,9 @@ export const factorRoutes = (deps: AuthDeps) => {
       const challengeId = body.challenge_id ?? "";
       if (!isUuid(challengeId)) throw failures.challengeIdNotUuid();
       const input = { ...caller(c), challengeId, code: body.code ?? "", ipAddress: callerIp(c) };
-      return c.json(sessionJson(unwrap(await verifyFactor(deps, input))));
+      return c.json(sessionJson(unwrap(await verifyFactor(c.get("deps"), input))));
     })
     .delete("/factors/:factor_id", auth, async (c) => {
-      return c.json(unwrap(await unenrollFactor(deps, caller(c))));
+      return c.json(unwrap(await unenrollFactor(c.get("deps"), caller(c))));
     });
 };

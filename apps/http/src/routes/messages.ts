@@ -1,4 +1,4 @@
-import { type AuthDeps, failures, recoverPassword, resend, sendMagicLink, sendSmsOtp } from "@authsvc/core";
+import { failures, recoverPassword, resend, sendMagicLink, sendSmsOtp } from "@authsvc/core";
 import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/app-env.js";
@@ -29,7 +29,7 @@ const redirectOf = (c: Context<AppEnv>, body: { redirect_to?: string }) =>
   defined({ redirectTo: c.req.query("redirect_to") ?? body.redirect_to });
 
 /** `/otp`, `/magiclink`, `/recover`, `/resend`: send a link or a code; never reveal whether a user exists. */
-export const messageRoutes = (deps: AuthDeps) =>
+export const messageRoutes = () =>
   new Hono<AppEnv>()
     .post("/otp", async (c) => {
       const body = parseBody(OtpBody, await readJsonObject(c));
@@ -37,11 +37,13 @@ export const messageRoutes = (deps: AuthDeps) =>
       const common = defined({ data: body.data, createUser: body.create_user });
       if (email && phone) throw failures.otpEmailOrPhone();
       if (phone) {
-        const sent = unwrap(await sendSmsOtp(deps, { phone, ...common }));
+        const sent = unwrap(await sendSmsOtp(c.get("deps"), { phone, ...common }));
         return c.json(sent.messageId ? { message_id: sent.messageId } : {});
       }
       if (!email) throw failures.otpEmailOrPhoneMissing();
-      unwrap(await sendMagicLink(deps, { email, ...common, ...pkceOf(body), ...redirectOf(c, body) }));
+      unwrap(
+        await sendMagicLink(c.get("deps"), { email, ...common, ...pkceOf(body), ...redirectOf(c, body) }),
+      );
       return c.json({});
     })
     .post("/magiclink", async (c) => {
@@ -49,13 +51,13 @@ export const messageRoutes = (deps: AuthDeps) =>
       if (!body.email) throw failures.magicLinkEmailMissing();
       const data = defined({ data: body.data });
       const input = { email: body.email, ...data, ...pkceOf(body), ...redirectOf(c, body) };
-      unwrap(await sendMagicLink(deps, input));
+      unwrap(await sendMagicLink(c.get("deps"), input));
       return c.json({});
     })
     .post("/recover", async (c) => {
       const body = parseBody(RecoverBody, await readJsonObject(c));
       const input = { email: body.email ?? "", ...pkceOf(body), ...redirectOf(c, body) };
-      unwrap(await recoverPassword(deps, input));
+      unwrap(await recoverPassword(c.get("deps"), input));
       return c.json({});
     })
     .post("/resend", async (c) => {
@@ -67,6 +69,6 @@ export const messageRoutes = (deps: AuthDeps) =>
         ...pkceOf(body),
         ...redirectOf(c, body),
       };
-      const sent = unwrap(await resend(deps, input));
+      const sent = unwrap(await resend(c.get("deps"), input));
       return c.json(sent.messageId ? { message_id: sent.messageId } : {});
     });

@@ -1,4 +1,4 @@
-import { type AuthDeps, signUp } from "@authsvc/core";
+import { signUp } from "@authsvc/core";
 import { Hono } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/app-env.js";
@@ -17,11 +17,11 @@ const SignupBody = v.object({
 });
 
 /** `POST /signup`: email or phone with a password, or neither for an anonymous sign-in. */
-export const signupRoutes = (deps: AuthDeps) =>
+export const signupRoutes = () =>
   new Hono<AppEnv>().post("/signup", async (c) => {
     const { code_challenge, code_challenge_method, ...body } = parseBody(SignupBody, await readJsonObject(c));
     const pkce = pkceOf({ ...defined({ code_challenge, code_challenge_method }) });
     const input = { ...body, ...pkce, ...defined({ redirectTo: c.req.query("redirect_to") }) };
-    const result = unwrap(await signUp(deps, input));
+    const result = unwrap(await signUp(c.get("deps"), input));
     return c.json(result.kind === "session" ? sessionJson(result.tokens) : userJson(result.user));
   });

@@ -1,5 +1,4 @@
 import {
-  type AuthDeps,
   authenticate,
   exchangeAuthCode,
   failures,
@@ -38,24 +37,24 @@ const OAUTH_ERRORS: Readonly<Record<string, string>> = {
 };
 
 /** `POST /token?grant_type=password|refresh_token|pkce`. */
-export const tokenRoutes = (deps: AuthDeps) =>
+export const tokenRoutes = () =>
   new Hono<AppEnv>().post("/token", async (c) => {
     const grantType = c.req.query("grant_type");
     const json = await readJsonObject(c);
     if (grantType === "password") {
       const { password = "", ...address } = parseBody(PasswordGrant, json);
-      return c.json(sessionJson(unwrap(await signInWithPassword(deps, { ...address, password }))));
+      return c.json(sessionJson(unwrap(await signInWithPassword(c.get("deps"), { ...address, password }))));
     }
     if (grantType === "refresh_token") {
       const { refresh_token: refreshToken } = parseBody(RefreshGrant, json);
       // The reference answers a missing refresh token with an OAuth-style error body.
       if (!refreshToken)
         return c.json({ error: "invalid_request", error_description: "refresh_token required" }, 400);
-      return c.json(sessionJson(unwrap(await refreshSession(deps, { refreshToken }))));
+      return c.json(sessionJson(unwrap(await refreshSession(c.get("deps"), { refreshToken }))));
     }
     if (grantType === "pkce") {
       const { auth_code: authCode = "", code_verifier: codeVerifier = "" } = parseBody(PkceGrant, json);
-      const exchanged = unwrap(await exchangeAuthCode(deps, { authCode, codeVerifier }));
+      const exchanged = unwrap(await exchangeAuthCode(c.get("deps"), { authCode, codeVerifier }));
       logLogin(c, { method: "pkce", userId: exchanged.tokens.user.id, provider: exchanged.providerType });
       return c.json({
         ...sessionJson(exchanged.tokens),
@@ -75,9 +74,9 @@ export const tokenRoutes = (deps: AuthDeps) =>
         const token = bearerToken(c.req.header("authorization"));
         if (!token)
           return oauthError("invalid request", "Linking requires a valid user access token in Authorization");
-        linkTargetId = unwrap(await authenticate(deps, { bearerToken: token })).user.id;
+        linkTargetId = unwrap(await authenticate(c.get("deps"), { bearerToken: token })).user.id;
       }
-      const result = await signInWithIdToken(deps, {
+      const result = await signInWithIdToken(c.get("deps"), {
         provider: body.provider,
         idToken: body.id_token,
         nonce: body.nonce,

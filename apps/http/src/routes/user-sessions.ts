@@ -28,13 +28,15 @@ export const userSessionRoutes = (deps: AuthDeps) => {
   return new Hono<AppEnv>()
     .get("/user/sessions", auth, async (c) => {
       const { user, sessionId } = c.get("auth");
-      const views = unwrap(await listUserSessions(deps, { userId: user.id, currentSessionId: sessionId }));
+      const views = unwrap(
+        await listUserSessions(c.get("deps"), { userId: user.id, currentSessionId: sessionId }),
+      );
       return c.json({ sessions: views.map(sessionViewJson) });
     })
     .delete("/user/sessions/:session_id", auth, async (c) => {
       const userId = c.get("auth").user.id;
       const sessionId = (c.req.param("session_id") ?? "").toLowerCase();
-      unwrap(await revokeUserSession(deps, { userId, sessionId }));
+      unwrap(await revokeUserSession(c.get("deps"), { userId, sessionId }));
       return c.json({});
     });
 };

@@ -41,11 +41,11 @@ export const userRoutes = (deps: AuthDeps) => {
         ...pkceOf(defined({ code_challenge, code_challenge_method })),
         ...defined({ redirectTo: c.req.query("redirect_to") }),
       };
-      const updated = unwrap(await updateUser(deps, input));
+      const updated = unwrap(await updateUser(c.get("deps"), input));
       return c.json(userJson(updated));
     })
     .get("/reauthenticate", auth, async (c) => {
-      const sent = unwrap(await reauthenticate(deps, { userId: c.get("auth").user.id }));
+      const sent = unwrap(await reauthenticate(c.get("deps"), { userId: c.get("auth").user.id }));
       return c.json(sent.messageId ? { message_id: sent.messageId } : {});
     })
     .post("/logout", auth, async (c) => {
@@ -54,7 +54,7 @@ export const userRoutes = (deps: AuthDeps) => {
         throw failures.logoutScopeInvalid(scope);
       }
       const { user, sessionId } = c.get("auth");
-      unwrap(await logout(deps, { userId: user.id, sessionId, scope: scope as Scope }));
+      unwrap(await logout(c.get("deps"), { userId: user.id, sessionId, scope: scope as Scope }));
       return c.body(null, 204);
     });
 };

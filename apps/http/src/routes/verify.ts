@@ -63,7 +63,9 @@ export const verifyRoutes = (deps: AuthDeps) =>
       } = parseBody(VerifyBody, await readJsonObject(c));
       const type = verifyType(requested, TYPES);
       const redirectTo = c.req.query("redirect_to") ?? redirect_to;
-      const result = unwrap(await verifyOtp(deps, { type, ...body, ...defined({ tokenHash, redirectTo }) }));
+      const result = unwrap(
+        await verifyOtp(c.get("deps"), { type, ...body, ...defined({ tokenHash, redirectTo }) }),
+      );
       if (result.kind === "message") return c.json({ msg: result.message, code: 200 });
       if (result.kind === "code") throw new Error("POST /verify never runs a PKCE flow");
       const session = sessionJson(result.tokens);
@@ -81,7 +83,7 @@ export const verifyRoutes = (deps: AuthDeps) =>
         const tokenHash = c.req.query("token");
         if (!tokenHash) throw failures.verifyLinkTokenMissing();
         const result = unwrap(
-          await verifyOtp(deps, {
+          await verifyOtp(c.get("deps"), {
             type,
             tokenHash,
             pkce,

@@ -1,11 +1,13 @@
 import {
   connectPostgres,
+  defaultTemplateDir,
   type EmbeddedPostgres,
   migrate,
   postgresStore,
   resolveMigrationsDir,
   type Sql,
   startEmbeddedPostgres,
+  usableTemplate,
 } from "@authsvc/adapters";
 import type { AuthDeps } from "@authsvc/core";
 import type { Logger } from "pino";
@@ -19,9 +21,14 @@ export async function openDatabase(
   let embedded: EmbeddedPostgres | undefined;
   let url = config.db.url;
   if (url === undefined) {
-    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir });
+    // A fresh data folder starts from the template made at build time, when it matches these migrations.
+    const template = await usableTemplate(defaultTemplateDir(), resolveMigrationsDir());
+    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, ...(template ? { template } : {}) });
     url = embedded.url;
-    logger.info({ data_dir: config.dataDir, database: url }, "embedded database started");
+    logger.info(
+      { data_dir: config.dataDir, database: url, created: embedded.created },
+      "embedded database started",
+    );
   }
   const sql = connectPostgres({
     url,

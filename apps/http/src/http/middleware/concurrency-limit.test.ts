@@ -54,7 +54,7 @@ describe("concurrencyLimit", () => {
 describe("concurrencyLimit under a request deadline", () => {
   it("does not start a request that was answered 504 while it waited", async () => {
     const app = new Hono<AppEnv>();
-    app.use(requestDeadline(50, { enqueue: () => {} }));
+    app.use(requestDeadline(50, { deliveries: { enqueue: () => {} } }));
     const started: string[] = [];
     app.post("/work/:id", concurrencyLimit(1), async (c) => {
       started.push(c.req.param("id"));

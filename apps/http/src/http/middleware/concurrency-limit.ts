@@ -12,5 +12,5 @@ import { requestTimedOut } from "./deadline.js";
 export function concurrencyLimit(max: number): MiddlewareHandler<AppEnv> {
   if (max <= 0) return (_c, next) => next();
   const limit = pLimit(max);
-  return (_c, next) => limit(() => (requestTimedOut() ? undefined : next()));
+  return (c, next) => limit(() => (requestTimedOut(c) ? undefined : next()));
 }

@@ -35,7 +35,7 @@ export const requestContext =
       status,
       duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
       error_code: c.res.headers.get("x-sb-error-code") ?? undefined,
-      user_id: (c.var as { auth?: { user: { id: string } } }).auth?.user.id,
+      user_id: (c.get("auth" as never) as { user: { id: string } } | undefined)?.user.id,
     };
     if (status >= 500) log.error(fields, "request completed");
     else if (status >= 400) log.warn(fields, "request completed");

@@ -1,0 +1,188 @@
+/**
+ * `npx tsx bench/mail-burst.ts [--rounds=3] [--burst=120] [--stdout=file|pipe]`: how much a burst of
+ * mail requests slows unrelated admin reads (issue "Robustness": their p99 during 120 parallel
+ * `POST /otp` within 2× their unloaded p99). Per round: 60 sequential `GET /admin/users` unloaded, then
+ * the same reads in a loop while the burst runs, against a mail server holding each message 300 ms.
+ * Prints both p99s, the server's event-loop delay (node --import bench/loop-delay.mjs) and its CPU time
+ * per /otp, and the machine's load. A timing target on a shared machine is a measurement, not a test.
+ *
+ * --concurrency=N sets AUTHSVC_API_MESSAGE_CONCURRENCY; --cpu-prof=DIR writes a CPU profile of the server.
+ *
+ * Database: BENCH_DATABASE_URL, else a fresh database on the PostgreSQL at 127.0.0.1:5432.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { roleKey, TEST_JWT_SECRET } from "../test/support/server-env.js";
+import { startSmtpSink } from "../test/support/smtp-sink.js";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const args = new Map(
+  process.argv.slice(2).map((a) => {
+    const [k = "", v = "true"] = a.replace(/^--/, "").split("=");
+    return [k, v] as const;
+  }),
+);
+const ROUNDS = Number(args.get("rounds") ?? 3);
+const BURST = Number(args.get("burst") ?? 120);
+const STDOUT = args.get("stdout") ?? "file";
+const DELAY_MS = 300;
+const dir = mkdtempSync(join(tmpdir(), "authsvc-mail-burst-"));
+const loopFile = join(dir, "loop.jsonl");
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const p99 = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil(values.length * 0.99) - 1)] ?? Number.NaN;
+
+function psql(command: string) {
+  execFileSync("psql", ["-q", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-c", command], {
+    stdio: "ignore",
+  });
+}
+
+const logFile = join(dir, "server.log");
+
+/** The server's own duration (its request log) of the reads whose x-bench-id starts with `prefix`. */
+function serverSide(prefix: string): number[] {
+  return readText(logFile)
+    .split("\n")
+    .filter((line) => line.includes(`"request_id":"${prefix}`) && line.includes("request completed"))
+    .map((line) => Number((JSON.parse(line) as { duration_ms: number }).duration_ms));
+}
+
+async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const out = openSync(logFile, "w");
+  // --cpu-prof=DIR: a CPU profile of the server (written when it exits), to see where the burst's time goes.
+  const profile = args.has("cpu-prof") ? ["--cpu-prof", `--cpu-prof-dir=${args.get("cpu-prof")}`] : [];
+  const node = [...profile, "--import", "./bench/loop-delay.mjs", "apps/http/dist/main.js"];
+  const child = spawn(process.execPath, node, {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "", LOOP_DELAY_FILE: loopFile, ...env },
+    // "pipe": what a supervisor reading the server's output sees when it reads late (drained here).
+    stdio: ["ignore", STDOUT === "pipe" ? "pipe" : out, "inherit"],
+  });
+  closeSync(out);
+  let text = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    if (text.length < 1_000_000) text += chunk.toString();
+  });
+  for (const began = Date.now(); Date.now() - began < 60_000; ) {
+    const lines = (STDOUT === "pipe" ? text : readFileSync(logFile, "utf8")).split("\n");
+    for (const line of lines) {
+      if (!line.startsWith("{")) continue;
+      const parsed = JSON.parse(line) as { url?: string };
+      if (parsed.url) return { child, url: parsed.url.replace("0.0.0.0", "127.0.0.1") };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  child.kill("SIGKILL");
+  throw new Error("server did not start within 60 s");
+}
+
+/** The loop-delay line the server appends on SIGUSR2: delay since the previous one, and CPU time. */
+async function loopSample(child: ChildProcess): Promise<{ p99: number; max: number; cpuMs: number }> {
+  const before = readText(loopFile).split("\n").length;
+  child.kill("SIGUSR2");
+  for (;;) {
+    const lines = readText(loopFile).trim().split("\n");
+    if (lines.length >= before && lines[before - 1]) return JSON.parse(lines[before - 1] as string);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+async function main() {
+  const name = `authsvc_burst_${Date.now()}`;
+  const url = process.env.BENCH_DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/${name}`;
+  if (!process.env.BENCH_DATABASE_URL) psql(`create database ${name}`);
+  const sink = await startSmtpSink({ delayMs: DELAY_MS });
+  const server = await startServer({
+    DATABASE_URL: url,
+    AUTHSVC_SITE_URL: "http://localhost:3000",
+    AUTHSVC_API_EXTERNAL_URL: "http://localhost:9999",
+    AUTHSVC_JWT_SECRET: TEST_JWT_SECRET,
+    AUTHSVC_API_HOST: "127.0.0.1",
+    PORT: "0",
+    AUTHSVC_SMTP_HOST: sink.host,
+    AUTHSVC_SMTP_PORT: String(sink.port),
+    AUTHSVC_SMTP_ADMIN_EMAIL: "auth@example.com",
+    AUTHSVC_RATE_LIMIT_EMAIL_SENT: "100000",
+    AUTHSVC_DB_MAX_POOL_SIZE: "10",
+    AUTHSVC_API_REQUEST_ID_HEADER: "x-bench-id",
+    ...(args.has("concurrency") ? { AUTHSVC_API_MESSAGE_CONCURRENCY: String(args.get("concurrency")) } : {}),
+  });
+  const serviceKey = await roleKey("service_role");
+  const timed = async (path: string, init: RequestInit = {}) => {
+    const started = performance.now();
+    const res = await fetch(`${server.url}${path}`, init);
+    await res.arrayBuffer();
+    return { status: res.status, ms: performance.now() - started };
+  };
+  let read = 0;
+  const adminRead = (tag = "w") =>
+    timed("/admin/users?per_page=10", {
+      headers: { authorization: `Bearer ${serviceKey}`, "x-bench-id": `${tag}-${read++}` },
+    });
+
+  try {
+    for (let i = 0; i < 20; i++) await adminRead(); // warm-up
+    for (let round = 1; round <= ROUNDS; round++) {
+      await loopSample(server.child);
+      const unloaded: number[] = [];
+      for (let i = 0; i < 60; i++) unloaded.push((await adminRead(`u${round}`)).ms);
+      const quiet = await loopSample(server.child);
+
+      let bursting = true;
+      const during: number[] = [];
+      const reads = (async () => {
+        while (bursting) during.push((await adminRead(`b${round}`)).ms);
+      })();
+      const started = performance.now();
+      const burst = await Promise.all(
+        Array.from({ length: BURST }, (_, i) =>
+          timed("/otp", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ email: `burst-${Date.now()}-${round}-${i}@example.com` }),
+          }),
+        ),
+      );
+      const burstMs = performance.now() - started;
+      bursting = false;
+      await reads;
+      const loaded = await loopSample(server.child);
+      const readUs = (quiet.cpuMs * 1000) / unloaded.length;
+      const otpUs = (loaded.cpuMs * 1000 - readUs * during.length) / BURST;
+      const failed = burst.filter((r) => r.status !== 200).length;
+      const [before, under] = [p99(unloaded), p99(during)];
+      const [serverBefore, serverUnder] = [p99(serverSide(`u${round}-`)), p99(serverSide(`b${round}-`))];
+      log(
+        `round ${round}: admin p99 unloaded ${before.toFixed(1)} ms, during the burst ${under.toFixed(1)} ms ` +
+          `(${(under / before).toFixed(2)}×, ${during.length} reads; server-side ${serverBefore} → ${serverUnder} ms); ${BURST} /otp in ${burstMs.toFixed(0)} ms, ` +
+          `${failed} not 200; server loop delay p99/max quiet ${quiet.p99}/${quiet.max} ms, ` +
+          `burst ${loaded.p99}/${loaded.max} ms; server CPU ${readUs.toFixed(0)} µs per quiet read, ` +
+          `${otpUs.toFixed(0)} µs per /otp (its delivery included, the reads during it not); load ${loadavg()
+            .map((l) => l.toFixed(2))
+            .join(" ")}`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1_000)); // the deliveries finish
+    }
+  } finally {
+    const exited = new Promise((resolve) => server.child.once("exit", resolve));
+    server.child.kill("SIGTERM");
+    await exited;
+    await sink.close();
+    if (!process.env.BENCH_DATABASE_URL) psql(`drop database ${name} with (force)`);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
