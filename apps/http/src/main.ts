@@ -6,6 +6,7 @@ import { announceDevelopmentMode, compose } from "./wiring/compose.js";
 import { openDatabase } from "./wiring/database.js";
 import { ensureDevSecret } from "./wiring/dev-secret.js";
 import { guardAgainstDatabaseFaults } from "./wiring/fault-guard.js";
+import { limitHeapGrowth } from "./wiring/heap-growth.js";
 import { createLogger } from "./wiring/logger.js";
 
 const USAGE = "usage: authsvc [serve|migrate|keys]";
@@ -73,6 +74,7 @@ async function main(command: string): Promise<void> {
   if (config.embedded) await announceDevelopmentMode(config, logger, notices);
   else for (const notice of notices) logger.info(notice);
 
+  limitHeapGrowth();
   guardAgainstDatabaseFaults(process, logger, (code) => process.exit(code));
   const composition = await compose(config, logger);
   const server = await listen(composition.app, { host: config.api.host, port: config.api.port });

@@ -1,8 +1,22 @@
+import { execFileSync } from "node:child_process";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { listen } from "./server.js";
 
 describe("listen", () => {
+  it("keeps a listen queue long enough for 1,000 clients connecting at once", async () => {
+    const server = await listen(new Hono(), { host: "127.0.0.1", port: 0 });
+    try {
+      const port = new URL(server.url).port;
+      // For a listening socket, `ss` shows the backlog in the Send-Q column. Node's default, 511,
+      // dropped the handshakes past it, and those clients waited a second or more for the retry.
+      const line = execFileSync("ss", ["-Hltn", `sport = :${port}`], { encoding: "utf8" }).trim();
+      expect(Number(line.split(/\s+/)[2])).toBeGreaterThanOrEqual(1000);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("close() stops accepting but lets a request in flight finish", async () => {
     let release: () => void = () => {};
     let entered: () => void = () => {};

@@ -1,6 +1,6 @@
 import { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Http2Bindings, type HttpBindings, serve } from "@hono/node-server";
+import { createAdaptorServer, type Http2Bindings, type HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
 
 export interface RunningServer {
@@ -9,42 +9,48 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Connections the kernel may hold completed but not yet accepted (capped by net.core.somaxconn).
+ * Node's default, 511, is smaller than a burst of clients connecting at once (a pool of 1,000
+ * keep-alive connections opened together): the handshakes past it are dropped and retried a second
+ * or more later, and those clients' first requests wait that long.
+ */
+const LISTEN_BACKLOG = 4096;
+
 /** Serves `app` on `host:port` (port 0 picks a free one) and resolves once it listens. */
 export function listen(
   app: Hono<never> | Hono,
   options: { host: string; port: number },
 ): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const server = serve(
-      {
-        fetch: async (request: Request, env: HttpBindings | Http2Bindings) => {
-          const response = await app.fetch(request, env);
-          // A request answered before its body was read to the end (413, or a refusal ahead of the
-          // body) leaves bytes on the socket that the server will not parse: it closes the socket,
-          // so it must say so, or a keep-alive client reuses it and its next request fails.
-          if (env.incoming instanceof IncomingMessage && !env.incoming.complete)
-            env.outgoing.setHeader("connection", "close");
-          return response;
-        },
-        hostname: options.host,
-        port: options.port,
-        // The reference gives clients 2 s to send their headers (slowloris protection).
-        serverOptions: { headersTimeout: 2_000, requestTimeout: 30_000 },
+    const server = createAdaptorServer({
+      fetch: async (request: Request, env: HttpBindings | Http2Bindings) => {
+        const response = await app.fetch(request, env);
+        // A request answered before its body was read to the end (413, or a refusal ahead of the
+        // body) leaves bytes on the socket that the server will not parse: it closes the socket,
+        // so it must say so, or a keep-alive client reuses it and its next request fails.
+        if (env.incoming instanceof IncomingMessage && !env.incoming.complete)
+          env.outgoing.setHeader("connection", "close");
+        return response;
       },
-      (info: AddressInfo) => {
-        const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
-        resolve({
-          url: `http://${host}:${info.port}`,
-          close: () =>
-            new Promise<void>((done) => {
-              // close() waits for in-flight requests; idle keep-alive sockets are closed at once
-              // (Node 19+), so a client holding a connection open cannot delay shutdown.
-              server.close(() => done());
-              if ("closeIdleConnections" in server) server.closeIdleConnections();
-            }),
-        });
-      },
-    );
+      hostname: options.host,
+      // The reference gives clients 2 s to send their headers (slowloris protection).
+      serverOptions: { headersTimeout: 2_000, requestTimeout: 30_000 },
+    });
     server.once("error", reject);
+    server.listen({ host: options.host, port: options.port, backlog: LISTEN_BACKLOG }, () => {
+      const info = server.address() as AddressInfo;
+      const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
+      resolve({
+        url: `http://${host}:${info.port}`,
+        close: () =>
+          new Promise<void>((done) => {
+            // close() waits for in-flight requests; idle keep-alive sockets are closed at once
+            // (Node 19+), so a client holding a connection open cannot delay shutdown.
+            server.close(() => done());
+            if ("closeIdleConnections" in server) server.closeIdleConnections();
+          }),
+      });
+    });
   });
 }
