@@ -13,6 +13,8 @@ export interface Exit {
 export interface ServerProcess {
   /** Where it listens, e.g. http://127.0.0.1:40123. */
   url: string;
+  /** Its process id. */
+  pid: number;
   /** Every JSON log line written so far. */
   lines(): Record<string, unknown>[];
   stderr(): string;
@@ -96,6 +98,7 @@ export async function startServer(
   });
   return {
     url,
+    pid: spawned.child.pid ?? 0,
     lines: () => parseLines(logText()),
     stderr: spawned.stderr,
     async stop(signal = "SIGTERM") {

@@ -8,6 +8,7 @@ import { ensureDevSecret } from "./wiring/dev-secret.js";
 import { guardAgainstDatabaseFaults } from "./wiring/fault-guard.js";
 import { limitHeapGrowth } from "./wiring/heap-growth.js";
 import { createLogger } from "./wiring/logger.js";
+import { lowerWorkerPoolPriority } from "./wiring/worker-pool-priority.js";
 
 const USAGE = "usage: authsvc [serve|migrate|keys]";
 /** How long shutdown may take before the process gives up and exits non-zero. */
@@ -79,6 +80,11 @@ async function main(command: string): Promise<void> {
   const composition = await compose(config, logger);
   const server = await listen(composition.app, { host: config.api.host, port: config.api.port });
   logger.info({ url: server.url }, `authsvc listening on ${server.url}`);
+  // Password hashing yields to the event loop (wiring/worker-pool-priority.ts); a few ms of work, off the start.
+  void lowerWorkerPoolPriority().then(
+    (threads) => logger.debug({ threads }, "worker pool threads lowered below the event loop"),
+    (err: unknown) => logger.warn({ err }, "could not lower the worker pool's priority"),
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {
