@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { setPriority } from "node:os";
 
 /** The nice value given to libuv's worker threads: below the event loop's (0), above nothing else. */
-export const WORKER_POOL_NICE = 5;
+export const WORKER_POOL_NICE = 8;
 
 /** CPU time (clock ticks) each thread of this process has used so far, by thread id. */
 function threadCpuTicks(): Map<number, number> {
@@ -34,7 +34,8 @@ const busyWork = () =>
  * below the event loop's. Hashing is the heaviest work the server does: under a burst of sign-ins the
  * pool's threads (4 by default, `UV_THREADPOOL_SIZE`) and the event loop compete for the same cores,
  * and with equal priorities the loop — which serves every other request — gets a fifth of a core.
- * With the workers at nice 10 they still use every idle cycle, but the loop goes first.
+ * With the workers at nice 8 (CFS gives the loop 60% of a core against all four) they still use every
+ * idle cycle, but the loop goes first.
  *
  * Node names none of its threads, and the pool exists before any of our code runs, so the pool's are
  * found by what they do: each is handed a key derivation at once, and the threads that used CPU
