@@ -39,8 +39,8 @@ const busyWork = () =>
  *
  * Node names none of its threads, and the pool exists before any of our code runs, so the pool's are
  * found by what they do: each is handed a key derivation at once, and the threads that used CPU
- * meanwhile are the pool's (run after the server listens; a few hundred ms of the pool's time). Linux only (thread
- * ids and `/proc`); a no-op elsewhere. Answers how many threads were lowered.
+ * meanwhile are the pool's (run after the server listens; a few hundred ms of the pool's time).
+ * Linux only (thread ids and `/proc`); a no-op elsewhere. Answers how many threads were lowered.
  */
 export async function lowerWorkerPoolPriority(nice = WORKER_POOL_NICE): Promise<number> {
   if (process.platform !== "linux") return 0;

@@ -1,3 +1,4 @@
+import { fakeDeps } from "@authsvc/core/testing";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { describe, expect, it } from "vitest";
@@ -54,7 +55,7 @@ describe("concurrencyLimit", () => {
 describe("concurrencyLimit under a request deadline", () => {
   it("does not start a request that was answered 504 while it waited", async () => {
     const app = new Hono<AppEnv>();
-    app.use(requestDeadline(50, { deliveries: { enqueue: () => {} } }));
+    app.use(requestDeadline(50, fakeDeps()));
     const started: string[] = [];
     app.post("/work/:id", concurrencyLimit(1), async (c) => {
       started.push(c.req.param("id"));

@@ -43,10 +43,9 @@ export class RequestDeadline {
     return true;
   }
 
-  hold(job: Job): boolean {
-    if (this.#expired) return true;
-    this.#held.push(job);
-    return true;
+  /** Keeps `job` until the outcome is known; a request already answered 504 drops it. */
+  hold(job: Job): void {
+    if (!this.#expired) this.#held.push(job);
   }
 
   async release(queue: DeliveryQueue): Promise<void> {
@@ -71,15 +70,12 @@ const timedOut = () =>
  * found through AsyncLocalStorage: that turns on a promise hook for every promise of the process, which
  * cost about a fifth of the CPU of a GET /user.
  */
-export const requestDeadline = (
-  ms: number,
-  auth: Pick<AuthDeps, "deliveries"> & Partial<AuthDeps>,
-): MiddlewareHandler<AppEnv> => {
-  const bind = auth.store ? deadlineBinder(auth as AuthDeps) : undefined;
+export const requestDeadline = (ms: number, auth: AuthDeps): MiddlewareHandler<AppEnv> => {
+  const bind = deadlineBinder(auth);
   return async (c, next) => {
     const deadline = new RequestDeadline();
     c.set("deadline", deadline);
-    if (bind) c.set("deps", bind(deadline));
+    c.set("deps", bind(deadline));
     const work = next();
     let timer: NodeJS.Timeout | undefined;
     const timer$ = new Promise<"timeout">((resolve) => {
@@ -141,10 +137,7 @@ function deadlineBinder(auth: AuthDeps): (deadline: RequestDeadline) => AuthDeps
     const view: Mutable<AuthDeps> = Object.create(auth);
     view.store = guardedStore;
     view.deliveries = {
-      enqueue(job: Job) {
-        if (deadline.hold(job)) return;
-        return auth.deliveries.enqueue(job);
-      },
+      enqueue: (job: Job) => deadline.hold(job),
     };
     return view;
   };

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
+import type { AppEnv, UserAuth } from "../app-env.js";
 
 /** Response header carrying the request id when no `REQUEST_ID_HEADER` is configured. */
 export const DEFAULT_REQUEST_ID_HEADER = "x-request-id";
@@ -14,7 +15,7 @@ const SAFE_ID = /^[\w.:@/+=-]{1,128}$/;
  * with status and duration. The path is logged without its query string: links carry tokens there.
  */
 export const requestContext =
-  (options: { logger: Logger; requestIdHeader?: string | undefined }): MiddlewareHandler =>
+  (options: { logger: Logger; requestIdHeader?: string | undefined }): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const header = options.requestIdHeader;
     const inherited = header ? c.req.header(header) : undefined;
@@ -35,7 +36,8 @@ export const requestContext =
       status,
       duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
       error_code: c.res.headers.get("x-sb-error-code") ?? undefined,
-      user_id: (c.get("auth" as never) as { user: { id: string } } | undefined)?.user.id,
+      // Set by the authentication middleware of user endpoints only.
+      user_id: (c.get("auth") as UserAuth | undefined)?.user.id,
     };
     if (status >= 500) log.error(fields, "request completed");
     else if (status >= 400) log.warn(fields, "request completed");
