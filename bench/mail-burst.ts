@@ -1,8 +1,10 @@
 /**
  * `npx tsx bench/mail-burst.ts [--rounds=3] [--burst=120] [--stdout=file|pipe]`: how much a burst of
  * mail requests slows unrelated admin reads (issue "Robustness": their p99 during 120 parallel
- * `POST /otp` within 2× their unloaded p99). Per round: 60 sequential `GET /admin/users` unloaded, then
- * the same reads in a loop while the burst runs, against a mail server holding each message 300 ms.
+ * `POST /otp` within 2× their unloaded p99). A separate process (bench/admin-reader.mjs) reads
+ * `GET /admin/users` one after another: per round for 1 s unloaded, then while the burst runs, against
+ * a mail server holding each message 300 ms; the next round starts once every message has arrived.
+ * 20 /otp before the first round warm the server's path and mail sessions.
  * Prints both p99s, the server's event-loop delay (node --import bench/loop-delay.mjs) and its CPU time
  * per /otp, and the machine's load. A timing target on a shared machine is a measurement, not a test.
  *
@@ -29,6 +31,8 @@ const ROUNDS = Number(args.get("rounds") ?? 3);
 const BURST = Number(args.get("burst") ?? 120);
 const STDOUT = args.get("stdout") ?? "file";
 const DELAY_MS = 300;
+/** How long each round's unloaded reads run. */
+const UNLOADED_MS = 1_000;
 const dir = mkdtempSync(join(tmpdir(), "authsvc-mail-burst-"));
 const loopFile = join(dir, "loop.jsonl");
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -81,7 +85,8 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
 }
 
 /** The loop-delay line the server appends on SIGUSR2: delay since the previous one, and CPU time. */
-async function loopSample(child: ChildProcess): Promise<{ p99: number; max: number; cpuMs: number }> {
+type LoopSample = { p99: number; max: number; cpuMs: number };
+async function loopSample(child: ChildProcess): Promise<LoopSample> {
   const before = readText(loopFile).split("\n").length;
   child.kill("SIGUSR2");
   for (;;) {
@@ -116,6 +121,7 @@ async function main() {
     AUTHSVC_SMTP_ADMIN_EMAIL: "auth@example.com",
     AUTHSVC_RATE_LIMIT_EMAIL_SENT: "100000",
     AUTHSVC_DB_MAX_POOL_SIZE: "10",
+    ...(process.env.XNOGATE ? { XNOGATE: "1" } : {}),
     AUTHSVC_API_REQUEST_ID_HEADER: "x-bench-id",
     ...(args.has("concurrency") ? { AUTHSVC_API_MESSAGE_CONCURRENCY: String(args.get("concurrency")) } : {}),
   });
@@ -126,56 +132,96 @@ async function main() {
     await res.arrayBuffer();
     return { status: res.status, ms: performance.now() - started };
   };
-  let read = 0;
-  const adminRead = (tag = "w") =>
-    timed("/admin/users?per_page=10", {
-      headers: { authorization: `Bearer ${serviceKey}`, "x-bench-id": `${tag}-${read++}` },
-    });
+  // The admin reads come from another process: an unrelated client does not share the burst
+  // generator's event loop (nor the SMTP sink's, which runs here), so its timings are the server's.
+  const reader = spawn(process.execPath, [join(root, "bench/admin-reader.mjs"), server.url, serviceKey], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  let readerOut = "";
+  reader.stdout?.on("data", (chunk: Buffer) => {
+    readerOut += chunk.toString();
+  });
+  const phase = (name: string) => reader.stdin?.write(`${name}\n`);
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const starts: number[] = [];
+  const rounds: { burstMs: number; failed: number; quiet: LoopSample; loaded: LoopSample }[] = [];
 
+  const otp = (email: string) =>
+    timed("/otp", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email }),
+    });
   try {
-    for (let i = 0; i < 20; i++) await adminRead(); // warm-up
+    phase("warm");
+    await sleep(500);
+    phase("");
+    // A running server has compiled its /otp path and opened its mail connections; so has this one.
+    const warm = sink.mails.length;
+    await Promise.all(Array.from({ length: 20 }, (_, i) => otp(`warm-${Date.now()}-${i}@example.com`)));
+    for (const began = Date.now(); sink.mails.length < warm + 20 && Date.now() - began < 30_000; ) {
+      await sleep(20);
+    }
     for (let round = 1; round <= ROUNDS; round++) {
+      phase("");
+      await sleep(100);
       await loopSample(server.child);
-      const unloaded: number[] = [];
-      for (let i = 0; i < 60; i++) unloaded.push((await adminRead(`u${round}`)).ms);
+      phase(`u${round}`);
+      await sleep(UNLOADED_MS);
+      phase("");
+      await sleep(50); // the read in flight ends before the CPU sample
       const quiet = await loopSample(server.child);
 
-      let bursting = true;
-      const during: number[] = [];
-      const reads = (async () => {
-        while (bursting) during.push((await adminRead(`b${round}`)).ms);
-      })();
+      phase(`b${round}`);
       const started = performance.now();
+      starts.push(Math.round(performance.timeOrigin + started));
+      const sent = sink.mails.length;
       const burst = await Promise.all(
-        Array.from({ length: BURST }, (_, i) =>
-          timed("/otp", {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify({ email: `burst-${Date.now()}-${round}-${i}@example.com` }),
-          }),
-        ),
+        Array.from({ length: BURST }, (_, i) => otp(`burst-${Date.now()}-${round}-${i}@example.com`)),
       );
       const burstMs = performance.now() - started;
-      bursting = false;
-      await reads;
+      phase("");
+      // Every message delivered before the next round's unloaded reads, which would otherwise share the
+      // server with the tail of this burst's deliveries.
+      for (const began = Date.now(); sink.mails.length < sent + BURST && Date.now() - began < 30_000; ) {
+        await sleep(20);
+      }
       const loaded = await loopSample(server.child);
+      rounds.push({ burstMs, failed: burst.filter((r) => r.status !== 200).length, quiet, loaded });
+    }
+    reader.stdin?.write("end\n");
+    await new Promise((resolve) => reader.once("exit", resolve));
+    const samples = JSON.parse(readerOut) as Record<string, number[]>;
+    rounds.forEach(({ burstMs, failed, quiet, loaded }, index) => {
+      const round = index + 1;
+      const unloaded = samples[`u${round}`] ?? [];
+      const during = samples[`b${round}`] ?? [];
       const readUs = (quiet.cpuMs * 1000) / unloaded.length;
       const otpUs = (loaded.cpuMs * 1000 - readUs * during.length) / BURST;
-      const failed = burst.filter((r) => r.status !== 200).length;
       const [before, under] = [p99(unloaded), p99(during)];
+      // The slowest reads, and when they began after the burst did: where in the burst the time goes.
+      const at = samples[`b${round}@`] ?? [];
+      const worst = during
+        .map((ms, i) => ({ ms, after: (at[i] ?? 0) - (starts[index] ?? 0) }))
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, 3);
       const [serverBefore, serverUnder] = [p99(serverSide(`u${round}-`)), p99(serverSide(`b${round}-`))];
       log(
         `round ${round}: admin p99 unloaded ${before.toFixed(1)} ms, during the burst ${under.toFixed(1)} ms ` +
-          `(${(under / before).toFixed(2)}×, ${during.length} reads; server-side ${serverBefore} → ${serverUnder} ms); ${BURST} /otp in ${burstMs.toFixed(0)} ms, ` +
-          `${failed} not 200; server loop delay p99/max quiet ${quiet.p99}/${quiet.max} ms, ` +
-          `burst ${loaded.p99}/${loaded.max} ms; server CPU ${readUs.toFixed(0)} µs per quiet read, ` +
-          `${otpUs.toFixed(0)} µs per /otp (its delivery included, the reads during it not); load ${loadavg()
-            .map((l) => l.toFixed(2))
-            .join(" ")}`,
+          `(${(under / before).toFixed(2)}×, ${unloaded.length} / ${during.length} reads; server-side ${serverBefore} → ${serverUnder} ms); ` +
+          `${BURST} /otp in ${burstMs.toFixed(0)} ms, ${failed} not 200; server loop delay p99/max quiet ` +
+          `${quiet.p99}/${quiet.max} ms, burst ${loaded.p99}/${loaded.max} ms; server CPU ${readUs.toFixed(0)} µs per quiet read, ` +
+          `${otpUs.toFixed(0)} µs per /otp (its delivery included, the reads during it not); slowest reads ` +
+          worst.map((w) => `${w.ms.toFixed(1)} ms at +${w.after} ms`).join(", "),
       );
-      await new Promise((resolve) => setTimeout(resolve, 1_000)); // the deliveries finish
-    }
+    });
+    log(
+      `load ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
+    );
   } finally {
+    reader.kill();
     const exited = new Promise((resolve) => server.child.once("exit", resolve));
     server.child.kill("SIGTERM");
     await exited;
