@@ -40,12 +40,23 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<{
   next(address: string): Promise<ReceivedMail>;
   /** Refuses the next message at the end of DATA with `554 transaction failed`; it is not kept. */
   failNext(): void;
+  /** SMTP sessions: opened since start, and open now. */
+  readonly sessions: { readonly opened: number; readonly open: number };
   close(): Promise<void>;
 }> {
   const mails: ReceivedMail[] = [];
   const waiters: { address: string; resolve: (mail: ReceivedMail) => void }[] = [];
   let failures = 0;
+  const sessions = { opened: 0, open: 0 };
   const server = new SMTPServer({
+    onConnect(_session, callback) {
+      sessions.opened++;
+      sessions.open++;
+      callback();
+    },
+    onClose() {
+      sessions.open--;
+    },
     authOptional: options.auth === undefined,
     allowInsecureAuth: true,
     onAuth(auth, _session, callback) {
@@ -109,6 +120,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<{
     failNext: () => {
       failures++;
     },
+    sessions,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -162,6 +162,45 @@ describe("smtpMailer: what arrives", () => {
   });
 });
 
+describe("smtpMailer: sessions", () => {
+  const magicLink = (to: string): Mail => ({
+    kind: "magic_link",
+    to,
+    email: to,
+    confirmationUrl: link("magiclink"),
+    token: "123456",
+    tokenHash: "hash-magiclink",
+    redirectTo: SITE,
+  });
+
+  it("a burst shares at most maxConnections sessions, which close once idle", async () => {
+    // A server of its own, so that only this mailer's sessions are counted.
+    const own = await startSmtpSink({ delayMs: 20 });
+    try {
+      const { mailer } = mailerWith({ port: own.port, maxConnections: 3, timeoutMs: 300 });
+      const recipients = Array.from({ length: 12 }, () => address("burst"));
+      await Promise.all(recipients.map((to) => mailer.send(magicLink(to))));
+      for (const to of recipients) expect((await own.next(to)).to).toEqual([to]);
+      expect(own.sessions.opened).toBeGreaterThanOrEqual(1);
+      expect(own.sessions.opened).toBeLessThanOrEqual(3);
+      // Idle for longer than its idle time (here the 300 ms timeout): every session is closed.
+      const idleSince = Date.now();
+      while (own.sessions.open > 0 && Date.now() - idleSince < 3_000) {
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(own.sessions.open).toBe(0);
+      expect(Date.now() - idleSince).toBeLessThan(1_500);
+      // And the next message opens a session again.
+      const later = address("later");
+      await mailer.send(magicLink(later));
+      expect((await own.next(later)).to).toEqual([later]);
+      expect(own.sessions.opened).toBeGreaterThan(1);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe("smtpMailer: options", () => {
   it("refuses at construction a subject missing for any kind", () => {
     const { magic_link: _, ...withoutMagicLink } = SUBJECTS;

@@ -24,6 +24,8 @@ export interface SmtpMailerOptions {
   readonly templates?: Readonly<Partial<Record<MailKind, string | undefined>>>;
   /** Warnings: a template that could not be fetched or parsed. Never given links, codes or secrets. */
   readonly warn: Warn;
+  /** SMTP sessions open at once; more messages wait for one. Default 16. */
+  readonly maxConnections?: number;
   /** SMTP connection, greeting and socket timeouts, in ms. Default 10 s. */
   readonly timeoutMs?: number;
   /** Template fetch timeout, cache lifetime, and how long a failed fetch is remembered; in ms. */
@@ -33,6 +35,9 @@ export interface SmtpMailerOptions {
     readonly failureTtlMs?: number;
   };
 }
+
+/** How long an SMTP session is kept open with nothing to send. */
+const SMTP_IDLE_MS = 5_000;
 
 /** The SMTP mailer; `close` releases the transport (tests and shutdown). */
 export type SmtpMailer = Mailer & { close(): void };
@@ -77,7 +82,7 @@ function validate(options: SmtpMailerOptions): void {
 }
 
 /**
- * Mail over SMTP with nodemailer, one connection per message. Port 465 speaks TLS from the start;
+ * Mail over SMTP with nodemailer, over a pool of sessions. Port 465 speaks TLS from the start;
  * other ports upgrade with STARTTLS when the server offers it. Each mail has an HTML part (the custom
  * template of its kind when configured and reachable, else the built-in one) and a plain-text part.
  *
@@ -104,6 +109,13 @@ export function smtpMailer(options: SmtpMailerOptions): SmtpMailer {
     // The message is built from strings only; nodemailer must never read files or URLs for it.
     disableFileAccess: true,
     disableUrlAccess: true,
+    // Pooled: a burst reuses open sessions instead of a connect, greeting and EHLO per message; an
+    // idle session is closed before the server's own timeout would (nodemailer resends a message
+    // a closed session had not begun).
+    pool: true,
+    maxConnections: options.maxConnections ?? 16,
+    maxMessages: 100,
+    idleTimeout: Math.min(SMTP_IDLE_MS, timeoutMs),
   });
   // A display name that merely repeats the address (the configuration's default) adds nothing.
   const from =

@@ -42,7 +42,7 @@ describe("defaults", () => {
       endpoint: undefined,
       requestIdHeader: undefined,
       maxRequestDurationMs: 10_000,
-      messageConcurrency: 4,
+      messageConcurrency: 1,
       corsAllowedHeaders: [],
       basePaths: ["/", "/auth/v1"],
     });

@@ -2,6 +2,7 @@ import { logMailer, smtpMailer } from "@authsvc/adapters";
 import { failures, type Mailer } from "@authsvc/core";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
+import { DELIVERY_CONCURRENCY } from "./deliveries.js";
 import { logUnredacted } from "./logger.js";
 
 /**
@@ -23,6 +24,8 @@ export function mailerOf(config: Config, logger: Logger): Mailer {
       subjects: config.mailer.subjects,
       templates: config.mailer.templates,
       warn: (fields, msg) => logger.warn(fields, msg),
+      // One session per delivery running at once.
+      maxConnections: DELIVERY_CONCURRENCY,
     });
   }
   if (config.embedded) return logMailer((fields, msg) => logUnredacted(logger, fields, msg));

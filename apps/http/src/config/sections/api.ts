@@ -42,9 +42,9 @@ export const variables = {
   messageConcurrency: variable({
     key: "API_MESSAGE_CONCURRENCY",
     kind: k.wholeNumber(),
-    default: "4",
+    default: "1",
     description:
-      "Most requests to `/otp`, `/magiclink`, `/recover` and `/resend` worked on at once by this instance; the others wait their turn in arrival order, so a burst of them leaves database connections to every other request. 0: no limit.",
+      "Most requests to `/otp`, `/magiclink`, `/recover` and `/resend` worked on at once by this instance; the others wait their turn in arrival order, so a burst of them neither takes the database connections nor crowds out the CPU every other request needs. Each turn is two short statements (the answer is held to a 50 ms step anyway, and the rest follows it): one turn at a time serves several hundred such requests a second against a local database; raise it when the database is far away. 0: no limit.",
   }),
   corsAllowedHeaders: variable({
     key: "CORS_ALLOWED_HEADERS",

@@ -1,10 +1,14 @@
 import type { AuthDeps, DeliveryQueue } from "@authsvc/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
+import pLimit from "p-limit";
 import type { AppEnv } from "../app-env.js";
 import { httpFailures } from "../http-failures.js";
 
 type Job = Parameters<DeliveryQueue["enqueue"]>[0];
+
+/** Transactions run at once, per instance, by work done after its request was answered (deliveries). */
+export const DELIVERY_TRANSACTIONS = 2;
 
 /** Thrown (inside the transaction, so that it rolls back) by a commit attempted after the deadline. */
 export class DeadlinePassedError extends Error {
@@ -23,6 +27,7 @@ export class DeadlinePassedError extends Error {
 export class RequestDeadline {
   #expired = false;
   #committed = false;
+  #released = false;
   readonly #held: Job[] = [];
 
   get expired(): boolean {
@@ -48,7 +53,13 @@ export class RequestDeadline {
     if (!this.#expired) this.#held.push(job);
   }
 
+  /** Whether the request has been answered and its deliveries handed over: what runs now is theirs. */
+  get released(): boolean {
+    return this.#released;
+  }
+
   async release(queue: DeliveryQueue): Promise<void> {
+    this.#released = true;
     for (const job of this.#held.splice(0)) await queue.enqueue(job);
   }
 }
@@ -103,6 +114,9 @@ export const requestDeadline = (ms: number, auth: AuthDeps): MiddlewareHandler<A
  */
 function deadlineBinder(auth: AuthDeps): (deadline: RequestDeadline) => AuthDeps {
   const { store } = auth;
+  // The transactions of deliveries (after the answer, many at once in a burst) share a few
+  // connections; the rest of the pool stays with the requests being answered.
+  const afterAnswer = pLimit(DELIVERY_TRANSACTIONS);
   type Store = AuthDeps["store"];
   type Repos = Parameters<Parameters<Store["transaction"]>[0]>[0];
   type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -120,12 +134,15 @@ function deadlineBinder(auth: AuthDeps): (deadline: RequestDeadline) => AuthDeps
       return store.sessions.grantPassword(...args);
     };
     const guardedStore: Mutable<Store> = Object.create(store);
-    guardedStore.transaction = <T>(fn: (repos: Repos) => Promise<T>) =>
-      store.transaction(async (repos) => {
-        const value = await fn(repos);
-        deadline.beginCommit();
-        return value;
-      });
+    guardedStore.transaction = <T>(fn: (repos: Repos) => Promise<T>) => {
+      const run = () =>
+        store.transaction(async (repos) => {
+          const value = await fn(repos);
+          deadline.beginCommit();
+          return value;
+        });
+      return deadline.released ? afterAnswer(run) : run();
+    };
     guardedStore.sessions = sessions;
     guardedStore.quota = {
       take: (...args: Parameters<Store["quota"]["take"]>) => {

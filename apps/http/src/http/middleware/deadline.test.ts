@@ -1,0 +1,60 @@
+import type { AuthDeps } from "@authsvc/core";
+import { fakeDeps } from "@authsvc/core/testing";
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import type { AppEnv } from "../app-env.js";
+import { DELIVERY_TRANSACTIONS, requestDeadline } from "./deadline.js";
+
+/** Fake ports whose transactions take 20 ms each, counting how many run at once, by phase. */
+function countedDeps() {
+  const auth: AuthDeps = fakeDeps();
+  const peak = { running: 0, beforeAnswer: 0, afterAnswer: 0 };
+  let answered = false;
+  const inner = auth.store.transaction.bind(auth.store);
+  const store = auth.store as { transaction: AuthDeps["store"]["transaction"] };
+  store.transaction = async (fn) => {
+    peak.running++;
+    const phase = answered ? "afterAnswer" : "beforeAnswer";
+    peak[phase] = Math.max(peak[phase], peak.running);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return await inner(fn);
+    } finally {
+      peak.running--;
+    }
+  };
+  // A queue that starts every delivery at once: any limit seen is the deadline's own.
+  const done: Promise<unknown>[] = [];
+  (auth as { deliveries: AuthDeps["deliveries"] }).deliveries = {
+    enqueue: (job) => {
+      answered = true;
+      done.push(job());
+    },
+  };
+  return { auth, peak, done };
+}
+
+describe("requestDeadline: work after the answer", () => {
+  it(`runs at most ${DELIVERY_TRANSACTIONS} delivery transactions at once; the request's own are not held`, async () => {
+    const { auth, peak, done } = countedDeps();
+    const app = new Hono<AppEnv>();
+    app.use(requestDeadline(5_000, auth));
+    app.post("/burst", async (c) => {
+      const deps = c.get("deps");
+      await Promise.all([1, 2, 3].map(() => deps.store.transaction(async () => null)));
+      for (let i = 0; i < 6; i++) {
+        await deps.deliveries.enqueue(async () => {
+          await deps.store.transaction(async () => null);
+          return null;
+        });
+      }
+      return c.json({});
+    });
+    const res = await app.request("/burst", { method: "POST" });
+    expect(res.status).toBe(200);
+    await Promise.all(done);
+    expect(done).toHaveLength(6);
+    expect(peak.beforeAnswer).toBe(3);
+    expect(peak.afterAnswer).toBe(DELIVERY_TRANSACTIONS);
+  });
+});
