@@ -42,6 +42,7 @@ describe("defaults", () => {
       endpoint: undefined,
       requestIdHeader: undefined,
       maxRequestDurationMs: 10_000,
+      maxConcurrentRequests: 64,
       messageConcurrency: 1,
       corsAllowedHeaders: [],
       basePaths: ["/", "/auth/v1"],

@@ -78,7 +78,11 @@ async function main(command: string): Promise<void> {
   limitHeapGrowth();
   guardAgainstDatabaseFaults(process, logger, (code) => process.exit(code));
   const composition = await compose(config, logger);
-  const server = await listen(composition.app, { host: config.api.host, port: config.api.port });
+  const server = await listen(composition.app, {
+    host: config.api.host,
+    port: config.api.port,
+    maxConcurrentRequests: config.api.maxConcurrentRequests,
+  });
   logger.info({ url: server.url }, `authsvc listening on ${server.url}`);
   // Password hashing yields to the event loop (wiring/worker-pool-priority.ts); a few ms of work, off the start.
   void lowerWorkerPoolPriority().then(

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { listen } from "./server.js";
+import { testApp } from "./testing/test-app.js";
 
 describe("listen", () => {
   it("keeps a listen queue long enough for 1,000 clients connecting at once", async () => {
@@ -47,5 +48,64 @@ describe("listen", () => {
     expect(await res.json()).toEqual({ finished: true });
     await closing;
     expect(closed).toBe(true);
+  });
+});
+
+describe("listen with maxConcurrentRequests", () => {
+  it("works on at most that many requests at once; the rest are answered after, in full", async () => {
+    let inside = 0;
+    let peak = 0;
+    const app = new Hono().get("/slow", async (c) => {
+      inside++;
+      peak = Math.max(peak, inside);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      inside--;
+      return c.json({ ok: true });
+    });
+    const server = await listen(app, { host: "127.0.0.1", port: 0, maxConcurrentRequests: 2 });
+    try {
+      const started = performance.now();
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () => fetch(`${server.url}/slow`).then((r) => r.json())),
+      );
+      expect(answers).toEqual(Array.from({ length: 6 }, () => ({ ok: true })));
+      expect(peak).toBe(2);
+      // Three turns of 50 ms, not one.
+      expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("admission and the hash pool", () => {
+  it("requests waiting for a password hash do not hold their slots: other requests are answered meanwhile", async () => {
+    const { app, auth } = testApp();
+    // A hash pool that takes 400 ms per verification (an unknown address costs one, as a known one).
+    const hasher = auth.hasher as { verifyDummy(password: string): Promise<void> };
+    hasher.verifyDummy = () => new Promise((resolve) => setTimeout(resolve, 400));
+    const server = await listen(app as unknown as Hono, {
+      host: "127.0.0.1",
+      port: 0,
+      maxConcurrentRequests: 2,
+    });
+    try {
+      const signIns = Array.from({ length: 4 }, (_, i) =>
+        fetch(`${server.url}/token?grant_type=password`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email: `nobody-${i}@example.com`, password: "wrong password" }),
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const started = performance.now();
+      const settings = await fetch(`${server.url}/settings`);
+      const waited = performance.now() - started;
+      expect(settings.status).toBe(200);
+      expect(waited).toBeLessThan(300);
+      expect((await Promise.all(signIns)).map((r) => r.status)).toEqual([400, 400, 400, 400]);
+    } finally {
+      await server.close();
+    }
   });
 });

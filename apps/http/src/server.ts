@@ -2,6 +2,7 @@ import { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer, type Http2Bindings, type HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
+import { admission } from "./http/admission.js";
 
 export interface RunningServer {
   readonly url: string;
@@ -17,15 +18,20 @@ export interface RunningServer {
  */
 const LISTEN_BACKLOG = 4096;
 
-/** Serves `app` on `host:port` (port 0 picks a free one) and resolves once it listens. */
+/**
+ * Serves `app` on `host:port` (port 0 picks a free one) and resolves once it listens. At most
+ * `maxConcurrentRequests` (`API_MAX_CONCURRENT_REQUESTS`; 0 or absent: no limit) are in the app at
+ * once, the others wait their turn (http/admission.ts).
+ */
 export function listen(
   app: Hono<never> | Hono,
-  options: { host: string; port: number },
+  options: { host: string; port: number; maxConcurrentRequests?: number },
 ): Promise<RunningServer> {
+  const admit = admission(options.maxConcurrentRequests ?? 0);
   return new Promise((resolve, reject) => {
     const server = createAdaptorServer({
       fetch: async (request: Request, env: HttpBindings | Http2Bindings) => {
-        const response = await app.fetch(request, env);
+        const response = await admit.run(env.incoming, () => app.fetch(request, env));
         // A request answered before its body was read to the end (413, or a refusal ahead of the
         // body) leaves bytes on the socket that the server will not parse: it closes the socket,
         // so it must say so, or a keep-alive client reuses it and its next request fails.

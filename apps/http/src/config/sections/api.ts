@@ -39,6 +39,13 @@ export const variables = {
     default: "10s",
     description: "Requests running longer are answered with 504 `request_timeout`.",
   }),
+  maxConcurrentRequests: variable({
+    key: "API_MAX_CONCURRENT_REQUESTS",
+    kind: k.wholeNumber(),
+    default: "64",
+    description:
+      "Most requests this instance works on at once; more wait their turn in arrival order (their wait is logged as `queued_ms` and counted in `duration_ms`, not in the request time limit). It bounds the memory a flood of connections takes: requests past the database pool only wait anyway. 0: no limit.",
+  }),
   messageConcurrency: variable({
     key: "API_MESSAGE_CONCURRENCY",
     kind: k.wholeNumber(),
@@ -70,6 +77,8 @@ export interface ApiConfig {
   readonly endpoint: string | undefined;
   readonly requestIdHeader: string | undefined;
   readonly maxRequestDurationMs: number;
+  /** Requests worked on at once; 0 for no limit. */
+  readonly maxConcurrentRequests: number;
   /** Message-sending requests worked on at once; 0 for no limit. */
   readonly messageConcurrency: number;
   /** Extra request headers allowed by CORS, on top of the built-in ones. */
@@ -92,6 +101,7 @@ export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { a
       endpoint: values.endpoint,
       requestIdHeader: values.requestIdHeader,
       maxRequestDurationMs: values.maxRequestDuration,
+      maxConcurrentRequests: values.maxConcurrentRequests,
       messageConcurrency: values.messageConcurrency,
       corsAllowedHeaders: values.corsAllowedHeaders,
       basePaths: values.basePaths,

@@ -2,6 +2,7 @@ import type { AuthDeps, DeliveryQueue } from "@authsvc/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import pLimit from "p-limit";
+import { incomingOf, stepAside } from "../admission.js";
 import type { AppEnv } from "../app-env.js";
 import { httpFailures } from "../http-failures.js";
 
@@ -86,7 +87,9 @@ export const requestDeadline = (ms: number, auth: AuthDeps): MiddlewareHandler<A
   return async (c, next) => {
     const deadline = new RequestDeadline();
     c.set("deadline", deadline);
-    c.set("deps", bind(deadline));
+    const deps = bind(deadline);
+    const aside = stepAside(incomingOf(c));
+    c.set("deps", aside ? waitsAside(deps, aside) : deps);
     const work = next();
     let timer: NodeJS.Timeout | undefined;
     const timer$ = new Promise<"timeout">((resolve) => {
@@ -106,6 +109,25 @@ export const requestDeadline = (ms: number, auth: AuthDeps): MiddlewareHandler<A
     }
   };
 };
+
+/**
+ * The request's ports whose waits are not this process's work (the hash pool, hooks) give up its
+ * admission slot while they wait (http/admission.ts). `view` is the request's own.
+ */
+function waitsAside(view: AuthDeps, aside: NonNullable<ReturnType<typeof stepAside>>): AuthDeps {
+  type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+  const { hasher, hooks } = view;
+  const asideHasher: Mutable<AuthDeps["hasher"]> = Object.create(hasher);
+  asideHasher.hash = (password) => aside(() => hasher.hash(password));
+  asideHasher.verify = (hash, password) => aside(() => hasher.verify(hash, password));
+  asideHasher.verifyDummy = (password) => aside(() => hasher.verifyDummy(password));
+  const asideHooks: Mutable<AuthDeps["hooks"]> = Object.create(hooks);
+  asideHooks.run = (...args) => aside(() => hooks.run(...args));
+  const out = view as Mutable<AuthDeps>;
+  out.hasher = asideHasher;
+  out.hooks = asideHooks;
+  return out;
+}
 
 /**
  * Builds, for one request's deadline, the use cases' ports bound to it: each transaction asks it

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
+import { admissionWaitMs, incomingOf } from "../admission.js";
 import type { AppEnv, UserAuth } from "../app-env.js";
 
 /** Response header carrying the request id when no `REQUEST_ID_HEADER` is configured. */
@@ -30,11 +31,14 @@ export const requestContext =
     await next();
     if (c.req.path === "/health") return;
     const status = c.res.status;
+    // Time spent waiting to be admitted (http/admission.ts) is part of what the client waited.
+    const queued = admissionWaitMs(incomingOf(c));
     const fields = {
       method: c.req.method,
       path: c.req.path,
       status,
-      duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+      duration_ms: Math.round((performance.now() - started + (queued ?? 0)) * 1000) / 1000,
+      queued_ms: queued === undefined ? undefined : Math.round(queued * 1000) / 1000,
       error_code: c.res.headers.get("x-sb-error-code") ?? undefined,
       // Set by the authentication middleware of user endpoints only.
       user_id: (c.get("auth") as UserAuth | undefined)?.user.id,

@@ -1,0 +1,84 @@
+/**
+ * Admission: at most `max` requests are in the application at once; the others wait in arrival
+ * order, parsed but not started. A request in the application holds its context, logger, ports and
+ * database query until answered; under a flood of connections (1,000 clients on GET /user) nearly all
+ * of them only wait for a pooled connection, and objects that wait that long outlive the young
+ * generation and pile up in the old one: the process grew to 157–170 MB where, with 64 admitted at
+ * once, it stayed at 137–142 MB, at the same throughput and p99 (docs/benchmarks.md).
+ *
+ * A request waiting on something that is not this process's to speed up — a password hash on the
+ * worker pool, a hook — steps aside (`aside`): its slot goes to the next request meanwhile, and it
+ * comes back ahead of the queue. So a storm of sign-ins waiting for the hash pool, or a slow hook,
+ * does not make token checks wait behind them.
+ */
+export interface Admission {
+  /** Runs `work` for `request` once it has a slot; `max` 0 admits everything at once. */
+  run<T>(request: object, work: () => T | Promise<T>): Promise<T>;
+}
+
+/** What each admitted request waited, and how to step aside, by the Node request it came on. */
+const admitted = new WeakMap<object, { waitedMs?: number; aside: Aside }>();
+
+type Aside = <T>(wait: () => Promise<T>) => Promise<T>;
+
+export function admission(max: number): Admission {
+  if (max <= 0) return { run: async (_request, work) => work() };
+  let active = 0;
+  const queue: (() => void)[] = [];
+  // Resolves once a slot is held: at once when one is free, else in turn (`first`: ahead of all).
+  const acquire = (first: boolean): Promise<void> | undefined => {
+    if (active < max) {
+      active++;
+      return undefined;
+    }
+    return new Promise<void>((resolve) => {
+      if (first) queue.unshift(resolve);
+      else queue.push(resolve);
+    });
+  };
+  const release = () => {
+    const next = queue.shift();
+    if (next)
+      next(); // the slot passes on as it is
+    else active--;
+  };
+  const aside: Aside = async (wait) => {
+    release();
+    try {
+      return await wait();
+    } finally {
+      await acquire(true);
+    }
+  };
+  return {
+    async run(request, work) {
+      const turn = acquire(false);
+      if (turn) {
+        const arrived = performance.now();
+        await turn;
+        admitted.set(request, { waitedMs: performance.now() - arrived, aside });
+      } else admitted.set(request, { aside });
+      try {
+        return await work();
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+/** Milliseconds the request waited to be admitted; undefined when it did not wait. */
+export const admissionWaitMs = (request: object | undefined): number | undefined =>
+  request === undefined ? undefined : admitted.get(request)?.waitedMs;
+
+/**
+ * Runs `wait` with the request's slot given up meanwhile (see `Admission`); just runs it for a
+ * request that holds none (no limit, or outside a server: tests calling `app.request`).
+ */
+export function stepAside(request: object | undefined): Aside | undefined {
+  return request === undefined ? undefined : admitted.get(request)?.aside;
+}
+
+/** The Node request under a Hono context served by @hono/node-server (its `env.incoming`). */
+export const incomingOf = (c: { env: unknown }): object | undefined =>
+  (c.env as { incoming?: object } | undefined)?.incoming;
