@@ -16,10 +16,20 @@ export interface Admission {
   run<T>(request: object, work: () => T | Promise<T>): Promise<T>;
 }
 
-/** What each admitted request waited, and how to step aside, by the Node request it came on. */
-const admitted = new WeakMap<object, { waitedMs?: number; aside: Aside }>();
+/** Runs `wait` with the request's slot given up meanwhile. */
+export type Aside = <T>(wait: () => Promise<T>) => Promise<T>;
 
-type Aside = <T>(wait: () => Promise<T>) => Promise<T>;
+/**
+ * Stamped on each admitted Node request: how to step aside, and how long it waited (when it did). A
+ * symbol property rather than a WeakMap entry: one WeakMap entry per request made every garbage
+ * collection walk them all.
+ */
+const ADMITTED = Symbol("authsvc.admitted");
+interface Admitted {
+  readonly aside: Aside;
+  readonly waitedMs?: number;
+}
+type Stamped = { [ADMITTED]?: Admitted };
 
 export function admission(max: number): Admission {
   if (max <= 0) return { run: async (_request, work) => work() };
@@ -50,14 +60,15 @@ export function admission(max: number): Admission {
       await acquire(true);
     }
   };
+  const unqueued: Admitted = { aside };
   return {
     async run(request, work) {
       const turn = acquire(false);
       if (turn) {
         const arrived = performance.now();
         await turn;
-        admitted.set(request, { waitedMs: performance.now() - arrived, aside });
-      } else admitted.set(request, { aside });
+        (request as Stamped)[ADMITTED] = { aside, waitedMs: performance.now() - arrived };
+      } else (request as Stamped)[ADMITTED] = unqueued;
       try {
         return await work();
       } finally {
@@ -69,14 +80,14 @@ export function admission(max: number): Admission {
 
 /** Milliseconds the request waited to be admitted; undefined when it did not wait. */
 export const admissionWaitMs = (request: object | undefined): number | undefined =>
-  request === undefined ? undefined : admitted.get(request)?.waitedMs;
+  (request as Stamped | undefined)?.[ADMITTED]?.waitedMs;
 
 /**
  * Runs `wait` with the request's slot given up meanwhile (see `Admission`); just runs it for a
  * request that holds none (no limit, or outside a server: tests calling `app.request`).
  */
 export function stepAside(request: object | undefined): Aside | undefined {
-  return request === undefined ? undefined : admitted.get(request)?.aside;
+  return (request as Stamped | undefined)?.[ADMITTED]?.aside;
 }
 
 /** The Node request under a Hono context served by @hono/node-server (its `env.incoming`). */

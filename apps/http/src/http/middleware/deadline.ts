@@ -2,7 +2,7 @@ import type { AuthDeps, DeliveryQueue } from "@authsvc/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import pLimit from "p-limit";
-import { incomingOf, stepAside } from "../admission.js";
+import { type Aside, incomingOf, stepAside } from "../admission.js";
 import type { AppEnv } from "../app-env.js";
 import { httpFailures } from "../http-failures.js";
 
@@ -84,6 +84,7 @@ const timedOut = () =>
  */
 export const requestDeadline = (ms: number, auth: AuthDeps): MiddlewareHandler<AppEnv> => {
   const bind = deadlineBinder(auth);
+  const waitsAside = asideBinder(auth);
   return async (c, next) => {
     const deadline = new RequestDeadline();
     c.set("deadline", deadline);
@@ -114,19 +115,31 @@ export const requestDeadline = (ms: number, auth: AuthDeps): MiddlewareHandler<A
  * The request's ports whose waits are not this process's work (the hash pool, hooks) give up its
  * admission slot while they wait (http/admission.ts). `view` is the request's own.
  */
-function waitsAside(view: AuthDeps, aside: NonNullable<ReturnType<typeof stepAside>>): AuthDeps {
+function asideBinder(auth: AuthDeps): (view: AuthDeps, aside: Aside) => AuthDeps {
   type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-  const { hasher, hooks } = view;
-  const asideHasher: Mutable<AuthDeps["hasher"]> = Object.create(hasher);
-  asideHasher.hash = (password) => aside(() => hasher.hash(password));
-  asideHasher.verify = (hash, password) => aside(() => hasher.verify(hash, password));
-  asideHasher.verifyDummy = (password) => aside(() => hasher.verifyDummy(password));
-  const asideHooks: Mutable<AuthDeps["hooks"]> = Object.create(hooks);
-  asideHooks.run = (...args) => aside(() => hooks.run(...args));
-  const out = view as Mutable<AuthDeps>;
-  out.hasher = asideHasher;
-  out.hooks = asideHooks;
-  return out;
+  // One admission per process: its ports are built once, not per request (again only when a test
+  // has swapped the hasher or the hooks on `auth`).
+  type Built = { aside: Aside; of: AuthDeps["hasher"]; ofHooks: AuthDeps["hooks"] };
+  let built: (Built & { hasher: AuthDeps["hasher"]; hooks: AuthDeps["hooks"] }) | undefined;
+  const build = (aside: Aside) => {
+    const { hasher, hooks } = auth;
+    const asideHasher: Mutable<AuthDeps["hasher"]> = Object.create(hasher);
+    asideHasher.hash = (password) => aside(() => hasher.hash(password));
+    asideHasher.verify = (hash, password) => aside(() => hasher.verify(hash, password));
+    asideHasher.verifyDummy = (password) => aside(() => hasher.verifyDummy(password));
+    const asideHooks: Mutable<AuthDeps["hooks"]> = Object.create(hooks);
+    asideHooks.run = (...args) => aside(() => hooks.run(...args));
+    return { aside, of: hasher, ofHooks: hooks, hasher: asideHasher, hooks: asideHooks };
+  };
+  return (view, aside) => {
+    if (built?.aside !== aside || built.of !== auth.hasher || built.ofHooks !== auth.hooks) {
+      built = build(aside);
+    }
+    const out = view as Mutable<AuthDeps>;
+    out.hasher = built.hasher;
+    out.hooks = built.hooks;
+    return out;
+  };
 }
 
 /**
