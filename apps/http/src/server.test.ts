@@ -76,6 +76,39 @@ describe("listen with maxConcurrentRequests", () => {
       await server.close();
     }
   });
+
+  it("answers liveness (GET /health) past the queue", async () => {
+    let release: () => void = () => {};
+    const app = new Hono()
+      .get("/slow", async (c) => {
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        return c.json({ ok: true });
+      })
+      .get("/health", (c) => c.json({ live: true }))
+      .get("/auth/v1/health", (c) => c.json({ live: true }))
+      .get("/settings", (c) => c.json({ settings: true }));
+    const server = await listen(app, { host: "127.0.0.1", port: 0, maxConcurrentRequests: 1 });
+    try {
+      const slow = fetch(`${server.url}/slow`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const queued = fetch(`${server.url}/settings`);
+      expect(await (await fetch(`${server.url}/health`)).json()).toEqual({ live: true });
+      expect(await (await fetch(`${server.url}/auth/v1/health`)).json()).toEqual({ live: true });
+      let settled = false;
+      void queued.then(() => {
+        settled = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(settled).toBe(false);
+      release();
+      expect((await slow).status).toBe(200);
+      expect(await (await queued).json()).toEqual({ settings: true });
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe("admission and the hash pool", () => {

@@ -18,6 +18,11 @@ export interface RunningServer {
  */
 const LISTEN_BACKLOG = 4096;
 
+/** `GET /health` under any base path (`/health`, `/auth/v1/health`), query string or not. */
+const LIVENESS = /^[^?]*\/health(?:\?|$)/;
+const isLiveness = (incoming: { method?: string | undefined; url?: string | undefined }) =>
+  incoming.method === "GET" && LIVENESS.test(incoming.url ?? "");
+
 /**
  * Serves `app` on `host:port` (port 0 picks a free one) and resolves once it listens. At most
  * `maxConcurrentRequests` (`API_MAX_CONCURRENT_REQUESTS`; 0 or absent: no limit) are in the app at
@@ -31,7 +36,10 @@ export function listen(
   return new Promise((resolve, reject) => {
     const server = createAdaptorServer({
       fetch: async (request: Request, env: HttpBindings | Http2Bindings) => {
-        const response = await admit.run(env.incoming, () => app.fetch(request, env));
+        // Liveness is answered past the queue: an orchestrator must not restart a busy instance.
+        const response = isLiveness(env.incoming)
+          ? await app.fetch(request, env)
+          : await admit.run(env.incoming, () => app.fetch(request, env));
         // A request answered before its body was read to the end (413, or a refusal ahead of the
         // body) leaves bytes on the socket that the server will not parse: it closes the socket,
         // so it must say so, or a keep-alive client reuses it and its next request fails.

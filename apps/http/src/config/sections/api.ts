@@ -44,7 +44,7 @@ export const variables = {
     kind: k.wholeNumber(),
     default: "64",
     description:
-      "Most requests this instance works on at once; more wait their turn in arrival order (their wait is logged as `queued_ms` and counted in `duration_ms`, not in the request time limit). It bounds the memory a flood of connections takes: requests past the database pool only wait anyway. 0: no limit.",
+      "Most requests this instance works on at once; more wait their turn in arrival order (their wait is logged as `queued_ms` and counted in `duration_ms`, not in the request time limit); `GET /health` is answered past them. It bounds the memory a flood of connections takes: requests past the database pool only wait anyway. 0: no limit.",
   }),
   messageConcurrency: variable({
     key: "API_MESSAGE_CONCURRENCY",
