@@ -2,6 +2,7 @@ import type { AuthDeps } from "@authsvc/core";
 import { fakeDeps } from "@authsvc/core/testing";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
+import { admission } from "../admission.js";
 import type { AppEnv } from "../app-env.js";
 import { DELIVERY_TRANSACTIONS, requestDeadline } from "./deadline.js";
 
@@ -56,5 +57,46 @@ describe("requestDeadline: work after the answer", () => {
     expect(done).toHaveLength(6);
     expect(peak.beforeAnswer).toBe(3);
     expect(peak.afterAnswer).toBe(DELIVERY_TRANSACTIONS);
+  });
+});
+
+describe("requestDeadline: admitted requests", () => {
+  it("wait on the hasher aside while answering; their deliveries use the plain hasher", async () => {
+    const auth: AuthDeps = fakeDeps();
+    const done: Promise<unknown>[] = [];
+    (auth as { deliveries: AuthDeps["deliveries"] }).deliveries = {
+      enqueue: (job) => {
+        done.push(job());
+      },
+    };
+    const seen: { phase: string; plain: boolean }[] = [];
+    const app = new Hono<AppEnv>();
+    app.use(requestDeadline(5_000, auth));
+    app.post("/x", async (c) => {
+      const deps = c.get("deps");
+      seen.push({ phase: "handler", plain: deps.hasher === auth.hasher });
+      await deps.hasher.hash("a password");
+      await deps.deliveries.enqueue(async () => {
+        seen.push({ phase: "delivery", plain: deps.hasher === auth.hasher });
+        await deps.hasher.hash("a password");
+        return null;
+      });
+      return c.json({});
+    });
+    const { run } = admission(1);
+    const incoming = {};
+    const res = await run(incoming, () => app.request("/x", { method: "POST" }, { incoming }));
+    expect(res.status).toBe(200);
+    await Promise.all(done);
+    expect(seen).toEqual([
+      { phase: "handler", plain: false },
+      { phase: "delivery", plain: true },
+    ]);
+    // The one slot is free again: the next request is admitted at once.
+    let ran = false;
+    await run({}, async () => {
+      ran = true;
+    });
+    expect(ran).toBe(true);
   });
 });

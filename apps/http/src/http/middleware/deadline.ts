@@ -91,6 +91,11 @@ export const requestDeadline = (ms: number, auth: AuthDeps): MiddlewareHandler<A
     const deps = bind(deadline);
     const aside = stepAside(incomingOf(c));
     c.set("deps", aside ? waitsAside(deps, aside) : deps);
+    // Once answered the request holds no slot: what runs on (its deliveries, a handler past a 504)
+    // uses the plain ports.
+    const unadmit = () => {
+      if (aside) plainPorts(deps, auth);
+    };
     const work = next();
     let timer: NodeJS.Timeout | undefined;
     const timer$ = new Promise<"timeout">((resolve) => {
@@ -104,8 +109,10 @@ export const requestDeadline = (ms: number, auth: AuthDeps): MiddlewareHandler<A
         throw timedOut();
       }
       await work;
+      unadmit();
       await deadline.release(auth.deliveries);
     } finally {
+      unadmit();
       clearTimeout(timer);
     }
   };
@@ -140,6 +147,13 @@ function asideBinder(auth: AuthDeps): (view: AuthDeps, aside: Aside) => AuthDeps
     out.hooks = built.hooks;
     return out;
   };
+}
+
+/** Puts the request's view back on `auth`'s own hasher and hooks (see `asideBinder`). */
+function plainPorts(view: AuthDeps, auth: AuthDeps): void {
+  const out = view as { -readonly [K in keyof AuthDeps]: AuthDeps[K] };
+  out.hasher = auth.hasher;
+  out.hooks = auth.hooks;
 }
 
 /**
