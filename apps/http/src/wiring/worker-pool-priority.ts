@@ -25,6 +25,8 @@ function threadCpuTicks(): Map<number, number> {
  * used less than 40 ms meanwhile did something else (V8's own threads, at most a tick or two).
  */
 const MIN_BUSY_TICKS = 4;
+/** Probes at most this many times until every worker has been found. */
+const PROBE_ROUNDS = 4;
 
 const busyWork = () =>
   new Promise<void>((resolve) => pbkdf2("worker", "pool", 250_000, 32, "sha256", () => resolve()));
@@ -45,22 +47,27 @@ const busyWork = () =>
 export async function lowerWorkerPoolPriority(nice = WORKER_POOL_NICE): Promise<number> {
   if (process.platform !== "linux") return 0;
   const size = Math.max(1, Math.min(1024, Number(process.env.UV_THREADPOOL_SIZE) || 4));
-  const before = threadCpuTicks();
-  await Promise.all(Array.from({ length: size }, busyWork));
-  const used = [...threadCpuTicks()]
-    .filter(([tid]) => tid !== process.pid)
-    .map(([tid, ticks]) => [tid, ticks - (before.get(tid) ?? ticks)] as const)
-    .filter(([, delta]) => delta >= MIN_BUSY_TICKS)
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, size);
-  let lowered = 0;
-  for (const [tid] of used) {
-    try {
-      setPriority(tid, nice);
-      lowered += 1;
-    } catch {
-      // Not permitted or gone: the thread keeps its priority.
+  // On a busy machine a worker may not wake before another has finished its first derivation and
+  // taken a second: that round misses it. Another round finds it.
+  const lowered = new Set<number>();
+  for (let round = 0; round < PROBE_ROUNDS && lowered.size < size; round++) {
+    const before = threadCpuTicks();
+    await Promise.all(Array.from({ length: size }, busyWork));
+    const used = [...threadCpuTicks()]
+      .filter(([tid]) => tid !== process.pid)
+      .map(([tid, ticks]) => [tid, ticks - (before.get(tid) ?? ticks)] as const)
+      .filter(([, delta]) => delta >= MIN_BUSY_TICKS)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, size);
+    for (const [tid] of used) {
+      if (lowered.has(tid)) continue;
+      try {
+        setPriority(tid, nice);
+        lowered.add(tid);
+      } catch {
+        // Not permitted or gone: the thread keeps its priority.
+      }
     }
   }
-  return lowered;
+  return lowered.size;
 }
