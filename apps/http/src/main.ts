@@ -82,6 +82,7 @@ async function main(command: string): Promise<void> {
     host: config.api.host,
     port: config.api.port,
     maxConcurrentRequests: config.api.maxConcurrentRequests,
+    basePaths: config.api.basePaths,
   });
   logger.info({ url: server.url }, `authsvc listening on ${server.url}`);
   // Password hashing yields to the event loop (wiring/worker-pool-priority.ts); a few ms of work, off the start.

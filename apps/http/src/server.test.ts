@@ -88,6 +88,7 @@ describe("listen with maxConcurrentRequests", () => {
       })
       .get("/health", (c) => c.json({ live: true }))
       .get("/auth/v1/health", (c) => c.json({ live: true }))
+      .get("/other/health", (c) => c.json({ other: true }))
       .get("/settings", (c) => c.json({ settings: true }));
     const server = await listen(app, { host: "127.0.0.1", port: 0, maxConcurrentRequests: 1 });
     try {
@@ -95,13 +96,19 @@ describe("listen with maxConcurrentRequests", () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       const queued = fetch(`${server.url}/settings`);
       expect(await (await fetch(`${server.url}/health`)).json()).toEqual({ live: true });
-      expect(await (await fetch(`${server.url}/auth/v1/health`)).json()).toEqual({ live: true });
+      expect(await (await fetch(`${server.url}/auth/v1/health?probe=1`)).json()).toEqual({ live: true });
+      // Another path that merely ends in /health waits its turn like any request.
+      let other = false;
+      void fetch(`${server.url}/other/health`).then(() => {
+        other = true;
+      });
       let settled = false;
       void queued.then(() => {
         settled = true;
       });
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(settled).toBe(false);
+      expect(other).toBe(false);
       release();
       expect((await slow).status).toBe(200);
       expect(await (await queued).json()).toEqual({ settings: true });

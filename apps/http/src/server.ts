@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createAdaptorServer, type Http2Bindings, type HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
 import { admission } from "./http/admission.js";
+import { DEFAULT_BASE_PATHS } from "./http/base-path.js";
 
 export interface RunningServer {
   readonly url: string;
@@ -18,10 +19,15 @@ export interface RunningServer {
  */
 const LISTEN_BACKLOG = 4096;
 
-/** `GET /health` under any base path (`/health`, `/auth/v1/health`), query string or not. */
-const LIVENESS = /^[^?]*\/health(?:\?|$)/;
-const isLiveness = (incoming: { method?: string | undefined; url?: string | undefined }) =>
-  incoming.method === "GET" && LIVENESS.test(incoming.url ?? "");
+/** Whether `incoming` is `GET <base path>/health` for one of `basePaths`, query string or not. */
+function livenessCheck(basePaths: readonly string[]) {
+  const paths = new Set(basePaths.map((base) => `${base.replace(/\/+$/, "")}/health`));
+  return (incoming: { method?: string | undefined; url?: string | undefined }) => {
+    if (incoming.method !== "GET" || incoming.url === undefined) return false;
+    const query = incoming.url.indexOf("?");
+    return paths.has(query === -1 ? incoming.url : incoming.url.slice(0, query));
+  };
+}
 
 /**
  * Serves `app` on `host:port` (port 0 picks a free one) and resolves once it listens. At most
@@ -30,9 +36,16 @@ const isLiveness = (incoming: { method?: string | undefined; url?: string | unde
  */
 export function listen(
   app: Hono<never> | Hono,
-  options: { host: string; port: number; maxConcurrentRequests?: number },
+  options: {
+    host: string;
+    port: number;
+    maxConcurrentRequests?: number;
+    /** Where `GET …/health` is answered past the queue (`API_BASE_PATHS`); default `/` and `/auth/v1`. */
+    basePaths?: readonly string[];
+  },
 ): Promise<RunningServer> {
   const admit = admission(options.maxConcurrentRequests ?? 0);
+  const isLiveness = livenessCheck(options.basePaths ?? DEFAULT_BASE_PATHS);
   return new Promise((resolve, reject) => {
     const server = createAdaptorServer({
       fetch: async (request: Request, env: HttpBindings | Http2Bindings) => {
