@@ -51,7 +51,7 @@ describe("admission", () => {
 });
 
 describe("stepping aside", () => {
-  it("gives the slot to the next request while waiting, and comes back ahead of the queue", async () => {
+  it("gives the slot to the next request while waiting, and comes back at once, past the limit", async () => {
     const { run } = admission(1);
     const order: string[] = [];
     let finishWait: () => void = () => {};
@@ -76,8 +76,8 @@ describe("stepping aside", () => {
     expect(order).toEqual(["a starts", "b runs"]);
     finishWait();
     await Promise.all([a, b, c]);
-    // a came back before c, which had been waiting longer.
-    expect(order).toEqual(["a starts", "b runs", "b ends", "a resumes", "c runs"]);
+    // a came back without waiting (it may hold a pooled connection); c waited until both had left.
+    expect(order).toEqual(["a starts", "b runs", "a resumes", "b ends", "c runs"]);
   });
 
   it("is absent for a request that was not admitted through it", () => {

@@ -7,8 +7,8 @@
  * once, it stayed at 137–142 MB, at the same throughput and p99 (docs/benchmarks.md).
  *
  * A request waiting on something that is not this process's to speed up — a password hash on the
- * worker pool, a hook — steps aside (`aside`): its slot goes to the next request meanwhile, and it
- * comes back ahead of the queue. So a storm of sign-ins waiting for the hash pool, or a slow hook,
+ * worker pool, a hook, its turn at a message endpoint — steps aside (`aside`): its slot goes to the
+ * next request meanwhile, and it comes back at once, past the limit if need be. So a storm of sign-ins waiting for the hash pool, or a slow hook,
  * does not make token checks wait behind them.
  */
 export interface Admission {
@@ -35,35 +35,36 @@ export function admission(max: number): Admission {
   if (max <= 0) return { run: async (_request, work) => work() };
   let active = 0;
   const queue: (() => void)[] = [];
-  // Resolves once a slot is held: at once when one is free, else in turn (`first`: ahead of all).
-  const acquire = (first: boolean): Promise<void> | undefined => {
+  // Resolves once a slot is held: at once when one is free, else in turn.
+  const acquire = (): Promise<void> | undefined => {
     if (active < max) {
       active++;
       return undefined;
     }
-    return new Promise<void>((resolve) => {
-      if (first) queue.unshift(resolve);
-      else queue.push(resolve);
-    });
+    return new Promise<void>((resolve) => queue.push(resolve));
   };
   const release = () => {
-    const next = queue.shift();
-    if (next)
+    // Above the limit (requests back from stepping aside): the slot is given up, not passed on.
+    const next = active > max ? undefined : queue.shift();
+    if (next) {
       next(); // the slot passes on as it is
-    else active--;
+    } else active--;
   };
   const aside: Aside = async (wait) => {
     release();
     try {
       return await wait();
     } finally {
-      await acquire(true);
+      // Back at once, even past the limit: the request may hold a pooled connection (a hook runs in
+      // the transaction that issues the token), and waiting here for a slot whose holders wait for
+      // that connection would stall them all.
+      active++;
     }
   };
   const unqueued: Admitted = { aside };
   return {
     async run(request, work) {
-      const turn = acquire(false);
+      const turn = acquire();
       if (turn) {
         const arrived = performance.now();
         await turn;

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import pLimit from "p-limit";
+import { incomingOf, stepAside } from "../admission.js";
 import type { AppEnv } from "../app-env.js";
 import { requestTimedOut } from "./deadline.js";
 
@@ -12,5 +13,28 @@ import { requestTimedOut } from "./deadline.js";
 export function concurrencyLimit(max: number): MiddlewareHandler<AppEnv> {
   if (max <= 0) return (_c, next) => next();
   const limit = pLimit(max);
-  return (c, next) => limit(() => (requestTimedOut(c) ? undefined : next()));
+  return async (c, next) => {
+    const aside = stepAside(incomingOf(c));
+    if (!aside) return limit(() => (requestTimedOut(c) ? undefined : next()));
+    // Waiting for the turn is not work: the request's admission slot goes to others meanwhile.
+    let started: () => void = () => {};
+    let finished: () => void = () => {};
+    const turn = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const done = new Promise<void>((resolve) => {
+      finished = resolve;
+    });
+    const held = limit(() => {
+      started();
+      return done;
+    });
+    await aside(() => turn);
+    try {
+      if (!requestTimedOut(c)) await next();
+    } finally {
+      finished();
+      await held;
+    }
+  };
 }

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { MiddlewareHandler } from "hono";
+import { incomingOf, stepAside } from "../admission.js";
 import type { AppEnv } from "../app-env.js";
 
 /**
@@ -19,13 +20,15 @@ export const UNIFORM_LATENCY_SIGNUP_STEP_MS = 100;
  */
 export const uniformLatency =
   (stepMs = UNIFORM_LATENCY_STEP_MS): MiddlewareHandler<AppEnv> =>
-  async (_c, next) => {
+  async (c, next) => {
     const started = performance.now();
     try {
       await next();
     } finally {
       const elapsed = performance.now() - started;
       const wait = Math.ceil(elapsed / stepMs) * stepMs - elapsed;
-      if (wait > 0) await sleep(wait);
+      // The wait is not work: the request's admission slot goes to others meanwhile.
+      const aside = stepAside(incomingOf(c));
+      if (wait > 0) await (aside ? aside(() => sleep(wait)) : sleep(wait));
     }
   };
