@@ -4,12 +4,12 @@
  * database query until answered; under a flood of connections (1,000 clients on GET /user) nearly all
  * of them only wait for a pooled connection, and objects that wait that long outlive the young
  * generation and pile up in the old one: the process grew to 157–170 MB where, with 64 admitted at
- * once, it stayed at 137–142 MB, at the same throughput and p99 (docs/benchmarks.md).
+ * once, it stayed at 141–146 MB, at the same throughput and p99 (docs/benchmarks.md).
  *
  * A request waiting on something that is not this process's to speed up — a password hash on the
  * worker pool, a hook, its turn at a message endpoint — steps aside (`aside`): its slot goes to the
- * next request meanwhile, and it comes back at once, past the limit if need be. So a storm of sign-ins waiting for the hash pool, or a slow hook,
- * does not make token checks wait behind them.
+ * next request meanwhile, and it comes back at once, past the limit if need be. So a storm of
+ * sign-ins waiting for the hash pool, or a slow hook, does not make token checks wait behind them.
  */
 export interface Admission {
   /** Runs `work` for `request` once it has a slot; `max` 0 admits everything at once. */
@@ -89,6 +89,12 @@ export const admissionWaitMs = (request: object | undefined): number | undefined
  */
 export function stepAside(request: object | undefined): Aside | undefined {
   return (request as Stamped | undefined)?.[ADMITTED]?.aside;
+}
+
+/** Runs `wait` for the request of `c` with its slot given up meanwhile, when it holds one. */
+export function waitAside<T>(c: { env: unknown }, wait: () => Promise<T>): Promise<T> {
+  const aside = stepAside(incomingOf(c));
+  return aside ? aside(wait) : wait();
 }
 
 /** The Node request under a Hono context served by @hono/node-server (its `env.incoming`). */

@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import { type AuthDeps, authenticateAdmin, type CaptchaVerifier, checkCaptcha } from "@authsvc/core";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context, Hono, MiddlewareHandler } from "hono";
-import { incomingOf, stepAside } from "../admission.js";
+import { waitAside } from "../admission.js";
 import type { AppEnv } from "../app-env.js";
 import { unwrap } from "../body.js";
 import { bearerToken } from "./auth.js";
@@ -49,8 +49,7 @@ export const requireCaptcha =
         : undefined;
     const check = () => checkCaptcha({ captcha }, { token: captchaToken, remoteIp: remoteIp(c) });
     // The provider's answer is not this process's work: the request's slot goes on meanwhile.
-    const aside = stepAside(incomingOf(c));
-    unwrap(await (aside ? aside(check) : check()));
+    unwrap(await waitAside(c, check));
     await next();
   };
 

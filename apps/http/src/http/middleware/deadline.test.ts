@@ -100,3 +100,28 @@ describe("requestDeadline: admitted requests", () => {
     expect(ran).toBe(true);
   });
 });
+
+describe("requestDeadline: deliveries queued by a delivery", () => {
+  it("are handed on, not held for an answer already given", async () => {
+    const { auth, done } = countedDeps();
+    const ran: string[] = [];
+    const app = new Hono<AppEnv>();
+    app.use(requestDeadline(5_000, auth));
+    app.post("/x", async (c) => {
+      const deps = c.get("deps");
+      await deps.deliveries.enqueue(async () => {
+        ran.push("first");
+        await deps.deliveries.enqueue(async () => {
+          ran.push("second");
+          return null;
+        });
+        return null;
+      });
+      return c.json({});
+    });
+    expect((await app.request("/x", { method: "POST" })).status).toBe(200);
+    await Promise.all(done);
+    await Promise.all(done); // the second, pushed while the first ran
+    expect(ran).toEqual(["first", "second"]);
+  });
+});

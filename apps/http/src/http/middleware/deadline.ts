@@ -49,8 +49,12 @@ export class RequestDeadline {
     return true;
   }
 
-  /** Keeps `job` until the outcome is known; a request already answered 504 drops it. */
-  hold(job: Job): void {
+  /**
+   * Keeps `job` until the outcome is known; a request already answered 504 drops it. Once the
+   * deliveries have been handed over (`release`), a job queued later (by a delivery) goes straight on.
+   */
+  hold(job: Job, queue: DeliveryQueue): void | Promise<void> {
+    if (this.#released) return queue.enqueue(job);
     if (!this.#expired) this.#held.push(job);
   }
 
@@ -203,7 +207,7 @@ function deadlineBinder(auth: AuthDeps): (deadline: RequestDeadline) => AuthDeps
     const view: Mutable<AuthDeps> = Object.create(auth);
     view.store = guardedStore;
     view.deliveries = {
-      enqueue: (job: Job) => deadline.hold(job),
+      enqueue: (job: Job) => deadline.hold(job, auth.deliveries),
     };
     return view;
   };

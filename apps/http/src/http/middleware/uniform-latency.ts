@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { MiddlewareHandler } from "hono";
-import { incomingOf, stepAside } from "../admission.js";
+import { waitAside } from "../admission.js";
 import type { AppEnv } from "../app-env.js";
 
 /**
@@ -28,7 +28,6 @@ export const uniformLatency =
       const elapsed = performance.now() - started;
       const wait = Math.ceil(elapsed / stepMs) * stepMs - elapsed;
       // The wait is not work: the request's admission slot goes to others meanwhile.
-      const aside = stepAside(incomingOf(c));
-      if (wait > 0) await (aside ? aside(() => sleep(wait)) : sleep(wait));
+      if (wait > 0) await waitAside(c, () => sleep(wait));
     }
   };
