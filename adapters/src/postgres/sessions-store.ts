@@ -175,7 +175,7 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
 
     async grantRefresh(input): Promise<RefreshGrantOutcome> {
       const ns = sql(options.namespace);
-      // One round trip: the function (migrations/0008_refresh_rotation.sql) makes the transition; the
+      // One round trip: the function (migrations 0008, 0010, 0011) makes the transition; the
       // session and the user with identities are read in the same statement. Its snapshot predates the
       // function's writes, so the session read is the one before the refresh (the caller stamps it).
       const [row] = await sql`

@@ -161,5 +161,26 @@ export function describeRefreshGrantContract(name: string, makeStore: MakeStore)
       expect(await live(session.id)).toMatchObject({ tokenHash: child, parentId: first.id });
       expect((await harness().auditEntries()).length).toBe(2);
     });
+
+    // The reuse answer revokes the child while the child's own refresh may be rotating it. Were the
+    // token locked before its session, each would hold what the other waits for (a deadlock, which
+    // Postgres breaks by failing one of them).
+    it("the previous token reused while its child is refreshed: both answer, the session ends", async () => {
+      for (let round = 0; round < 6; round++) {
+        const { session, first } = await chain();
+        const child = newHash();
+        await grant(first, child, at(1));
+        const childRecord = await sessions().findTokenByHash(child);
+        if (!childRecord) throw new Error("no child");
+        const after = at(2 + INTERVAL_MS / 1000);
+        const [reuse, rotation] = await Promise.all([
+          grant(first, newHash(), after),
+          grant(childRecord, newHash(), after),
+        ]);
+        expect(reuse).toEqual({ kind: "reused" });
+        expect(["rotated", "not_found"]).toContain(rotation.kind);
+        expect(await sessions().find(session.id)).toBeNull();
+      }
+    });
   });
 }

@@ -176,7 +176,7 @@ function deadlineBinder(auth: AuthDeps): (deadline: RequestDeadline) => AuthDeps
   // Per request only small objects: views that inherit everything and override what commits
   // (plain assignments; defining properties by descriptor is several times slower).
   return (deadline) => {
-    // The refresh and password grants commit in one statement of their own (migrations 0008/0010, 0009).
+    // The refresh and password grants commit in one statement of their own (migrations 0008/0010/0011, 0009).
     const sessions: Mutable<Store["sessions"]> = Object.create(store.sessions);
     sessions.grantRefresh = (...args) => {
       deadline.beginCommit();
