@@ -15,6 +15,7 @@
  *   --scenarios=none                            no scenario: only the extras
  *   --start-runs=3                              fresh/restart pairs measured by the `start` extra
  *   --telemetry                                 also compare GET /user with telemetry off / on
+ *   --pool=10                                   both servers' database pool size (default: 20, each one's default)
  *   --json                                      write the results as JSON too (the path is printed)
  *
  * Database: BENCH_DATABASE_URL, else a fresh database on the PostgreSQL at 127.0.0.1:5432. With
@@ -53,6 +54,8 @@ const CONNECTIONS = list("connections", process.env.BENCH_CONNECTIONS ?? "16,64"
 const SCENARIOS = list("scenarios", "user,refresh,password,signup").filter((s) => s !== "none");
 const extrasArg = list("extras", "");
 const POPULATION = Number(args.get("population") ?? 10_000);
+// Both servers' database pool size (default: each one's own default, 20 for both).
+const POOL = args.get("pool");
 const EXTRAS = extrasArg.includes("all") ? ["decay", "rss", "mixed", "start"] : extrasArg;
 
 const PASSWORD = "bench-password";
@@ -136,9 +139,11 @@ function psql(command: string) {
 }
 
 /**
- * Gives the database `count` other users, each with a session and a refresh token, and fresh planner
- * statistics: a service in use is not an empty database, and a query that reads a whole table (a
- * sequential scan planned for an unexpected row count) only shows its cost on a populated one.
+ * Gives the database `count` other users, each with an email identity, a session and a refresh token,
+ * and fresh planner statistics: a service in use is not an empty database, and a query that reads a
+ * whole table (a sequential scan planned for an unexpected row count) only shows its cost on a
+ * populated one. (Without identities the planner would scan that table whole for GET /user, and keep
+ * the plan as sign-ups fill it; with autovacuum off, nothing would make it plan again.)
  */
 function populate(url: string, count: number) {
   if (count <= 0) return;
@@ -146,6 +151,8 @@ function populate(url: string, count: number) {
     insert into auth.users (id, aud, role, email, created_at, updated_at)
       select gen_random_uuid(), 'authenticated', 'authenticated', 'population-' || g || '@example.com', now(), now()
       from generate_series(1, ${count}) g;
+    insert into auth.identities (provider_id, user_id, identity_data, provider)
+      select id, id, jsonb_build_object('sub', id, 'email', email), 'email' from auth.users where email like 'population-%';
     insert into auth.sessions (user_id) select id from auth.users where email like 'population-%';
     insert into auth.refresh_tokens (token_hash, user_id, session_id)
       select encode(sha256(convert_to(s.id::text, 'UTF8')), 'hex'), s.user_id, s.id from auth.sessions s
@@ -581,6 +588,7 @@ async function main() {
     AUTHSVC_API_EXTERNAL_URL: "http://localhost:9999",
     AUTHSVC_JWT_SECRET: SECRET,
     DATABASE_URL: db.url,
+    ...(POOL ? { AUTHSVC_DB_MAX_POOL_SIZE: POOL } : {}),
   };
   let server: Server | undefined;
   let bare: Server | undefined;
@@ -595,6 +603,7 @@ async function main() {
     bare = await startServer(["--import", "tsx", "bench/bare-server.ts"], {
       DATABASE_URL: db.url,
       JWT_SECRET: SECRET,
+      ...(POOL ? { DB_MAX_POOL_SIZE: POOL } : {}),
     });
     const baseUrl = bare.url;
     const session = await post(`${ours.url}/signup`, { email: "bench@example.com", password: PASSWORD });
