@@ -38,6 +38,11 @@ const loopFile = join(dir, "loop.jsonl");
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const p99 = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil(values.length * 0.99) - 1)] ?? Number.NaN;
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = (sorted.length - 1) / 2;
+  return ((sorted[Math.floor(middle)] ?? Number.NaN) + (sorted[Math.ceil(middle)] ?? Number.NaN)) / 2;
+};
 
 function psql(command: string) {
   execFileSync("psql", ["-q", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-c", command], {
@@ -218,14 +223,12 @@ async function main() {
     // about a thousand, and the median of the rounds' ratios shows how the rounds spread.
     const all = (prefix: string) => rounds.flatMap((_, i) => samples[`${prefix}${i + 1}`] ?? []);
     const [allUnloaded, allDuring] = [all("u"), all("b")];
-    const ratios = rounds
-      .map((_, i) => p99(samples[`b${i + 1}`] ?? []) / p99(samples[`u${i + 1}`] ?? []))
-      .sort((a, b) => a - b);
+    const ratios = rounds.map((_, i) => p99(samples[`b${i + 1}`] ?? []) / p99(samples[`u${i + 1}`] ?? []));
     log(
       `all rounds: admin p99 unloaded ${p99(allUnloaded).toFixed(1)} ms (${allUnloaded.length} reads), ` +
         `during the bursts ${p99(allDuring).toFixed(1)} ms (${allDuring.length} reads): ` +
         `${(p99(allDuring) / p99(allUnloaded)).toFixed(2)}×; rounds' ratios: median ` +
-        `${(((ratios[Math.floor((ratios.length - 1) / 2)] ?? Number.NaN) + (ratios[Math.floor(ratios.length / 2)] ?? Number.NaN)) / 2).toFixed(2)}, ` +
+        `${median(ratios).toFixed(2)}, ` +
         `${ratios.filter((r) => r <= 2).length} of ${ratios.length} within 2×`,
     );
     log(
