@@ -18,6 +18,9 @@
  *   --pool=10                                   both servers' database pool size (default: 20, each one's default)
  *   --json                                      write the results as JSON too (the path is printed)
  *
+ * Profiles: BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" starts both servers with those Node
+ * options (each writes its profile when it stops).
+ *
  * Database: BENCH_DATABASE_URL, else a fresh database on the PostgreSQL at 127.0.0.1:5432. With
  * `taskset` and two or more cores, servers run on core 0 and this process (autocannon) on core 1.
  */
@@ -94,7 +97,9 @@ interface Server {
  * Its standard output goes to a file, not a pipe: the server logs synchronously, and a pipe that this
  * busy process drains late would stall it — a cost of the bench, not of the server.
  */
-async function startServer(args: string[], env: Record<string, string>): Promise<Server> {
+async function startServer(script: string[], env: Record<string, string>): Promise<Server> {
+  // BENCH_SERVER_NODE_ARGS: Node options for every server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+  const args = [...(process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []), ...script];
   const [command, argv] = pinning
     ? ["taskset", ["-c", "0", process.execPath, ...args]]
     : [process.execPath, args];

@@ -175,13 +175,20 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
 
     async grantRefresh(input): Promise<RefreshGrantOutcome> {
       const ns = sql(options.namespace);
-      // One round trip: the function (migrations 0008, 0010, 0011) makes the transition; the
-      // session and the user with identities are read in the same statement. Its snapshot predates the
-      // function's writes, so the session read is the one before the refresh (the caller stamps it).
+      // One round trip: the function (migrations 0008, 0010, 0011, 0012) makes the transition and
+      // answers the session as it locked it (before the refresh: the caller stamps it); the user with
+      // identities and factors is read in the same statement.
       const [row] = await sql`
         select
           g.grant_outcome as outcome,
-          to_json(s) as session,
+          g.grant_session_id,
+          g.grant_user_id,
+          g.session_aal,
+          g.session_amr,
+          g.session_created_at,
+          g.session_updated_at,
+          g.session_refreshed_at,
+          g.session_not_after,
           u.*,
           ${identitiesOf(sql, options.namespace)},
           ${factorsOf(sql, options.namespace)}
@@ -195,14 +202,23 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
           ${input.limits.inactivityTimeoutMs},
           ${input.limits.singlePerUser}
         ) g
-        left join ${ns}.sessions s on s.id = g.grant_session_id
         left join ${ns}.users u on u.id = g.grant_user_id
       `;
       const kind = row?.outcome;
       if (!row || !GRANT_OUTCOMES.has(kind)) throw new Error(`refresh_token_grant answered ${kind}`);
       if (kind !== "rotated" && kind !== "reissued") return { kind };
-      if (!row.session || !row.id) return { kind: "not_found" };
-      return { kind, session: sessionFromRow(row.session), user: withFactors(row) };
+      if (!row.id) return { kind: "not_found" };
+      const session = sessionFromRow({
+        id: row.grant_session_id,
+        user_id: row.grant_user_id,
+        aal: row.session_aal,
+        amr: row.session_amr,
+        created_at: row.session_created_at,
+        updated_at: row.session_updated_at,
+        refreshed_at: row.session_refreshed_at,
+        not_after: row.session_not_after,
+      });
+      return { kind, session, user: withFactors(row) };
     },
 
     async grantPassword(input) {

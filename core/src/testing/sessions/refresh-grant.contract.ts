@@ -16,7 +16,8 @@ const NO_LIMITS = { timeboxMs: 0, inactivityTimeoutMs: 0, singlePerUser: false }
 
 /**
  * `SessionStore.grantRefresh`, the refresh grant's transition in one step: run against every
- * implementation (the fake follows `decideRefresh`; Postgres runs the function of migrations 0008, 0010, 0011).
+ * implementation (the fake follows `decideRefresh`; Postgres runs the function of migrations 0008,
+ * 0010, 0011, 0012).
  */
 export function describeRefreshGrantContract(name: string, makeStore: MakeStore): void {
   describe(`SessionStore contract (refresh grant): ${name}`, () => {
@@ -46,6 +47,35 @@ export function describeRefreshGrantContract(name: string, makeStore: MakeStore)
         ...fields,
       });
     const live = async (sessionId: string) => sessions().activeToken(sessionId);
+
+    it("answers the token's session as stored before this refresh: its level, methods and times", async () => {
+      const { store } = harness();
+      const stored = {
+        aal: "aal2" as const,
+        amr: [
+          { method: "password", timestamp: 1_700_000_000 },
+          { method: "totp", timestamp: 1_700_000_060 },
+        ],
+        createdAt: at(1),
+        updatedAt: at(2),
+        refreshedAt: at(2),
+        notAfter: at(50),
+      };
+      const { user, session } = await seedSession(store, stored);
+      const first = await sessions().insertToken(aToken(session));
+      const rotated = await grant(first, newHash(), at(5));
+      expect(rotated).toMatchObject({ kind: "rotated", session: { ...session, ...stored, userId: user.id } });
+      // The next refresh answers the session as this one left it.
+      const child = await live(session.id);
+      if (!child) throw new Error("no live token after the rotation");
+      const next = await grant(child, newHash(), at(6));
+      expect(next).toMatchObject({
+        kind: "rotated",
+        session: { ...session, ...stored, updatedAt: at(5), refreshedAt: at(5) },
+      });
+      if (next.kind !== "rotated") throw new Error("not rotated");
+      expect(next.session).toEqual({ ...session, ...stored, updatedAt: at(5), refreshedAt: at(5) });
+    });
 
     it("rotates a current token: revoked, its child inserted and active, two audit entries, session refreshed", async () => {
       const { user, session, first } = await chain();
