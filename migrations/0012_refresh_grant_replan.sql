@@ -27,8 +27,8 @@ returns table (
   grant_outcome text,
   grant_session_id uuid,
   grant_user_id uuid,
-  -- The session as it was before this refresh (the caller stamps the refresh), for "rotated" and
-  -- "reissued"; null otherwise.
+  -- The session as it was before this call (the caller stamps the refresh), for every outcome past the
+  -- session controls (the caller reads it for "rotated" and "reissued"); null before them.
   session_aal {{namespace}}.aal_level,
   session_amr jsonb,
   session_created_at timestamptz,
@@ -125,6 +125,14 @@ begin
     end if;
   end if;
 
+  -- The session as it was before this call: what a rotation or a reissue answers with.
+  session_aal := s.aal;
+  session_amr := s.amr;
+  session_created_at := s.created_at;
+  session_updated_at := s.updated_at;
+  session_refreshed_at := s.refreshed_at;
+  session_not_after := s.not_after;
+
   if not t.revoked then
     -- The payload the audit log writes (actor_username: phone, else email, as actorUsername).
     actor := jsonb_build_object(
@@ -165,12 +173,6 @@ begin
       (actor || jsonb_build_object('action', 'token_refreshed'), p_now, ''),
       (actor || jsonb_build_object('action', 'token_revoked'), p_now, '');
     grant_outcome := 'rotated';
-    session_aal := s.aal;
-    session_amr := s.amr;
-    session_created_at := s.created_at;
-    session_updated_at := s.updated_at;
-    session_refreshed_at := s.refreshed_at;
-    session_not_after := s.not_after;
     return next;
     return;
   end if;
@@ -199,12 +201,6 @@ begin
       updated_at = p_now
     where id = t.session_id;
     grant_outcome := 'reissued';
-    session_aal := s.aal;
-    session_amr := s.amr;
-    session_created_at := s.created_at;
-    session_updated_at := s.updated_at;
-    session_refreshed_at := s.refreshed_at;
-    session_not_after := s.not_after;
     return next;
     return;
   end if;
