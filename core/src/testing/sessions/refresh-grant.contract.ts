@@ -107,7 +107,11 @@ export function describeRefreshGrantContract(name: string, makeStore: MakeStore)
       const { session, first } = await chain();
       const child = newHash();
       await grant(first, child, at(5));
-      expect(await grant(first, child, at(5 + INTERVAL_MS / 1000))).toMatchObject({ kind: "reissued" });
+      // It answers the session as the rotation left it.
+      expect(await grant(first, child, at(5 + INTERVAL_MS / 1000))).toMatchObject({
+        kind: "reissued",
+        session: { ...session, updatedAt: at(5), refreshedAt: at(5) },
+      });
       expect(await live(session.id)).toMatchObject({ tokenHash: child, parentId: first.id });
       expect(await sessions().find(session.id)).toMatchObject({ refreshedAt: at(15) });
       expect((await harness().auditEntries()).length).toBe(2);
