@@ -69,11 +69,7 @@ export function describeRefreshGrantContract(name: string, makeStore: MakeStore)
       const child = await live(session.id);
       if (!child) throw new Error("no live token after the rotation");
       const next = await grant(child, newHash(), at(6));
-      expect(next).toMatchObject({
-        kind: "rotated",
-        session: { ...session, ...stored, updatedAt: at(5), refreshedAt: at(5) },
-      });
-      if (next.kind !== "rotated") throw new Error("not rotated");
+      if (next.kind !== "rotated") throw new Error(`answered ${next.kind}`);
       expect(next.session).toEqual({ ...session, ...stored, updatedAt: at(5), refreshedAt: at(5) });
     });
 
