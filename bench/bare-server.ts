@@ -11,7 +11,7 @@
  * (e) POST /signup    one argon2id hash + the sign-up inserts (user, identity) in a transaction
  * and POST /sessions, which seeds (c): a session with a first refresh token for the user of `email`.
  *
- * Environment: DATABASE_URL, JWT_SECRET, DB_MAX_POOL_SIZE (20), DB_NAMESPACE (auth).
+ * Environment: DATABASE_URL, JWT_SECRET, DB_MAX_POOL_SIZE (10), DB_NAMESPACE (auth).
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { serve } from "@hono/node-server";
@@ -24,7 +24,7 @@ const url = process.env.DATABASE_URL;
 const secret = process.env.JWT_SECRET;
 if (!url || !secret) throw new Error("bare-server: DATABASE_URL and JWT_SECRET are required");
 const sql = postgres(url, {
-  max: Number(process.env.DB_MAX_POOL_SIZE ?? 20),
+  max: Number(process.env.DB_MAX_POOL_SIZE ?? 10),
   onnotice: () => {},
   // The bench reads the CPU time of the backends by this name.
   connection: { application_name: "bench-baseline" },

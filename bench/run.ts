@@ -15,7 +15,7 @@
  *   --scenarios=none                            no scenario: only the extras
  *   --start-runs=3                              fresh/restart pairs measured by the `start` extra
  *   --telemetry                                 also compare GET /user with telemetry off / on
- *   --pool=10                                   both servers' database pool size (default: 20, each one's default)
+ *   --pool=6                                    both servers' database pool size (default: 10, each one's default)
  *   --json                                      write the results as JSON too (the path is printed)
  *
  * Profiles: BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" starts both servers with those Node
@@ -57,7 +57,7 @@ const CONNECTIONS = list("connections", process.env.BENCH_CONNECTIONS ?? "16,64"
 const SCENARIOS = list("scenarios", "user,refresh,password,signup").filter((s) => s !== "none");
 const extrasArg = list("extras", "");
 const POPULATION = Number(args.get("population") ?? 10_000);
-// Both servers' database pool size (default: each one's own default, 20 for both).
+// Both servers' database pool size (default: each one's own default, 10 for both).
 const POOL = args.get("pool");
 const EXTRAS = extrasArg.includes("all") ? ["decay", "rss", "mixed", "start"] : extrasArg;
 

@@ -50,7 +50,7 @@ describe("defaults", () => {
     expect(config.db).toEqual({
       driver: "postgres",
       url: production.AUTHSVC_DB_DATABASE_URL,
-      maxPoolSize: 20,
+      maxPoolSize: 10,
       preparedStatements: true,
       namespace: "auth",
       connMaxIdleTimeMs: 60_000,

@@ -22,9 +22,9 @@ export const variables = {
   maxPoolSize: variable({
     key: "DB_MAX_POOL_SIZE",
     kind: k.wholeNumber(),
-    default: "20",
+    default: "10",
     description:
-      "Maximum open database connections; 0 means unlimited (capped at 100). The default lets four instances share a default PostgreSQL (max_connections 100).",
+      "Maximum open database connections; 0 means unlimited (capped at 100). The default lets ten instances share a default PostgreSQL (max_connections 100); each request needs a connection for one or two statements, so a few connections keep a database busy.",
   }),
   connMaxIdleTime: variable({
     key: "DB_CONN_MAX_IDLE_TIME",
