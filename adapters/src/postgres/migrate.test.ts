@@ -88,6 +88,7 @@ describe("migrate", () => {
       "schema_migrations",
       "send_quota",
       "sessions",
+      "user_snapshots",
       "users",
     ]);
     expect(await versions(sql, ns)).toEqual(all);

@@ -175,23 +175,22 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
 
     async grantRefresh(input): Promise<RefreshGrantOutcome> {
       const ns = sql(options.namespace);
-      // One round trip: the function (migrations 0008, 0010, 0011, 0012) makes the transition and
-      // answers the session as it locked it (before the refresh: the caller stamps it); the user with
-      // identities and factors is read in the same statement.
+      // One round trip: the function (migrations 0008, 0010–0013) makes the transition and answers the
+      // session as it locked it (before the refresh: the caller stamps it) and the user's snapshot.
       const [row] = await sql`
         select
-          g.grant_outcome as outcome,
-          g.grant_session_id,
-          g.grant_user_id,
-          g.session_aal,
-          g.session_amr,
-          g.session_created_at,
-          g.session_updated_at,
-          g.session_refreshed_at,
-          g.session_not_after,
-          u.*,
-          ${identitiesOf(sql, options.namespace)},
-          ${factorsOf(sql, options.namespace)}
+          grant_outcome as outcome,
+          grant_session_id,
+          grant_user_id,
+          session_aal,
+          session_amr,
+          session_created_at,
+          session_updated_at,
+          session_refreshed_at,
+          session_not_after,
+          user_body,
+          user_encrypted_password,
+          user_reauthentication_token
         from ${ns}.refresh_token_grant(
           ${input.tokenHash},
           ${input.childHash},
@@ -201,13 +200,12 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
           ${input.limits.timeboxMs},
           ${input.limits.inactivityTimeoutMs},
           ${input.limits.singlePerUser}
-        ) g
-        left join ${ns}.users u on u.id = g.grant_user_id
+        )
       `;
       const kind = row?.outcome;
       if (!row || !GRANT_OUTCOMES.has(kind)) throw new Error(`refresh_token_grant answered ${kind}`);
       if (kind !== "rotated" && kind !== "reissued") return { kind };
-      if (!row.id) return { kind: "not_found" };
+      if (!row.user_body) return { kind: "not_found" };
       const session = sessionFromRow({
         id: row.grant_session_id,
         user_id: row.grant_user_id,
@@ -218,7 +216,13 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
         refreshed_at: row.session_refreshed_at,
         not_after: row.session_not_after,
       });
-      return { kind, session, user: withFactors(row) };
+      // The snapshot leaves the row's secrets out; the function read them with it.
+      const user = withFactors({
+        ...row.user_body,
+        encrypted_password: row.user_encrypted_password,
+        reauthentication_token: row.user_reauthentication_token,
+      });
+      return { kind, session, user };
     },
 
     async grantPassword(input) {

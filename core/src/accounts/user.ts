@@ -42,8 +42,11 @@ export interface User {
 /** A user with the identities the reference embeds in its user JSON. */
 export interface UserWithIdentities extends User {
   readonly identities: readonly Identity[];
-  /** Its second factors, where the body read them (the reference omits the field when there are none). */
-  readonly factors?: readonly Factor[];
+  /**
+   * Its second factors, where the body read them (the reference omits the field when there are none);
+   * without their secrets, which the body never shows (a user snapshot does not hold them).
+   */
+  readonly factors?: readonly Omit<Factor, "secret">[];
 }
 
 /** A way of signing in (email, phone, an OAuth provider), as stored in `identities`. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RefreshGrantInput, RefreshTokenRecord } from "../../sessions/index.js";
 import {
+  aFullUser,
   anIdentity,
   aSession,
   aToken,
@@ -8,8 +9,10 @@ import {
   type MakeStore,
   newHash,
   seedSession,
+  seedUser,
   useStore,
 } from "../harness.js";
+import { aFactor } from "../mfa/factors.contract.js";
 
 const INTERVAL_MS = 10_000;
 const NO_LIMITS = { timeboxMs: 0, inactivityTimeoutMs: 0, singlePerUser: false };
@@ -17,7 +20,7 @@ const NO_LIMITS = { timeboxMs: 0, inactivityTimeoutMs: 0, singlePerUser: false }
 /**
  * `SessionStore.grantRefresh`, the refresh grant's transition in one step: run against every
  * implementation (the fake follows `decideRefresh`; Postgres runs the function of migrations 0008,
- * 0010, 0011, 0012).
+ * 0010–0013).
  */
 export function describeRefreshGrantContract(name: string, makeStore: MakeStore): void {
   describe(`SessionStore contract (refresh grant): ${name}`, () => {
@@ -71,6 +74,35 @@ export function describeRefreshGrantContract(name: string, makeStore: MakeStore)
       const next = await grant(child, newHash(), at(6));
       if (next.kind !== "rotated") throw new Error(`answered ${next.kind}`);
       expect(next.session).toEqual({ ...session, ...stored, updatedAt: at(5), refreshedAt: at(5) });
+    });
+
+    it("answers the user as it is at each refresh: its row with its secrets, its identities and factors", async () => {
+      const { store } = harness();
+      const user = await seedUser(store, aFullUser({ bannedUntil: null }));
+      const session = aSession(user);
+      await store.sessions.create(session);
+      const email = anIdentity(user);
+      await store.identities.insert(email);
+      const first = await sessions().insertToken(aToken(session));
+      const before = await grant(first, newHash(), at(20));
+      if (before.kind !== "rotated") throw new Error(`answered ${before.kind}`);
+      expect(before.user).toMatchObject({ ...user, identities: [email] });
+      expect(before.user.factors ?? []).toEqual([]);
+      // Changed between two refreshes: the row, a second identity, a factor.
+      const changed = { ...user, userMetadata: { name: "Bob" }, phone: null, updatedAt: at(21) };
+      expect(await store.users.update(changed)).toBe("updated");
+      const github = anIdentity(user, { provider: "github", providerId: "gh-1", createdAt: at(1) });
+      await store.identities.insert(github);
+      const factor = aFactor(user.id, { friendlyName: "phone app", createdAt: at(2) });
+      expect(await store.factors.insert(factor)).toBe("inserted");
+      const child = await live(session.id);
+      if (!child) throw new Error("no live token after the rotation");
+      const after = await grant(child, newHash(), at(22));
+      if (after.kind !== "rotated") throw new Error(`answered ${after.kind}`);
+      expect(after.user).toMatchObject({ ...changed, identities: [email, github] });
+      expect(after.user.factors?.map((f) => [f.id, f.friendlyName, f.status])).toEqual([
+        [factor.id, "phone app", "unverified"],
+      ]);
     });
 
     it("rotates a current token: revoked, its child inserted and active, two audit entries, session refreshed", async () => {

@@ -5,7 +5,7 @@ import type { Factor } from "@authsvc/core";
  * `phone` is "" for a TOTP factor, `last_challenged_at` is null until the first challenge. The secret
  * never leaves.
  */
-export function factorJson(factor: Factor) {
+export function factorJson(factor: Omit<Factor, "secret">) {
   return {
     id: factor.id,
     created_at: factor.createdAt.toISOString(),

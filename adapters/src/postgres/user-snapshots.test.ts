@@ -1,0 +1,164 @@
+import type { RefreshGrantOutcome, User } from "@authsvc/core";
+import { aFactor, aFullUser, anIdentity, aSession, aToken, newHash } from "@authsvc/core/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FreshNamespace, migratedNamespace, testDatabase } from "../../../test/support/database.js";
+import { postgresStore } from "./store.js";
+
+// Migration 0013: the user snapshot the refresh grant answers is kept by triggers, whoever writes the
+// user's rows and however their transactions interleave.
+
+let db: FreshNamespace;
+beforeAll(async () => {
+  db = await migratedNamespace({ maxPoolSize: 6 });
+});
+afterAll(() => db?.drop());
+
+const NO_LIMITS = { timeboxMs: 0, inactivityTimeoutMs: 0, singlePerUser: false };
+const t = (table: string) => db.sql`${db.sql(db.namespace)}.${db.sql(table)}`;
+
+/** A user (every field set, not banned) with an email identity and a session whose refresh chain starts. */
+async function seeded(fields: Partial<User> = {}) {
+  const store = postgresStore(db.sql, { namespace: db.namespace });
+  const user = aFullUser({ bannedUntil: null, ...fields });
+  expect(await store.users.insert(user)).toBe("inserted");
+  const identity = anIdentity(user);
+  await store.identities.insert(identity);
+  const session = aSession(user);
+  await store.sessions.create(session);
+  let token = await store.sessions.insertToken(aToken(session));
+  /** Refreshes the chain once; answers the outcome and keeps the child for the next call. */
+  const refresh = async (): Promise<Extract<RefreshGrantOutcome, { kind: "rotated" }>> => {
+    const childHash = newHash();
+    const outcome = await store.sessions.grantRefresh({
+      tokenHash: token.tokenHash,
+      childHash,
+      now: new Date(),
+      rotationEnabled: true,
+      reuseIntervalMs: 10_000,
+      limits: NO_LIMITS,
+    });
+    if (outcome.kind !== "rotated") throw new Error(`answered ${outcome.kind}`);
+    const child = await store.sessions.findTokenByHash(childHash);
+    if (!child) throw new Error("no child token");
+    token = child;
+    return outcome;
+  };
+  return { store, user, identity, refresh };
+}
+
+const snapshotOf = async (userId: string) =>
+  (await db.sql`select body::text as body from ${t("user_snapshots")} where user_id = ${userId}`)[0]?.body as
+    | string
+    | undefined;
+
+/** Resolves once the backend named `application` waits for a lock (each poll a round trip). */
+async function untilLockWaited(application: string): Promise<void> {
+  for (;;) {
+    const [row] = await db.sql`
+      select exists (
+        select 1 from pg_stat_activity
+        where wait_event_type = 'Lock' and application_name = ${application}
+      ) as waiting
+    `;
+    if (row?.waiting) return;
+  }
+}
+
+describe("user snapshots (migration 0013)", () => {
+  it("follow changes written with plain SQL, outside this server's repositories", async () => {
+    const { user, identity, refresh } = await seeded();
+    await refresh();
+    await db.sql`update ${t("users")} set raw_user_meta_data = '{"plan":"pro"}' where id = ${user.id}`;
+    await db.sql`
+      insert into ${t("identities")} (provider_id, user_id, identity_data, provider, created_at)
+      values ('gh-7', ${user.id}, '{"sub":"gh-7"}', 'github', '2031-01-01')
+    `;
+    const factor = aFactor(user.id);
+    await db.sql`
+      insert into ${t("mfa_factors")} (id, user_id, friendly_name, factor_type, status, created_at, updated_at, secret)
+      values (${factor.id}, ${user.id}, 'laptop', 'totp', 'verified', now(), now(), 'sealed')
+    `;
+    const { user: answered } = await refresh();
+    expect(answered.userMetadata).toEqual({ plan: "pro" });
+    expect(answered.identities.map((i) => i.provider)).toEqual(["email", "github"]);
+    expect(answered.identities[0]).toEqual(identity);
+    expect(answered.factors?.map((f) => [f.id, f.friendlyName, f.status])).toEqual([
+      [factor.id, "laptop", "verified"],
+    ]);
+  });
+
+  it("two transactions changing one user at once: the snapshot has both changes", async () => {
+    const { user, refresh } = await seeded();
+    const add = (sql: typeof db.sql, provider: string) => sql`
+      insert into ${t("identities")} (provider_id, user_id, identity_data, provider)
+      values (${`${provider}-1`}, ${user.id}, '{}', ${provider})
+    `;
+    // The first writes its snapshot now (its deferred triggers fire) and holds the row until it commits.
+    // The second commits meanwhile: it must wait for that row and read the user after the first
+    // commits; had it read before, its snapshot would lack the first one's identity.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let wrote!: () => void;
+    const written = new Promise<void>((resolve) => {
+      wrote = resolve;
+    });
+    const first = db.sql.begin(async (tx) => {
+      await add(tx, "github");
+      await tx`set constraints all immediate`;
+      wrote();
+      await held;
+    });
+    await written;
+    // The embedded server runs one transaction at a time: there the second simply follows the first.
+    // Its commit waits on a lock; its name tells it from other files' backends.
+    const name = `snapshot-race-${db.namespace}`;
+    const second = db.sql.begin(async (tx) => {
+      await tx`select set_config('application_name', ${name}, true)`;
+      await add(tx, "gitlab");
+    });
+    if (!testDatabase().embedded) await untilLockWaited(name);
+    release();
+    await Promise.all([first, second]);
+    const { user: answered } = await refresh();
+    expect(answered.identities.map((i) => i.provider).sort()).toEqual(["email", "github", "gitlab"]);
+    expect(JSON.parse((await snapshotOf(user.id)) ?? "{}").identities).toHaveLength(3);
+  });
+
+  it("hold no secret: the password hash, the reauthentication nonce and TOTP secrets stay in their tables", async () => {
+    const { store, user, refresh } = await seeded();
+    const factor = aFactor(user.id, { secret: "sealed-totp-secret-7f3a" });
+    expect(await store.factors.insert(factor)).toBe("inserted");
+    const { user: answered } = await refresh();
+    const snapshot = (await snapshotOf(user.id)) ?? "";
+    expect(snapshot).toContain(user.id);
+    for (const secret of [user.encryptedPassword, user.reauthenticationToken, factor.secret]) {
+      expect(secret).toBeTruthy();
+      expect(snapshot).not.toContain(secret);
+    }
+    // The answer still carries the row's own secrets, read with the snapshot.
+    expect(answered.encryptedPassword).toBe(user.encryptedPassword);
+    expect(answered.reauthenticationToken).toBe(user.reauthenticationToken);
+  });
+
+  it("a user without a snapshot (written while the triggers were off) is answered from its rows", async () => {
+    const { user, identity, refresh } = await seeded();
+    await db.sql`delete from ${t("user_snapshots")} where user_id = ${user.id}`;
+    const { user: answered } = await refresh();
+    expect(answered).toMatchObject({ ...user, identities: [identity] });
+  });
+
+  it("go with their user, and are rebuilt after identities or factors are truncated", async () => {
+    const gone = await seeded();
+    const kept = await seeded();
+    const factor = aFactor(kept.user.id);
+    expect(await kept.store.factors.insert(factor)).toBe("inserted");
+    expect(await gone.store.users.delete(gone.user.id)).toBe(true);
+    expect(await snapshotOf(gone.user.id)).toBeUndefined();
+    await db.sql`truncate ${t("identities")}`;
+    await db.sql`truncate ${t("mfa_factors")} cascade`;
+    const snapshot = JSON.parse((await snapshotOf(kept.user.id)) ?? "{}");
+    expect(snapshot).toMatchObject({ id: kept.user.id, identities: [], factors: [] });
+  });
+});

@@ -1,0 +1,433 @@
+-- 0013_user_snapshots: the user as the API shows it, kept as one json document per user, so that a
+-- refresh reads it with the session instead of building it from the user's rows on every call.
+--
+-- * `user_snapshots` holds, per user, the body the answers carry: the user's public columns, its
+--   identities and its factors (without secrets: the password hash, the reauthentication nonce and
+--   the factors' TOTP secrets stay in their own tables). Building it cost a refresh an outer join, two
+--   aggregating subqueries and 37 columns to parse on the server: more than the rotation itself.
+-- * Deferred constraint triggers on users, identities and mfa_factors rewrite a user's snapshot when
+--   the transaction that changed the user commits, from the rows as that transaction leaves them, so
+--   a snapshot changes with its user's rows atomically, whoever writes them (this server, the admin
+--   API, a person with psql). A writer locks the snapshot row first and reads the rows in the next
+--   statement: a concurrent writer of the same user waits for the lock and then reads what the first
+--   committed, so neither overwrites the other's change with an older view. The triggers run at
+--   commit, after the transaction's other locks: they add no lock order that could deadlock with the
+--   statements of a transaction that changes one user.
+-- * The trigger functions are security definer: a role allowed to change `users` (a dashboard, a
+--   migration of the team's own) need not be granted this table.
+-- * refresh_token_grant answers the snapshot (0012's outcomes and locking otherwise unchanged), with
+--   the two secrets of the user row the snapshot leaves out; a user without a snapshot (written while
+--   the triggers were disabled) gets one built on the fly.
+
+create table {{namespace}}.user_snapshots (
+  user_id uuid not null,
+  body json not null,
+  constraint user_snapshots_pkey primary key (user_id),
+  constraint user_snapshots_user_id_fkey foreign key (user_id) references {{namespace}}.users (id) on delete cascade
+);
+alter table {{namespace}}.user_snapshots enable row level security;
+
+-- The snapshot of a user as its rows are in the calling statement's snapshot; null for no such user.
+-- Identities and factors oldest first, as the user body lists them.
+create function {{namespace}}.user_snapshot_body(p_user_id uuid)
+returns json
+language sql
+stable
+set search_path to ''
+as $$
+  select to_json(b)
+  from (
+    select
+      u.id,
+      u.aud,
+      u.role,
+      u.email,
+      u.phone,
+      u.email_confirmed_at,
+      u.phone_confirmed_at,
+      u.invited_at,
+      u.confirmation_sent_at,
+      u.recovery_sent_at,
+      u.magic_link_sent_at,
+      u.email_change,
+      u.email_change_sent_at,
+      u.phone_change,
+      u.phone_change_sent_at,
+      u.reauthentication_sent_at,
+      u.last_sign_in_at,
+      u.raw_app_meta_data,
+      u.raw_user_meta_data,
+      u.banned_until,
+      u.is_anonymous,
+      u.deleted_at,
+      u.created_at,
+      u.updated_at,
+      coalesce(
+        (
+          select json_agg(i order by i.created_at, i.id)
+          from {{namespace}}.identities i
+          where i.user_id = u.id
+        ),
+        '[]'::json
+      ) as identities,
+      coalesce(
+        (
+          select json_agg(f order by f.created_at, f.id)
+          from (
+            select
+              id,
+              user_id,
+              friendly_name,
+              factor_type,
+              status,
+              phone,
+              created_at,
+              updated_at,
+              last_challenged_at
+            from {{namespace}}.mfa_factors
+            where user_id = u.id
+          ) f
+        ),
+        '[]'::json
+      ) as factors
+    from {{namespace}}.users u
+    where u.id = p_user_id
+  ) b
+$$;
+
+-- Rewrites the snapshot of one user from its rows. The row is created if missing, then locked; the
+-- next statement reads the user's rows in a snapshot taken after the lock, so it sees whatever the
+-- previous holder committed. A user gone by now has no snapshot (its row went with it).
+create function {{namespace}}.user_snapshot_write(p_user_id uuid)
+returns void
+language plpgsql
+security definer
+set search_path to ''
+as $$
+declare
+  fresh json;
+begin
+  insert into {{namespace}}.user_snapshots (user_id, body)
+  select id, '{}'::json
+  from {{namespace}}.users
+  where id = p_user_id
+  on conflict (user_id) do nothing;
+  perform 1 from {{namespace}}.user_snapshots where user_id = p_user_id for update;
+  if not found then
+    return;
+  end if;
+  fresh := {{namespace}}.user_snapshot_body(p_user_id);
+  if fresh is null then
+    delete from {{namespace}}.user_snapshots where user_id = p_user_id;
+  else
+    update {{namespace}}.user_snapshots set body = fresh where user_id = p_user_id;
+  end if;
+end;
+$$;
+
+-- Every snapshot rewritten: after a truncate, which fires no row triggers.
+create function {{namespace}}.user_snapshots_rebuild()
+returns trigger
+language plpgsql
+security definer
+set search_path to ''
+as $$
+begin
+  insert into {{namespace}}.user_snapshots (user_id, body)
+  select id, {{namespace}}.user_snapshot_body(id)
+  from {{namespace}}.users
+  on conflict (user_id) do update set body = excluded.body;
+  return null;
+end;
+$$;
+
+create function {{namespace}}.user_snapshot_of_user()
+returns trigger
+language plpgsql
+security definer
+set search_path to ''
+as $$
+begin
+  perform {{namespace}}.user_snapshot_write(new.id);
+  return null;
+end;
+$$;
+
+-- For identities and factors: the owner before and after the change (the same one, unless a row moved).
+create function {{namespace}}.user_snapshot_of_owner()
+returns trigger
+language plpgsql
+security definer
+set search_path to ''
+as $$
+begin
+  if tg_op = 'DELETE' then
+    perform {{namespace}}.user_snapshot_write(old.user_id);
+    return null;
+  end if;
+  perform {{namespace}}.user_snapshot_write(new.user_id);
+  if tg_op = 'UPDATE' then
+    if old.user_id is distinct from new.user_id then
+      perform {{namespace}}.user_snapshot_write(old.user_id);
+    end if;
+  end if;
+  return null;
+end;
+$$;
+
+create constraint trigger user_snapshot
+  after insert or update on {{namespace}}.users
+  deferrable initially deferred
+  for each row execute function {{namespace}}.user_snapshot_of_user();
+create constraint trigger user_snapshot
+  after insert or update or delete on {{namespace}}.identities
+  deferrable initially deferred
+  for each row execute function {{namespace}}.user_snapshot_of_owner();
+create constraint trigger user_snapshot
+  after insert or update or delete on {{namespace}}.mfa_factors
+  deferrable initially deferred
+  for each row execute function {{namespace}}.user_snapshot_of_owner();
+create trigger user_snapshots_rebuild
+  after truncate on {{namespace}}.identities
+  for each statement execute function {{namespace}}.user_snapshots_rebuild();
+create trigger user_snapshots_rebuild
+  after truncate on {{namespace}}.mfa_factors
+  for each statement execute function {{namespace}}.user_snapshots_rebuild();
+
+-- The users of before this migration.
+insert into {{namespace}}.user_snapshots (user_id, body)
+select id, {{namespace}}.user_snapshot_body(id)
+from {{namespace}}.users;
+
+-- refresh_token_grant as in 0012, also answering the user (see the header).
+drop function {{namespace}}.refresh_token_grant(text, text, timestamptz, boolean, bigint, bigint, bigint, boolean);
+
+create function {{namespace}}.refresh_token_grant(
+  p_token_hash text,
+  p_child_hash text,
+  p_now timestamptz,
+  p_rotation_enabled boolean,
+  p_reuse_interval_ms bigint,
+  p_timebox_ms bigint,
+  p_inactivity_timeout_ms bigint,
+  p_single_per_user boolean
+)
+returns table (
+  grant_outcome text,
+  grant_session_id uuid,
+  grant_user_id uuid,
+  -- The session as it was before this call (the caller stamps the refresh), for every outcome past the
+  -- session controls (the caller reads it for "rotated" and "reissued"); null before them.
+  session_aal {{namespace}}.aal_level,
+  session_amr jsonb,
+  session_created_at timestamptz,
+  session_updated_at timestamptz,
+  session_refreshed_at timestamptz,
+  session_not_after timestamptz,
+  -- The user as the answer shows it (its snapshot: public columns, identities, factors), and the two
+  -- secrets of its row the snapshot leaves out; for the outcomes past the session controls, as the
+  -- session fields.
+  user_body json,
+  user_encrypted_password text,
+  user_reauthentication_token text
+)
+language plpgsql
+-- One row, always: without this the planner expects 1,000 and joins the caller's sessions and users
+-- by scanning them whole.
+rows 1
+as $$
+declare
+  t {{namespace}}.refresh_tokens;
+  s {{namespace}}.sessions;
+  user_banned_until timestamptz;
+  actor_username text;
+  active {{namespace}}.refresh_tokens;
+  last_active timestamptz;
+  actor jsonb;
+  user_snapshot json;
+  user_password text;
+  user_reauthentication text;
+begin
+  -- The presented token with its session, locked in that order (session, then token: the order every
+  -- writer of a session's tokens follows), and what the ban check and the audit entries need of its
+  -- user. Concurrent refreshes of one session queue on the session's lock; one that waited reads the
+  -- session and the token as the refresh it waited for committed them (a locked row is re-read at its
+  -- newest version), so a token rotated meanwhile is seen revoked.
+  select
+    ls.id, ls.user_id, ls.created_at, ls.updated_at, ls.refreshed_at, ls.not_after, ls.aal, ls.amr,
+    lt.id, lt.token_hash, lt.user_id, lt.session_id, lt.parent_id, lt.revoked, lt.created_at, lt.updated_at,
+    lu.banned_until,
+    coalesce(nullif(lu.phone, ''), nullif(lu.email, ''), ''),
+    lu.encrypted_password, lu.reauthentication_token, lus.body
+  into
+    s.id, s.user_id, s.created_at, s.updated_at, s.refreshed_at, s.not_after, s.aal, s.amr,
+    t.id, t.token_hash, t.user_id, t.session_id, t.parent_id, t.revoked, t.created_at, t.updated_at,
+    user_banned_until, actor_username,
+    user_password, user_reauthentication, user_snapshot
+  from {{namespace}}.refresh_tokens lt
+  join {{namespace}}.sessions ls on ls.id = lt.session_id
+  join {{namespace}}.users lu on lu.id = lt.user_id
+  left join {{namespace}}.user_snapshots lus on lus.user_id = lt.user_id
+  where lt.token_hash = p_token_hash
+  -- (ls, lt, lu, lus: the locked session and token, the user and its snapshot; s and t are this
+  -- function's variables.)
+  for update of ls, lt;
+  if not found then
+    grant_outcome := 'not_found';
+    return next;
+    return;
+  end if;
+  -- Every other outcome names the token's session and user.
+  grant_session_id := t.session_id;
+  grant_user_id := t.user_id;
+  if user_banned_until is not null and user_banned_until > p_now then
+    grant_outcome := 'banned';
+    return next;
+    return;
+  end if;
+
+  -- The session controls, in the reference's order, each limit strictly after its instant. Active
+  -- last: the last refresh, else the presented token's last change when later than the creation.
+  if s.not_after is not null and p_now > s.not_after then
+    grant_outcome := 'session_expired';
+    return next;
+    return;
+  end if;
+  if p_timebox_ms > 0 and p_now > s.created_at + p_timebox_ms * interval '1 millisecond' then
+    grant_outcome := 'session_expired';
+    return next;
+    return;
+  end if;
+  last_active := coalesce(s.refreshed_at, greatest(s.created_at, t.updated_at));
+  if p_inactivity_timeout_ms > 0
+    and p_now > last_active + p_inactivity_timeout_ms * interval '1 millisecond' then
+    grant_outcome := 'session_inactive';
+    return next;
+    return;
+  end if;
+  -- Single session per user: another session that has not ended was active more recently. (Two
+  -- `if`s: one condition with the option would be planned anew on every call while it is off.)
+  if p_single_per_user then
+    if exists (
+      select 1
+      from {{namespace}}.sessions o
+      where o.user_id = s.user_id
+        and o.id <> s.id
+        and (o.not_after is null or p_now <= o.not_after)
+        and (p_timebox_ms <= 0 or p_now <= o.created_at + p_timebox_ms * interval '1 millisecond')
+        and (
+          p_inactivity_timeout_ms <= 0
+          or p_now <= coalesce(o.refreshed_at, o.created_at) + p_inactivity_timeout_ms * interval '1 millisecond'
+        )
+        and coalesce(o.refreshed_at, o.created_at) > last_active
+    ) then
+      grant_outcome := 'session_superseded';
+      return next;
+      return;
+    end if;
+  end if;
+
+  -- The session as it was before this call and the user: what a rotation or a reissue answers with.
+  session_aal := s.aal;
+  session_amr := s.amr;
+  session_created_at := s.created_at;
+  session_updated_at := s.updated_at;
+  session_refreshed_at := s.refreshed_at;
+  session_not_after := s.not_after;
+  -- The user, read with the session: its snapshot, or built now for a user that has none (one written
+  -- while the triggers were off); coalesce evaluates the second only when the first is null.
+  user_body := coalesce(user_snapshot, {{namespace}}.user_snapshot_body(t.user_id));
+  user_encrypted_password := user_password;
+  user_reauthentication_token := user_reauthentication;
+
+  if not t.revoked then
+    -- The payload the audit log writes (actor_username: phone, else email, as actorUsername).
+    actor := jsonb_build_object(
+      'actor_id', t.user_id,
+      'actor_username', actor_username,
+      'actor_via_sso', false,
+      'log_type', 'token'
+    );
+    -- Every write of a rotation in one statement.
+    with revoked as (
+      update {{namespace}}.refresh_tokens
+      set
+        revoked = true,
+        updated_at = p_now
+      where id = t.id
+    ),
+    child as (
+      insert into {{namespace}}.refresh_tokens (
+        token_hash,
+        user_id,
+        session_id,
+        parent_id,
+        revoked,
+        created_at,
+        updated_at
+      )
+      values (p_child_hash, t.user_id, t.session_id, t.id, false, p_now, p_now)
+    ),
+    refreshed as (
+      update {{namespace}}.sessions
+      set
+        refreshed_at = p_now,
+        updated_at = p_now
+      where id = t.session_id
+    )
+    insert into {{namespace}}.audit_log_entries (payload, created_at, ip_address)
+    values
+      (actor || jsonb_build_object('action', 'token_refreshed'), p_now, ''),
+      (actor || jsonb_build_object('action', 'token_revoked'), p_now, '');
+    grant_outcome := 'rotated';
+    return next;
+    return;
+  end if;
+
+  if not p_rotation_enabled then
+    grant_outcome := 'refused';
+    return next;
+    return;
+  end if;
+
+  select * into active
+  from {{namespace}}.refresh_tokens
+  where session_id = t.session_id
+    and revoked = false
+  order by id desc
+  limit 1;
+  -- A client that lost the answer to its last refresh presents the previous token again shortly
+  -- after: it gets the same child back. Times are whole milliseconds (they come from the server).
+  if found
+    and active.parent_id = t.id
+    and active.token_hash = p_child_hash
+    and (extract(epoch from (p_now - t.updated_at)) * 1000) <= p_reuse_interval_ms then
+    update {{namespace}}.sessions
+    set
+      refreshed_at = p_now,
+      updated_at = p_now
+    where id = t.session_id;
+    grant_outcome := 'reissued';
+    return next;
+    return;
+  end if;
+
+  -- Someone else holds a copy of the chain: revoke what descends from the token, end the session.
+  with recursive descendants (id) as (
+    select r.id from {{namespace}}.refresh_tokens r where r.parent_id = t.id
+    union
+    select r.id
+    from {{namespace}}.refresh_tokens r
+    join descendants d on r.parent_id = d.id
+  )
+  update {{namespace}}.refresh_tokens
+  set
+    revoked = true,
+    updated_at = p_now
+  where id in (select id from descendants)
+    and revoked = false;
+  delete from {{namespace}}.sessions where id = t.session_id;
+  grant_outcome := 'reused';
+  return next;
+end;
+$$;
