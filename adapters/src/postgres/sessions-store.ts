@@ -17,6 +17,7 @@ import {
   sessionColumns,
   sessionFromRow,
 } from "./rows.js";
+import { userFromSnapshot, userSnapshotOf } from "./user-snapshot.js";
 
 const GRANT_OUTCOMES = new Set([
   "not_found",
@@ -69,18 +70,17 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
       if (!isUuid(userId)) return { user: null, session: null };
       const ns = sql(options.namespace);
       const wanted = sessionId !== null && isUuid(sessionId) ? sessionId : null;
-      // One statement: authenticating a request is one round trip.
+      // One statement: authenticating a request is one round trip; the user is its snapshot.
       const [row] = await sql`
         select
-          u.*,
-          ${identitiesOf(sql, options.namespace)},
-          ${factorsOf(sql, options.namespace)},
+          ${userSnapshotOf(sql, options.namespace)},
           (select to_json(s) from ${ns}.sessions s where s.id = ${wanted}) as session
         from ${ns}.users u
+        left join ${ns}.user_snapshots us on us.user_id = u.id
         where u.id = ${userId}
       `;
       if (!row) return { user: null, session: null };
-      return { user: withFactors(row), session: row.session ? sessionFromRow(row.session) : null };
+      return { user: userFromSnapshot(row), session: row.session ? sessionFromRow(row.session) : null };
     },
 
     async listForUser(userId) {
@@ -216,13 +216,7 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
         refreshed_at: row.session_refreshed_at,
         not_after: row.session_not_after,
       });
-      // The snapshot leaves the row's secrets out; the function read them with it.
-      const user = withFactors({
-        ...row.user_body,
-        encrypted_password: row.user_encrypted_password,
-        reauthentication_token: row.user_reauthentication_token,
-      });
-      return { kind, session, user };
+      return { kind, session, user: userFromSnapshot(row) };
     },
 
     async grantPassword(input) {

@@ -143,10 +143,26 @@ describe("user snapshots (migration 0013)", () => {
   });
 
   it("a user without a snapshot (written while the triggers were off) is answered from its rows", async () => {
-    const { user, identity, refresh } = await seeded();
+    const { store, user, identity, refresh } = await seeded();
     await db.sql`delete from ${t("user_snapshots")} where user_id = ${user.id}`;
     const { user: answered } = await refresh();
     expect(answered).toMatchObject({ ...user, identities: [identity] });
+    const authenticated = await store.sessions.findUserAndSession(user.id, null);
+    expect(authenticated.user).toMatchObject({ ...user, identities: [identity] });
+  });
+
+  it("are what authenticating a request reads: the user as its last committed change left it", async () => {
+    const { store, user, identity } = await seeded();
+    await db.sql`update ${t("users")} set raw_app_meta_data = '{"role":"editor"}' where id = ${user.id}`;
+    const factor = aFactor(user.id, { friendlyName: "key", createdAt: new Date() });
+    expect(await store.factors.insert(factor)).toBe("inserted");
+    const { user: answered } = await store.sessions.findUserAndSession(user.id, null);
+    expect(answered).toMatchObject({
+      ...user,
+      appMetadata: { role: "editor" },
+      identities: [identity],
+      factors: [{ id: factor.id, friendlyName: "key" }],
+    });
   });
 
   it("go with their user, and are rebuilt after identities or factors are truncated", async () => {
