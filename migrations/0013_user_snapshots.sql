@@ -1,26 +1,36 @@
 -- 0013_user_snapshots: the user as the API shows it, kept as one json document per user, so that a
--- refresh reads it with the session instead of building it from the user's rows on every call.
+-- refresh and the authentication of a request read it with the user's row instead of building it from
+-- three tables on every call.
 --
 -- * `user_snapshots` holds, per user, the body the answers carry: the user's public columns, its
---   identities and its factors (without secrets: the password hash, the reauthentication nonce and
---   the factors' TOTP secrets stay in their own tables). Building it cost a refresh an outer join, two
---   aggregating subqueries and 37 columns to parse on the server: more than the rotation itself.
+--   identities and its factors. No secret is copied: the password hash, the one-time token hashes and
+--   the factors' TOTP secrets stay in their tables (readers take the two the domain user carries from
+--   the user's row in the same statement). Building the body cost a refresh an outer join, two
+--   aggregating subqueries and 37 columns to render and parse: more than the rotation itself.
+-- * Each snapshot records the version (`xmin`) of the user row it was made from. A reader uses it only
+--   while the row is still that version, and otherwise builds the body from the tables: the claims of
+--   a token (role, metadata, email, phone) never come from a snapshot older than the user's row, even
+--   after a change written with the triggers off (`session_replication_role = replica`, disabled
+--   triggers). Identities and factors changed with the triggers off are not detected: the lists stay
+--   as they were until the user's next change.
 -- * Deferred constraint triggers on users, identities and mfa_factors rewrite a user's snapshot when
---   the transaction that changed the user commits, from the rows as that transaction leaves them, so
---   a snapshot changes with its user's rows atomically, whoever writes them (this server, the admin
---   API, a person with psql). A writer locks the snapshot row first and reads the rows in the next
---   statement: a concurrent writer of the same user waits for the lock and then reads what the first
---   committed, so neither overwrites the other's change with an older view. The triggers run at
---   commit, after the transaction's other locks: they add no lock order that could deadlock with the
---   statements of a transaction that changes one user.
--- * The trigger functions are security definer: a role allowed to change `users` (a dashboard, a
---   migration of the team's own) need not be granted this table.
--- * refresh_token_grant answers the snapshot (0012's outcomes and locking otherwise unchanged), with
---   the two secrets of the user row the snapshot leaves out; a user without a snapshot (written while
---   the triggers were disabled) gets one built on the fly.
+--   the transaction that changed the user commits, from the rows as that transaction leaves them,
+--   whoever writes them (this server, the admin API, a person with psql). A writer locks the snapshot
+--   row first and reads the rows in the next statement: a concurrent writer of the same user waits for
+--   the lock and then reads what the first committed, so neither overwrites the other's change with an
+--   older view. A missing row is created after a key-share lock on the user (which its foreign key
+--   takes anyway), so that a transaction holding the user's row waits here instead of behind the new
+--   row. A transaction in repeatable read or serializable that changes a user while another commits a
+--   change to the same user fails with a serialization error at commit.
+-- * The functions are security definer (a role allowed to change `users` need not be granted this
+--   table) and executable by their owner only.
+-- * refresh_token_grant answers the snapshot and the two secrets (0012's outcomes and locking otherwise
+--   unchanged).
 
 create table {{namespace}}.user_snapshots (
   user_id uuid not null,
+  -- The xmin of the user row the body was made from.
+  user_xmin xid not null,
   body json not null,
   constraint user_snapshots_pkey primary key (user_id),
   constraint user_snapshots_user_id_fkey foreign key (user_id) references {{namespace}}.users (id) on delete cascade
@@ -95,33 +105,34 @@ as $$
   ) b
 $$;
 
--- Rewrites the snapshot of one user from its rows. The row is created if missing, then locked; the
--- next statement reads the user's rows in a snapshot taken after the lock, so it sees whatever the
--- previous holder committed. A user gone by now has no snapshot (its row went with it).
+-- Rewrites the snapshot of one user. Its row is locked first (created if missing, see the header);
+-- the user's rows are read in the next statement, in a snapshot taken after the lock, so they include
+-- whatever the previous holder committed. A user gone by now has no snapshot (its row went with it).
 create function {{namespace}}.user_snapshot_write(p_user_id uuid)
 returns void
 language plpgsql
 security definer
 set search_path to ''
 as $$
-declare
-  fresh json;
 begin
-  insert into {{namespace}}.user_snapshots (user_id, body)
-  select id, '{}'::json
-  from {{namespace}}.users
-  where id = p_user_id
-  on conflict (user_id) do nothing;
   perform 1 from {{namespace}}.user_snapshots where user_id = p_user_id for update;
   if not found then
-    return;
+    perform 1 from {{namespace}}.users where id = p_user_id for key share;
+    if not found then
+      return;
+    end if;
+    insert into {{namespace}}.user_snapshots (user_id, user_xmin, body)
+    values (p_user_id, '0'::xid, '{}'::json)
+    on conflict (user_id) do nothing;
+    perform 1 from {{namespace}}.user_snapshots where user_id = p_user_id for update;
   end if;
-  fresh := {{namespace}}.user_snapshot_body(p_user_id);
-  if fresh is null then
-    delete from {{namespace}}.user_snapshots where user_id = p_user_id;
-  else
-    update {{namespace}}.user_snapshots set body = fresh where user_id = p_user_id;
-  end if;
+  update {{namespace}}.user_snapshots s
+  set
+    user_xmin = u.xmin,
+    body = {{namespace}}.user_snapshot_body(u.id)
+  from {{namespace}}.users u
+  where s.user_id = p_user_id
+    and u.id = p_user_id;
 end;
 $$;
 
@@ -133,10 +144,10 @@ security definer
 set search_path to ''
 as $$
 begin
-  insert into {{namespace}}.user_snapshots (user_id, body)
-  select id, {{namespace}}.user_snapshot_body(id)
+  insert into {{namespace}}.user_snapshots (user_id, user_xmin, body)
+  select id, xmin, {{namespace}}.user_snapshot_body(id)
   from {{namespace}}.users
-  on conflict (user_id) do update set body = excluded.body;
+  on conflict (user_id) do update set user_xmin = excluded.user_xmin, body = excluded.body;
   return null;
 end;
 $$;
@@ -175,6 +186,12 @@ begin
 end;
 $$;
 
+revoke execute on function {{namespace}}.user_snapshot_body(uuid) from public;
+revoke execute on function {{namespace}}.user_snapshot_write(uuid) from public;
+revoke execute on function {{namespace}}.user_snapshots_rebuild() from public;
+revoke execute on function {{namespace}}.user_snapshot_of_user() from public;
+revoke execute on function {{namespace}}.user_snapshot_of_owner() from public;
+
 create constraint trigger user_snapshot
   after insert or update on {{namespace}}.users
   deferrable initially deferred
@@ -195,8 +212,8 @@ create trigger user_snapshots_rebuild
   for each statement execute function {{namespace}}.user_snapshots_rebuild();
 
 -- The users of before this migration.
-insert into {{namespace}}.user_snapshots (user_id, body)
-select id, {{namespace}}.user_snapshot_body(id)
+insert into {{namespace}}.user_snapshots (user_id, user_xmin, body)
+select id, xmin, {{namespace}}.user_snapshot_body(id)
 from {{namespace}}.users;
 
 -- refresh_token_grant as in 0012, also answering the user (see the header).
@@ -224,9 +241,9 @@ returns table (
   session_updated_at timestamptz,
   session_refreshed_at timestamptz,
   session_not_after timestamptz,
-  -- The user as the answer shows it (its snapshot: public columns, identities, factors), and the two
-  -- secrets of its row the snapshot leaves out; for the outcomes past the session controls, as the
-  -- session fields.
+  -- The user, for the outcomes past the session controls as the session fields: its snapshot when the
+  -- snapshot was made from the row as it is (else the body built now), and the two secrets of its row
+  -- that a snapshot leaves out.
   user_body json,
   user_encrypted_password text,
   user_reauthentication_token text
@@ -244,9 +261,11 @@ declare
   active {{namespace}}.refresh_tokens;
   last_active timestamptz;
   actor jsonb;
-  user_snapshot json;
-  user_password text;
-  user_reauthentication text;
+  row_version xid;
+  snapshot_version xid;
+  snapshot json;
+  password_hash text;
+  reauthentication_hash text;
 begin
   -- The presented token with its session, locked in that order (session, then token: the order every
   -- writer of a session's tokens follows), and what the ban check and the audit entries need of its
@@ -258,12 +277,20 @@ begin
     lt.id, lt.token_hash, lt.user_id, lt.session_id, lt.parent_id, lt.revoked, lt.created_at, lt.updated_at,
     lu.banned_until,
     coalesce(nullif(lu.phone, ''), nullif(lu.email, ''), ''),
-    lu.encrypted_password, lu.reauthentication_token, lus.body
+    lu.xmin,
+    lu.encrypted_password,
+    lu.reauthentication_token,
+    lus.user_xmin,
+    lus.body
   into
     s.id, s.user_id, s.created_at, s.updated_at, s.refreshed_at, s.not_after, s.aal, s.amr,
     t.id, t.token_hash, t.user_id, t.session_id, t.parent_id, t.revoked, t.created_at, t.updated_at,
     user_banned_until, actor_username,
-    user_password, user_reauthentication, user_snapshot
+    row_version,
+    password_hash,
+    reauthentication_hash,
+    snapshot_version,
+    snapshot
   from {{namespace}}.refresh_tokens lt
   join {{namespace}}.sessions ls on ls.id = lt.session_id
   join {{namespace}}.users lu on lu.id = lt.user_id
@@ -334,11 +361,13 @@ begin
   session_updated_at := s.updated_at;
   session_refreshed_at := s.refreshed_at;
   session_not_after := s.not_after;
-  -- The user, read with the session: its snapshot, or built now for a user that has none (one written
-  -- while the triggers were off); coalesce evaluates the second only when the first is null.
-  user_body := coalesce(user_snapshot, {{namespace}}.user_snapshot_body(t.user_id));
-  user_encrypted_password := user_password;
-  user_reauthentication_token := user_reauthentication;
+  if snapshot_version is not null and snapshot_version = row_version then
+    user_body := snapshot;
+  else
+    user_body := {{namespace}}.user_snapshot_body(t.user_id);
+  end if;
+  user_encrypted_password := password_hash;
+  user_reauthentication_token := reauthentication_hash;
 
   if not t.revoked then
     -- The payload the audit log writes (actor_username: phone, else email, as actorUsername).

@@ -70,7 +70,7 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
       if (!isUuid(userId)) return { user: null, session: null };
       const ns = sql(options.namespace);
       const wanted = sessionId !== null && isUuid(sessionId) ? sessionId : null;
-      // One statement: authenticating a request is one round trip; the user is its snapshot.
+      // One statement: authenticating a request is one round trip.
       const [row] = await sql`
         select
           ${userSnapshotOf(sql, options.namespace)},
@@ -176,7 +176,8 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
     async grantRefresh(input): Promise<RefreshGrantOutcome> {
       const ns = sql(options.namespace);
       // One round trip: the function (migrations 0008, 0010–0013) makes the transition and answers the
-      // session as it locked it (before the refresh: the caller stamps it) and the user's snapshot.
+      // session as it locked it (before the refresh: the caller stamps it) and the user: its snapshot
+      // and the two secrets of its row that a snapshot leaves out.
       const [row] = await sql`
         select
           grant_outcome as outcome,

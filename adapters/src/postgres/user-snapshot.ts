@@ -5,12 +5,16 @@ import type { Queryable } from "./rows.js";
 
 /**
  * The user body of user `u` (joined as `us` to its row of `user_snapshots`, migration 0013) as the
- * three columns `userFromSnapshot` reads: the snapshot, built from the rows for a user that has none
- * (`coalesce` calls the builder only then), and the two secrets of the row the snapshot leaves out.
- * Read outside a transaction that changed the user: its snapshot is rewritten when it commits.
+ * three columns `userFromSnapshot` reads: the snapshot while it was made from the row as it is, else
+ * the body built from the tables (`case` builds it only then), and the two secrets of the row that a
+ * snapshot leaves out. Read outside a transaction that changed the user: its snapshot is rewritten
+ * when that transaction commits.
  */
 export const userSnapshotOf = (sql: Queryable, namespace: string) => sql`
-  coalesce(us.body, ${sql(namespace)}.user_snapshot_body(u.id)) as user_body,
+  case
+    when us.user_xmin = u.xmin then us.body
+    else ${sql(namespace)}.user_snapshot_body(u.id)
+  end as user_body,
   u.encrypted_password as user_encrypted_password,
   u.reauthentication_token as user_reauthentication_token
 `;

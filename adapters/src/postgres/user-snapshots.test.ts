@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FreshNamespace, migratedNamespace, testDatabase } from "../../../test/support/database.js";
 import { postgresStore } from "./store.js";
 
-// Migration 0013: the user snapshot the refresh grant answers is kept by triggers, whoever writes the
-// user's rows and however their transactions interleave.
+// Migration 0013: the user snapshots that the refresh grant and authentication read are kept by
+// triggers, whoever writes the rows and however their transactions interleave, and are used only while
+// they were made from the user's row as it is.
 
 let db: FreshNamespace;
 beforeAll(async () => {
@@ -87,15 +88,15 @@ describe("user snapshots (migration 0013)", () => {
     ]);
   });
 
-  it("two transactions changing one user at once: the snapshot has both changes", async () => {
+  it("two transactions changing one user's identities at once: the snapshot has both", async () => {
     const { user, refresh } = await seeded();
     const add = (sql: typeof db.sql, provider: string) => sql`
       insert into ${t("identities")} (provider_id, user_id, identity_data, provider)
-      values (${`${provider}-1`}, ${user.id}, '{}', ${provider})
+      values (${`${provider}-${user.id}`}, ${user.id}, '{}', ${provider})
     `;
     // The first writes its snapshot now (its deferred triggers fire) and holds the row until it commits.
-    // The second commits meanwhile: it must wait for that row and read the user after the first
-    // commits; had it read before, its snapshot would lack the first one's identity.
+    // The second commits meanwhile: it must wait for that row and read the identities after the first
+    // commits; had it read them before, its snapshot would lack the first one's identity.
     let release!: () => void;
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -132,7 +133,7 @@ describe("user snapshots (migration 0013)", () => {
     expect(await store.factors.insert(factor)).toBe("inserted");
     const { user: answered } = await refresh();
     const snapshot = (await snapshotOf(user.id)) ?? "";
-    expect(snapshot).toContain(user.id);
+    expect(snapshot).toContain(factor.id);
     for (const secret of [user.encryptedPassword, user.reauthenticationToken, factor.secret]) {
       expect(secret).toBeTruthy();
       expect(snapshot).not.toContain(secret);
@@ -151,7 +152,7 @@ describe("user snapshots (migration 0013)", () => {
     expect(authenticated.user).toMatchObject({ ...user, identities: [identity] });
   });
 
-  it("are what authenticating a request reads: the user as its last committed change left it", async () => {
+  it("are what authenticating a request reads, with the user's row as its last change left it", async () => {
     const { store, user, identity } = await seeded();
     await db.sql`update ${t("users")} set raw_app_meta_data = '{"role":"editor"}' where id = ${user.id}`;
     const factor = aFactor(user.id, { friendlyName: "key", createdAt: new Date() });
@@ -163,6 +164,62 @@ describe("user snapshots (migration 0013)", () => {
       identities: [identity],
       factors: [{ id: factor.id, friendlyName: "key" }],
     });
+  });
+
+  it("are not used once the user's row changed without them: a change written with the triggers off is answered at once", async () => {
+    const { store, user, refresh } = await seeded();
+    await db.sql.begin(async (tx) => {
+      await tx`set local session_replication_role = replica`;
+      await tx`update ${t("users")} set raw_app_meta_data = '{"tenant":"b"}', role = 'editor' where id = ${user.id}`;
+    });
+    const { user: refreshed } = await refresh();
+    expect(refreshed).toMatchObject({ appMetadata: { tenant: "b" }, role: "editor" });
+    const { user: authenticated } = await store.sessions.findUserAndSession(user.id, null);
+    expect(authenticated).toMatchObject({ appMetadata: { tenant: "b" }, role: "editor" });
+  });
+
+  it("a user without a snapshot, changed while another transaction holds the user's row: both commit", async () => {
+    const { user, refresh } = await seeded();
+    await db.sql`delete from ${t("user_snapshots")} where user_id = ${user.id}`;
+    // The first holds the user's row (as an admin update does), then adds an identity. The second
+    // changes the user's email identity (no foreign key to check, so it does not wait for the user) and
+    // commits meanwhile: creating the missing snapshot row, it must wait for the user's row before
+    // holding a new row that the first would then wait for (a deadlock: one of them would fail).
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked!: () => void;
+    const lockedUser = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const first = db.sql.begin(async (tx) => {
+      await tx`select 1 from ${t("users")} where id = ${user.id} for update`;
+      locked();
+      await held;
+      await tx`
+        insert into ${t("identities")} (provider_id, user_id, identity_data, provider)
+        values (${`github-${user.id}`}, ${user.id}, '{}', 'github')
+      `;
+    });
+    await lockedUser;
+    const name = `snapshot-missing-${db.namespace}`;
+    const second = db.sql.begin(async (tx) => {
+      await tx`select set_config('application_name', ${name}, true)`;
+      await tx`
+        update ${t("identities")} set identity_data = '{"changed":true}'
+        where user_id = ${user.id} and provider = 'email'
+      `;
+    });
+    if (!testDatabase().embedded) await untilLockWaited(name);
+    release();
+    await Promise.all([first, second]);
+    const { user: answered } = await refresh();
+    const byProvider = [...answered.identities].sort((a, b) => a.provider.localeCompare(b.provider));
+    expect(byProvider.map((i) => [i.provider, i.identityData])).toEqual([
+      ["email", { changed: true }],
+      ["github", {}],
+    ]);
   });
 
   it("go with their user, and are rebuilt after identities or factors are truncated", async () => {
