@@ -10,20 +10,22 @@
 -- * Each snapshot records the version (`xmin`) of the user row it was made from. A reader uses it only
 --   while the row is still that version, and otherwise builds the body from the tables: the claims of
 --   a token (role, metadata, email, phone) never come from a snapshot older than the user's row, even
---   after a change written with the triggers off (`session_replication_role = replica`, disabled
---   triggers). Identities and factors changed with the triggers off are not detected: the lists stay
---   as they were until the user's next change.
+--   after a later transaction changed the row with the triggers off (`session_replication_role =
+--   replica`, disabled triggers; both a superuser's). Identities and factors changed with the triggers
+--   off are not detected: the lists stay as they were until the user's next change.
 -- * Deferred constraint triggers on users, identities and mfa_factors rewrite a user's snapshot when
 --   the transaction that changed the user commits, from the rows as that transaction leaves them,
 --   whoever writes them (this server, the admin API, a person with psql). A writer locks the snapshot
 --   row first and reads the rows in the next statement: a concurrent writer of the same user waits for
 --   the lock and then reads what the first committed, so neither overwrites the other's change with an
---   older view. A missing row is created after a key-share lock on the user (which its foreign key
---   takes anyway), so that a transaction holding the user's row waits here instead of behind the new
---   row. A transaction in repeatable read or serializable that changes a user while another commits a
---   change to the same user fails with a serialization error at commit.
+--   older view. The only lock they take is that row's, at commit; the table has no foreign key (a
+--   deferred trigger deletes a user's snapshot with the user), so a writer never waits for a
+--   transaction holding the user's row while holding its own locks. A transaction in repeatable read
+--   or serializable that changes a user while another commits a change to the same user fails with a
+--   serialization error at commit.
 -- * The functions are security definer (a role allowed to change `users` need not be granted this
---   table) and executable by their owner only.
+--   table) and executable by their owner only: the server, which migrates its schema, reads them as
+--   that owner.
 -- * refresh_token_grant answers the snapshot and the two secrets (0012's outcomes and locking otherwise
 --   unchanged).
 
@@ -32,8 +34,7 @@ create table {{namespace}}.user_snapshots (
   -- The xmin of the user row the body was made from.
   user_xmin xid not null,
   body json not null,
-  constraint user_snapshots_pkey primary key (user_id),
-  constraint user_snapshots_user_id_fkey foreign key (user_id) references {{namespace}}.users (id) on delete cascade
+  constraint user_snapshots_pkey primary key (user_id)
 );
 alter table {{namespace}}.user_snapshots enable row level security;
 
@@ -105,9 +106,10 @@ as $$
   ) b
 $$;
 
--- Rewrites the snapshot of one user. Its row is locked first (created if missing, see the header);
--- the user's rows are read in the next statement, in a snapshot taken after the lock, so they include
--- whatever the previous holder committed. A user gone by now has no snapshot (its row went with it).
+-- Rewrites the snapshot of one user. Its row is locked first (a missing one is created first: a
+-- concurrent creator makes the insert wait, then do nothing); the user's rows are read in the next
+-- statement, in a snapshot taken after the lock, so they include whatever the previous holder
+-- committed. A user gone by now has no snapshot.
 create function {{namespace}}.user_snapshot_write(p_user_id uuid)
 returns void
 language plpgsql
@@ -115,17 +117,10 @@ security definer
 set search_path to ''
 as $$
 begin
+  insert into {{namespace}}.user_snapshots (user_id, user_xmin, body)
+  values (p_user_id, '0'::xid, '{}'::json)
+  on conflict (user_id) do nothing;
   perform 1 from {{namespace}}.user_snapshots where user_id = p_user_id for update;
-  if not found then
-    perform 1 from {{namespace}}.users where id = p_user_id for key share;
-    if not found then
-      return;
-    end if;
-    insert into {{namespace}}.user_snapshots (user_id, user_xmin, body)
-    values (p_user_id, '0'::xid, '{}'::json)
-    on conflict (user_id) do nothing;
-    perform 1 from {{namespace}}.user_snapshots where user_id = p_user_id for update;
-  end if;
   update {{namespace}}.user_snapshots s
   set
     user_xmin = u.xmin,
@@ -133,10 +128,13 @@ begin
   from {{namespace}}.users u
   where s.user_id = p_user_id
     and u.id = p_user_id;
+  if not found then
+    delete from {{namespace}}.user_snapshots where user_id = p_user_id;
+  end if;
 end;
 $$;
 
--- Every snapshot rewritten: after a truncate, which fires no row triggers.
+-- Every snapshot rewritten, each as a writer does: after a truncate, which fires no row triggers.
 create function {{namespace}}.user_snapshots_rebuild()
 returns trigger
 language plpgsql
@@ -144,14 +142,12 @@ security definer
 set search_path to ''
 as $$
 begin
-  insert into {{namespace}}.user_snapshots (user_id, user_xmin, body)
-  select id, xmin, {{namespace}}.user_snapshot_body(id)
-  from {{namespace}}.users
-  on conflict (user_id) do update set user_xmin = excluded.user_xmin, body = excluded.body;
+  perform {{namespace}}.user_snapshot_write(id) from {{namespace}}.users order by id;
   return null;
 end;
 $$;
 
+-- For users: the row's user (a deleted user's snapshot goes with it).
 create function {{namespace}}.user_snapshot_of_user()
 returns trigger
 language plpgsql
@@ -159,7 +155,16 @@ security definer
 set search_path to ''
 as $$
 begin
+  if tg_op = 'DELETE' then
+    delete from {{namespace}}.user_snapshots where user_id = old.id;
+    return null;
+  end if;
   perform {{namespace}}.user_snapshot_write(new.id);
+  if tg_op = 'UPDATE' then
+    if old.id is distinct from new.id then
+      delete from {{namespace}}.user_snapshots where user_id = old.id;
+    end if;
+  end if;
   return null;
 end;
 $$;
@@ -193,7 +198,7 @@ revoke execute on function {{namespace}}.user_snapshot_of_user() from public;
 revoke execute on function {{namespace}}.user_snapshot_of_owner() from public;
 
 create constraint trigger user_snapshot
-  after insert or update on {{namespace}}.users
+  after insert or update or delete on {{namespace}}.users
   deferrable initially deferred
   for each row execute function {{namespace}}.user_snapshot_of_user();
 create constraint trigger user_snapshot

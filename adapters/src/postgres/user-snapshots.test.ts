@@ -2,6 +2,7 @@ import type { RefreshGrantOutcome, User } from "@authsvc/core";
 import { aFactor, aFullUser, anIdentity, aSession, aToken, newHash } from "@authsvc/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FreshNamespace, migratedNamespace, testDatabase } from "../../../test/support/database.js";
+import type { Queryable } from "./rows.js";
 import { postgresStore } from "./store.js";
 
 // Migration 0013: the user snapshots that the refresh grant and authentication read are kept by
@@ -28,7 +29,7 @@ async function seeded(fields: Partial<User> = {}) {
   await store.sessions.create(session);
   let token = await store.sessions.insertToken(aToken(session));
   /** Refreshes the chain once; answers the outcome and keeps the child for the next call. */
-  const refresh = async (): Promise<Extract<RefreshGrantOutcome, { kind: "rotated" }>> => {
+  const refresh = async (): Promise<Extract<RefreshGrantOutcome, { user: unknown }>> => {
     const childHash = newHash();
     const outcome = await store.sessions.grantRefresh({
       tokenHash: token.tokenHash,
@@ -52,17 +53,46 @@ const snapshotOf = async (userId: string) =>
     | string
     | undefined;
 
-/** Resolves once the backend named `application` waits for a lock (each poll a round trip). */
-async function untilLockWaited(application: string): Promise<void> {
-  for (;;) {
-    const [row] = await db.sql`
-      select exists (
-        select 1 from pg_stat_activity
-        where wait_event_type = 'Lock' and application_name = ${application}
-      ) as waiting
-    `;
-    if (row?.waiting) return;
-  }
+/** The stored snapshot of a user, failing unless it was made from the user's row as it is now. */
+async function currentSnapshot(userId: string): Promise<Record<string, unknown>> {
+  const [row] = await db.sql`
+    select s.user_xmin = u.xmin as current, s.body
+    from ${t("user_snapshots")} s
+    join ${t("users")} u on u.id = s.user_id
+    where s.user_id = ${userId}
+  `;
+  expect(row?.current).toBe(true);
+  return row?.body as Record<string, unknown>;
+}
+
+/**
+ * Answers "waiting" once the backend named `application` waits for a lock (each poll a round trip), or
+ * "settled" if `transaction` ends first; fails after 10 s of neither.
+ */
+async function waitsOrSettles(application: string, transaction: Promise<unknown>) {
+  let settled = false;
+  const ended = transaction.then(
+    () => "settled" as const,
+    () => "settled" as const,
+  );
+  void ended.then(() => {
+    settled = true;
+  });
+  const deadline = Date.now() + 10_000;
+  const polled = (async () => {
+    while (!settled) {
+      if (Date.now() > deadline) throw new Error(`${application} neither waited nor ended within 10 s`);
+      const [row] = await db.sql`
+        select exists (
+          select 1 from pg_stat_activity
+          where wait_event_type = 'Lock' and application_name = ${application}
+        ) as waiting
+      `;
+      if (row?.waiting) return "waiting" as const;
+    }
+    return "settled" as const;
+  })();
+  return Promise.race([ended, polled]);
 }
 
 describe("user snapshots (migration 0013)", () => {
@@ -79,6 +109,11 @@ describe("user snapshots (migration 0013)", () => {
       insert into ${t("mfa_factors")} (id, user_id, friendly_name, factor_type, status, created_at, updated_at, secret)
       values (${factor.id}, ${user.id}, 'laptop', 'totp', 'verified', now(), now(), 'sealed')
     `;
+    // Written by the triggers (not built by the reader because the snapshot lagged).
+    const snapshot = await currentSnapshot(user.id);
+    expect(snapshot).toMatchObject({ raw_user_meta_data: { plan: "pro" } });
+    expect(snapshot.identities).toHaveLength(2);
+    expect(snapshot.factors).toHaveLength(1);
     const { user: answered } = await refresh();
     expect(answered.userMetadata).toEqual({ plan: "pro" });
     expect(answered.identities.map((i) => i.provider)).toEqual(["email", "github"]);
@@ -90,7 +125,7 @@ describe("user snapshots (migration 0013)", () => {
 
   it("two transactions changing one user's identities at once: the snapshot has both", async () => {
     const { user, refresh } = await seeded();
-    const add = (sql: typeof db.sql, provider: string) => sql`
+    const add = (sql: Queryable, provider: string) => sql`
       insert into ${t("identities")} (provider_id, user_id, identity_data, provider)
       values (${`${provider}-${user.id}`}, ${user.id}, '{}', ${provider})
     `;
@@ -119,8 +154,12 @@ describe("user snapshots (migration 0013)", () => {
       await tx`select set_config('application_name', ${name}, true)`;
       await add(tx, "gitlab");
     });
-    if (!testDatabase().embedded) await untilLockWaited(name);
-    release();
+    // (The embedded server runs one transaction at a time: there the second waits before reaching it.)
+    try {
+      if (!testDatabase().embedded) expect(await waitsOrSettles(name, second)).toBe("waiting");
+    } finally {
+      release();
+    }
     await Promise.all([first, second]);
     const { user: answered } = await refresh();
     expect(answered.identities.map((i) => i.provider).sort()).toEqual(["email", "github", "gitlab"]);
@@ -157,6 +196,7 @@ describe("user snapshots (migration 0013)", () => {
     await db.sql`update ${t("users")} set raw_app_meta_data = '{"role":"editor"}' where id = ${user.id}`;
     const factor = aFactor(user.id, { friendlyName: "key", createdAt: new Date() });
     expect(await store.factors.insert(factor)).toBe("inserted");
+    expect(await currentSnapshot(user.id)).toMatchObject({ raw_app_meta_data: { role: "editor" } });
     const { user: answered } = await store.sessions.findUserAndSession(user.id, null);
     expect(answered).toMatchObject({
       ...user,
@@ -178,13 +218,13 @@ describe("user snapshots (migration 0013)", () => {
     expect(authenticated).toMatchObject({ appMetadata: { tenant: "b" }, role: "editor" });
   });
 
-  it("a user without a snapshot, changed while another transaction holds the user's row: both commit", async () => {
+  it("a user without a snapshot, changed while another transaction holds the user's row: commits without waiting for it", async () => {
     const { user, refresh } = await seeded();
     await db.sql`delete from ${t("user_snapshots")} where user_id = ${user.id}`;
     // The first holds the user's row (as an admin update does), then adds an identity. The second
-    // changes the user's email identity (no foreign key to check, so it does not wait for the user) and
-    // commits meanwhile: creating the missing snapshot row, it must wait for the user's row before
-    // holding a new row that the first would then wait for (a deadlock: one of them would fail).
+    // changes the user's email identity and commits meanwhile, creating the missing snapshot row: were
+    // that to wait for the user's row while holding the new one, the first's commit would then wait for
+    // the new row (a deadlock: one of them would fail).
     let release!: () => void;
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -211,8 +251,11 @@ describe("user snapshots (migration 0013)", () => {
         where user_id = ${user.id} and provider = 'email'
       `;
     });
-    if (!testDatabase().embedded) await untilLockWaited(name);
-    release();
+    try {
+      if (!testDatabase().embedded) expect(await waitsOrSettles(name, second)).toBe("settled");
+    } finally {
+      release();
+    }
     await Promise.all([first, second]);
     const { user: answered } = await refresh();
     const byProvider = [...answered.identities].sort((a, b) => a.provider.localeCompare(b.provider));
@@ -220,6 +263,48 @@ describe("user snapshots (migration 0013)", () => {
       ["email", { changed: true }],
       ["github", {}],
     ]);
+  });
+
+  it("changing two identities while another transaction holds the user's row: commits without waiting for it", async () => {
+    const { user, refresh } = await seeded();
+    await db.sql`
+      insert into ${t("identities")} (provider_id, user_id, identity_data, provider)
+      values (${`github-${user.id}`}, ${user.id}, '{}', 'github')
+    `;
+    // The holder locks the user's row (as admin updates, verification and linking do), then changes it.
+    // The other changes both identities (two writes of the snapshot in one commit) and must commit
+    // meanwhile: were the snapshot's writes to wait for the user's row while holding the snapshot's,
+    // the holder's commit would then wait for them (a deadlock).
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked!: () => void;
+    const lockedUser = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const holder = db.sql.begin(async (tx) => {
+      await tx`select 1 from ${t("users")} where id = ${user.id} for update`;
+      locked();
+      await held;
+      await tx`update ${t("users")} set raw_user_meta_data = '{"held":true}' where id = ${user.id}`;
+    });
+    await lockedUser;
+    const name = `snapshot-two-writes-${db.namespace}`;
+    const other = db.sql.begin(async (tx) => {
+      await tx`select set_config('application_name', ${name}, true)`;
+      await tx`update ${t("identities")} set identity_data = '{"n":2}' where user_id = ${user.id}`;
+    });
+    try {
+      if (!testDatabase().embedded) expect(await waitsOrSettles(name, other)).toBe("settled");
+    } finally {
+      release();
+    }
+    await Promise.all([holder, other]);
+    const { user: answered } = await refresh();
+    expect(answered.userMetadata).toEqual({ held: true });
+    expect(answered.identities.map((i) => i.identityData)).toEqual([{ n: 2 }, { n: 2 }]);
+    expect(await currentSnapshot(user.id)).toMatchObject({ raw_user_meta_data: { held: true } });
   });
 
   it("go with their user, and are rebuilt after identities or factors are truncated", async () => {
