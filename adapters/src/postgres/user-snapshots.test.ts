@@ -95,6 +95,15 @@ async function waitsOrSettles(application: string, transaction: Promise<unknown>
   return Promise.race([ended, polled]);
 }
 
+/** A promise and the function that resolves it: lets a test hold a transaction open, or wait for a step. */
+function signal(): { fired: Promise<void>; fire(): void } {
+  let fire!: () => void;
+  const fired = new Promise<void>((resolve) => {
+    fire = resolve;
+  });
+  return { fired, fire };
+}
+
 describe("user snapshots (migration 0013)", () => {
   it("follow changes written with plain SQL, outside this server's repositories", async () => {
     const { user, identity, refresh } = await seeded();
@@ -132,21 +141,15 @@ describe("user snapshots (migration 0013)", () => {
     // The first writes its snapshot now (its deferred triggers fire) and holds the row until it commits.
     // The second commits meanwhile: it must wait for that row and read the identities after the first
     // commits; had it read them before, its snapshot would lack the first one's identity.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let wrote!: () => void;
-    const written = new Promise<void>((resolve) => {
-      wrote = resolve;
-    });
+    const held = signal();
+    const written = signal();
     const first = db.sql.begin(async (tx) => {
       await add(tx, "github");
       await tx`set constraints all immediate`;
-      wrote();
-      await held;
+      written.fire();
+      await held.fired;
     });
-    await written;
+    await written.fired;
     // The embedded server runs one transaction at a time: there the second simply follows the first.
     // Its commit waits on a lock; its name tells it from other files' backends.
     const name = `snapshot-race-${db.namespace}`;
@@ -158,7 +161,7 @@ describe("user snapshots (migration 0013)", () => {
     try {
       if (!testDatabase().embedded) expect(await waitsOrSettles(name, second)).toBe("waiting");
     } finally {
-      release();
+      held.fire();
     }
     await Promise.all([first, second]);
     const { user: answered } = await refresh();
@@ -225,24 +228,18 @@ describe("user snapshots (migration 0013)", () => {
     // changes the user's email identity and commits meanwhile, creating the missing snapshot row: were
     // that to wait for the user's row while holding the new one, the first's commit would then wait for
     // the new row (a deadlock: one of them would fail).
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let locked!: () => void;
-    const lockedUser = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
+    const held = signal();
+    const lockedUser = signal();
     const first = db.sql.begin(async (tx) => {
       await tx`select 1 from ${t("users")} where id = ${user.id} for update`;
-      locked();
-      await held;
+      lockedUser.fire();
+      await held.fired;
       await tx`
         insert into ${t("identities")} (provider_id, user_id, identity_data, provider)
         values (${`github-${user.id}`}, ${user.id}, '{}', 'github')
       `;
     });
-    await lockedUser;
+    await lockedUser.fired;
     const name = `snapshot-missing-${db.namespace}`;
     const second = db.sql.begin(async (tx) => {
       await tx`select set_config('application_name', ${name}, true)`;
@@ -254,7 +251,7 @@ describe("user snapshots (migration 0013)", () => {
     try {
       if (!testDatabase().embedded) expect(await waitsOrSettles(name, second)).toBe("settled");
     } finally {
-      release();
+      held.fire();
     }
     await Promise.all([first, second]);
     const { user: answered } = await refresh();
@@ -275,21 +272,15 @@ describe("user snapshots (migration 0013)", () => {
     // The other changes both identities (two writes of the snapshot in one commit) and must commit
     // meanwhile: were the snapshot's writes to wait for the user's row while holding the snapshot's,
     // the holder's commit would then wait for them (a deadlock).
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let locked!: () => void;
-    const lockedUser = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
+    const held = signal();
+    const lockedUser = signal();
     const holder = db.sql.begin(async (tx) => {
       await tx`select 1 from ${t("users")} where id = ${user.id} for update`;
-      locked();
-      await held;
+      lockedUser.fire();
+      await held.fired;
       await tx`update ${t("users")} set raw_user_meta_data = '{"held":true}' where id = ${user.id}`;
     });
-    await lockedUser;
+    await lockedUser.fired;
     const name = `snapshot-two-writes-${db.namespace}`;
     const other = db.sql.begin(async (tx) => {
       await tx`select set_config('application_name', ${name}, true)`;
@@ -298,7 +289,7 @@ describe("user snapshots (migration 0013)", () => {
     try {
       if (!testDatabase().embedded) expect(await waitsOrSettles(name, other)).toBe("settled");
     } finally {
-      release();
+      held.fire();
     }
     await Promise.all([holder, other]);
     const { user: answered } = await refresh();
