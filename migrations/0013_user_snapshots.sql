@@ -19,7 +19,8 @@
 --   row first and reads the rows in the next statement: a concurrent writer of the same user waits for
 --   the lock and then reads what the first committed, so neither overwrites the other's change with an
 --   older view. The only lock they take is that row's, at commit; the table has no foreign key (a
---   deferred trigger deletes a user's snapshot with the user), so a writer never waits for a
+--   deferred trigger deletes a user's snapshot with the user, a truncate of users empties the table;
+--   a truncate of identities or factors rebuilds every snapshot), so a writer never waits for a
 --   transaction holding the user's row while holding its own locks. A transaction in repeatable read
 --   or serializable that changes a user while another commits a change to the same user fails with a
 --   serialization error at commit.
@@ -147,6 +148,19 @@ begin
 end;
 $$;
 
+-- Every snapshot removed: after users are truncated (the table has no foreign key to cascade).
+create function {{namespace}}.user_snapshots_clear()
+returns trigger
+language plpgsql
+security definer
+set search_path to ''
+as $$
+begin
+  delete from {{namespace}}.user_snapshots;
+  return null;
+end;
+$$;
+
 -- For users: the row's user (a deleted user's snapshot goes with it).
 create function {{namespace}}.user_snapshot_of_user()
 returns trigger
@@ -194,6 +208,7 @@ $$;
 revoke execute on function {{namespace}}.user_snapshot_body(uuid) from public;
 revoke execute on function {{namespace}}.user_snapshot_write(uuid) from public;
 revoke execute on function {{namespace}}.user_snapshots_rebuild() from public;
+revoke execute on function {{namespace}}.user_snapshots_clear() from public;
 revoke execute on function {{namespace}}.user_snapshot_of_user() from public;
 revoke execute on function {{namespace}}.user_snapshot_of_owner() from public;
 
@@ -209,6 +224,9 @@ create constraint trigger user_snapshot
   after insert or update or delete on {{namespace}}.mfa_factors
   deferrable initially deferred
   for each row execute function {{namespace}}.user_snapshot_of_owner();
+create trigger user_snapshots_clear
+  after truncate on {{namespace}}.users
+  for each statement execute function {{namespace}}.user_snapshots_clear();
 create trigger user_snapshots_rebuild
   after truncate on {{namespace}}.identities
   for each statement execute function {{namespace}}.user_snapshots_rebuild();

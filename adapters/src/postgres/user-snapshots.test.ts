@@ -310,4 +310,11 @@ describe("user snapshots (migration 0013)", () => {
     const snapshot = JSON.parse((await snapshotOf(kept.user.id)) ?? "{}");
     expect(snapshot).toMatchObject({ id: kept.user.id, identities: [], factors: [] });
   });
+
+  it("go with their users when users are truncated (the last test here: it empties the namespace)", async () => {
+    await seeded();
+    await db.sql`truncate ${t("users")} cascade`;
+    const [row] = await db.sql`select count(*)::int as left from ${t("user_snapshots")}`;
+    expect(row?.left).toBe(0);
+  });
 });
