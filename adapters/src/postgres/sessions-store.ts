@@ -232,7 +232,7 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
         traits: { provider: input.provider },
         at: input.now,
       });
-      // One round trip: the function (migrations/0009_password_grant.sql) writes; the identities and
+      // One round trip: the function (migrations 0009 and 0014) writes; the identities and
       // factors are read in the same statement (the function writes neither).
       const [row] = await sql`
         select

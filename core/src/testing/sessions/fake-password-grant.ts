@@ -4,7 +4,7 @@ import type { FakeTables } from "../fake-tables.js";
 
 /**
  * `SessionStore.grantPassword` over the in-memory tables: the reference the Postgres function
- * (migrations/0009_password_grant.sql) is held to by the contract suite. Synchronous up to its last
+ * (migrations 0009 and 0014) is held to by the contract suite. Synchronous up to its last
  * read, so that two grants never interleave (as the row lock orders them in Postgres).
  */
 export function fakePasswordGrant(
@@ -16,11 +16,12 @@ export function fakePasswordGrant(
     const current = t.users.get(input.userId);
     if (!current || current.encryptedPassword !== input.verifiedHash) return null;
     const { now } = input;
+    const later = (stamp: Date | null) => (stamp !== null && stamp > now ? stamp : now);
     const signedIn = {
       ...current,
       encryptedPassword: input.upgradedHash ?? current.encryptedPassword,
-      lastSignInAt: now,
-      updatedAt: now,
+      lastSignInAt: later(current.lastSignInAt),
+      updatedAt: later(current.updatedAt),
     };
     t.users.set(signedIn.id, signedIn);
     t.audit.push({

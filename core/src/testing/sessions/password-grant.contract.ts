@@ -17,7 +17,7 @@ const UPGRADED = "$argon2id$v=19$m=19456,t=2,p=1$bmV3c2FsdA$bmV3aGFzaG5ld2hhc2g"
 
 /**
  * `SessionStore.grantPassword`, the writes of a password sign-in in one step: run against every
- * implementation (Postgres runs migrations/0009_password_grant.sql).
+ * implementation (Postgres runs the function of migrations 0009 and 0014).
  */
 export function describePasswordGrantContract(name: string, makeStore: MakeStore): void {
   describe(`SessionStore contract (password grant): ${name}`, () => {
@@ -91,6 +91,19 @@ export function describePasswordGrantContract(name: string, makeStore: MakeStore
       expect(
         await store().sessions.grantPassword(input(user, at(21), { verifiedHash: UPGRADED })),
       ).toBeNull();
+    });
+
+    it("never moves the user's stamps back: a sign-in timed before the row's last one leaves them", async () => {
+      const user = await seeded();
+      await store().sessions.grantPassword(input(user, at(40)));
+      const earlier = await store().sessions.grantPassword(input(user, at(35)));
+      expect(earlier).toMatchObject({ lastSignInAt: at(40), updatedAt: at(40) });
+      expect(await store().users.findById(user.id)).toMatchObject({
+        lastSignInAt: at(40),
+        updatedAt: at(40),
+      });
+      // Its session and login entry are its own all the same.
+      expect(await store().sessions.listForUser(user.id)).toHaveLength(2);
     });
 
     it("lets many sign-ins of one user run at once: every one gets its own session", async () => {
