@@ -184,6 +184,28 @@ describe("TOTP factors through auth-js", () => {
     expect(JSON.parse(row?.secret)).toMatchObject({ key_id: "k1", alg: "aes-gcm-hkdf" });
   });
 
+  it("holds the cap on factors under 30 parallel enrolments of one user: 10 enrolled, 20 refused", async () => {
+    const { client, userId } = await signedIn();
+    const token = (await client.getSession()).data.session?.access_token ?? "";
+    // Straight over HTTP: auth-js runs one call at a time per client.
+    const enrol = async (i: number) => {
+      const response = await fetch(`${server.url}/factors`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ factor_type: "totp", friendly_name: `app ${i}` }),
+      });
+      const body = (await response.json()) as { error_code?: string };
+      return `${response.status} ${body.error_code ?? "enrolled"}`;
+    };
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => enrol(i)));
+    expect(answers.filter((a) => a === "200 enrolled")).toHaveLength(10);
+    expect(answers.filter((a) => a === "422 too_many_enrolled_mfa_factors")).toHaveLength(20);
+    const [row] = await ns.sql`
+      select count(*)::int as factors from ${ns.sql(ns.namespace)}.mfa_factors where user_id = ${userId}
+    `;
+    expect(row?.factors).toBe(10);
+  });
+
   it("refuses anonymous users", async () => {
     const client = new GoTrueClient({ url: server.url, autoRefreshToken: false, persistSession: false });
     expect((await client.signInAnonymously()).error).toBeNull();

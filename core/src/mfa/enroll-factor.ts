@@ -33,7 +33,8 @@ type Deps = Pick<MfaDeps, "store" | "clock" | "random" | "settings" | "totp" | "
 /**
  * `POST /factors`: starts the enrolment of a second factor, unverified until its first successful
  * verification. TOTP answers its secret once (as text, URI and QR code) and keeps it only sealed;
- * a phone factor replaces an unverified factor of the same number and refuses a verified one.
+ * a phone factor replaces an unverified factor of the same number and refuses a verified one. The
+ * caps on factors hold under parallel enrolments (they are counted under the user's row lock).
  */
 export async function enrollFactor(deps: Deps, input: EnrollFactorInput): Promise<Result<Enrolled>> {
   const { user } = input;
@@ -69,6 +70,9 @@ export async function enrollFactor(deps: Deps, input: EnrollFactorInput): Promis
     lastChallengedAt: null,
   };
   return transactionRollingBackOn(deps.store, async (repos): Promise<Result<Enrolled>> => {
+    // The user's row lock makes parallel enrolments count and insert one after the other: without it
+    // each counts the factors before the others' inserts and the cap is passed.
+    if ((await repos.users.lock(user.id)) === null) return err(failures.jwtUserMissing());
     const session = await callerSession(repos, input.sessionId);
     if (!session.ok) return session;
     if (phone !== null) {

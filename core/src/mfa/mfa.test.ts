@@ -1,71 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { blankUser, type User } from "../accounts/index.js";
-import type { AuthSettings } from "../kernel/index.js";
-import { signInWithPassword } from "../sessions/index.js";
 import { fakeHooks } from "../testing/hooks/fake-hooks.js";
-import { defaultAuthSettings, fakeDeps, type fakeTotp } from "../testing/index.js";
+import { defaultAuthSettings } from "../testing/index.js";
+import { enrolTotp, IP, signedIn, verifyTotp } from "../testing/mfa/signed-in.js";
 import { breakSms } from "../testing/verification/message-helpers.js";
 import { adminDeleteFactor, adminListFactors, adminUpdateFactor } from "./admin-factors.js";
 import { challengeFactor } from "./challenge-factor.js";
 import { enrollFactor } from "./enroll-factor.js";
 import { unenrollFactor } from "./unenroll-factor.js";
 import { verifyFactor } from "./verify-factor.js";
-
-const IP = "203.0.113.7";
-
-/** A signed-in user (aal1 session) on fake ports; phone factors enabled. */
-async function signedIn(fields: Partial<User> = {}, mfa: Partial<AuthSettings["mfa"]> = {}) {
-  const defaults = defaultAuthSettings().mfa;
-  const deps = fakeDeps({ mfa: { ...defaults, phone: { ...defaults.phone, enrollEnabled: true }, ...mfa } });
-  const now = deps.clock.now();
-  const user = blankUser({
-    id: "11111111-1111-4111-8111-111111111111",
-    aud: "authenticated",
-    role: "authenticated",
-    createdAt: now,
-    email: "alice@example.com",
-    encryptedPassword: "plain$secret1",
-    emailConfirmedAt: now,
-    ...fields,
-  });
-  deps.store.tables.users.set(user.id, user);
-  const signIn = async () => {
-    const tokens = await signInWithPassword(deps, { email: "alice@example.com", password: "secret1" });
-    if (!tokens.ok) throw tokens.error;
-    return tokens.value;
-  };
-  const first = await signIn();
-  const totp = deps.totp as ReturnType<typeof fakeTotp>;
-  return { deps, user, session: first.session, signIn, totp };
-}
-
-type Setup = Awaited<ReturnType<typeof signedIn>>;
-
-async function enrolTotp({ deps, user, session }: Setup, friendlyName = "app") {
-  const enrolled = await enrollFactor(deps, {
-    user,
-    sessionId: session.id,
-    factorType: "totp",
-    friendlyName,
-  });
-  if (!enrolled.ok) throw enrolled.error;
-  return enrolled.value;
-}
-
-async function verifyTotp(setup: Setup, factorId: string, secret: string, sessionId = setup.session.id) {
-  const { deps, user, totp } = setup;
-  const challenge = await challengeFactor(deps, { user, factorId, ipAddress: IP });
-  if (!challenge.ok) throw challenge.error;
-  const code = totp.codeAt(secret, deps.clock.now());
-  return verifyFactor(deps, {
-    user,
-    sessionId,
-    factorId,
-    challengeId: challenge.value.id,
-    code,
-    ipAddress: IP,
-  });
-}
 
 describe("enrollFactor", () => {
   it("answers a TOTP secret once and keeps it only sealed, unverified", async () => {
