@@ -159,9 +159,9 @@ describe("TOTP factors through auth-js", () => {
     const unenrollAtAal1 = await again.mfa.unenroll({ factorId: first.id });
     expect(unenrollAtAal1.error).toMatchObject({ status: 422, code: "insufficient_aal" });
 
-    expect(
-      (await again.mfa.challengeAndVerify({ factorId: first.id, code: totpCode(first.totp.secret) })).error,
-    ).toBeNull();
+    // The first session's code cannot prove anything again (RFC 6238 §5.2): the next step's code.
+    const nextCode = totpCode(first.totp.secret, Date.now() + 30_000);
+    expect((await again.mfa.challengeAndVerify({ factorId: first.id, code: nextCode })).error).toBeNull();
     const sameName = await again.mfa.enroll({ factorType: "totp", friendlyName: "first" });
     expect(sameName.error).toMatchObject({ status: 422, code: "mfa_factor_name_conflict" });
     const unenrolled = await again.mfa.unenroll({ factorId: first.id });

@@ -66,18 +66,20 @@ describe("otpauthTotp", () => {
     });
   });
 
-  it("accepts the RFC 6238 code of the current step and one step either side only", () => {
+  it("accepts the RFC 6238 code of the current step and one step either side only, answering its step", () => {
     const totp = otpauthTotp();
     // RFC 6238 appendix B: SHA-1 secret "12345678901234567890", T = 59 s → 94287082 (8 digits; 6: 287082).
     const secret = new Secret({ buffer: new TextEncoder().encode("12345678901234567890").buffer }).base32;
-    expect(totp.check(secret, "287082", new Date(59_000))).toBe(true);
+    expect(totp.match(secret, "287082", new Date(59_000))).toBe(1);
     const at = new Date(1_800_000_000_000);
+    const step = 60_000_000; // 1_800_000_000 s / 30 s
     const codeAt = (ms: number) =>
       new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({ timestamp: ms });
-    expect(totp.check(secret, codeAt(at.getTime() - 30_000), at)).toBe(true);
-    expect(totp.check(secret, codeAt(at.getTime() + 30_000), at)).toBe(true);
-    expect(totp.check(secret, codeAt(at.getTime() - 60_000), at)).toBe(false);
-    expect(totp.check(secret, "12345", at)).toBe(false);
-    expect(totp.check("not base32 !", "123456", at)).toBe(false);
+    expect(totp.match(secret, codeAt(at.getTime()), at)).toBe(step);
+    expect(totp.match(secret, codeAt(at.getTime() - 30_000), at)).toBe(step - 1);
+    expect(totp.match(secret, codeAt(at.getTime() + 30_000), at)).toBe(step + 1);
+    expect(totp.match(secret, codeAt(at.getTime() - 60_000), at)).toBeNull();
+    expect(totp.match(secret, "12345", at)).toBeNull();
+    expect(totp.match("not base32 !", "123456", at)).toBeNull();
   });
 });

@@ -26,8 +26,8 @@ async function qrSvg(uri: string): Promise<string> {
 
 /**
  * RFC 6238 codes by `otpauth`, QR codes by `qrcode` (an SVG document, error correction level H as the
- * reference's). `check` accepts the code of the current step and of one step either side, compared in
- * constant time by the library.
+ * reference's). `match` accepts the code of the current step and of one step either side, compared in
+ * constant time by the library, and answers the step it is the code of.
  */
 export function otpauthTotp(): Totp {
   return {
@@ -36,22 +36,17 @@ export function otpauthTotp(): Totp {
       const uri = totp.toString();
       return { secret: totp.secret.base32, uri, qrCode: await qrSvg(uri) };
     },
-    check(secret, code, at) {
-      if (!/^[0-9]{6}$/.test(code)) return false;
+    match(secret, code, at) {
+      if (!/^[0-9]{6}$/.test(code)) return null;
       let key: Secret;
       try {
         key = Secret.fromBase32(secret);
       } catch {
-        return false;
+        return null;
       }
-      const delta = TOTP.validate({
-        ...PARAMETERS,
-        token: code,
-        secret: key,
-        timestamp: at.getTime(),
-        window: 1,
-      });
-      return delta !== null;
+      const timestamp = at.getTime();
+      const delta = TOTP.validate({ ...PARAMETERS, token: code, secret: key, timestamp, window: 1 });
+      return delta === null ? null : TOTP.counter({ period: PARAMETERS.period, timestamp }) + delta;
     },
   };
 }

@@ -1,9 +1,18 @@
 import type { ChallengeStore, Factor, FactorStore, SessionAssurance } from "@authsvc/core";
-import { challengeFromRow, factorColumns, factorFromRow, isUuid, json, type Queryable } from "./rows.js";
+import {
+  challengeFromRow,
+  factorAttemptsFromRow,
+  factorColumns,
+  factorFromRow,
+  isUuid,
+  json,
+  type Queryable,
+} from "./rows.js";
 
 /** `FactorStore` over `mfa_factors` of `namespace`. */
 export function postgresFactorStore(sql: Queryable, options: { namespace: string }): FactorStore {
   const factors = sql`${sql(options.namespace)}.mfa_factors`;
+  const attemptsTable = sql`${sql(options.namespace)}.mfa_factor_attempts`;
 
   /** Which of the user's other factors `factor` clashes with: its non-empty name, or its phone. */
   async function clash(factor: Factor): Promise<"name_taken" | "phone_taken"> {
@@ -48,6 +57,48 @@ export function postgresFactorStore(sql: Queryable, options: { namespace: string
       if (!isUuid(userId) || !isUuid(id)) return null;
       const [row] = await sql`select * from ${factors} where id = ${id} and user_id = ${userId}`;
       return row ? factorFromRow(row) : null;
+    },
+
+    async lockOwned(userId, id) {
+      if (!isUuid(userId) || !isUuid(id)) return null;
+      // "No key update": attempts wait for one another, yet inserts referencing the factor (its
+      // challenges, its attempts row) do not.
+      const [row] = await sql`
+        select * from ${factors}
+        where id = ${id}
+          and user_id = ${userId}
+        for no key update
+      `;
+      if (!row) return null;
+      // Read in a statement of its own, started once the lock is held: a join in the locking statement
+      // would show the attempts as they were before the previous holder committed.
+      const [attempts] = await sql`select * from ${attemptsTable} where factor_id = ${id}`;
+      return { factor: factorFromRow(row), attempts: factorAttemptsFromRow(attempts ?? {}) };
+    },
+
+    async setAttempts(id, attempts) {
+      if (!isUuid(id)) return;
+      // Nothing when the factor is gone (the insert finds no factor to select).
+      await sql`
+        insert into ${attemptsTable} (
+          factor_id,
+          failed_attempts,
+          locked_until,
+          last_totp_step
+        )
+        select
+          id,
+          ${attempts.failedAttempts},
+          ${attempts.lockedUntil},
+          ${attempts.lastTotpStep}
+        from ${factors}
+        where id = ${id}
+        on conflict (factor_id) do update
+          set
+            failed_attempts = excluded.failed_attempts,
+            locked_until = excluded.locked_until,
+            last_totp_step = excluded.last_totp_step
+      `;
     },
 
     async update(factor) {
@@ -98,6 +149,7 @@ export function postgresChallengeStore(sql: Queryable, options: { namespace: str
           verified_at: c.verifiedAt,
           ip_address: c.ipAddress,
           otp_code: c.otpCode,
+          attempts: c.attempts,
         })}
       `;
     },
@@ -106,6 +158,18 @@ export function postgresChallengeStore(sql: Queryable, options: { namespace: str
       if (!isUuid(factorId) || !isUuid(id)) return null;
       const [row] = await sql`select * from ${challenges} where id = ${id} and factor_id = ${factorId}`;
       return row ? challengeFromRow(row) : null;
+    },
+
+    async countAttempt(id, max) {
+      if (!isUuid(id)) return false;
+      // A concurrent update of the row waits, then re-reads the count: the limit holds in parallel.
+      const result = await sql`
+        update ${challenges}
+        set attempts = attempts + 1
+        where id = ${id}
+          and attempts < ${max}
+      `;
+      return result.count > 0;
     },
 
     async markVerified(id, at) {

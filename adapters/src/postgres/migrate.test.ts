@@ -81,6 +81,7 @@ describe("migrate", () => {
       "flow_state",
       "identities",
       "mfa_challenges",
+      "mfa_factor_attempts",
       "mfa_factors",
       "one_time_tokens",
       "refresh_tokens",

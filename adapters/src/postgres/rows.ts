@@ -2,6 +2,7 @@ import type {
   AmrEntry,
   Challenge,
   Factor,
+  FactorAttempts,
   Identity,
   Metadata,
   RefreshTokenRecord,
@@ -230,5 +231,15 @@ export function challengeFromRow(row: Row): Challenge {
     verifiedAt: dateOrNull(row.verified_at),
     ipAddress: row.ip_address,
     otpCode: textOrNull(row.otp_code),
+    attempts: row.attempts ?? 0,
+  };
+}
+
+/** A factor's guessing state from `mfa_factor_attempts` columns (all null: never attempted). */
+export function factorAttemptsFromRow(row: Row): FactorAttempts {
+  return {
+    failedAttempts: row.failed_attempts ?? 0,
+    lockedUntil: dateOrNull(row.locked_until),
+    lastTotpStep: row.last_totp_step ?? null,
   };
 }

@@ -284,7 +284,17 @@ const catalogue = {
     (id: string) =>
       `MFA challenge ${id} has expired, verify against another challenge or create a new challenge.`,
   ],
+  challengeAttemptsExhausted: [
+    "mfa_challenge_expired",
+    (id: string) => `MFA challenge ${id} has taken too many codes, create a new challenge.`,
+  ],
+  factorBackoff: [
+    "over_request_rate_limit",
+    (seconds: number) =>
+      `Too many wrong codes for this factor: for security purposes, you can only try again after ${seconds} seconds.`,
+  ],
   totpCodeInvalid: ["mfa_verification_failed", "Invalid TOTP code entered"],
+  totpCodeReused: ["mfa_verification_failed", "TOTP code already used, enter the next code your app shows"],
   phoneCodeInvalid: ["mfa_verification_failed", "Invalid MFA Phone code entered"],
   mfaSecretUnreadable: ["unexpected_failure", "Database error verifying MFA TOTP secret"],
 } as const satisfies Record<string, readonly [ErrorCode, string | ((...args: never[]) => string)]>;

@@ -46,6 +46,7 @@ export async function challengeFactor(deps: Deps, input: ChallengeFactorInput): 
       verifiedAt: null,
       ipAddress: input.ipAddress,
       otpCode: null,
+      attempts: 0,
     };
     if (factor.factorType === "phone") {
       const texted = textCode(deps, factor, challenge, { channel: input.channel, now, outbox });

@@ -8,4 +8,6 @@ export interface Challenge {
   readonly ipAddress: string;
   /** Phone only: the code texted, sealed by the `SecretBox` port. */
   readonly otpCode: string | null;
+  /** Codes tried against it: past the limit it takes none (guessing is bounded per challenge). */
+  readonly attempts: number;
 }

@@ -12,7 +12,8 @@ import { type Session, type SessionTokens, signAccessToken } from "../sessions/i
 import type { Challenge } from "./challenge.js";
 import type { MfaDeps, MfaRepositories } from "./deps.js";
 import { callerSession } from "./steps/caller.js";
-import { amrMethodOf, ownedFactor, verifyEnabled } from "./steps/factor-rules.js";
+import { amrMethodOf } from "./steps/factor-rules.js";
+import { admitAttempt, isReplayedStep } from "./steps/guessing-limits.js";
 
 export interface VerifyFactorInput {
   readonly user: User;
@@ -36,6 +37,10 @@ type Deps = Pick<
  * session's current one (the aal1 token can no longer be refreshed into the aal2 session); the
  * factor becomes verified; the user's other sessions below aal2 end, and their other unverified
  * factors of this type go. Answers the new token response.
+ *
+ * Guessing is bounded whatever the caller's address: a challenge takes MAX_CODES_PER_CHALLENGE codes,
+ * a factor's wrong codes in a row impose a doubling backoff, and a TOTP code of a step the factor
+ * already accepted (or an older one) is refused (`steps/guessing-limits.ts`).
  */
 export async function verifyFactor(deps: Deps, input: VerifyFactorInput): Promise<Result<SessionTokens>> {
   if (input.user.isAnonymous) return err(failures.anonymousMfa());
@@ -43,34 +48,41 @@ export async function verifyFactor(deps: Deps, input: VerifyFactorInput): Promis
   const now = deps.clock.now();
   const checked = await checkCode(deps, input, now);
   if (!checked.ok) return checked;
-  const { factor, challenge } = checked.value;
   return transactionRollingBackOn(deps.store, (repos) =>
-    raiseSession(deps, repos, input, { factor, challenge, now }),
+    raiseSession(deps, repos, input, { ...checked.value, now }),
   );
 }
 
-/** Finds the factor and its challenge, and checks the code, before anything is written. */
-async function checkCode(
-  deps: Deps,
-  input: VerifyFactorInput,
-  now: Date,
-): Promise<Result<{ factor: Factor; challenge: Challenge }>> {
-  const found = await ownedFactor(deps.store, input.user.id, input.factorId);
-  if (!found.ok) return found;
-  const factor = found.value;
-  const enabled = verifyEnabled(deps, factor);
-  if (!enabled.ok) return enabled;
-  const challenge = await deps.store.challenges.findOfFactor(factor.id, input.challengeId);
-  if (challenge === null) return err(failures.challengeNotFound());
-  if (challenge.verifiedAt !== null || challenge.ipAddress !== input.ipAddress) {
-    return err(failures.challengeIpMismatch());
-  }
-  if (now.getTime() > challenge.createdAt.getTime() + deps.settings.mfa.challengeExpiry * 1000) {
-    await deps.store.challenges.delete(challenge.id);
-    return err(failures.challengeExpired(challenge.id));
-  }
-  const valid = codeMatches(deps, factor, challenge, input.code, now);
-  if (valid === null) return err(failures.mfaSecretUnreadable());
+/** What a right code proved: the factor and challenge it answered, and its TOTP step. */
+interface CheckedCode {
+  readonly factor: Factor;
+  readonly challenge: Challenge;
+  /** TOTP: the time step of the code (null for a phone code). */
+  readonly totpStep: number | null;
+}
+
+/**
+ * Admits the attempt (counted against the challenge and the factor, see guessing-limits.ts), then
+ * checks the code. Nothing but the count is written before the code proved right.
+ */
+async function checkCode(deps: Deps, input: VerifyFactorInput, now: Date): Promise<Result<CheckedCode>> {
+  const admitted = await admitAttempt(
+    deps,
+    {
+      userId: input.user.id,
+      factorId: input.factorId,
+      challengeId: input.challengeId,
+      ipAddress: input.ipAddress,
+    },
+    now,
+  );
+  if (!admitted.ok) return admitted;
+  const { factor, challenge, lastTotpStep } = admitted.value;
+  const matched = codeMatches(deps, factor, challenge, input.code, now);
+  if (matched === null) return err(failures.mfaSecretUnreadable());
+  // RFC 6238 §5.2: a code seen once must not prove anything again, even within its step.
+  const replayed = matched.totpStep !== null && isReplayedStep(matched.totpStep, lastTotpStep);
+  const valid = matched.valid && !replayed;
 
   // The MFA verification attempt hook hears of every checked code, before anything is written; its
   // "reject" ends all of the user's sessions (reference mfa.go). It runs outside any transaction.
@@ -84,9 +96,10 @@ async function checkCode(
     if (verdict.rejected) await deps.store.sessions.deleteForUser(input.user.id);
     return err(verdict.refusal);
   }
+  if (replayed) return err(failures.totpCodeReused());
   if (!valid)
     return err(factor.factorType === "totp" ? failures.totpCodeInvalid() : failures.phoneCodeInvalid());
-  return ok({ factor, challenge });
+  return ok({ factor, challenge, totpStep: matched.totpStep });
 }
 
 /** A TOTP secret sealed with an older key (key rotation, a configured key after the derived one). */
@@ -101,36 +114,55 @@ function resealed(deps: Pick<MfaDeps, "secretBox">, factor: Factor): string | nu
   return secret === null ? factor.secret : deps.secretBox.seal(factor.id, secret);
 }
 
-/** Whether `code` answers the challenge; null when the stored secret does not open (wrong key). */
+/**
+ * Whether `code` answers the challenge, with the TOTP step it is the code of; null when the stored
+ * secret does not open (wrong key).
+ */
 function codeMatches(
   deps: Deps,
   factor: Factor,
   challenge: Challenge,
   code: string,
   now: Date,
-): boolean | null {
+): { valid: boolean; totpStep: number | null } | null {
   if (factor.factorType === "totp") {
     const secret = factor.secret === null ? null : deps.secretBox.open(factor.id, factor.secret);
-    return secret === null ? null : deps.totp.check(secret, code, now);
+    if (secret === null) return null;
+    const totpStep = deps.totp.match(secret, code, now);
+    return { valid: totpStep !== null, totpStep };
   }
   const expected = challenge.otpCode === null ? null : deps.secretBox.open(challenge.id, challenge.otpCode);
-  return expected === null ? null : constantTimeEqual(expected, code);
+  return expected === null ? null : { valid: constantTimeEqual(expected, code), totpStep: null };
 }
 
 async function raiseSession(
   deps: Deps,
   repos: MfaRepositories,
   input: VerifyFactorInput,
-  context: { factor: Factor; challenge: Challenge; now: Date },
+  context: CheckedCode & { now: Date },
 ): Promise<Result<SessionTokens>> {
-  const { factor, challenge, now } = context;
+  const { challenge, totpStep, now } = context;
   // The session's row lock serialises this with its refreshes.
   const locked = await callerSession(repos, input.sessionId, { lock: true });
   if (!locked.ok) return locked;
+  // Then the factor's (the order unenrolment takes them in): of two verifications with one TOTP code,
+  // on two challenges, the second finds its step used.
+  const current = await repos.factors.lockOwned(input.user.id, context.factor.id);
+  if (current === null) return err(failures.factorNotFound());
+  const { factor, attempts } = current;
+  if (totpStep !== null && isReplayedStep(totpStep, attempts.lastTotpStep)) {
+    return err(failures.totpCodeReused());
+  }
   // One code, one session: of two verifications of one challenge, the second finds it used.
   if (!(await repos.challenges.markVerified(challenge.id, now))) return err(failures.challengeIpMismatch());
   const user = await repos.users.findById(input.user.id);
   if (user === null) return err(failures.jwtUserMissing());
+  // A right code clears the count of wrong ones and the backoff.
+  await repos.factors.setAttempts(factor.id, {
+    failedAttempts: 0,
+    lockedUntil: null,
+    lastTotpStep: totpStep ?? attempts.lastTotpStep,
+  });
   await repos.audit.record({
     action: "verification_attempted",
     actorId: user.id,

@@ -33,7 +33,7 @@ export function fakeStore(): Store & { tables: FakeTables } {
   const begin = rowLocks();
   const transaction: Store["transaction"] = async (fn) => {
     const locks = begin();
-    const { users, sessions } = repos;
+    const { users, sessions, factors } = repos;
     try {
       return await fn({
         ...repos,
@@ -49,6 +49,13 @@ export function fakeStore(): Store & { tables: FakeTables } {
           lock: async (id) => {
             await locks.lock(`sessions/${id}`);
             return sessions.lock(id);
+          },
+        },
+        factors: {
+          ...factors,
+          lockOwned: async (userId, id) => {
+            await locks.lock(`factors/${id}`);
+            return factors.lockOwned(userId, id);
           },
         },
       });

@@ -1,5 +1,5 @@
 import type { AuditEntry, Factor, Identity, User } from "../accounts/index.js";
-import type { Challenge } from "../mfa/index.js";
+import type { Challenge, FactorAttempts } from "../mfa/index.js";
 import type { FlowState } from "../pkce/index.js";
 import type { RefreshTokenRecord, Session } from "../sessions/index.js";
 import type { OneTimeToken } from "../verification/index.js";
@@ -15,6 +15,8 @@ export interface FakeTables {
   flowStates: Map<string, FlowState>;
   factors: Map<string, Factor>;
   challenges: Map<string, Challenge>;
+  /** The guessing state of factors that were ever attempted (`mfa_factor_attempts`). */
+  factorAttempts: Map<string, FactorAttempts>;
   /** The factor that raised each aal2 session (`sessions.factor_id`). */
   sessionFactors: Map<string, string>;
 }
@@ -30,6 +32,7 @@ export function emptyTables(): FakeTables {
     flowStates: new Map(),
     factors: new Map(),
     challenges: new Map(),
+    factorAttempts: new Map(),
     sessionFactors: new Map(),
   };
 }

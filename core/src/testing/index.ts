@@ -22,6 +22,7 @@ export {
 } from "./harness.js";
 export * from "./hooks/fake-hooks.js";
 export * from "./kernel/fakes.js";
+export * from "./mfa/attempts.contract.js";
 export * from "./mfa/factors.contract.js";
 export * from "./mfa/fake-mfa.js";
 export * from "./oauth/external-identities.contract.js";

@@ -2,6 +2,7 @@ import { describeAuditLogContract } from "./accounts/audit-log.contract.js";
 import { describeIdentityRepositoryContract } from "./accounts/identity-repository.contract.js";
 import { describeUserRepositoryContract } from "./accounts/user-repository.contract.js";
 import type { MakeStore } from "./harness.js";
+import { describeFactorAttemptsContract } from "./mfa/attempts.contract.js";
 import { describeFactorStoreContract } from "./mfa/factors.contract.js";
 import { describeExternalIdentityContract } from "./oauth/external-identities.contract.js";
 import { describeFlowStateContract } from "./pkce/flow-states.contract.js";
@@ -26,4 +27,5 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
   describeFlowStateContract(name, makeStore);
   describeExternalIdentityContract(name, makeStore);
   describeFactorStoreContract(name, makeStore);
+  describeFactorAttemptsContract(name, makeStore);
 }

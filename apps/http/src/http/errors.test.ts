@@ -164,7 +164,10 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   challengeNotFound: 422,
   challengeIpMismatch: 422,
   challengeExpired: 422,
+  challengeAttemptsExhausted: 422,
+  factorBackoff: 429,
   totpCodeInvalid: 422,
+  totpCodeReused: 422,
   phoneCodeInvalid: 422,
   mfaSecretUnreadable: 500,
 };

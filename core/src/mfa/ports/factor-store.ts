@@ -2,6 +2,22 @@ import type { Factor, FactorType, UserFactors } from "../../accounts/index.js";
 import type { AmrEntry } from "../../sessions/index.js";
 import type { Challenge } from "../challenge.js";
 
+/** What bounds the guessing of a factor's codes, kept beside it (`mfa_factor_attempts`). */
+export interface FactorAttempts {
+  /** Codes tried since the factor last accepted one (each counted before it is checked). */
+  readonly failedAttempts: number;
+  /** No code is checked before this instant (the backoff); null when none is due. */
+  readonly lockedUntil: Date | null;
+  /** TOTP: the time step of the last code accepted; a code of that step or an older one is refused. */
+  readonly lastTotpStep: number | null;
+}
+
+/** A factor read under its row lock, with its guessing state. */
+export interface LockedFactor {
+  readonly factor: Factor;
+  readonly attempts: FactorAttempts;
+}
+
 /** The second factors of users (`mfa_factors`). */
 export interface FactorStore extends UserFactors {
   /**
@@ -11,6 +27,13 @@ export interface FactorStore extends UserFactors {
   insert(factor: Factor): Promise<"inserted" | "name_taken" | "phone_taken">;
   /** The factor with this id if it belongs to `userId`, else null. */
   findOwned(userId: string, id: string): Promise<Factor | null>;
+  /**
+   * Like `findOwned`, with the factor's guessing state, and row-locks the factor until the transaction
+   * ends: two attempts at one factor are counted one after the other, never from the same count.
+   */
+  lockOwned(userId: string, id: string): Promise<LockedFactor | null>;
+  /** Overwrites the factor's guessing state (a factor never attempted has 0, null, null). */
+  setAttempts(id: string, attempts: FactorAttempts): Promise<void>;
   /** Overwrites the factor's friendly name, phone, status, secret and `last_challenged_at`. */
   update(factor: Factor): Promise<"updated" | "name_taken" | "phone_taken">;
   /** Deletes one factor (its challenges go with it); false when there was none. */
@@ -26,6 +49,11 @@ export interface ChallengeStore {
   insert(challenge: Challenge): Promise<void>;
   /** The challenge with this id if it belongs to `factorId`, else null. */
   findOfFactor(factorId: string, id: string): Promise<Challenge | null>;
+  /**
+   * Counts one code tried against the challenge unless it has taken `max` already: false then (the
+   * challenge is void) or when it is gone. One statement, so parallel attempts never pass `max`.
+   */
+  countAttempt(id: string, max: number): Promise<boolean>;
   /** Marks the challenge used at `at`; false when it was already used (two verifications raced). */
   markVerified(id: string, at: Date): Promise<boolean>;
   delete(id: string): Promise<void>;

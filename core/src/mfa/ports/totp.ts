@@ -12,6 +12,10 @@ export interface TotpEnrolment {
 export interface Totp {
   /** A new secret for `accountName` at `issuer`, with its URI and QR code. */
   enrol(input: { issuer: string; accountName: string }): Promise<TotpEnrolment>;
-  /** Whether `code` is the code of `secret` at `at`, one step before or after included. Constant-time. */
-  check(secret: string, code: string, at: Date): boolean;
+  /**
+   * The time step (RFC 6238 `T`, Unix seconds / 30) whose code `code` is, when that step is `at`'s or
+   * one either side; null when it is none of them. Constant-time. The step lets the caller refuse a
+   * code of a step it already accepted (RFC 6238 §5.2).
+   */
+  match(secret: string, code: string, at: Date): number | null;
 }

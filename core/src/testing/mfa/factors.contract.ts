@@ -28,6 +28,7 @@ export function aChallenge(factorId: string, fields: Partial<Challenge> = {}): C
     verifiedAt: null,
     ipAddress: "127.0.0.1",
     otpCode: null,
+    attempts: 0,
     ...fields,
   };
 }

@@ -2,6 +2,7 @@ import type { Factor } from "../../accounts/index.js";
 import type {
   Challenge,
   ChallengeStore,
+  FactorAttempts,
   FactorStore,
   SecretBox,
   SessionAssurance,
@@ -10,6 +11,9 @@ import type {
 import type { FakeTables } from "../fake-tables.js";
 
 const byCreation = (a: Factor, b: Factor) => a.createdAt.getTime() - b.createdAt.getTime();
+
+/** The guessing state of a factor never attempted. */
+const unattempted: FactorAttempts = { failedAttempts: 0, lockedUntil: null, lastTotpStep: null };
 
 /** Factors over the shared in-memory tables, with the uniqueness rules of the real table. */
 export function fakeFactors(t: FakeTables): FactorStore {
@@ -23,6 +27,7 @@ export function fakeFactors(t: FakeTables): FactorStore {
   };
   const drop = (id: string) => {
     for (const [k, c] of t.challenges) if (c.factorId === id) t.challenges.delete(k);
+    t.factorAttempts.delete(id);
     return t.factors.delete(id);
   };
   return {
@@ -36,6 +41,16 @@ export function fakeFactors(t: FakeTables): FactorStore {
     findOwned: async (userId, id) => {
       const f = t.factors.get(id);
       return f && f.userId === userId ? f : null;
+    },
+    // The row lock is the fake store's transaction's (fake-store.ts).
+    lockOwned: async (userId, id) => {
+      const f = t.factors.get(id);
+      return f && f.userId === userId
+        ? { factor: f, attempts: t.factorAttempts.get(id) ?? unattempted }
+        : null;
+    },
+    setAttempts: async (id, attempts) => {
+      if (t.factors.has(id)) t.factorAttempts.set(id, attempts);
     },
     update: async (f) => {
       const refused = clash(f);
@@ -67,6 +82,12 @@ export function fakeChallenges(t: FakeTables): ChallengeStore {
     findOfFactor: async (factorId, id) => {
       const c = t.challenges.get(id);
       return c && c.factorId === factorId ? c : null;
+    },
+    countAttempt: async (id, max) => {
+      const c = t.challenges.get(id);
+      if (!c || c.attempts >= max) return false;
+      t.challenges.set(id, { ...c, attempts: c.attempts + 1 });
+      return true;
     },
     markVerified: async (id, at) => {
       const c = t.challenges.get(id);
@@ -133,7 +154,10 @@ export function fakeTotp(): Totp & { codeAt(secret: string, at: Date): string } 
       const uri = `otpauth://totp/${issuer}:${accountName}?secret=${secret}&issuer=${issuer}`;
       return { secret, uri, qrCode: `<svg>${uri}</svg>` };
     },
-    check: (secret, code, at) => [-1, 0, 1].some((d) => codeOf(secret, stepOf(at) + d) === code),
+    match: (secret, code, at) => {
+      const step = [-1, 0, 1].map((d) => stepOf(at) + d).find((s) => codeOf(secret, s) === code);
+      return step ?? null;
+    },
     codeAt: (secret, at) => codeOf(secret, stepOf(at)),
   };
 }
