@@ -88,7 +88,11 @@ export function cookieJar() {
       for (const line of res.headers.getSetCookie()) {
         const [pair = ""] = line.split(";");
         const eq = pair.indexOf("=");
-        if (eq > 0) cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+        if (eq <= 0) continue;
+        const name = pair.slice(0, eq).trim();
+        // A cookie answered with Max-Age=0 is dropped, as a browser drops it.
+        if (/;\s*max-age=0(;|$)/i.test(line)) cookies.delete(name);
+        else cookies.set(name, pair.slice(eq + 1).trim());
       }
     },
   };
