@@ -18,7 +18,8 @@ const PREFIX = "/realms/test";
  * A real OpenID Provider (`oidc-provider`) on 127.0.0.1, laid out like a Keycloak realm
  * (`/realms/test/protocol/openid-connect/{auth,token,userinfo,certs}`), with its development login
  * and consent pages: any login name signs in as that account, whose address is `<login>@example.com`
- * (verified, unless the login starts with `unverified`).
+ * (verified, unless the login starts with `unverified`); `unverified.<name>` is another account whose
+ * address is `<name>@example.com`, unverified: someone claiming `<name>`'s address at the provider.
  */
 export async function startOpenIdProvider(redirectUris: readonly string[]): Promise<OpenIdProvider> {
   const server: Server = createServer();
@@ -55,7 +56,7 @@ export async function startOpenIdProvider(redirectUris: readonly string[]): Prom
       accountId: id,
       claims: () => ({
         sub: id,
-        email: `${id}@example.com`,
+        email: `${id.replace(/^unverified\./, "")}@example.com`,
         email_verified: !id.startsWith("unverified"),
         name: `Person ${id}`,
         preferred_username: id,
