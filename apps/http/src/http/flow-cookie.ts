@@ -11,6 +11,8 @@ import type { AppEnv } from "./app-env.js";
  */
 export const flowCookieName = (state: string) => `authsvc-flow-${state}`;
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
  * Where and how the cookie is sent: only to the callback the provider returns the browser to (the
  * path of the authorization URL's `redirect_uri`; else this server's `/callback` beside the
@@ -52,7 +54,8 @@ export function setFlowCookie(c: Context<AppEnv>, started: StartedExternalSignIn
  * once, whatever the outcome. Undefined when there is no state or no such cookie.
  */
 export function takeFlowCookie(c: Context<AppEnv>, state: string | undefined): string | undefined {
-  if (!state || state.length > 64) return undefined;
+  // Only a state that can be one (a UUID) names a cookie: any other is refused by the use case anyway.
+  if (!state || !UUID.test(state)) return undefined;
   const name = flowCookieName(state);
   const value = getCookie(c, name);
   if (value !== undefined) deleteCookie(c, name, { path: new URL(c.req.url).pathname, httpOnly: true });
