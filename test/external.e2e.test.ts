@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { GoTrueClient } from "@supabase/auth-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FreshNamespace, migratedNamespace } from "./support/database.js";
-import { cookieJar, OP_CLIENT, type OpenIdProvider, startOpenIdProvider } from "./support/openid-provider.js";
+import { oauthBrowser } from "./support/oauth-browser.js";
+import { OP_CLIENT, type OpenIdProvider, startOpenIdProvider } from "./support/openid-provider.js";
 import { productionServerEnv } from "./support/server-env.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
 
@@ -36,6 +37,11 @@ beforeAll(async () => {
     }),
     { cwd },
   );
+  browser = oauthBrowser({
+    serverUrl: server.url,
+    providerOrigin: new URL(op.realm).origin,
+    callbackUrl: CALLBACK,
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -64,54 +70,11 @@ function client(flowType: "implicit" | "pkce" = "implicit") {
 let counter = 0;
 const login = (tag: string) => `${tag}-${Date.now()}-${++counter}`;
 
-/** A browser at the provider: follows redirects, signs in as `account`, allows or denies consent. */
-async function throughProvider(
-  start: string,
-  account: string,
-  consent: "allow" | "deny" = "allow",
-): Promise<URL> {
-  const jar = cookieJar();
-  let url = new URL(start);
-  let init: RequestInit = {};
-  for (let step = 0; step < 20; step++) {
-    const res = await fetch(url, {
-      ...init,
-      redirect: "manual",
-      headers: { ...init.headers, cookie: jar.header() },
-    });
-    jar.keep(res);
-    init = {};
-    const location = res.headers.get("location");
-    if (location) {
-      const next = new URL(location, url);
-      if (next.origin !== new URL(op.realm).origin) return next;
-      url = next;
-      continue;
-    }
-    const html = await res.text();
-    expect(res.status, html).toBe(200);
-    const action = new URL(/<form[^>]*action="([^"]+)"/.exec(html)?.[1] ?? "", url);
-    if (html.includes('name="login"')) {
-      const body = new URLSearchParams({ prompt: "login", login: account, password: "any-password" });
-      init = { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded" } };
-      url = action;
-    } else if (consent === "deny") {
-      url = new URL(/href="([^"]*abort[^"]*)"/.exec(html)?.[1] ?? "", url);
-    } else {
-      const body = new URLSearchParams({ prompt: "consent" });
-      init = { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded" } };
-      url = action;
-    }
-  }
-  throw new Error("the provider never redirected back");
-}
-
-/** The provider's redirect to /callback, sent to the server (the public address maps to it), like a browser. */
-async function callback(back: URL): Promise<{ status: number; landing: URL }> {
-  expect(`${back.origin}${back.pathname}`).toBe(CALLBACK);
-  const res = await fetch(`${server.url}/callback${back.search}`, { redirect: "manual" });
-  return { status: res.status, landing: new URL(res.headers.get("location") ?? "") };
-}
+/** The browser every test drives (one machine, its cookies kept). */
+let browser: ReturnType<typeof oauthBrowser>;
+const throughProvider: ReturnType<typeof oauthBrowser>["throughProvider"] = (...args) =>
+  browser.throughProvider(...args);
+const callback: ReturnType<typeof oauthBrowser>["callback"] = (...args) => browser.callback(...args);
 
 const fragment = (landing: URL) => Object.fromEntries(new URLSearchParams(landing.hash.slice(1)));
 
@@ -195,12 +158,11 @@ describe("signInWithOAuth through a real OpenID Provider", () => {
     expect(replayedState.landing.searchParams.get("error_code")).toBe("bad_oauth_state");
 
     // The old code with a fresh state: the provider refuses to exchange it a second time.
-    const authorize = await fetch(await start(), { redirect: "manual" });
+    const authorize = await browser.visit(await start());
     const fresh = new URL(authorize.headers.get("location") ?? "");
     expect(fresh.origin).toBe(new URL(op.realm).origin);
-    const replayedCode = await fetch(
+    const replayedCode = await browser.visit(
       `${server.url}/callback?state=${fresh.searchParams.get("state")}&code=${back.searchParams.get("code")}`,
-      { redirect: "manual" },
     );
     const landing = new URL(replayedCode.headers.get("location") ?? "");
     expect(Object.fromEntries(landing.searchParams)).toMatchObject({

@@ -105,12 +105,13 @@ export type {
 } from "./oauth/index.js";
 export type { ExternalIdentityStore } from "./oauth/ports/external-identities.js";
 export { signInWithIdToken } from "./oauth/sign-in-with-id-token.js";
-export { startExternalSignIn } from "./oauth/start-external-sign-in.js";
+export { type StartedExternalSignIn, startExternalSignIn } from "./oauth/start-external-sign-in.js";
 export { unlinkIdentity } from "./oauth/unlink-identity.js";
 // PKCE
 export { exchangeAuthCode } from "./pkce/exchange-auth-code.js";
 export {
   type CodeChallengeMethod,
+  FLOW_STATE_EXPIRY_SECONDS,
   type FlowState,
   PKCE_PREFIX,
   type PkceChallenge,

@@ -18,7 +18,8 @@ const PREFIX = "/realms/test";
  * A real OpenID Provider (`oidc-provider`) on 127.0.0.1, laid out like a Keycloak realm
  * (`/realms/test/protocol/openid-connect/{auth,token,userinfo,certs}`), with its development login
  * and consent pages: any login name signs in as that account, whose address is `<login>@example.com`
- * (verified, unless the login starts with `unverified`).
+ * (verified, unless the login starts with `unverified`); `unverified.<name>` is another account whose
+ * address is `<name>@example.com`, unverified: someone claiming `<name>`'s address at the provider.
  */
 export async function startOpenIdProvider(redirectUris: readonly string[]): Promise<OpenIdProvider> {
   const server: Server = createServer();
@@ -55,7 +56,7 @@ export async function startOpenIdProvider(redirectUris: readonly string[]): Prom
       accountId: id,
       claims: () => ({
         sub: id,
-        email: `${id}@example.com`,
+        email: `${id.replace(/^unverified\./, "")}@example.com`,
         email_verified: !id.startsWith("unverified"),
         name: `Person ${id}`,
         preferred_username: id,
@@ -88,7 +89,11 @@ export function cookieJar() {
       for (const line of res.headers.getSetCookie()) {
         const [pair = ""] = line.split(";");
         const eq = pair.indexOf("=");
-        if (eq > 0) cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+        if (eq <= 0) continue;
+        const name = pair.slice(0, eq).trim();
+        // A cookie answered with Max-Age=0 is dropped, as a browser drops it.
+        if (/;\s*max-age=0(;|$)/i.test(line)) cookies.delete(name);
+        else cookies.set(name, pair.slice(eq + 1).trim());
       }
     },
   };

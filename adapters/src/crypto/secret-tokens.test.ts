@@ -49,6 +49,16 @@ describe("secretTokens", () => {
     expect(tokens.child("parent-token")).toBe(FROZEN_CHILD);
   });
 
+  it("binds a flow to a value only the key gives, distinct from the refresh tokens' children", () => {
+    const flow = "6f1c2a8e-3b9d-4c55-9a0e-1d2f3a4b5c6d";
+    const binding = tokens.flowBinding(flow);
+    expect(binding).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(secretTokens("jwt-secret-a").flowBinding(flow)).toBe(binding);
+    expect(secretTokens("jwt-secret-b").flowBinding(flow)).not.toBe(binding);
+    expect(tokens.flowBinding("6f1c2a8e-3b9d-4c55-9a0e-1d2f3a4b5c6e")).not.toBe(binding);
+    expect(tokens.child(flow)).not.toBe(binding.slice(0, 24));
+  });
+
   it("refuses an empty key up front", () => {
     expect(() => secretTokens("")).toThrow(/must not be empty/);
   });

@@ -13,11 +13,12 @@ export function postgresExternalIdentities(
         await sql`select * from ${table} where provider = ${provider} and provider_id = ${providerId}`;
       return row ? identityFromRow(row) : null;
     },
-    async listByEmails(emails) {
+    async listByVerifiedEmails(emails) {
       if (emails.length === 0) return [];
       const rows = await sql`
         select * from ${table}
         where email = any(${[...emails]}::text[])
+          and identity_data -> 'email_verified' = 'true'::jsonb
         order by created_at, id`;
       return rows.map(identityFromRow);
     },

@@ -81,6 +81,7 @@ describe("defaults", () => {
       tokenPer5Min: 150,
       verifyPer5Min: 30,
       otpPer5Min: 30,
+      authorizePer5Min: 30,
     });
     expect(config.metrics).toEqual({
       enabled: false,

@@ -177,6 +177,7 @@ const catalogue = {
   oauthStateInvalid: ["bad_oauth_state", "OAuth state parameter is invalid"],
   oauthStateNotFound: ["bad_oauth_state", "OAuth state not found or expired"],
   oauthStateExpired: ["bad_oauth_state", "OAuth state has expired"],
+  oauthStateOtherBrowser: ["bad_oauth_state", "OAuth state was not started in this browser"],
   oauthCodeMissing: ["bad_oauth_callback", "OAuth callback with missing authorization code missing"],
   oauthProviderGone: ["oauth_provider_not_supported", "Unsupported provider: provider is not enabled"],
   externalEmailMissing: ["unexpected_failure", "Error getting user email from external provider"],

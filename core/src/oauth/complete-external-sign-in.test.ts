@@ -21,7 +21,8 @@ function setup(settings: Partial<AuthSettings> = {}) {
     });
     if (!started.ok) throw started.error;
     const state = idp.requests.at(-1)?.state;
-    return completeExternalSignIn(all, { state, code: idp.authorize(person) });
+    const browserBinding = started.value.browserBinding ?? undefined;
+    return completeExternalSignIn(all, { state, code: idp.authorize(person), browserBinding });
   }
   return { deps: all, idp, tables: deps.store.tables, signIn };
 }
@@ -31,6 +32,11 @@ const person = (fields: Partial<FakePerson> = {}): FakePerson => ({
   email: "ann@example.com",
   verified: true,
   ...fields,
+});
+/** A callback's `state` with the binding the browser that started the flow holds. */
+const bound = (deps: { tokens: { flowBinding(id: string): string } }, state: string | undefined) => ({
+  state,
+  browserBinding: deps.tokens.flowBinding(state ?? ""),
 });
 const sessionOf = (r: Awaited<ReturnType<typeof completeExternalSignIn>>) => {
   if (!r.ok || r.value.kind !== "session") throw new Error(`no session: ${JSON.stringify(r)}`);
@@ -180,8 +186,11 @@ describe("external sign-in: state, PKCE and linking", () => {
     await startExternalSignIn(deps, { provider: "keycloak" });
     const state = idp.requests.at(-1)?.state;
     const code = idp.authorize(person());
-    sessionOf(await completeExternalSignIn(deps, { state, code }));
-    const replay = failureOf(await completeExternalSignIn(deps, { state, code: idp.authorize(person()) }));
+    const browserBinding = deps.tokens.flowBinding(state ?? "");
+    sessionOf(await completeExternalSignIn(deps, { state, code, browserBinding }));
+    const replay = failureOf(
+      await completeExternalSignIn(deps, { state, code: idp.authorize(person()), browserBinding }),
+    );
     expect(replay).toMatchObject({
       stateKnown: false,
       redirectTo: "http://localhost:3000",
@@ -196,7 +205,7 @@ describe("external sign-in: state, PKCE and linking", () => {
     await startExternalSignIn(deps, { provider: "keycloak" });
     deps.clock.advance(301_000);
     const late = await completeExternalSignIn(deps, {
-      state: idp.requests.at(-1)?.state,
+      ...bound(deps, idp.requests.at(-1)?.state),
       code: idp.authorize(person()),
     });
     expect(failureOf(late)).toMatchObject({
@@ -204,11 +213,53 @@ describe("external sign-in: state, PKCE and linking", () => {
     });
   });
 
+  it("refuses a sign-in flow completed by another browser: no binding, or another flow's", async () => {
+    const { deps, idp, tables } = setup();
+    const first = await startExternalSignIn(deps, {
+      provider: "keycloak",
+      redirectTo: "http://localhost:3000/x",
+    });
+    const second = await startExternalSignIn(deps, { provider: "keycloak" });
+    if (!first.ok || !second.ok) throw new Error("not started");
+    expect(first.value.browserBinding).toBe(deps.tokens.flowBinding(first.value.state));
+    const refused = { code: "bad_oauth_state", message: "OAuth state was not started in this browser" };
+    const without = await completeExternalSignIn(deps, {
+      state: first.value.state,
+      code: idp.authorize(person()),
+    });
+    expect(failureOf(without)).toMatchObject({
+      stateKnown: true,
+      redirectTo: "http://localhost:3000/x",
+      error: refused,
+    });
+    const swapped = await completeExternalSignIn(deps, {
+      state: second.value.state,
+      code: idp.authorize(person()),
+      browserBinding: first.value.browserBinding ?? "",
+    });
+    expect(failureOf(swapped)).toMatchObject({ error: refused });
+    expect(tables.users.size).toBe(0);
+    // The state is used up: the right browser cannot retry it either.
+    const late = await completeExternalSignIn(deps, {
+      ...bound(deps, first.value.state),
+      code: idp.authorize(person()),
+    });
+    expect(failureOf(late)).toMatchObject({ error: { message: "OAuth state not found or expired" } });
+  });
+
+  it("binds no manual linking flow to a browser: the signed-in user who started it binds it", async () => {
+    const { deps, tables } = setup();
+    const bob = aUser({ email: "bob@example.com", emailConfirmedAt: new Date("2025-01-01T00:00:00Z") });
+    tables.users.set(bob.id, bob);
+    const started = await startExternalSignIn(deps, { provider: "keycloak", linkingTargetId: bob.id });
+    expect(started).toMatchObject({ ok: true, value: { browserBinding: null } });
+  });
+
   it("passes the provider's own refusal on (consent denied) and refuses a code the provider rejects", async () => {
     const { deps, idp } = setup();
     await startExternalSignIn(deps, { provider: "keycloak", redirectTo: "http://localhost:3000/x" });
     const denied = await completeExternalSignIn(deps, {
-      state: idp.requests.at(-1)?.state,
+      ...bound(deps, idp.requests.at(-1)?.state),
       error: "access_denied",
       errorDescription: "consent denied",
     });
@@ -219,7 +270,7 @@ describe("external sign-in: state, PKCE and linking", () => {
     });
     await startExternalSignIn(deps, { provider: "keycloak" });
     const bad = await completeExternalSignIn(deps, {
-      state: idp.requests.at(-1)?.state,
+      ...bound(deps, idp.requests.at(-1)?.state),
       code: "code-unknown",
     });
     expect(failureOf(bad)).toMatchObject({ stateKnown: true, error: { code: "unexpected_failure" } });

@@ -1,4 +1,13 @@
-import { AuthError, err, failures, isUuid, Outbox, ok, type Result } from "../kernel/index.js";
+import {
+  AuthError,
+  constantTimeEqual,
+  err,
+  failures,
+  isUuid,
+  Outbox,
+  ok,
+  type Result,
+} from "../kernel/index.js";
 import { flowStateExpired, storeIssuedFlow } from "../pkce/index.js";
 import { issueSession, type SessionTokens } from "../sessions/index.js";
 import type { VerificationRepositories } from "../verification/index.js";
@@ -16,6 +25,8 @@ export interface CallbackInput {
   readonly errorDescription?: string | undefined;
   /** Apple's first-sign-in `user` form field. */
   readonly formUser?: string | undefined;
+  /** What the browser brought back of `StartedExternalSignIn.browserBinding` (its cookie), if anything. */
+  readonly browserBinding?: string | undefined;
 }
 
 /** Where the browser goes: the flow's redirect with a session (implicit) or a code (PKCE). */
@@ -45,7 +56,8 @@ type Deps = Pick<
 
 /**
  * `GET|POST /callback`: the provider sends the browser back with `state` and `code`. The flow state is
- * consumed (a replayed or unknown state is 400 `bad_oauth_state`; older than 300 s too), the code is
+ * consumed (a replayed or unknown state is 400 `bad_oauth_state`; older than 300 s too; a sign-in
+ * flow the browser cannot prove it started, by its browser binding, too), the code is
  * exchanged and the person fetched through the provider — outside any transaction — and then, in one
  * transaction, the account is found, linked or created (`externalAccount`), or the identity linked to
  * the flow's target user, and a session issued (implicit flow, amr `oauth`) or a code stored for
@@ -65,6 +77,15 @@ export async function completeExternalSignIn(
   if (flowStateExpired(state, now)) return early(failures.oauthStateExpired());
   const redirectTo = state.referrer ?? site;
   const fail = (error: AuthError) => err({ error, redirectTo, stateKnown: true });
+  // Another browser (one the flow's link or the provider's answer was passed to) cannot complete a
+  // sign-in flow: it would sign that browser into the starter's account (login CSRF) or hand the
+  // starter's account a code meant for someone else. Checked before the provider is called.
+  if (state.linkingTargetId === null) {
+    const expected = deps.tokens.flowBinding(state.id);
+    if (!input.browserBinding || !constantTimeEqual(input.browserBinding, expected)) {
+      return fail(failures.oauthStateOtherBrowser());
+    }
+  }
   if (input.error) {
     const providerError = { error: input.error, description: input.errorDescription ?? "" };
     return err({ providerError, redirectTo, stateKnown: true });

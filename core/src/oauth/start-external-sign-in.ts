@@ -31,15 +31,31 @@ export interface StartExternalSignInInput {
   readonly linkingTargetId?: string | undefined;
 }
 
+/** Where the browser goes next, and what it must bring back to `/callback`. */
+export interface StartedExternalSignIn {
+  /** The provider's authorization URL. */
+  readonly url: string;
+  /** The OAuth `state`: the flow state's id. */
+  readonly state: string;
+  /**
+   * The value the browser that starts the flow keeps (a cookie) and must present at `/callback`
+   * (`tokens.flowBinding(state)`), so that nobody else's browser can complete the flow (RFC 9700
+   * §4.7); null for manual linking, which a client starts with a bearer token, not a browser
+   * navigation, and which is bound to the signed-in user instead.
+   */
+  readonly browserBinding: string | null;
+}
+
 /**
  * `GET /authorize` (and `GET /user/identities/authorize`): records a flow state — provider, checked
  * redirect, PKCE challenge, linking target — whose id is the OAuth `state` (usable once, for 300 s)
- * and answers the provider's authorization URL. An unknown or disabled provider: 400.
+ * and answers the provider's authorization URL with the browser binding. An unknown or disabled
+ * provider: 400.
  */
 export async function startExternalSignIn(
-  deps: Pick<OAuthDeps, "store" | "clock" | "random" | "settings" | "providers">,
+  deps: Pick<OAuthDeps, "store" | "clock" | "random" | "settings" | "providers" | "tokens">,
   input: StartExternalSignInInput,
-): Promise<Result<{ url: string }>> {
+): Promise<Result<StartedExternalSignIn>> {
   const provider = deps.providers.provider(input.provider);
   if (provider === null) return err(failures.providerNotEnabled());
   const referrer = resolveRedirect(input.redirectTo, {
@@ -61,5 +77,9 @@ export async function startExternalSignIn(
   });
   await deps.store.flowStates.create(state);
   const scopes = (input.scopes ?? "").split(/[\s,]+/).filter((s) => s !== "");
-  return ok({ url: provider.authorizationUrl({ state: state.id, scopes, extraParams }) });
+  return ok({
+    url: provider.authorizationUrl({ state: state.id, scopes, extraParams }),
+    state: state.id,
+    browserBinding: state.linkingTargetId === null ? deps.tokens.flowBinding(state.id) : null,
+  });
 }

@@ -117,6 +117,7 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   oauthStateInvalid: 400,
   oauthStateNotFound: 400,
   oauthStateExpired: 400,
+  oauthStateOtherBrowser: 400,
   oauthCodeMissing: 400,
   oauthProviderGone: 400,
   externalEmailMissing: 500,

@@ -11,15 +11,30 @@ function app(settings: Partial<AuthSettings> = {}) {
   const t = testApp({}, settings);
   const idp = fakeProviders("keycloak");
   t.auth.providers = idp.providers;
+  /** The browser's cookies, as `/authorize` set them (all for the `/callback` path). */
+  const jar = new Map<string, string>();
   /** `/authorize` with `query`; answers the state the provider was sent. */
   async function authorize(query = "", headers: Record<string, string> = {}) {
     const res = await t.app.request(`/authorize?provider=keycloak${query}`, { headers });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toMatch(/^https:\/\/keycloak\.example\/auth\?state=/);
+    for (const line of res.headers.getSetCookie()) {
+      const [name = "", value = ""] = (line.split(";")[0] ?? "").split("=");
+      jar.set(name, value);
+    }
     return idp.requests.at(-1)?.state ?? "";
   }
+  /** A request from the browser that started the flows: it carries their cookies. */
+  const browser = (path: string, init: RequestInit = {}) =>
+    t.app.request(path, {
+      ...init,
+      headers: {
+        ...(init.headers as Record<string, string>),
+        cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; "),
+      },
+    });
   const landing = (res: Response) => new URL(res.headers.get("location") ?? "");
-  return { ...t, idp, authorize, landing };
+  return { ...t, idp, authorize, browser, landing };
 }
 
 describe("GET /authorize", () => {
@@ -50,9 +65,9 @@ describe("GET /authorize", () => {
 
 describe("GET|POST /callback", () => {
   it("lands an implicit flow on the redirect with exactly the reference's fragment fields", async () => {
-    const { app: a, authorize, idp, landing } = app();
+    const { browser, authorize, idp, landing } = app();
     const state = await authorize("&redirect_to=http://localhost:3000/done");
-    const res = await a.request(`/callback?state=${state}&code=${idp.authorize(ANN)}`);
+    const res = await browser(`/callback?state=${state}&code=${idp.authorize(ANN)}`);
     expect(res.status).toBe(302);
     const url = landing(res);
     expect(`${url.origin}${url.pathname}`).toBe("http://localhost:3000/done");
@@ -68,7 +83,7 @@ describe("GET|POST /callback", () => {
       "token_type",
     ]);
     expect(fragment.get("provider_token")).toBe("pat-kc-ann");
-    const me = await a.request("/user", {
+    const me = await browser("/user", {
       headers: { authorization: `Bearer ${fragment.get("access_token")}` },
     });
     expect(await me.json()).toMatchObject({
@@ -78,12 +93,13 @@ describe("GET|POST /callback", () => {
   });
 
   it("lands a PKCE flow with ?code=, exchanged for the session and the provider's tokens", async () => {
-    const { app: a, authorize, idp, landing } = app();
+    const t = app();
+    const { browser, authorize, idp, landing } = t;
     const state = await authorize(`&code_challenge=${VERIFIER}&code_challenge_method=plain`);
-    const res = await a.request(`/callback?state=${state}&code=${idp.authorize(ANN)}`);
+    const res = await browser(`/callback?state=${state}&code=${idp.authorize(ANN)}`);
     const code = landing(res).searchParams.get("code");
     expect(code).toBeTruthy();
-    const token = await send(a, "POST", "/token?grant_type=pkce", {
+    const token = await send(t.app, "POST", "/token?grant_type=pkce", {
       auth_code: code,
       code_verifier: VERIFIER,
     });
@@ -95,10 +111,10 @@ describe("GET|POST /callback", () => {
   });
 
   it("accepts the provider's answer as a form post", async () => {
-    const { app: a, authorize, idp, landing } = app();
+    const { browser, authorize, idp, landing } = app();
     const state = await authorize();
     const body = new URLSearchParams({ state, code: idp.authorize(ANN) });
-    const res = await a.request("/callback", {
+    const res = await browser("/callback", {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: body.toString(),
@@ -119,10 +135,10 @@ describe("GET|POST /callback", () => {
   });
 
   it("sends a replayed or unknown state to SITE_URL with the error in the query (303)", async () => {
-    const { app: a, authorize, idp, landing } = app();
+    const { browser, authorize, idp, landing } = app();
     const state = await authorize();
-    await a.request(`/callback?state=${state}&code=${idp.authorize(ANN)}`);
-    const replay = await a.request(`/callback?state=${state}&code=${idp.authorize(ANN)}`);
+    await browser(`/callback?state=${state}&code=${idp.authorize(ANN)}`);
+    const replay = await browser(`/callback?state=${state}&code=${idp.authorize(ANN)}`);
     expect(replay.status).toBe(303);
     const url = landing(replay);
     expect(`${url.origin}${url.pathname}`).toBe("http://localhost:3000/");
@@ -133,10 +149,46 @@ describe("GET|POST /callback", () => {
     });
   });
 
+  it("binds the flow to the starting browser's cookie: another browser is refused, the cookie cleared", async () => {
+    const { app: a, browser, authorize, idp, landing, auth } = app();
+    const res = await a.request("/authorize?provider=keycloak&redirect_to=http://localhost:3000/done");
+    const state = idp.requests.at(-1)?.state ?? "";
+    const [cookie] = res.headers.getSetCookie();
+    expect(cookie).toMatch(new RegExp(`^authsvc-flow-${state}=[^;]+; `));
+    expect(cookie?.split("; ").slice(1).sort()).toEqual([
+      "HttpOnly",
+      "Max-Age=300",
+      "Path=/callback",
+      "SameSite=Lax",
+    ]);
+    // The provider's answer opened in another browser (no cookie, or another flow's): refused.
+    const other = await a.request(`/callback?state=${state}&code=${idp.authorize(ANN)}`);
+    expect(other.status).toBe(302);
+    expect(Object.fromEntries(landing(other).searchParams)).toEqual({
+      error: "invalid_request",
+      error_code: "bad_oauth_state",
+      error_description: "OAuth state was not started in this browser",
+    });
+    expect(auth.store.tables.users.size).toBe(0);
+    const second = await authorize();
+    const value = cookie?.split(";")[0]?.split("=")[1] ?? "";
+    const swapped = await a.request(`/callback?state=${second}&code=${idp.authorize(ANN)}`, {
+      headers: { cookie: `authsvc-flow-${second}=${value}` },
+    });
+    expect(landing(swapped).searchParams.get("error_code")).toBe("bad_oauth_state");
+    // The browser that started a flow completes it, and its cookie is dropped.
+    const third = await authorize();
+    const done = await browser(`/callback?state=${third}&code=${idp.authorize(ANN)}`);
+    expect(landing(done).hash).toContain("access_token=");
+    expect(done.headers.getSetCookie()).toEqual([
+      expect.stringMatching(new RegExp(`^authsvc-flow-${third}=; Max-Age=0; `)),
+    ]);
+  });
+
   it("passes the provider's refusal on to the redirect in query and fragment (302)", async () => {
-    const { app: a, authorize, landing } = app();
+    const { browser, authorize, landing } = app();
     const state = await authorize("&redirect_to=http://localhost:3000/done");
-    const res = await a.request(`/callback?state=${state}&error=access_denied&error_description=denied`);
+    const res = await browser(`/callback?state=${state}&error=access_denied&error_description=denied`);
     expect(res.status).toBe(302);
     const url = landing(res);
     expect(url.searchParams.get("error")).toBe("access_denied");
@@ -148,11 +200,9 @@ describe("GET|POST /callback", () => {
   });
 
   it("answers an unverified address with access_denied and provider_email_needs_verification", async () => {
-    const { app: a, authorize, idp, landing, auth } = app();
+    const { browser, authorize, idp, landing, auth } = app();
     const state = await authorize();
-    const res = await a.request(
-      `/callback?state=${state}&code=${idp.authorize({ ...ANN, verified: false })}`,
-    );
+    const res = await browser(`/callback?state=${state}&code=${idp.authorize({ ...ANN, verified: false })}`);
     const url = landing(res);
     expect(url.searchParams.get("error")).toBe("access_denied");
     expect(url.searchParams.get("error_code")).toBe("provider_email_needs_verification");
@@ -164,7 +214,7 @@ describe("identities of the signed-in user", () => {
   async function signedIn(manualLinkingEnabled: boolean) {
     const t = app({ manualLinkingEnabled });
     const state = await t.authorize();
-    const res = await t.app.request(`/callback?state=${state}&code=${t.idp.authorize(ANN)}`);
+    const res = await t.browser(`/callback?state=${state}&code=${t.idp.authorize(ANN)}`);
     const token = new URLSearchParams(t.landing(res).hash.slice(1)).get("access_token");
     return { ...t, headers: { authorization: `Bearer ${token}` } };
   }
@@ -195,6 +245,8 @@ describe("identities of the signed-in user", () => {
     expect(await link.json()).toEqual({
       url: expect.stringMatching(/^https:\/\/keycloak\.example\/auth\?state=/),
     });
+    // A client starts linking with its bearer token, not a browser navigation: no cookie to bind.
+    expect(link.headers.getSetCookie()).toEqual([]);
     const [identity] = auth.store.tables.identities.values();
     const only = await send(a, "DELETE", `/user/identities/${identity?.id}`, undefined, headers);
     expect(only.status).toBe(422);

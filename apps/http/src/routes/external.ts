@@ -11,6 +11,7 @@ import { type Context, Hono } from "hono";
 import type { AppEnv } from "../http/app-env.js";
 import { unwrap } from "../http/body.js";
 import { statusOf } from "../http/errors.js";
+import { setFlowCookie, takeFlowCookie } from "../http/flow-cookie.js";
 import { logLogin } from "../http/login-log.js";
 import { requireUser } from "../http/middleware/auth.js";
 import { errorUrl, oauthErrorWord, sessionFragmentUrl, withQuery } from "../http/redirects.js";
@@ -50,6 +51,7 @@ async function callback(c: Context<AppEnv>, params: Record<string, string | unde
     error: params.error,
     errorDescription: params.error_description,
     formUser: params.user,
+    browserBinding: takeFlowCookie(c, params.state),
   });
   if (!result.ok) return failureRedirect(c, result.error);
   const outcome = result.value;
@@ -68,8 +70,9 @@ export const externalRoutes = (deps: AuthDeps) => {
   const auth = requireUser(deps);
   return new Hono<AppEnv>()
     .get("/authorize", async (c) => {
-      const { url } = unwrap(await startExternalSignIn(c.get("deps"), authorizeInput(c)));
-      return c.redirect(url, 302);
+      const started = unwrap(await startExternalSignIn(c.get("deps"), authorizeInput(c)));
+      setFlowCookie(c, started);
+      return c.redirect(started.url, 302);
     })
     .get("/callback", (c) => callback(c, c.req.query()))
     .post("/callback", async (c) => {

@@ -134,7 +134,13 @@ describe("metrics at the boundaries", () => {
     const t = inMemoryTelemetry();
     const { app } = testApp({
       telemetry: httpTelemetry({ tracer: undefined, instruments: t.instruments }),
-      rateLimit: { header: "x-client-ip", tokenPer5Min: 1, verifyPer5Min: 1, otpPer5Min: 1 },
+      rateLimit: {
+        header: "x-client-ip",
+        tokenPer5Min: 1,
+        verifyPer5Min: 1,
+        otpPer5Min: 1,
+        authorizePer5Min: 1,
+      },
     });
     for (let i = 0; i < 31; i++) {
       await send(

@@ -13,4 +13,10 @@ export interface SecretTokens {
   hash(token: string): string;
   /** The deterministic, unguessable successor of `parent` (keyed HMAC). */
   child(parent: string): string;
+  /**
+   * The value a browser holds to prove it started the external sign-in whose OAuth `state` is
+   * `flowId`: a keyed HMAC of it (a key of its own, never the refresh tokens'), unguessable without
+   * the server's key and the same on every instance, so nothing about it needs storing.
+   */
+  flowBinding(flowId: string): string;
 }

@@ -4,8 +4,12 @@ import type { Identity } from "../../accounts/index.js";
 export interface ExternalIdentityStore {
   /** The identity of `provider` whose subject is `providerId`, or null. */
   findByProvider(provider: string, providerId: string): Promise<Identity | null>;
-  /** Identities whose `identity_data.email` (lowercased) is one of `emails`, oldest first. */
-  listByEmails(emails: readonly string[]): Promise<Identity[]>;
+  /**
+   * Identities whose `identity_data.email` (lowercased) is one of `emails` and whose
+   * `identity_data.email_verified` is true, oldest first. An address an identity carries unverified
+   * never finds it: anyone can make a provider report any address unverified.
+   */
+  listByVerifiedEmails(emails: readonly string[]): Promise<Identity[]>;
   /** Deletes the identity with this id; false when there was none. */
   delete(id: string): Promise<boolean>;
 }

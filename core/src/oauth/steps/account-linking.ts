@@ -1,4 +1,4 @@
-import type { Identity, User } from "../../accounts/index.js";
+import { confirmedAt, type Identity, type User } from "../../accounts/index.js";
 import type { OAuthRepositories } from "../deps.js";
 import type { ExternalEmail } from "../ports/external-provider.js";
 
@@ -10,15 +10,28 @@ export type LinkingDecision =
   | { readonly kind: "multiple" };
 
 /**
+ * Whether the account holding `user.email` may be found by it. A confirmed address was proven; an
+ * account never confirmed at all is taken over and reset by the verified person (pre-account
+ * takeover, `keepOnly`). An account confirmed otherwise (by phone, or an anonymous one) whose address
+ * is not confirmed may hold an address it took from an identity the provider did not vouch for: that
+ * address finds nobody.
+ */
+function foundByAddress(user: User): boolean {
+  return user.emailConfirmedAt !== null || (confirmedAt(user) === null && !user.isAnonymous);
+}
+
+/**
  * Decides, inside the caller's transaction, between signing in (the provider's identity is known),
- * linking to the one account that owns one of the person's *verified* addresses (by an identity or
- * by the user's email), and creating an account. An address the provider does not vouch for never
- * links: whoever controls an unverified address at a provider must not get into the account that
- * owns it. A new account takes the primary address unless another account already has it.
+ * linking to the one account that owns one of the person's *verified* addresses (by an identity whose
+ * address was verified, or by the user's email), and creating an account. An address the provider
+ * does not vouch for never links, whatever `MAILER_AUTOCONFIRM` says (the reference links it under
+ * autoconfirm): whoever controls an unverified address at a provider must not get into the account
+ * that owns it. For the same reason an identity carrying an unverified address never finds its user.
+ * A new account takes the primary address unless another account already has it.
  */
 export async function decideAccountLinking(
   repos: Pick<OAuthRepositories, "users" | "externalIdentities">,
-  input: { provider: string; subject: string; emails: readonly ExternalEmail[]; autoconfirm: boolean },
+  input: { provider: string; subject: string; emails: readonly ExternalEmail[] },
 ): Promise<LinkingDecision> {
   const primary = input.emails.find((e) => e.primary) ?? input.emails[0];
   const candidate = { email: primary?.email.toLowerCase() ?? "", verified: primary?.verified ?? false };
@@ -28,14 +41,13 @@ export async function decideAccountLinking(
     if (user === null) throw new Error(`identity ${known.id} has no user ${known.userId}`);
     return { kind: "exists", user, identity: known, email: user.email ?? "" };
   }
-  const verified = [
-    ...new Set(input.emails.filter((e) => e.verified || input.autoconfirm).map((e) => e.email.toLowerCase())),
-  ];
-  if (verified.length === 0) {
+  const create = async (): Promise<LinkingDecision> => {
     const taken = candidate.email !== "" && (await repos.users.findByEmail(candidate.email)) !== null;
     return { kind: "create", email: taken ? "" : candidate.email, emailVerified: candidate.verified };
-  }
-  const identities = await repos.externalIdentities.listByEmails(verified);
+  };
+  const verified = [...new Set(input.emails.filter((e) => e.verified).map((e) => e.email.toLowerCase()))];
+  if (verified.length === 0) return create();
+  const identities = await repos.externalIdentities.listByVerifiedEmails(verified);
   if (identities.length > 0) {
     const owners = new Set(identities.map((i) => i.userId));
     if (owners.size > 1) return { kind: "multiple" };
@@ -46,11 +58,9 @@ export async function decideAccountLinking(
   const users: User[] = [];
   for (const email of verified) {
     const user = await repos.users.findByEmail(email);
-    if (user !== null && !users.some((u) => u.id === user.id)) users.push(user);
+    if (user !== null && foundByAddress(user) && !users.some((u) => u.id === user.id)) users.push(user);
   }
   if (users.length > 1) return { kind: "multiple" };
   const [user] = users;
-  return user
-    ? { kind: "link", user, email: candidate.email }
-    : { kind: "create", email: candidate.email, emailVerified: candidate.verified };
+  return user ? { kind: "link", user, email: candidate.email } : create();
 }

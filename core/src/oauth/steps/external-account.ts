@@ -63,7 +63,6 @@ export async function vetExternalAccount(
     provider: input.provider,
     subject: input.person.subject,
     emails: input.person.emails,
-    autoconfirm: deps.settings.signup.mailerAutoconfirm,
   });
   if (decision.kind !== "create") return ok(null);
   return beforeUserCreated(deps, newExternalUser(deps, decision.email, input));
@@ -127,7 +126,6 @@ export async function externalAccount(
     provider,
     subject: person.subject,
     emails: person.emails,
-    autoconfirm: settings.signup.mailerAutoconfirm,
   });
   let user: User;
   let identity: Identity;

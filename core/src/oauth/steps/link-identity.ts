@@ -8,8 +8,8 @@ import { newIdentity } from "./external-account.js";
 /**
  * Links the provider's identity to the signed-in `targetId` (manual linking), inside the caller's
  * transaction: an identity already linked (to this user or another) is 422 `identity_already_exists`.
- * A user without an email takes the identity's; if the provider does not vouch for it, a confirmation
- * is mailed (from `input.outbox`, once the caller's transaction has committed) and the answer is 422
+ * A user without an email takes the identity's; if the provider does not vouch for it (whatever
+ * `MAILER_AUTOCONFIRM` says), a confirmation is mailed (from `input.outbox`, once the caller's transaction has committed) and the answer is 422
  * `email_not_confirmed` (returned: the link commits).
  */
 export async function linkIdentityToUser(
@@ -52,7 +52,9 @@ export async function linkIdentityToUser(
     const owner = await repos.users.findByEmail(primary.email.toLowerCase());
     if (owner !== null) return err(failures.emailExists());
     user = { ...user, email: primary.email.toLowerCase() };
-    if (!primary.verified && !deps.settings.signup.mailerAutoconfirm) {
+    // Mailer autoconfirm does not vouch for it: an address the provider did not verify, confirmed
+    // here, would later let a verified sign-in with that address into this account.
+    if (!primary.verified) {
       user = { ...user, confirmationSentAt: now };
       await repos.users.update(user);
       orRollback(

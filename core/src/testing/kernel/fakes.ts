@@ -29,12 +29,13 @@ export function sequentialRandom(): Random {
   };
 }
 
-/** Readable fake tokens; `hash` and `child` are reversible-looking but distinct transformations. */
+/** Readable fake tokens; `hash`, `child` and `flowBinding` are reversible-looking but distinct transformations. */
 export function fakeSecretTokens(): SecretTokens {
   let n = 0;
   return {
     generate: () => `rt${++n}`,
     hash: (token) => `h(${token})`,
     child: (parent) => `${parent}>c`,
+    flowBinding: (flowId) => `b(${flowId})`,
   };
 }

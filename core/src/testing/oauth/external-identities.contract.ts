@@ -6,7 +6,7 @@ export function describeExternalIdentityContract(name: string, makeStore: MakeSt
   describe(`${name}: ExternalIdentityStore`, () => {
     const harness = useStore(makeStore);
 
-    it("finds an identity by provider and subject, and by its email in any case, oldest first", async () => {
+    it("finds an identity by provider and subject, and by its verified email in any case, oldest first", async () => {
       const { store } = harness();
       const ann = aUser();
       const bob = aUser();
@@ -16,23 +16,40 @@ export function describeExternalIdentityContract(name: string, makeStore: MakeSt
       const github = anIdentity(ann, {
         provider: "github",
         providerId: subject,
-        identityData: { sub: subject, email: "Shared@Example.com" },
+        identityData: { sub: subject, email: "Shared@Example.com", email_verified: true },
         createdAt: at(2),
       });
-      const email = anIdentity(bob, { identityData: { email: "shared@example.com" }, createdAt: at(1) });
+      const email = anIdentity(bob, {
+        identityData: { email: "shared@example.com", email_verified: true },
+        createdAt: at(1),
+      });
+      // Anyone can make a provider report any address unverified: such an identity is never found by it.
+      const unverified = anIdentity(bob, {
+        provider: "keycloak",
+        providerId: newId(),
+        identityData: { email: "shared@example.com", email_verified: false },
+        createdAt: at(0),
+      });
+      const unsaid = anIdentity(ann, {
+        provider: "gitlab",
+        providerId: newId(),
+        identityData: { email: "shared@example.com" },
+        createdAt: at(0),
+      });
       await store.identities.insert(github);
       await store.identities.insert(email);
+      await store.identities.insert(unverified);
+      await store.identities.insert(unsaid);
       expect(await store.externalIdentities.findByProvider("github", subject)).toEqual(github);
       expect(await store.externalIdentities.findByProvider("gitlab", subject)).toBeNull();
-      expect((await store.externalIdentities.listByEmails(["shared@example.com"])).map((i) => i.id)).toEqual([
-        email.id,
-        github.id,
-      ]);
-      expect(await store.externalIdentities.listByEmails([])).toEqual([]);
+      expect(
+        (await store.externalIdentities.listByVerifiedEmails(["shared@example.com"])).map((i) => i.id),
+      ).toEqual([email.id, github.id]);
+      expect(await store.externalIdentities.listByVerifiedEmails([])).toEqual([]);
       expect(await store.externalIdentities.delete(github.id)).toBe(true);
       expect(await store.externalIdentities.delete(github.id)).toBe(false);
       expect(await store.externalIdentities.delete("nope")).toBe(false);
-      expect(await store.identities.listByUser(ann.id)).toEqual([]);
+      expect((await store.identities.listByUser(ann.id)).map((i) => i.id)).toEqual([unsaid.id]);
     });
   });
 }

@@ -7,10 +7,14 @@ export function fakeExternalIdentities(t: FakeTables): ExternalIdentityStore {
   return {
     findByProvider: async (provider, providerId) =>
       all().find((i) => i.provider === provider && i.providerId === providerId) ?? null,
-    listByEmails: async (emails) =>
+    listByVerifiedEmails: async (emails) =>
       all().filter((i) => {
         const email = i.identityData.email;
-        return typeof email === "string" && emails.includes(email.toLowerCase());
+        return (
+          typeof email === "string" &&
+          emails.includes(email.toLowerCase()) &&
+          i.identityData.email_verified === true
+        );
       }),
     delete: async (id) => t.identities.delete(id),
   };

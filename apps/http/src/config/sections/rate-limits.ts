@@ -40,6 +40,13 @@ export const variables = {
     description:
       "Requests per 5 minutes per client IP to each of `/otp`, `/magiclink`, `/recover`, `/resend`, `/signup` and `PUT /user`, all instances together, at most 30 at once.",
   }),
+  authorizePer5Min: variable({
+    key: "RATE_LIMIT_AUTHORIZE",
+    kind: k.wholeNumber({ min: 1 }),
+    default: "30",
+    description:
+      "`GET /authorize` requests (external sign-in starts) per 5 minutes per client IP, all instances together, at most 30 at once: each stores a flow state until its callback or expiry.",
+  }),
   emailSent: variable({
     key: "RATE_LIMIT_EMAIL_SENT",
     kind: k.wholeNumber(),
@@ -70,6 +77,8 @@ export interface RateLimitConfig {
   readonly verifyPer5Min: number;
   /** Per-IP requests per 5 minutes to each OTP-sending route and `PUT /user`, across all instances. */
   readonly otpPer5Min: number;
+  /** Per-IP `GET /authorize` requests per 5 minutes, across all instances. */
+  readonly authorizePer5Min: number;
 }
 
 export const read = (r: Reader) => r.getAll(variables);

@@ -1,4 +1,5 @@
 import { memoryLimiterStore } from "@authsvc/adapters";
+import { fakeProviders } from "@authsvc/core/testing";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { testApp } from "../../testing/test-app.js";
 import { clientKey, limitWindow, type RateLimits } from "./rate-limit.js";
@@ -8,6 +9,7 @@ const LIMITS: RateLimits = {
   tokenPer5Min: 150,
   verifyPer5Min: 30,
   otpPer5Min: 30,
+  authorizePer5Min: 30,
 };
 
 // The limiters read Date.now(); the tests move it.
@@ -181,6 +183,27 @@ describe("per-IP request limits", () => {
     expect(puts.at(-1)).toBe(429);
     expect(await statuses(1, "GET", "/user", from("1.2.3.4"))).toEqual([401]);
     expect(await statuses(1, "DELETE", "/user", from("1.2.3.4"))).toEqual([405]);
+  });
+
+  it("limits GET /authorize, whose every start stores a flow state, in a bucket of its own", async () => {
+    const { app, auth } = testApp({ rateLimit: { ...LIMITS, authorizePer5Min: 60 } });
+    const idp = fakeProviders("keycloak");
+    auth.providers = idp.providers;
+    const start = () => app.request("/authorize?provider=keycloak", { headers: from("1.2.3.4") });
+    const started: number[] = [];
+    for (let i = 0; i < 30; i++) started.push((await start()).status);
+    expect(new Set(started)).toEqual(new Set([302]));
+    const refused = await start();
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ error_code: "over_request_rate_limit" });
+    expect(idp.requests).toHaveLength(30);
+    expect(auth.store.tables.flowStates.size).toBe(30);
+    const other = await app.request("/authorize?provider=keycloak", { headers: from("5.6.7.8") });
+    expect(other.status).toBe(302);
+    const verify = await app.request("/verify", { method: "POST", headers: from("1.2.3.4"), body: "{}" });
+    expect(verify.status).not.toBe(429);
+    vi.setSystemTime(Date.now() + 150_000); // 60 per 5 minutes: 30 every 150 s
+    expect((await start()).status).toBe(302);
   });
 
   it("uses the configured limits", async () => {

@@ -15,6 +15,8 @@ export interface RateLimits {
   readonly verifyPer5Min: number;
   /** Each of `/otp`, `/magiclink`, `/recover`, `/resend`, `/signup` and `PUT /user` (`RATE_LIMIT_OTP`). */
   readonly otpPer5Min: number;
+  /** `GET /authorize` (`RATE_LIMIT_AUTHORIZE`): every unauthenticated start stores a flow state. */
+  readonly authorizePer5Min: number;
   /** Each of `/factors/<id>/challenge` and `/factors/<id>/verify` (`MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY`, per minute × 5). */
   readonly mfaPer5Min?: number;
   /** Builds the limiter of one route family over the shared store; this process's memory when absent. */
@@ -89,6 +91,8 @@ export function applyRateLimits(app: Hono<AppEnv>, limits: RateLimits | undefine
   }
   // Only changes to the user are limited; reading it (GET /user) is not.
   app.on("PUT", "/user", limiter("user", limits.otpPer5Min));
+  // Each start of an external sign-in stores a flow state until its callback or expiry.
+  app.on("GET", "/authorize", limiter("authorize", limits.authorizePer5Min));
   if (limits.mfaPer5Min !== undefined) {
     app.on("POST", "/factors/:id/challenge", limiter("factor_challenge", limits.mfaPer5Min));
     app.on("POST", "/factors/:id/verify", limiter("factor_verify", limits.mfaPer5Min));

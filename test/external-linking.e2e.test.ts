@@ -1,0 +1,164 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { GoTrueClient } from "@supabase/auth-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FreshNamespace, migratedNamespace } from "./support/database.js";
+import { oauthBrowser } from "./support/oauth-browser.js";
+import { OP_CLIENT, type OpenIdProvider, startOpenIdProvider } from "./support/openid-provider.js";
+import { productionServerEnv } from "./support/server-env.js";
+import { type ServerProcess, startServer } from "./support/server-process.js";
+
+/**
+ * Addresses a provider does not vouch for, end to end: the server with mailer autoconfirm and manual
+ * linking on, its Keycloak provider pointed at a real OpenID Provider whose `unverified.<name>`
+ * accounts claim `<name>@example.com` unverified (anyone can make such an account at many providers).
+ */
+let ns: FreshNamespace;
+let op: OpenIdProvider;
+let server: ServerProcess;
+let browser: ReturnType<typeof oauthBrowser>;
+const cwd = mkdtempSync(join(tmpdir(), "authsvc-external-linking-"));
+const CALLBACK = "http://localhost:9999/callback";
+const WELCOME = "http://localhost:3000/welcome";
+
+beforeAll(async () => {
+  ns = await migratedNamespace();
+  op = await startOpenIdProvider([CALLBACK]);
+  server = await startServer(
+    productionServerEnv(ns, {
+      AUTHSVC_EXTERNAL_KEYCLOAK_ENABLED: "true",
+      AUTHSVC_EXTERNAL_KEYCLOAK_CLIENT_ID: OP_CLIENT.id,
+      AUTHSVC_EXTERNAL_KEYCLOAK_SECRET: OP_CLIENT.secret,
+      AUTHSVC_EXTERNAL_KEYCLOAK_URL: op.realm,
+      AUTHSVC_MAILER_AUTOCONFIRM: "true",
+      AUTHSVC_SECURITY_MANUAL_LINKING_ENABLED: "true",
+    }),
+    { cwd },
+  );
+  browser = oauthBrowser({
+    serverUrl: server.url,
+    providerOrigin: new URL(op.realm).origin,
+    callbackUrl: CALLBACK,
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await op?.close();
+  await ns?.drop();
+  rmSync(cwd, { recursive: true, force: true });
+});
+
+function client() {
+  const items = new Map<string, string>();
+  const storage = {
+    getItem: (key: string) => items.get(key) ?? null,
+    setItem: (key: string, value: string) => void items.set(key, value),
+    removeItem: (key: string) => void items.delete(key),
+  };
+  return new GoTrueClient({ url: server.url, storage, autoRefreshToken: false, persistSession: true });
+}
+
+let counter = 0;
+const name = (tag: string) => `${tag}-${Date.now()}-${++counter}`;
+
+/** A password account at `email` (confirmed: mailer autoconfirm), signed in. */
+async function passwordUser(email: string) {
+  const auth = client();
+  const { data, error } = await auth.signUp({ email, password: "secret-pw-1" });
+  expect(error).toBeNull();
+  return { auth, id: data.user?.id ?? "" };
+}
+
+/** Signs in with the provider as `login` in this browser; answers the user the landing's session is for. */
+async function signInWithProvider(login: string) {
+  const { data } = await client().signInWithOAuth({
+    provider: "keycloak",
+    options: { redirectTo: WELCOME, scopes: "openid", skipBrowserRedirect: true },
+  });
+  const { status, landing } = await browser.callback(await browser.throughProvider(data.url ?? "", login));
+  expect(status).toBe(302);
+  const token = new URLSearchParams(landing.hash.slice(1)).get("access_token");
+  expect(token, landing.toString()).toBeTruthy();
+  const { data: me, error } = await client().getUser(token ?? "");
+  expect(error).toBeNull();
+  return me.user;
+}
+
+/** Links the provider's account `login` to the user signed in on `auth`. */
+async function linkProvider(auth: GoTrueClient, login: string) {
+  const { data } = await auth.linkIdentity({
+    provider: "keycloak",
+    options: { redirectTo: WELCOME, scopes: "openid", skipBrowserRedirect: true },
+  });
+  const { landing } = await browser.callback(await browser.throughProvider(data.url ?? "", login));
+  expect(new URLSearchParams(landing.hash.slice(1)).get("access_token"), landing.toString()).toBeTruthy();
+}
+
+describe("an address the provider does not vouch for", () => {
+  it("never signs into the account that owns it, mailer autoconfirm or not", async () => {
+    const victim = name("victim");
+    const owner = await passwordUser(`${victim}@example.com`);
+    const user = await signInWithProvider(`unverified.${victim}`);
+    expect(user?.id).not.toBe(owner.id);
+    expect(user?.email ?? "").toBe("");
+    const identities = await owner.auth.getUserIdentities();
+    expect(identities.data?.identities.map((i) => i.provider)).toEqual(["email"]);
+  });
+
+  it("linked to an attacker's account, never leads the verified owner there", async () => {
+    const victim = name("newcomer");
+    const attacker = await passwordUser(`${name("attacker")}@example.org`);
+    await linkProvider(attacker.auth, `unverified.${victim}`);
+    const user = await signInWithProvider(victim);
+    expect(user?.id).not.toBe(attacker.id);
+    expect(user?.email).toBe(`${victim}@example.com`);
+  });
+
+  it("linked to an attacker's account, leaves the verified owner their own account (no 500)", async () => {
+    const victim = name("owner");
+    const owner = await passwordUser(`${victim}@example.com`);
+    const attacker = await passwordUser(`${name("attacker")}@example.org`);
+    await linkProvider(attacker.auth, `unverified.${victim}`);
+    const user = await signInWithProvider(victim);
+    expect(user?.id).toBe(owner.id);
+    expect(user?.identities?.map((i) => i.provider).sort()).toEqual(["email", "keycloak"]);
+  });
+
+  it("is not confirmed when unlinking the email identity makes it the user's email", async () => {
+    const other = name("other");
+    const { auth } = await passwordUser(`${name("unlinker")}@example.org`);
+    await linkProvider(auth, `unverified.${other}`);
+    const identities = (await auth.getUserIdentities()).data?.identities ?? [];
+    const email = identities.find((i) => i.provider === "email");
+    if (!email) throw new Error("no email identity");
+    expect((await auth.unlinkIdentity(email)).error).toBeNull();
+    const { data } = await auth.getUser();
+    expect(data.user?.email).toBe(`${other}@example.com`);
+    expect(data.user?.email_confirmed_at ?? null).toBeNull();
+    expect(data.user?.user_metadata.email_verified).toBe(false);
+  });
+});
+
+describe("the OAuth state is bound to the browser that started the flow", () => {
+  it("refuses the provider's answer opened in another browser, and signs nobody in", async () => {
+    const { data } = await client().signInWithOAuth({
+      provider: "keycloak",
+      options: { redirectTo: WELCOME, scopes: "openid", skipBrowserRedirect: true },
+    });
+    const back = await browser.throughProvider(data.url ?? "", name("csrf"));
+    const elsewhere = await browser.callback(back, "another browser");
+    expect(elsewhere.status).toBe(302);
+    expect(`${elsewhere.landing.origin}${elsewhere.landing.pathname}`).toBe(WELCOME);
+    expect(Object.fromEntries(elsewhere.landing.searchParams)).toEqual({
+      error: "invalid_request",
+      error_code: "bad_oauth_state",
+      error_description: "OAuth state was not started in this browser",
+    });
+    expect(elsewhere.landing.hash).not.toContain("access_token");
+    // The flow is used up: its own browser cannot complete it afterwards either.
+    const late = await browser.callback(back);
+    expect(late.landing.searchParams.get("error_code")).toBe("bad_oauth_state");
+  });
+});
