@@ -77,7 +77,10 @@ describe("the sign-up answer's identities", () => {
   });
 
   it("with AUTHSVC_SECURITY_SIGNUP_HIDE_EXISTING a new user's is [] too", async () => {
-    const { data, error } = await client(hiding).signUp({ email: uniqueEmail("hidden"), password: "pw-123456" });
+    const { data, error } = await client(hiding).signUp({
+      email: uniqueEmail("hidden"),
+      password: "pw-123456",
+    });
     expect(error).toBeNull();
     expect(data.user?.identities).toEqual([]);
   });
