@@ -61,7 +61,7 @@ export {
 export { AuthError, type ErrorCode, HookRejection } from "./kernel/errors.js";
 export { type FailureName, failures } from "./kernel/failures.js";
 export type { Clock } from "./kernel/ports/clock.js";
-export type { DeliveryQueue } from "./kernel/ports/delivery-queue.js";
+export type { DeliveryFailure, DeliveryQueue } from "./kernel/ports/delivery-queue.js";
 export type { Random } from "./kernel/ports/random.js";
 export type { SecretTokens } from "./kernel/ports/secret-tokens.js";
 export { resolveRedirect } from "./kernel/redirect.js";

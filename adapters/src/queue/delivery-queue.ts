@@ -1,11 +1,11 @@
-import type { DeliveryQueue } from "@authsvc/core";
+import type { DeliveryFailure, DeliveryQueue } from "@authsvc/core";
 import PQueue from "p-queue";
 
 export interface DeliveryQueueOptions {
   /** Deliveries running at once; more wait their turn (each holds a mail or gateway connection). */
   readonly concurrency: number;
   /** A delivery that failed and was compensated (its token removed): logged and counted. */
-  readonly onFailure: (failure: { code: string; message: string }) => void;
+  readonly onFailure: (failure: DeliveryFailure) => void;
   /** A delivery that threw (a fault, e.g. the database was gone during the compensation). */
   readonly onFault: (fault: unknown) => void;
 }

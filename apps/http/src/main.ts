@@ -41,7 +41,7 @@ function keys(args: readonly string[]): void {
 }
 
 /** Loads the configuration or exits 1 with every problem, one per line, on stderr. */
-function configure(): { config: Config; notices: string[] } {
+function configure(): { config: Config; notices: string[]; warnings: string[] } {
   const vars = environment();
   const result = loadConfig(vars, { devJwtSecret: ensureDevSecret });
   if (!result.ok) {
@@ -61,7 +61,7 @@ async function main(command: string): Promise<void> {
     process.stderr.write(`${USAGE}\n`);
     process.exit(2);
   }
-  const { config, notices } = configure();
+  const { config, notices, warnings } = configure();
   const logger = createLogger({ level: config.log.level, file: config.log.file });
 
   if (command === "migrate") {
@@ -74,6 +74,7 @@ async function main(command: string): Promise<void> {
 
   if (config.embedded) await announceDevelopmentMode(config, logger, notices);
   else for (const notice of notices) logger.info(notice);
+  for (const warning of warnings) logger.warn(warning);
 
   limitHeapGrowth();
   guardAgainstDatabaseFaults(process, logger, (code) => process.exit(code));

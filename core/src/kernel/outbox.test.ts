@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { AuthError } from "./errors.js";
 import { failures } from "./failures.js";
 import { Outbox, transactionThenSend } from "./outbox.js";
+import type { DeliveryFailure } from "./ports/delivery-queue.js";
 import type { Transactor } from "./ports/transactor.js";
 import { ok } from "./result.js";
 
@@ -100,7 +100,7 @@ describe("transactionThenSend", () => {
 
   it("with a queue, answers at once and leaves the sends (and their undoing) to it", async () => {
     const { store, events } = recordingStore();
-    const jobs: (() => Promise<{ code: string; message: string } | null>)[] = [];
+    const jobs: (() => Promise<DeliveryFailure | null>)[] = [];
     const outbox = new Outbox<{ write(what: string): void }>({
       later: { enqueue: (job) => void jobs.push(job) },
     });
@@ -111,12 +111,18 @@ describe("transactionThenSend", () => {
         },
         undo: async (repos) => repos.write("undo"),
       });
+      outbox.onUndo(async (_repos, removedUser) => removedUser("user-1"));
       return ok({});
     });
     expect(result).toEqual({ ok: true, value: {} });
     expect(events).toEqual(["commit"]);
     const failure = await jobs[0]?.();
-    expect(failure).toBeInstanceOf(AuthError);
+    // The queue gets the failure and the users its undoing removed (for the log line).
+    expect(failure).toEqual({
+      code: "email_send_failed",
+      message: failures.emailSendFailed().message,
+      removedUserIds: ["user-1"],
+    });
     expect(events).toEqual(["commit", "write undo", "commit"]);
   });
 });

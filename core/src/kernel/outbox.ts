@@ -1,5 +1,5 @@
 import { AuthError } from "./errors.js";
-import type { DeliveryQueue } from "./ports/delivery-queue.js";
+import type { DeliveryFailure, DeliveryQueue } from "./ports/delivery-queue.js";
 import type { Transactor } from "./ports/transactor.js";
 import { err, type Result } from "./result.js";
 import { transactionRollingBackOn } from "./transaction.js";
@@ -19,9 +19,10 @@ export interface Dispatch<R> {
   /**
    * The compensation of a message that did not leave, in a transaction of its own: removes its token
    * (so that a code nobody received cannot be used) and clears its `*_sent_at` (so that asking again
-   * works at once).
+   * works at once). A user the failed request had created and the undo removes is told to
+   * `removedUser`, for the log line of the failure.
    */
-  readonly undo: (repos: R) => Promise<void>;
+  readonly undo: (repos: R, removedUser: (userId: string) => void) => Promise<void>;
 }
 
 /** The messages a use case's transaction leaves to send, and what their sends answered. */
@@ -42,7 +43,7 @@ export class Outbox<R> {
   }
 
   /** Adds `undo` to what runs when a message of this outbox does not leave (nothing is sent for it). */
-  onUndo(undo: (repos: R) => Promise<void>): void {
+  onUndo(undo: Dispatch<R>["undo"]): void {
     this.#pending.push({ send: async () => undefined, undo });
   }
 
@@ -90,11 +91,16 @@ export async function transactionThenSend<R, T>(
   }
   const { later } = outbox.options;
   if (later) {
-    await later.enqueue(() => sendOrUndo(store, outbox, dispatches));
+    await later.enqueue(async (): Promise<DeliveryFailure | null> => {
+      const failed = await sendOrUndo(store, outbox, dispatches);
+      if (failed === null) return null;
+      const { failure, removedUserIds } = failed;
+      return { code: failure.code, message: failure.message, removedUserIds };
+    });
     return result;
   }
-  const failure = await sendOrUndo(store, outbox, dispatches);
-  return failure === null ? result : err(failure);
+  const failed = await sendOrUndo(store, outbox, dispatches);
+  return failed === null ? result : err(failed.failure);
 }
 
 async function reserveAll<R>(
@@ -109,12 +115,15 @@ async function reserveAll<R>(
   return null;
 }
 
-/** Sends every dispatch in parallel; on a failure undoes them all and resolves it (a fault rethrows). */
+/**
+ * Sends every dispatch in parallel; on a failure undoes them all and resolves it with the users the
+ * undoing removed (a fault rethrows).
+ */
 async function sendOrUndo<R>(
   store: Transactor<R>,
   outbox: Outbox<R>,
   dispatches: readonly Dispatch<R>[],
-): Promise<AuthError | null> {
+): Promise<{ failure: AuthError; removedUserIds: string[] } | null> {
   const settled = await Promise.allSettled(dispatches.map((dispatch) => dispatch.send()));
   let failure: unknown = null;
   for (const outcome of settled) {
@@ -122,13 +131,16 @@ async function sendOrUndo<R>(
     else if (outcome.value !== undefined) outbox.receipts.push(outcome.value);
   }
   if (failure === null) return null;
-  await undoAll(store, dispatches);
-  if (failure instanceof AuthError) return failure;
+  const removedUserIds = await undoAll(store, dispatches);
+  if (failure instanceof AuthError) return { failure, removedUserIds };
   throw failure;
 }
 
-async function undoAll<R>(store: Transactor<R>, dispatches: readonly Dispatch<R>[]): Promise<void> {
-  await store.transaction(async (repos) => {
-    for (const dispatch of dispatches) await dispatch.undo(repos);
+/** Undoes every dispatch in one transaction; resolves the ids of the users that went with them. */
+async function undoAll<R>(store: Transactor<R>, dispatches: readonly Dispatch<R>[]): Promise<string[]> {
+  return store.transaction(async (repos) => {
+    const removed: string[] = [];
+    for (const dispatch of dispatches) await dispatch.undo(repos, (userId) => removed.push(userId));
+    return removed;
   });
 }

@@ -46,6 +46,11 @@ export interface AuthSettings {
     readonly anonymousEnabled: boolean;
     readonly mailerAutoconfirm: boolean;
     readonly smsAutoconfirm: boolean;
+    /**
+     * `SECURITY_SIGNUP_HIDE_EXISTING`: a sign-up answer's `identities` is always empty, so that it never
+     * tells whether the address was taken (the reference's answer tells).
+     */
+    readonly hideExisting: boolean;
   };
   readonly updatePasswordRequiresReauthentication: boolean;
   /** `SECURITY_MANUAL_LINKING_ENABLED`: signed-in users may link and unlink external identities. */

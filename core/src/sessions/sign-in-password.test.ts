@@ -176,6 +176,7 @@ describe("signInWithPassword", () => {
       anonymousEnabled: false,
       mailerAutoconfirm: false,
       smsAutoconfirm: false,
+      hideExisting: false,
     };
     const { deps } = withUser({}, { signup });
     expect(await signInWithPassword(deps, { email: "alice@example.com", password: "secret1" })).toMatchObject(

@@ -46,6 +46,7 @@ export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): Auth
       anonymousEnabled: false,
       mailerAutoconfirm: false,
       smsAutoconfirm: false,
+      hideExisting: false,
     },
     updatePasswordRequiresReauthentication: false,
     manualLinkingEnabled: false,

@@ -42,9 +42,9 @@ type Deps = Pick<
  * Mails a sign-in link and code (`POST /magiclink`, `POST /otp` with an email). Answers `{}` whether
  * or not the address had an account, so the answer does not tell.
  *
- * A confirmed user gets a magic link (a `recovery_token`), at most one per 60 s per address. An address
- * not yet confirmed — including one this request signs up, without a password — gets its confirmation
- * instead, in a magic-link mail whose link signs in as it confirms (`type=magiclink` accepts both
+ * A confirmed user, and an unconfirmed one with a password, gets a magic link (a `recovery_token`), at
+ * most one per 60 s per address. An address not yet confirmed and without a password — including one
+ * this request signs up — gets its confirmation instead, in a magic-link mail whose link signs in as it confirms (`type=magiclink` accepts both
  * tokens), at most once per `SMTP_MAX_FREQUENCY`. An unknown address with `createUser` false is
  * refused with 422 `otp_disabled` and nothing is created (the spec's sentence on this is worded
  * backwards; the reference's behaviour is followed). Sooner than the gap: 429
@@ -74,7 +74,7 @@ export async function sendMagicLink(
   const refused =
     known === null
       ? null
-      : known.emailConfirmedAt === null
+      : confirmsByMagicLink(known)
         ? tooSoon(known.confirmationSentAt, deps.settings.mailer.maxFrequency, now, "email")
         : tooSoon(known.magicLinkSentAt, MAGIC_LINK_GAP_SECONDS, now, "email");
   if (refused) return err(refused);
@@ -82,6 +82,14 @@ export async function sendMagicLink(
     mailMagicLink(deps, { ...input, createUser }, email.value, redirectTo, now),
   );
 }
+
+/**
+ * Whether a magic link to `user` carries the confirmation token: only for an unconfirmed address
+ * without a password. Whoever set a password on an unconfirmed address has not proven the mailbox, so
+ * its owner gets a recovery token: a confirmation token keeps the sign-up's password when typed as
+ * `email` (`verifyOtp`), a recovery token clears it (pre-account takeover).
+ */
+const confirmsByMagicLink = (user: User) => user.emailConfirmedAt === null && user.encryptedPassword === null;
 
 /** Creates the user if need be, stores and mails the link (after the answer; the cap already counted). */
 async function mailMagicLink(
@@ -122,7 +130,7 @@ async function mailMagicLink(
         at: now,
       });
     }
-    if (user.emailConfirmedAt === null) {
+    if (confirmsByMagicLink(user)) {
       const sent = await resendEmailConfirmation(deps, repos, user, {
         redirectTo,
         now,

@@ -70,12 +70,17 @@ describe("signUp confirmation messages", () => {
   it("answers the user at once; a mail refused later is counted, leaving no user or token; a retry works", async () => {
     const deps = setUp();
     const repair = breakMailer(deps.mailer);
-    expect(await signUp(deps, { email: "a@x.io", password: "secret1" })).toMatchObject({
+    const answered = await signUp(deps, { email: "a@x.io", password: "secret1" });
+    expect(answered).toMatchObject({
       ok: true,
       value: { kind: "user", user: { email: "a@x.io" } },
     });
     await deps.deliveries.idle();
-    expect(deps.deliveries.failures).toMatchObject([{ code: "email_send_failed" }]);
+    // The failure names the user it removed, so that the log can say why the sign-up is gone.
+    const userId = answered.ok && answered.value.kind === "user" ? answered.value.user.id : "";
+    expect(deps.deliveries.failures).toEqual([
+      { code: "email_send_failed", message: expect.any(String), removedUserIds: [userId] },
+    ]);
     expect(deps.store.tables.users.size).toBe(0);
     expect(deps.store.tables.oneTimeTokens.size).toBe(0);
     repair();

@@ -8,6 +8,7 @@ import {
   normalizeEmail,
   normalizePhone,
   type User,
+  type UserWithIdentities,
 } from "../accounts/index.js";
 import { beforeUserCreated, type HooksDeps, userToCreate, vetNewUser } from "../hooks/index.js";
 import {
@@ -40,8 +41,13 @@ export interface SignUpInput {
   readonly pkce?: PkceChallenge | null | undefined;
 }
 
-/** A session when the account is usable at once (autoconfirm, anonymous), else the unconfirmed user. */
-export type SignUpOutcome = { kind: "session"; tokens: SessionTokens } | { kind: "user"; user: User };
+/**
+ * A session when the account is usable at once (autoconfirm, anonymous), else the unconfirmed user
+ * with the identities the answer shows (see `signUp`).
+ */
+export type SignUpOutcome =
+  | { kind: "session"; tokens: SessionTokens }
+  | { kind: "user"; user: UserWithIdentities };
 
 type SignUpDeps = Pick<
   VerificationDeps,
@@ -53,11 +59,16 @@ type Channel = "email" | "phone";
 /**
  * Registers a user by email or phone with a password, or — with neither — an anonymous user.
  *
- * A duplicate sign-up must not reveal that the address is taken: unless the channel autoconfirms
- * (where the client would get a session, so it has to be told), it answers a fake user built exactly
- * like a real new one, after the same password hash, and writes nothing but the audit entry (and,
- * for an owner who never confirmed, a new confirmation, at most once per `SMTP_MAX_FREQUENCY` /
- * `SMS_MAX_FREQUENCY`: sooner is 429 `over_email_send_rate_limit` / `over_sms_send_rate_limit`).
+ * A duplicate sign-up answers a fake user built exactly like a real new one, after the same password
+ * hash, and writes nothing but the audit entry (and, for an owner who never confirmed, a new
+ * confirmation, at most once per `SMTP_MAX_FREQUENCY` / `SMS_MAX_FREQUENCY`: sooner is 429
+ * `over_email_send_rate_limit` / `over_sms_send_rate_limit`) — unless the channel autoconfirms, where
+ * the client would get a session and so is told (`user_already_exists`).
+ *
+ * The answer's `identities`, as the reference's: a new user's (and an unconfirmed owner's, who is
+ * mailed as a new user would be) holds the email or phone identity; a confirmed address's is empty,
+ * which Supabase tells apps to read as "already registered". With `signup.hideExisting` every answer's
+ * is empty, so that the answer never tells whether an address is taken.
  *
  * Confirmations go out once the transaction has committed. A confirmation mail is delivered after the
  * answer (`deliveries`), so that a new and a known address take the same time; one that cannot be
@@ -119,10 +130,8 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
     const existing = await findExisting(repos);
     if (existing !== null) return repeatedSignUp(deps, repos, existing, fields, autoconfirm);
     const user = userToCreate(deps, vetted.value, build);
-    const inserted = await createUser(deps, repos, user, {
-      now,
-      identities: [identityOf(deps, user, fields, autoconfirm)],
-    });
+    const identity = identityOf(deps, user, fields, autoconfirm);
+    const inserted = await createUser(deps, repos, user, { now, identities: [identity] });
     if (!inserted.created) {
       if (inserted.clash === "duplicate_id") {
         throw new Error("signUp: a random user id collided with an existing one");
@@ -170,8 +179,22 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
         }),
       );
     }
-    return ok({ kind: "user", user });
+    return ok({ kind: "user", user: answered(deps, user, identity) });
   });
+}
+
+/**
+ * The user a sign-up answers, with the identity a new user has, or none for an address already
+ * `registered` and, when the answer must not tell (`hideExisting`), for every address.
+ */
+function answered(
+  deps: Pick<VerificationDeps, "settings">,
+  user: User,
+  identity: Identity,
+  registered = false,
+): UserWithIdentities {
+  const hidden = registered || deps.settings.signup.hideExisting;
+  return { ...user, identities: hidden ? [] : [identity] };
 }
 
 interface NewUserFields {
@@ -254,8 +277,13 @@ async function repeatedSignUp(
   // The owner may have lost the first message; the caller cannot tell this from a new sign-up. Inside
   // the resend gap nothing is sent, silently: a 429 here would tell the caller the address is known.
   const gap = f.channel === "email" ? deps.settings.mailer.maxFrequency : deps.settings.sms.maxFrequency;
+  const confirmed = (f.channel === "email" ? existing.emailConfirmedAt : existing.phoneConfirmedAt) !== null;
+  const fake = () => {
+    const user = newUser(deps, deps.random.uuid(), f, false);
+    return answered(deps, user, identityOf(deps, user, f, false), confirmed);
+  };
   if (tooSoon(existing.confirmationSentAt, gap, f.now, f.channel === "email" ? "email" : "sms") !== null) {
-    return ok({ kind: "user", user: newUser(deps, deps.random.uuid(), f, false) });
+    return ok({ kind: "user", user: fake() });
   }
   if (f.channel === "email" && existing.emailConfirmedAt === null && existing.email !== null) {
     const locked = await repos.users.lock(existing.id);
@@ -282,7 +310,7 @@ async function repeatedSignUp(
       undo: async () => {},
     });
   }
-  return ok({ kind: "user", user: newUser(deps, deps.random.uuid(), f, false) });
+  return ok({ kind: "user", user: fake() });
 }
 
 /** Signs in as a new anonymous user (reference `anonymous.go`): no identity, no password. */

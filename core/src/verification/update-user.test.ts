@@ -21,6 +21,7 @@ const autoconfirm = (mailer: boolean, sms: boolean): Partial<AuthSettings> => ({
     anonymousEnabled: true,
     mailerAutoconfirm: mailer,
     smsAutoconfirm: sms,
+    hideExisting: false,
   },
 });
 

@@ -101,6 +101,32 @@ describe("verifyOtp against pre-account takeover", () => {
     const done = sessionOf(await verifyOtp(deps, { type: "signup", tokenHash: link }));
     expect(done.tokens.user.encryptedPassword).toBe("plain$alices-pw");
   });
+
+  it("the sign-up's code typed as type email confirms the sign-up and keeps its password", async () => {
+    const deps = fakeDeps();
+    await signUp(deps, { email: "alice@example.com", password: "alices-pw" });
+    const code = deps.mailer.sent[0]?.token;
+    const done = sessionOf(await verifyOtp(deps, { type: "email", token: code, email: "alice@example.com" }));
+    expect(done.type).toBe("email");
+    expect(done.tokens.user).toMatchObject({
+      encryptedPassword: "plain$alices-pw",
+      emailConfirmedAt: deps.clock.now(),
+    });
+  });
+
+  it("a magic-link code typed as type email still clears a password set by someone else", async () => {
+    const deps = fakeDeps();
+    await signUp(deps, { email: "victim@example.com", password: "attackers-pw" });
+    deps.clock.advance(3_600_000);
+    await sendMagicLink(deps, { email: "victim@example.com" });
+    const mail = deps.mailer.sent.at(-1);
+    expect(mail?.kind).toBe("magic_link");
+    const done = sessionOf(
+      await verifyOtp(deps, { type: "email", token: mail?.token, email: "victim@example.com" }),
+    );
+    expect(done.tokens.user.encryptedPassword).toBeNull();
+    expect(done.tokens.user.emailConfirmedAt).toEqual(deps.clock.now());
+  });
 });
 
 describe("verifyOtp sms and phone_change", () => {

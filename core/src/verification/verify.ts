@@ -87,6 +87,20 @@ function boundTo(user: User, token: OneTimeToken, type: VerifyType): boolean {
   }
 }
 
+/**
+ * How a token is applied. A typed `email` code is whichever mail carried it, as the reference maps it
+ * (`verify.go`): a confirmation token confirms the sign-up — keeping the password chosen at sign-up —
+ * and a recovery token is a magic link. A magic link to an unconfirmed address that already has a
+ * password comes as a recovery token (`sendMagicLink`), so that proof still clears that password.
+ */
+function appliedType(
+  type: Exclude<VerifyType, "email_change" | "phone_change">,
+  token: OneTimeToken,
+): Exclude<VerifyType, "email_change" | "phone_change"> {
+  if (type !== "email") return type;
+  return token.type === "confirmation_token" ? "signup" : "magiclink";
+}
+
 type VerifyDeps = Pick<
   VerificationDeps,
   "store" | "clock" | "random" | "tokens" | "hasher" | "signer" | "settings"
@@ -147,7 +161,7 @@ export async function verifyOtp(deps: VerifyDeps, input: VerifyInput): Promise<R
       verified = await applyPhoneChange(deps, repos, { user, now });
     } else {
       verified = await applyVerification(deps, repos, user, {
-        type: input.type,
+        type: appliedType(input.type, token),
         password: input.password,
         now,
       });

@@ -30,6 +30,9 @@ const FAMILIES: readonly { readonly prefix: string; readonly hint: string }[] = 
   },
 ].map(({ prefix, hint }) => ({ prefix: `${PREFIX}${prefix}`, hint }));
 
+/** Whether `name` sits inside a family's prefix (its unknown members are problems, not warnings). */
+export const inFamily = (name: string): boolean => FAMILIES.some(({ prefix }) => name.startsWith(prefix));
+
 /** Problems for set variables that sit inside a family's prefix but are not one of its members. */
 export function unknownFamilyMembers(
   vars: Readonly<Record<string, string | undefined>>,

@@ -1,9 +1,10 @@
 import { knownNames } from "./catalog.js";
-import { unknownFamilyMembers } from "./families.js";
+import { inFamily, unknownFamilyMembers } from "./families.js";
 import { Reader } from "./reader.js";
 import type { SettleContext } from "./sections/context.js";
 import * as S from "./sections/index.js";
 import type { Config } from "./types.js";
+import { unknownNameWarnings } from "./unknown-names.js";
 
 export { DEV_JWT_SECRET_FILE } from "./sections/jwt.js";
 
@@ -15,11 +16,14 @@ export interface LoadOptions {
   readonly devJwtSecret?: (dataDir: string) => string;
 }
 
-export type LoadResult = { ok: true; config: Config; notices: string[] } | { ok: false; problems: string[] };
+export type LoadResult =
+  | { ok: true; config: Config; notices: string[]; warnings: string[] }
+  | { ok: false; problems: string[] };
 
 /**
  * Parses and validates the configuration from `vars` (see `readEnvironment`). Returns every problem
- * at once, or the typed configuration with notices about defaults that embedded mode applied.
+ * at once, or the typed configuration with notices about defaults that embedded mode applied and
+ * warnings about variables that are set but not read (misspelt `AUTHSVC_` names, GoTrue's names).
  * Two passes over the sections: every value is parsed first, so that malformed values are reported
  * before the requirements that depend on them.
  */
@@ -68,7 +72,8 @@ export function loadConfig(
 
   const problems = [...r.problems, ...unknownFamilyMembers(vars, knownNames)];
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, config: deepFreeze(config), notices };
+  const warnings = unknownNameWarnings(vars, knownNames, inFamily);
+  return { ok: true, config: deepFreeze(config), notices, warnings };
 }
 
 /** The config is shared by every request; freezing it turns an accidental write into an error. */

@@ -64,6 +64,8 @@ export interface AppDeps {
   /** What `GET /health/ready` checks (the database); ready with none. */
   readonly readiness?: readonly ReadinessCheck[];
   readonly readinessTimeoutMs?: number;
+  /** Misconfigurations `GET /health/ready` names without answering unready, by what they concern. */
+  readonly readinessWarnings?: Readonly<Record<string, string>>;
   /** The request span and HTTP metrics, when telemetry is on; nothing runs for it when off. */
   readonly telemetry?: MiddlewareHandler<AppEnv> | undefined;
 }
@@ -133,7 +135,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     app.post(path, uniformLatency(), messageTurn);
 
   app.route("/", healthRoutes(deps.version));
-  app.route("/", readyRoutes(deps.readiness ?? [], deps.readinessTimeoutMs));
+  app.route("/", readyRoutes(deps.readiness ?? [], deps.readinessTimeoutMs, deps.readinessWarnings));
   app.route("/", settingsRoutes(deps.settings));
   app.route("/", jwksRoutes(deps.jwks ?? { keys: [] }));
   app.route("/", signupRoutes());

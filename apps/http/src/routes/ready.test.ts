@@ -32,4 +32,18 @@ describe("GET /health/ready", () => {
     expect(await res.json()).toEqual({ status: "unavailable", checks: { database: "down" } });
     expect(performance.now() - started).toBeLessThan(2_000);
   });
+
+  it("names a misconfiguration in warnings without answering unready", async () => {
+    const { app } = testApp({
+      readiness: [{ name: "database", check: async () => {} }],
+      readinessWarnings: { mail: "no mail can be sent" },
+    });
+    const res = await app.request("/health/ready");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      status: "ok",
+      checks: { database: "ok" },
+      warnings: { mail: "no mail can be sent" },
+    });
+  });
 });

@@ -29,16 +29,25 @@ async function probe(check: ReadinessCheck, timeoutMs: number): Promise<"ok" | "
  * `GET /health/ready`: readiness for a load balancer. 200 `{status:"ok", checks:{database:"ok"}}`
  * when every dependency answers; 503 `{status:"unavailable", checks:{database:"down"}}` naming the
  * one that does not, so traffic moves elsewhere during an outage. `/health` stays liveness only.
+ *
+ * `warnings` (e.g. `{mail: "…"}`) name a misconfiguration an operator must fix; they are shown but do
+ * not make the instance unready: every instance shares the configuration, so a load balancer could
+ * only take them all out, turning a degraded service into an outage.
  */
-export const readyRoutes = (checks: readonly ReadinessCheck[], timeoutMs = READINESS_TIMEOUT_MS) =>
+export const readyRoutes = (
+  checks: readonly ReadinessCheck[],
+  timeoutMs = READINESS_TIMEOUT_MS,
+  warnings: Readonly<Record<string, string>> = {},
+) =>
   new Hono().get("/health/ready", async (c) => {
     const results = await Promise.all(
       checks.map(async (check) => [check.name, await probe(check, timeoutMs)]),
     );
     const ready = results.every(([, state]) => state === "ok");
     c.header("cache-control", "no-store");
+    const shown = Object.keys(warnings).length > 0 ? { warnings } : {};
     return c.json(
-      { status: ready ? "ok" : "unavailable", checks: Object.fromEntries(results) },
+      { status: ready ? "ok" : "unavailable", checks: Object.fromEntries(results), ...shown },
       ready ? 200 : 503,
     );
   });

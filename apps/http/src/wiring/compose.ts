@@ -10,6 +10,7 @@ import { openDatabase } from "./database.js";
 import { DELIVERY_DRAIN_MS, deliveriesOf } from "./deliveries.js";
 import { captchaVerifierOf, requestLimiterStoreOf } from "./guards.js";
 import { logUnredacted } from "./logger.js";
+import { mailDeliveryWarning, undeliverableMailFeatures } from "./mail-delivery.js";
 import { databaseReadiness } from "./readiness.js";
 import { settingsOf } from "./settings-view.js";
 import { readVersion } from "./version.js";
@@ -42,6 +43,8 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
     },
   );
   const auth = authDepsOf(config, sql, logger, deliveries);
+  const mailWarning = mailDeliveryWarning(config);
+  if (mailWarning) logger.warn({ mail_features: undeliverableMailFeatures(config) }, mailWarning);
   const app = createApp({
     logger,
     version,
@@ -60,6 +63,7 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
     captcha: captchaVerifierOf(config),
     basePaths: config.api.basePaths,
     readiness: [databaseReadiness(sql)],
+    readinessWarnings: mailWarning ? { mail: mailWarning } : {},
     telemetry: telemetry?.middleware,
   }) as unknown as Hono;
   return {

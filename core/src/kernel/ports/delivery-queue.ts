@@ -3,6 +3,14 @@
  * committed), with bounded concurrency, so that an endpoint answers after the same work whether or not
  * the address it was given has an account: no mail-server latency in the answer's timing.
  */
+/** A delivery that failed and was compensated: why, and what the compensation removed. */
+export interface DeliveryFailure {
+  readonly code: string;
+  readonly message: string;
+  /** Users created by the request whose message failed, removed with it (a failed sign-up). */
+  readonly removedUserIds?: readonly string[];
+}
+
 export interface DeliveryQueue {
   /**
    * Accepts `job`, which runs later: the queue returns without waiting for it (a test double may
@@ -10,7 +18,5 @@ export interface DeliveryQueue {
    * (a refused send), or null; the queue records and counts such failures. A job that rejects is a
    * fault, logged as such.
    */
-  enqueue(
-    job: () => Promise<{ readonly code: string; readonly message: string } | null>,
-  ): void | Promise<void>;
+  enqueue(job: () => Promise<DeliveryFailure | null>): void | Promise<void>;
 }

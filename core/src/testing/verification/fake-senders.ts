@@ -1,4 +1,4 @@
-import type { DeliveryQueue } from "../../kernel/index.js";
+import type { DeliveryFailure, DeliveryQueue } from "../../kernel/index.js";
 import type { Mail, Mailer, SmsSender } from "../../verification/index.js";
 
 type MailContext = Pick<Mail, "user" | "tokenHash" | "redirectTo">;
@@ -40,12 +40,12 @@ export function fakeSms(): SmsSender & { sent: { to: string; body: string }[]; f
  * what jobs threw. `idle()` waits for any still running.
  */
 export function fakeDeliveries(): DeliveryQueue & {
-  failures: { code: string; message: string }[];
+  failures: DeliveryFailure[];
   faults: unknown[];
   idle(): Promise<void>;
 } {
   const running: Promise<void>[] = [];
-  const failures: { code: string; message: string }[] = [];
+  const failures: DeliveryFailure[] = [];
   const faults: unknown[] = [];
   return {
     failures,

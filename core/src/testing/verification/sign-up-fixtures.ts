@@ -9,6 +9,7 @@ export const signupSettings: AuthSettings["signup"] = {
   anonymousEnabled: true,
   mailerAutoconfirm: false,
   smsAutoconfirm: false,
+  hideExisting: false,
 };
 
 /** Fakes with some signup settings changed, and a hasher that counts the hashes it computes. */

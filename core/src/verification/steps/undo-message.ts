@@ -39,13 +39,15 @@ export async function undoMessage(
  * leaves the address free, as if it had not happened (the audit keeps the attempt).
  */
 export function undoCreationWith(outbox: Outbox<VerificationRepositories>, userId: string): void {
-  outbox.onUndo(async (repos) => {
+  outbox.onUndo(async (repos, removedUser) => {
     const user = await repos.users.lock(userId);
     const untouched =
       user !== null &&
       user.emailConfirmedAt === null &&
       user.phoneConfirmedAt === null &&
       user.lastSignInAt === null;
-    if (untouched) await repos.users.delete(userId);
+    if (!untouched) return;
+    await repos.users.delete(userId);
+    removedUser(userId);
   });
 }

@@ -178,5 +178,6 @@ export function signupSettings(config: Config): AuthSettings["signup"] {
     anonymousEnabled: config.external.anonymousUsers.enabled,
     mailerAutoconfirm: config.mailer.autoconfirm,
     smsAutoconfirm: config.sms.autoconfirm,
+    hideExisting: config.security.signupHideExisting,
   };
 }

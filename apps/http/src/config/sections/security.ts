@@ -52,6 +52,13 @@ export const variables = {
     description:
       "Signed-in users may link (`GET /user/identities/authorize`) and unlink (`DELETE /user/identities/<id>`) external identities.",
   }),
+  signupHideExisting: variable({
+    key: "SECURITY_SIGNUP_HIDE_EXISTING",
+    kind: k.boolean,
+    default: "false",
+    description:
+      "Sign-up answers carry `identities: []` for every address, new or taken, so that they never tell whether an account exists. Off: as the reference, a new user's identity, and `[]` for an address already confirmed.",
+  }),
   captchaEnabled: variable({
     key: "SECURITY_CAPTCHA_ENABLED",
     kind: k.boolean,
@@ -109,6 +116,7 @@ export interface SecurityConfig {
   readonly refreshTokenReuseIntervalMs: number;
   readonly updatePasswordRequireReauthentication: boolean;
   readonly manualLinkingEnabled: boolean;
+  readonly signupHideExisting: boolean;
   readonly captcha: CaptchaConfig;
 }
 
@@ -139,6 +147,7 @@ export function settle(
       refreshTokenReuseIntervalMs: s.refreshTokenReuseInterval,
       updatePasswordRequireReauthentication: s.updatePasswordRequireReauthentication,
       manualLinkingEnabled: s.manualLinkingEnabled,
+      signupHideExisting: s.signupHideExisting,
       captcha: s.captchaEnabled
         ? { ...captchaCommon, enabled: true, secret: must(ctx, s.captchaSecret, variables.captchaSecret) }
         : { ...captchaCommon, enabled: false, secret: s.captchaSecret },
