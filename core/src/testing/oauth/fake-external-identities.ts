@@ -12,6 +12,13 @@ export function fakeExternalIdentities(t: FakeTables): ExternalIdentityStore {
         const email = i.identityData.email;
         return typeof email === "string" && emails.includes(email.toLowerCase());
       }),
+    insertUnlessKnown: async (identity) => {
+      const known = all().some(
+        (i) => i.provider === identity.provider && i.providerId === identity.providerId,
+      );
+      if (!known) t.identities.set(identity.id, identity);
+      return !known;
+    },
     delete: async (id) => t.identities.delete(id),
   };
 }
