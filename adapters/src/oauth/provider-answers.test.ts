@@ -54,6 +54,17 @@ describe("provider answers at the boundary (Keycloak's fake, with answers set pe
     expect(texts(person.identityData).every(isStorableText)).toBe(true);
   });
 
+  it("keeps a provider's __proto__ key as data, never as the prototype of what is stored", async () => {
+    answer.userInfo = JSON.parse('{"sub":"kc-2","__proto__":{"polluted":true},"team":{"__proto__":"x"}}');
+    const person = await provider.fetchUser(await provider.exchangeCode(await code()));
+    const custom = person.identityData.custom_claims as Record<string, unknown>;
+    expect(Object.getPrototypeOf(custom)).toBe(Object.prototype);
+    expect((custom as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(JSON.parse(JSON.stringify(custom))).toEqual(
+      JSON.parse('{"__proto__":{"polluted":true},"team":{"__proto__":"x"}}'),
+    );
+  });
+
   it("user info whose subject is not usable text is a failed fetch, not a stored identity", async () => {
     for (const sub of [true, "", "kc-\ud800", { id: 1 }]) {
       answer.userInfo = { sub, email: "ada@example.com" };

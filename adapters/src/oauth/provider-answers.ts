@@ -90,7 +90,15 @@ function storableJson(value: unknown, depth: number): unknown {
     return depth >= MAX_DEPTH ? [] : value.map((inner) => storableJson(inner, depth + 1));
   const out: Record<string, unknown> = {};
   if (depth >= MAX_DEPTH) return out;
-  for (const [key, inner] of Object.entries(value)) out[storableText(key)] = storableJson(inner, depth + 1);
+  for (const [key, inner] of Object.entries(value)) {
+    // Defined, not assigned: a provider's "__proto__" key stays a key instead of replacing the prototype.
+    Object.defineProperty(out, storableText(key), {
+      value: storableJson(inner, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
   return out;
 }
 
