@@ -68,6 +68,7 @@ export { resolveRedirect } from "./kernel/redirect.js";
 export type { Result } from "./kernel/result.js";
 // Kernel
 export type { AuthSettings, SessionLimits } from "./kernel/settings.js";
+export { hasLoneSurrogate, isStorableText, storableText } from "./kernel/storable-text.js";
 export { isUuid } from "./kernel/uuid.js";
 // MFA
 export {

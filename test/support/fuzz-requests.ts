@@ -57,6 +57,21 @@ const FIELDS = [
   "provider",
   "id_token",
   "scope",
+  "access_token",
+  "auth_code",
+  "code_verifier",
+  "client_id",
+  "issuer",
+  "link_identity",
+  "factor_type",
+  "friendly_name",
+  "challenge_id",
+  "code",
+  "id",
+  "new_email",
+  "password_hash",
+  "should_soft_delete",
+  "current_password",
   "__proto__",
   "constructor",
 ];
@@ -98,9 +113,26 @@ const nasty = fc.constantFrom(
   "invite",
   "email_change",
   "sms",
+  "totp",
+  "phone",
   "x".repeat(5_000),
 );
-const text = fc.oneof(nasty, fc.string({ maxLength: 40 }), fc.string({ unit: "grapheme", maxLength: 20 }));
+/** Text with lone surrogates (high, low, reversed pairs) among other characters: JSON carries them as escapes. */
+const loneSurrogateText = fc
+  .array(
+    fc.oneof(
+      fc.string({ maxLength: 6 }),
+      fc.integer({ min: 0xd800, max: 0xdfff }).map((unit) => String.fromCharCode(unit)),
+    ),
+    { minLength: 1, maxLength: 5 },
+  )
+  .map((parts) => parts.join(""));
+const text = fc.oneof(
+  nasty,
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: "grapheme", maxLength: 20 }),
+  loneSurrogateText,
+);
 const scalar = fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
 const value: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: scalar },
@@ -134,10 +166,16 @@ export interface FuzzKeys {
   /** Valid keys, so requests also reach the handlers behind authentication. */
   anon: string;
   serviceRole: string;
+  /**
+   * Stands for a signed-in user's access token, so requests also reach the user's own endpoints
+   * (`/factors`, `PUT /user`); the runner puts a fresh user's token in its place (see `withUserToken`).
+   */
+  user?: string;
 }
 
 function headersArbitrary(keys: FuzzKeys): fc.Arbitrary<Record<string, string>> {
-  const token = fc.oneof(fc.constantFrom(keys.anon, keys.serviceRole), headerText);
+  const known = [keys.anon, keys.serviceRole, ...(keys.user ? [keys.user] : [])];
+  const token = fc.oneof(fc.constantFrom(...known), headerText);
   return fc.record(
     {
       authorization: token.map((t) => (t.startsWith("ey") ? `Bearer ${t}` : t)),
@@ -216,4 +254,24 @@ export function toRequest(base: string, spec: RequestSpec, signal?: AbortSignal)
 export function fuzzRuns(fallback: number): number {
   const runs = Number(process.env.FUZZ_RUNS);
   return Number.isInteger(runs) && runs > 0 ? runs : fallback;
+}
+
+/** The placeholder `FuzzKeys.user` for a user's token in generated requests. */
+export const USER_TOKEN_PLACEHOLDER = "eyFUZZ.USER.TOKEN";
+
+/**
+ * The spec with the user-token placeholder replaced by `token()`'s (a new user each time, since an
+ * earlier request may have signed the previous one out or changed its password); unchanged without it.
+ */
+export async function withUserToken(spec: RequestSpec, token: () => Promise<string>): Promise<RequestSpec> {
+  const uses = Object.values(spec.headers).some((value) => value.includes(USER_TOKEN_PLACEHOLDER));
+  if (!uses) return spec;
+  const fresh = await token();
+  const headers = Object.fromEntries(
+    Object.entries(spec.headers).map(([key, value]) => [
+      key,
+      value.replaceAll(USER_TOKEN_PLACEHOLDER, fresh),
+    ]),
+  );
+  return { ...spec, headers };
 }

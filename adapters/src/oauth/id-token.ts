@@ -1,6 +1,7 @@
 import { type AuthError, type ExternalUser, failures, type IdTokenVerifier } from "@authsvc/core";
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from "jose";
-import { wireReason } from "./provider-call.js";
+import { checkIdTokenClaims, storablePerson } from "./provider-answers.js";
+import { ProviderCallError, wireReason } from "./provider-call.js";
 
 /**
  * The signature algorithms an ID token may use. Asymmetric only: an `HS256` token would be checked
@@ -70,10 +71,13 @@ export function idTokens(name: string, spec: IdTokenSpec, options: IdTokenOption
     } catch (error) {
       throw verificationFailure(error, options.timeoutMs);
     }
-    if (typeof spec.issuer === "function" && !spec.issuer(payload.iss ?? "", payload)) {
-      throw withCause(failures.badIdToken(), `unexpected issuer ${JSON.stringify(payload.iss)}`);
+    const checked = checkIdTokenClaims(payload);
+    if (!checked.ok) throw withCause(failures.badIdToken(), checked.reason);
+    const { iss, aud } = checked.claims;
+    if (typeof spec.issuer === "function" && !spec.issuer(iss ?? "", payload)) {
+      throw withCause(failures.badIdToken(), `unexpected issuer ${JSON.stringify(iss)}`);
     }
-    const audience = typeof payload.aud === "string" ? [payload.aud] : (payload.aud ?? []);
+    const audience = typeof aud === "string" ? [aud] : (aud ?? []);
     if (!audience.some((aud) => options.audiences.includes(aud))) {
       throw failures.idTokenAudienceUnacceptable(audience);
     }
@@ -86,7 +90,15 @@ export function idTokens(name: string, spec: IdTokenSpec, options: IdTokenOption
     claims,
     async verify(idToken) {
       const verified = await claims(idToken);
-      return { user: spec.map(verified), nonce: typeof verified.nonce === "string" ? verified.nonce : null };
+      let user: ExternalUser;
+      try {
+        user = storablePerson(spec.map(verified));
+      } catch (error) {
+        if (error instanceof ProviderCallError) throw withCause(failures.badIdToken(), error.message);
+        throw error;
+      }
+      // `claims` refused a nonce claim that is not a string.
+      return { user, nonce: typeof verified.nonce === "string" ? verified.nonce : null };
     },
   };
 }

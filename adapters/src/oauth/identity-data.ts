@@ -33,12 +33,14 @@ export interface Claims {
  * settles them: the primary address if there is one, else the last one listed.
  */
 export function externalUser(claims: Claims, emails: readonly ExternalEmail[]): ExternalUser {
-  if (!claims.sub) throw new ProviderCallError("the provider's answer names no subject (user id)");
+  if (typeof claims.sub !== "string" || claims.sub === "") {
+    throw new ProviderCallError("the provider's answer names no subject (user id)");
+  }
   const listed = emails.filter((e) => e.email !== "");
   const chosen = listed.find((e) => e.primary) ?? listed.at(-1);
   const identityData: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(claims)) {
-    if (value !== undefined && value !== "") identityData[key] = value;
+    if (value !== undefined && value !== "" && wellTyped(key, value)) identityData[key] = value;
   }
   if (chosen) identityData.email = chosen.email;
   identityData.email_verified = chosen?.verified ?? false;
@@ -50,6 +52,21 @@ export function externalUser(claims: Claims, emails: readonly ExternalEmail[]): 
     emails: [...listed.filter((e) => e.primary), ...listed.filter((e) => !e.primary)],
     identityData: identityData as Metadata,
   };
+}
+
+// Claims the reference types as strings; a provider's value of another type is left out, not stored.
+const TEXT_CLAIMS = new Set(
+  (
+    "iss name family_name given_name middle_name nickname preferred_username profile picture website " +
+    "gender birthdate zoneinfo locale phone full_name avatar_url slug user_name email"
+  ).split(" "),
+);
+
+/** False for a malformed optional claim: a text claim that is not a string, custom claims that are no object. */
+function wellTyped(key: string, value: unknown): boolean {
+  if (TEXT_CLAIMS.has(key)) return typeof value === "string";
+  if (key === "custom_claims") return value !== null && typeof value === "object" && !Array.isArray(value);
+  return true;
 }
 
 /** A string field of a JSON object ("" when absent or of another type; numbers as their decimal text). */

@@ -16,6 +16,7 @@ import {
   validateAuthResponse,
 } from "oauth4webapi";
 import { type ProviderIdTokens, withCause } from "./id-token.js";
+import { storablePerson, tokensOf } from "./provider-answers.js";
 import {
   getJson,
   isObject,
@@ -72,14 +73,7 @@ export function oauthProvider(
     if (!ok || !isObject(body) || typeof body.error === "string") {
       throw new ProviderCallError(`token endpoint: ${providerReason(response.status, body)}`);
     }
-    if (typeof body.access_token !== "string" || body.access_token === "") {
-      throw new ProviderCallError("token endpoint: the answer has no access_token");
-    }
-    return {
-      accessToken: body.access_token,
-      refreshToken: typeof body.refresh_token === "string" ? body.refresh_token : null,
-      idToken: typeof body.id_token === "string" ? body.id_token : null,
-    };
+    return tokensOf(body);
   }
 
   const provider: ExternalProvider = {
@@ -109,7 +103,7 @@ export function oauthProvider(
     },
     async fetchUser(tokens: ProviderTokens): Promise<ExternalUser> {
       try {
-        return await spec.fetchUser({
+        const person = await spec.fetchUser({
           tokens,
           clientId,
           secret: settings.secret,
@@ -119,13 +113,17 @@ export function oauthProvider(
             return idTokens.claims(tokens.idToken);
           },
         });
+        return storablePerson(person);
       } catch (error) {
         const reason = isAuthErrorWithCause(error) ? String(error.cause) : reasonOf(error);
         throw withCause(failures.externalUserFetchFailed(), reason);
       }
     },
   };
-  if (spec.withCallbackUser) provider.withCallbackUser = spec.withCallbackUser;
+  const { withCallbackUser } = spec;
+  if (withCallbackUser) {
+    provider.withCallbackUser = (user, formUser) => storablePerson(withCallbackUser(user, formUser));
+  }
   return provider;
 }
 

@@ -1,5 +1,5 @@
 import type { ExternalIdentityStore } from "@authsvc/core";
-import { identityFromRow, isUuid, type Queryable } from "./rows.js";
+import { identityColumns, identityFromRow, isUuid, type Queryable } from "./rows.js";
 
 /** `ExternalIdentityStore` over the `identities` table of `namespace` (its `email` column is generated, lowercased). */
 export function postgresExternalIdentities(
@@ -21,6 +21,16 @@ export function postgresExternalIdentities(
           and identity_data -> 'email_verified' = 'true'::jsonb
         order by created_at, id`;
       return rows.map(identityFromRow);
+    },
+    async insertUnlessKnown(identity) {
+      // A conflicting row another transaction has not committed yet makes this wait for it; no row
+      // then comes back, and this transaction stays usable.
+      const rows = await sql`
+        insert into ${table} ${sql(identityColumns(sql, identity))}
+        on conflict (provider_id, provider) do nothing
+        returning id
+      `;
+      return rows.length === 1;
     },
     async delete(id) {
       if (!isUuid(id)) return false;

@@ -3,12 +3,16 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FreshNamespace, freshNamespace, testDatabase } from "../../../test/support/database.js";
 import { ENDPOINTS as SERVER_ENDPOINTS } from "../../../test/support/fuzz-endpoints.js";
+import { type FieldCase, fieldCaseArbitrary } from "../../../test/support/fuzz-fields.js";
 import {
   endpointsOf,
+  type FuzzKeys,
   fuzzRuns,
   type RequestSpec,
   requestArbitrary,
   toRequest,
+  USER_TOKEN_PLACEHOLDER,
+  withUserToken,
 } from "../../../test/support/fuzz-requests.js";
 import { roleKey, TEST_JWT_SECRET } from "../../../test/support/server-env.js";
 import { startSmtpSink } from "../../../test/support/smtp-sink.js";
@@ -23,7 +27,7 @@ import { createLogger } from "./wiring/logger.js";
  */
 let ns: FreshNamespace;
 let composition: Composition;
-let keys: { anon: string; serviceRole: string };
+let keys: FuzzKeys;
 let sink: Awaited<ReturnType<typeof startSmtpSink>>;
 
 beforeAll(async () => {
@@ -49,8 +53,34 @@ beforeAll(async () => {
   if (!result.ok) throw new Error(result.problems.join("\n"));
   const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
   composition = await compose(result.config, createLogger({ level: "fatal", destination: discard }));
-  keys = { anon: await roleKey("anon"), serviceRole: await roleKey("service_role") };
+  keys = {
+    anon: await roleKey("anon"),
+    serviceRole: await roleKey("service_role"),
+    user: USER_TOKEN_PLACEHOLDER,
+  };
 });
+
+let users = 0;
+let userToken = "";
+/**
+ * A signed-in user's access token (sign-ups are autoconfirmed), so requests reach the user's own
+ * endpoints: the last one while it still works, else a new user's (a request may have signed it out).
+ */
+async function newUserToken(): Promise<string> {
+  const me = await composition.app.request("http://localhost:9999/user", {
+    headers: { apikey: keys.anon, authorization: `Bearer ${userToken}` },
+  });
+  if (userToken !== "" && me.status === 200) return userToken;
+  const signup = await composition.app.request("http://localhost:9999/signup", {
+    method: "POST",
+    headers: { "content-type": "application/json", apikey: keys.anon },
+    body: JSON.stringify({ email: `fuzz-user-${++users}@example.com`, password: "fuzz-password-1" }),
+  });
+  const session = (await signup.json()) as { access_token?: string };
+  if (!session.access_token) throw new Error(`the fuzz user has no session: ${JSON.stringify(session)}`);
+  userToken = session.access_token;
+  return userToken;
+}
 
 afterAll(async () => {
   await composition?.close();
@@ -67,7 +97,8 @@ describe("every endpoint under malformed requests", () => {
     );
     const seen = new Map<number, number>();
     await fc.assert(
-      fc.asyncProperty(requestArbitrary(endpoints, keys), async (spec: RequestSpec) => {
+      fc.asyncProperty(requestArbitrary(endpoints, keys), async (generated: RequestSpec) => {
+        const spec = await withUserToken(generated, newUserToken);
         const res = await composition.app.fetch(toRequest("http://localhost:9999", spec));
         const body = await res.text();
         seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
@@ -79,5 +110,29 @@ describe("every endpoint under malformed requests", () => {
     // The requests got past the first checks: successes and several kinds of refusal.
     expect(seen.get(200)).toBeGreaterThan(0);
     expect(seen.size).toBeGreaterThan(4);
+  });
+
+  it("never answers 5xx to a lone surrogate in any field or key of a well-formed body", async () => {
+    await fc.assert(
+      fc.asyncProperty(fieldCaseArbitrary, async (c: FieldCase) => {
+        const token =
+          c.as === "user" ? await newUserToken() : c.as === "service_role" ? keys.serviceRole : keys.anon;
+        const url = `http://localhost:9999${c.path}${c.query ? `?${c.query}` : ""}`;
+        const res = await composition.app.fetch(
+          new Request(url, {
+            method: c.method,
+            headers: {
+              "content-type": "application/json",
+              apikey: keys.anon,
+              authorization: `Bearer ${token}`,
+            },
+            body: JSON.stringify(c.body),
+          }),
+        );
+        const body = await res.text();
+        expect(res.status, `${c.method} ${c.path} ${JSON.stringify(c.body)}: ${body}`).toBeLessThan(500);
+      }),
+      { numRuns: fuzzRuns(300) },
+    );
   });
 });

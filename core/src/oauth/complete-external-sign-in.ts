@@ -15,6 +15,7 @@ import type { OAuthDeps } from "./deps.js";
 import type { ProviderTokens } from "./ports/external-provider.js";
 import { commitThenSend } from "./steps/commit-then-send.js";
 import { externalAccount, vetExternalAccount } from "./steps/external-account.js";
+import { afterFirstSignInRaces } from "./steps/first-sign-in-race.js";
 import { linkIdentityToUser } from "./steps/link-identity.js";
 
 export interface CallbackInput {
@@ -113,11 +114,9 @@ export async function completeExternalSignIn(
       ? await vetExternalAccount(deps, { provider: provider.name, person, now })
       : ok(null);
   if (!vetted.ok) return fail(vetted.error);
-  const outbox = new Outbox<VerificationRepositories>();
-  const outcome = await commitThenSend(
-    deps.store,
-    outbox,
-    async (repos): Promise<Result<CallbackOutcome>> => {
+  const outcome = await afterFirstSignInRaces(() => {
+    const outbox = new Outbox<VerificationRepositories>();
+    return commitThenSend(deps.store, outbox, async (repos): Promise<Result<CallbackOutcome>> => {
       const account =
         state.linkingTargetId !== null
           ? await linkIdentityToUser(deps, repos, {
@@ -155,7 +154,7 @@ export async function completeExternalSignIn(
       await repos.users.update(user);
       const session = await issueSession(deps, repos, user, "oauth", now);
       return ok({ kind: "session", redirectTo, tokens: session, provider: tokens });
-    },
-  );
+    });
+  });
   return outcome.ok ? outcome : fail(outcome.error);
 }

@@ -5,6 +5,7 @@ import type { OAuthDeps } from "./deps.js";
 import type { ExternalUser } from "./ports/external-provider.js";
 import { commitThenSend } from "./steps/commit-then-send.js";
 import { externalAccount, vetExternalAccount } from "./steps/external-account.js";
+import { afterFirstSignInRaces } from "./steps/first-sign-in-race.js";
 import { linkIdentityToUser } from "./steps/link-identity.js";
 
 export interface IdTokenSignInInput {
@@ -64,29 +65,31 @@ export async function signInWithIdToken(
       ? await vetExternalAccount(deps, { provider: verifier.name, person, now })
       : ok(null);
   if (!vetted.ok) return vetted;
-  const outbox = new Outbox<VerificationRepositories>();
-  return commitThenSend(deps.store, outbox, async (repos): Promise<Result<SessionTokens>> => {
-    const account =
-      input.linkTargetId !== undefined
-        ? await linkIdentityToUser(deps, repos, {
-            targetId: input.linkTargetId,
-            provider: verifier.name,
-            person,
-            redirectTo,
-            now,
-            outbox,
-          })
-        : await externalAccount(deps, repos, {
-            provider: verifier.name,
-            person,
-            redirectTo,
-            now,
-            outbox,
-            vetted: vetted.value,
-          });
-    if (!account.ok) return account;
-    const user = { ...account.value, lastSignInAt: now };
-    await repos.users.update(user);
-    return ok(await issueSession(deps, repos, user, "oauth", now));
+  return afterFirstSignInRaces(() => {
+    const outbox = new Outbox<VerificationRepositories>();
+    return commitThenSend(deps.store, outbox, async (repos): Promise<Result<SessionTokens>> => {
+      const account =
+        input.linkTargetId !== undefined
+          ? await linkIdentityToUser(deps, repos, {
+              targetId: input.linkTargetId,
+              provider: verifier.name,
+              person,
+              redirectTo,
+              now,
+              outbox,
+            })
+          : await externalAccount(deps, repos, {
+              provider: verifier.name,
+              person,
+              redirectTo,
+              now,
+              outbox,
+              vetted: vetted.value,
+            });
+      if (!account.ok) return account;
+      const user = { ...account.value, lastSignInAt: now };
+      await repos.users.update(user);
+      return ok(await issueSession(deps, repos, user, "oauth", now));
+    });
   });
 }

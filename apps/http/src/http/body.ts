@@ -4,7 +4,7 @@
  * as `null` counts as absent, as in the reference; absent fields are left out of the result, so a
  * use case's optional inputs receive exactly what was sent.
  */
-import { AuthError, type Result } from "@authsvc/core";
+import { AuthError, isStorableText, type Result } from "@authsvc/core";
 import * as v from "valibot";
 
 /** Limits on stored metadata: it travels in every access token, so it must stay small and plain. */
@@ -12,8 +12,7 @@ export const METADATA_MAX_BYTES = 64 * 1024;
 export const METADATA_MAX_DEPTH = 32;
 
 // Postgres text cannot hold NUL, and jsonb refuses unpaired UTF-16 surrogates.
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const unstorable = (text: string) => text.includes("\u0000") || LONE_SURROGATE.test(text);
+const unstorable = (text: string) => !isStorableText(text);
 
 /** Why Postgres could not store `value`, or why it is too large; undefined when it is fine. */
 function storableProblem(value: unknown): string | undefined {

@@ -15,6 +15,7 @@ import { sendEmailToken, undoCreationWith, type VerificationRepositories } from 
 import type { OAuthDeps, OAuthRepositories } from "../deps.js";
 import type { ExternalUser } from "../ports/external-provider.js";
 import { decideAccountLinking } from "./account-linking.js";
+import { FirstSignInRaceLost } from "./first-sign-in-race.js";
 
 type Deps = Pick<OAuthDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings"> &
   Partial<HooksDeps>;
@@ -114,6 +115,10 @@ async function refreshed(
  * provider vouches for the address (or mails autoconfirm); else a confirmation mail is sent and the
  * sign-in is refused with 422 `provider_email_needs_verification`, returned so the changes commit
  * (the mail leaves once they have; if it cannot, a user this sign-in created is removed again).
+ *
+ * When a concurrent first sign-in of the same person created the identity (or took the address)
+ * first, this throws `FirstSignInRaceLost`, rolling back what it wrote; the caller runs it again in a
+ * new transaction (`afterFirstSignInRaces`), which then finds the winner's identity.
  */
 export async function externalAccount(
   deps: Deps,
@@ -150,7 +155,7 @@ export async function externalAccount(
     }
     case "link": {
       identity = newIdentity(deps, decision.user.id, input);
-      await repos.identities.insert(identity);
+      if (!(await repos.externalIdentities.insertUnlessKnown(identity))) throw new FirstSignInRaceLost();
       user = await refreshed(repos, decision.user, person.identityData, now);
       email = decision.email;
       emailVerified = true;
@@ -167,8 +172,11 @@ export async function externalAccount(
       if (settings.signup.disabled) return err(failures.signupDisabled());
       user = userToCreate(deps, input.vetted ?? null, () => newExternalUser(deps, decision.email, input));
       identity = newIdentity(deps, user.id, input);
-      const created = await createUser(deps, repos, user, { now, identities: [identity] });
+      const created = await createUser(deps, repos, user, { now, identities: [] });
+      // The address was free when decided on: a concurrent first sign-in of this person took it since.
+      if (!created.created && created.clash === "duplicate_email") throw new FirstSignInRaceLost();
       if (!created.created) throw new Error(`external sign-in: inserting a user reported ${created.clash}`);
+      if (!(await repos.externalIdentities.insertUnlessKnown(identity))) throw new FirstSignInRaceLost();
       email = decision.email;
       emailVerified = decision.emailVerified;
       isNew = true;

@@ -27,14 +27,22 @@ export async function linkIdentityToUser(
   const { provider, person, now } = input;
   const target = await repos.users.lock(input.targetId);
   if (target === null) return err(failures.linkingTargetMissing());
-  const existing = await repos.externalIdentities.findByProvider(provider, person.subject);
-  if (existing !== null) {
+  const alreadyLinked = async () => {
+    const existing = await repos.externalIdentities.findByProvider(provider, person.subject);
+    if (existing === null) return null;
     return err(
       existing.userId === target.id ? failures.identityAlreadyLinked() : failures.identityLinkedToAnother(),
     );
-  }
+  };
+  const linked = await alreadyLinked();
+  if (linked !== null) return linked;
   const identity = newIdentity(deps, target.id, input);
-  await repos.identities.insert(identity);
+  if (!(await repos.externalIdentities.insertUnlessKnown(identity))) {
+    // A concurrent link or sign-in of this identity committed it meanwhile: answer as if it came first.
+    const winner = await alreadyLinked();
+    if (winner !== null) return winner;
+    throw new Error(`identity ${provider}/${person.subject} clashed with one that is gone`);
+  }
   await repos.audit.record({
     action: "identity_linked",
     actorId: target.id,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { User } from "../../accounts/index.js";
 import { anIdentity, at, aUser, type MakeStore, newId, useStore } from "../harness.js";
 
 /** The `ExternalIdentityStore` contract: lookups by provider subject and by lowercased email, deletion. */
@@ -50,6 +51,25 @@ export function describeExternalIdentityContract(name: string, makeStore: MakeSt
       expect(await store.externalIdentities.delete(github.id)).toBe(false);
       expect(await store.externalIdentities.delete("nope")).toBe(false);
       expect((await store.identities.listByUser(ann.id)).map((i) => i.id)).toEqual([unsaid.id]);
+    });
+
+    it("inserts an identity unless its provider and subject are known: of 8 concurrent inserts one wins", async () => {
+      const { store } = harness();
+      const users = [aUser(), aUser(), aUser(), aUser(), aUser(), aUser(), aUser(), aUser()];
+      for (const user of users) await store.users.insert(user);
+      const subject = newId();
+      const identities = users.map((user) => anIdentity(user, { provider: "github", providerId: subject }));
+      const inserted = await Promise.all(
+        identities.map((identity) =>
+          store.transaction((repos) => repos.externalIdentities.insertUnlessKnown(identity)),
+        ),
+      );
+      expect(inserted.filter(Boolean)).toHaveLength(1);
+      const winner = identities[inserted.indexOf(true)];
+      expect(await store.externalIdentities.findByProvider("github", subject)).toEqual(winner);
+      const other = anIdentity(users[0] as User, { provider: "gitlab", providerId: subject });
+      expect(await store.externalIdentities.insertUnlessKnown(other)).toBe(true);
+      expect(await store.externalIdentities.findByProvider("gitlab", subject)).toEqual(other);
     });
   });
 }

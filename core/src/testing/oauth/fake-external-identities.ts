@@ -16,6 +16,13 @@ export function fakeExternalIdentities(t: FakeTables): ExternalIdentityStore {
           i.identityData.email_verified === true
         );
       }),
+    insertUnlessKnown: async (identity) => {
+      const known = all().some(
+        (i) => i.provider === identity.provider && i.providerId === identity.providerId,
+      );
+      if (!known) t.identities.set(identity.id, identity);
+      return !known;
+    },
     delete: async (id) => t.identities.delete(id),
   };
 }
