@@ -8,7 +8,7 @@ import {
   type Result,
   transactionRollingBackOn,
 } from "../kernel/index.js";
-import { type Session, type SessionTokens, signAccessToken } from "../sessions/index.js";
+import { type Session, type SessionTokens, type StartedSession, signSession } from "../sessions/index.js";
 import type { Challenge } from "./challenge.js";
 import type { MfaDeps, MfaRepositories } from "./deps.js";
 import { callerSession } from "./steps/caller.js";
@@ -44,9 +44,12 @@ export async function verifyFactor(deps: Deps, input: VerifyFactorInput): Promis
   const checked = await checkCode(deps, input, now);
   if (!checked.ok) return checked;
   const { factor, challenge } = checked.value;
-  return transactionRollingBackOn(deps.store, (repos) =>
+  const raised = await transactionRollingBackOn(deps.store, (repos) =>
     raiseSession(deps, repos, input, { factor, challenge, now }),
   );
+  // The custom access token hook runs once the raise committed (see signSession): its failure ends
+  // the session.
+  return raised.ok ? ok(await signSession(deps, raised.value)) : raised;
 }
 
 /** Finds the factor and its challenge, and checks the code, before anything is written. */
@@ -122,7 +125,7 @@ async function raiseSession(
   repos: MfaRepositories,
   input: VerifyFactorInput,
   context: { factor: Factor; challenge: Challenge; now: Date },
-): Promise<Result<SessionTokens>> {
+): Promise<Result<StartedSession>> {
   const { factor, challenge, now } = context;
   // The session's row lock serialises this with its refreshes.
   const locked = await callerSession(repos, input.sessionId, { lock: true });
@@ -157,11 +160,7 @@ async function raiseSession(
   const refreshToken = await replaceRefreshToken(deps, repos, session, now);
   await repos.assurance.deleteBelowAal2(user.id, session.id);
   await repos.factors.deleteUnverified(user.id, factor.factorType, factor.id);
-  const access = await signAccessToken(deps, user, session, now, {
-    method,
-    functions: repos.hookFunctions,
-  });
-  return ok({ ...access, refreshToken, user: await userBody(repos, user), session });
+  return ok({ session, refreshToken, user: await userBody(repos, user), method, now });
 }
 
 /** Revokes the session's current refresh token and issues its successor, which the answer carries. */

@@ -1,6 +1,6 @@
 import { AuthError, err, failures, isUuid, Outbox, ok, type Result } from "../kernel/index.js";
 import { flowStateExpired, storeIssuedFlow } from "../pkce/index.js";
-import { issueSession, type SessionTokens } from "../sessions/index.js";
+import { issueSession, type SessionTokens, signOutcome, type Unsigned } from "../sessions/index.js";
 import type { VerificationRepositories } from "../verification/index.js";
 import type { OAuthDeps } from "./deps.js";
 import type { ProviderTokens } from "./ports/external-provider.js";
@@ -96,7 +96,7 @@ export async function completeExternalSignIn(
   const outcome = await commitThenSend(
     deps.store,
     outbox,
-    async (repos): Promise<Result<CallbackOutcome>> => {
+    async (repos): Promise<Result<Unsigned<CallbackOutcome>>> => {
       const account =
         state.linkingTargetId !== null
           ? await linkIdentityToUser(deps, repos, {
@@ -136,5 +136,6 @@ export async function completeExternalSignIn(
       return ok({ kind: "session", redirectTo, tokens: session, provider: tokens });
     },
   );
-  return outcome.ok ? outcome : fail(outcome.error);
+  // The custom access token hook runs once the sign-in committed (see signSession).
+  return outcome.ok ? signOutcome(deps, outcome) : fail(outcome.error);
 }

@@ -1,5 +1,5 @@
 import { AuthError, constantTimeEqual, err, failures, Outbox, ok, type Result } from "../kernel/index.js";
-import { issueSession, type SessionTokens } from "../sessions/index.js";
+import { issueSession, type SessionTokens, type StartedSession, signSession } from "../sessions/index.js";
 import type { VerificationRepositories } from "../verification/index.js";
 import type { OAuthDeps } from "./deps.js";
 import type { ExternalUser } from "./ports/external-provider.js";
@@ -65,7 +65,7 @@ export async function signInWithIdToken(
       : ok(null);
   if (!vetted.ok) return vetted;
   const outbox = new Outbox<VerificationRepositories>();
-  return commitThenSend(deps.store, outbox, async (repos): Promise<Result<SessionTokens>> => {
+  const started = await commitThenSend(deps.store, outbox, async (repos): Promise<Result<StartedSession>> => {
     const account =
       input.linkTargetId !== undefined
         ? await linkIdentityToUser(deps, repos, {
@@ -89,4 +89,6 @@ export async function signInWithIdToken(
     await repos.users.update(user);
     return ok(await issueSession(deps, repos, user, "oauth", now));
   });
+  // The custom access token hook runs once the sign-in committed (see signSession).
+  return started.ok ? ok(await signSession(deps, started.value)) : started;
 }

@@ -1,6 +1,6 @@
 import { actorUsername, isBanned } from "../accounts/index.js";
 import { err, failures, ok, type Result } from "../kernel/index.js";
-import { issueSession, type SessionTokens } from "../sessions/index.js";
+import { issueSession, type SessionTokens, type StartedSession, signSession } from "../sessions/index.js";
 import type { PkceDeps } from "./deps.js";
 import { flowStateExpired } from "./flow-state.js";
 import { verifierMatches } from "./verifier.js";
@@ -18,6 +18,9 @@ export interface ExchangedSession {
   readonly providerAccessToken: string | null;
   readonly providerRefreshToken: string | null;
 }
+
+/** What the exchange's transaction commits: the session, its access token not yet signed. */
+type Exchanged = Omit<ExchangedSession, "tokens"> & { readonly started: StartedSession };
 
 type Deps = Pick<PkceDeps, "store" | "clock" | "random" | "tokens" | "signer" | "settings">;
 
@@ -37,7 +40,7 @@ export async function exchangeAuthCode(
   if (!input.authCode || !input.codeVerifier) return err(failures.pkceGrantIncomplete());
   const now = deps.clock.now();
   const codeHash = deps.tokens.hash(input.authCode);
-  return deps.store.transaction(async (repos): Promise<Result<ExchangedSession>> => {
+  const exchanged = await deps.store.transaction(async (repos): Promise<Result<Exchanged>> => {
     const state = await repos.flowStates.lockByCode(codeHash);
     if (state === null || state.userId === null) return err(failures.flowStateNotFound());
     if (flowStateExpired(state, now)) return err(failures.flowStateExpired());
@@ -62,13 +65,17 @@ export async function exchangeAuthCode(
       traits: { provider_type: state.providerType },
       at: now,
     });
-    const tokens = await issueSession(deps, repos, signedIn, state.authenticationMethod, now);
+    const started = await issueSession(deps, repos, signedIn, state.authenticationMethod, now);
     return ok({
-      tokens,
+      started,
       providerType: state.providerType,
       authenticationMethod: state.authenticationMethod,
       providerAccessToken: state.providerAccessToken,
       providerRefreshToken: state.providerRefreshToken,
     });
   });
+  if (!exchanged.ok) return exchanged;
+  const { started, ...rest } = exchanged.value;
+  // The custom access token hook runs once the exchange committed (see signSession).
+  return ok({ ...rest, tokens: await signSession(deps, started) });
 }

@@ -21,7 +21,7 @@ import {
   transactionThenSend,
 } from "../kernel/index.js";
 import type { PkceChallenge } from "../pkce/index.js";
-import { issueSession, type SessionTokens } from "../sessions/index.js";
+import { issueSession, type SessionTokens, signOutcome, type Unsigned } from "../sessions/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { resendEmailConfirmation, resendSmsConfirmation } from "./steps/confirmation.js";
 import { tooSoon } from "./steps/frequency.js";
@@ -42,6 +42,8 @@ export interface SignUpInput {
 
 /** A session when the account is usable at once (autoconfirm, anonymous), else the unconfirmed user. */
 export type SignUpOutcome = { kind: "session"; tokens: SessionTokens } | { kind: "user"; user: User };
+/** A sign-up as its transaction commits it: a session's access token is signed after the commit. */
+type Committed = Result<Unsigned<SignUpOutcome>>;
 
 type SignUpDeps = Pick<
   VerificationDeps,
@@ -115,7 +117,7 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
   const vetted = await vetNewUser(deps, async () => (await findExisting(deps.store)) !== null, build);
   if (!vetted.ok) return vetted;
 
-  return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<SignUpOutcome>> => {
+  const outcome = await transactionThenSend(deps.store, outbox, async (repos): Promise<Committed> => {
     const existing = await findExisting(repos);
     if (existing !== null) return repeatedSignUp(deps, repos, existing, fields, autoconfirm);
     const user = userToCreate(deps, vetted.value, build);
@@ -172,6 +174,8 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
     }
     return ok({ kind: "user", user });
   });
+  // The custom access token hook runs once the sign-up committed (see signSession).
+  return signOutcome(deps, outcome);
 }
 
 interface NewUserFields {
@@ -241,7 +245,7 @@ async function repeatedSignUp(
   existing: User,
   f: NewUserFields,
   autoconfirm: boolean,
-): Promise<Result<SignUpOutcome>> {
+): Promise<Committed> {
   await repos.audit.record({
     action: "user_repeated_signup",
     actorId: existing.id,
@@ -304,7 +308,7 @@ async function signUpAnonymously(deps: SignUpDeps, data: Metadata): Promise<Resu
   });
   const vetted = await beforeUserCreated(deps, user);
   if (!vetted.ok) return vetted;
-  return deps.store.transaction(async (repos): Promise<Result<SignUpOutcome>> => {
+  const outcome = await deps.store.transaction(async (repos): Promise<Committed> => {
     // An anonymous user has no identity.
     const inserted = await createUser(deps, repos, user, { now, identities: [] });
     if (!inserted.created) {
@@ -313,4 +317,5 @@ async function signUpAnonymously(deps: SignUpDeps, data: Metadata): Promise<Resu
     await repos.audit.record({ action: "user_signedup", actorId: user.id, actorUsername: "", at: now });
     return ok({ kind: "session", tokens: await issueSession(deps, repos, user, "anonymous", now) });
   });
+  return signOutcome(deps, outcome);
 }
