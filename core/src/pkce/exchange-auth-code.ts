@@ -54,7 +54,9 @@ export async function exchangeAuthCode(
     }
     if (!(await repos.flowStates.delete(state.id))) return err(failures.flowStateNotFound());
     const user = await repos.users.lock(state.userId);
-    if (user === null) return err(failures.flowStateNotFound());
+    // A code issued before its user was soft-deleted signs nobody in (the deletion also drops the
+    // user's flow states; this covers an exchange that read the code first).
+    if (user === null || user.deletedAt !== null) return err(failures.flowStateNotFound());
     if (isBanned(user, now)) return err(failures.userBannedAtTokenGrant());
     const signedIn = { ...user, lastSignInAt: now, updatedAt: now };
     await repos.users.update(signedIn);

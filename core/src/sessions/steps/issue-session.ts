@@ -1,6 +1,6 @@
 import { type User, type UserWithIdentities, userBody } from "../../accounts/index.js";
 import { customizeAccessToken, type HooksDeps } from "../../hooks/index.js";
-import { type AuthError, ok, type Result } from "../../kernel/index.js";
+import { type AuthError, failures, ok, type Result } from "../../kernel/index.js";
 import { type AccessTokenClaims, accessTokenClaims } from "../claims.js";
 import type { SessionsDeps, SessionsRepositories } from "../deps.js";
 import type { Session } from "../session.js";
@@ -107,7 +107,9 @@ export function newSession(
 /**
  * Starts a new session for `user` (one per sign-in) with its first refresh token, inside the caller's
  * transaction; `signSession` signs its access token once that transaction has committed. `method` is
- * the `amr` method (`password`, `anonymous`, …).
+ * the `amr` method (`password`, `anonymous`, …). A soft-deleted user gets no session, whatever led
+ * here (a code or link issued before the deletion): that is thrown as `user_not_found`, rolling the
+ * transaction back.
  */
 export async function issueSession(
   deps: Pick<SessionsDeps, "random" | "tokens">,
@@ -116,6 +118,7 @@ export async function issueSession(
   method: string,
   now: Date,
 ): Promise<StartedSession> {
+  if (user.deletedAt !== null) throw failures.userNotFound();
   const session = newSession(deps, user.id, method, now);
   const refreshToken = deps.tokens.generate();
   await repos.sessions.create(session, deps.tokens.hash(refreshToken));
