@@ -9,6 +9,7 @@ import { jwksOf } from "./crypto.js";
 import { openDatabase } from "./database.js";
 import { DELIVERY_DRAIN_MS, deliveriesOf } from "./deliveries.js";
 import { captchaVerifierOf, requestLimiterStoreOf } from "./guards.js";
+import { checkHookTargets } from "./hooks.js";
 import { logUnredacted } from "./logger.js";
 import { databaseReadiness } from "./readiness.js";
 import { settingsOf } from "./settings-view.js";
@@ -41,6 +42,7 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
       throw error;
     },
   );
+  await checkHookTargets(config, sql, logger);
   const auth = authDepsOf(config, sql, logger, deliveries);
   const app = createApp({
     logger,
