@@ -49,7 +49,7 @@ export async function verifyFactor(deps: Deps, input: VerifyFactorInput): Promis
   );
   // The custom access token hook runs once the raise committed (see signSession): its failure ends
   // the session.
-  return raised.ok ? ok(await signSession(deps, raised.value)) : raised;
+  return raised.ok ? signSession(deps, raised.value) : raised;
 }
 
 /** Finds the factor and its challenge, and checks the code, before anything is written. */

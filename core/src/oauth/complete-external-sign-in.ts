@@ -137,5 +137,7 @@ export async function completeExternalSignIn(
     },
   );
   // The custom access token hook runs once the sign-in committed (see signSession).
-  return outcome.ok ? signOutcome(deps, outcome) : fail(outcome.error);
+  if (!outcome.ok) return fail(outcome.error);
+  const signed = await signOutcome(deps, outcome.value);
+  return signed.ok ? signed : fail(signed.error);
 }

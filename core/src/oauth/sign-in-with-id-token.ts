@@ -90,5 +90,5 @@ export async function signInWithIdToken(
     return ok(await issueSession(deps, repos, user, "oauth", now));
   });
   // The custom access token hook runs once the sign-in committed (see signSession).
-  return started.ok ? ok(await signSession(deps, started.value)) : started;
+  return started.ok ? signSession(deps, started.value) : started;
 }

@@ -79,5 +79,6 @@ export async function exchangeAuthCode(
   if (!exchanged.ok) return exchanged;
   const { started, ...rest } = exchanged.value;
   // The custom access token hook runs once the exchange committed (see signSession).
-  return ok({ ...rest, tokens: await signSession(deps, started) });
+  const signed = await signSession(deps, started);
+  return signed.ok ? ok({ ...rest, tokens: signed.value }) : signed;
 }

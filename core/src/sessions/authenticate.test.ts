@@ -12,7 +12,9 @@ async function signedIn(deps = fakeDeps()) {
   const user = blankUser({ id: USER_ID, aud: "authenticated", role: "authenticated", createdAt: now });
   deps.store.tables.users.set(user.id, user);
   const started = await deps.store.transaction((repos) => issueSession(deps, repos, user, "password", now));
-  const tokens = await signSession(deps, started);
+  const signed = await signSession(deps, started);
+  if (!signed.ok) throw signed.error;
+  const tokens = signed.value;
   return { deps, user, tokens, token: tokens.accessToken };
 }
 

@@ -1,5 +1,5 @@
 import type { HooksDeps } from "../hooks/index.js";
-import { err, failures, ok, type Result } from "../kernel/index.js";
+import { err, failures, type Result } from "../kernel/index.js";
 import type { SessionsDeps } from "./deps.js";
 import type { Session } from "./session.js";
 import { type SessionTokens, signSession } from "./steps/issue-session.js";
@@ -56,15 +56,13 @@ export async function refreshSession(
       const refreshed: Session = { ...outcome.session, refreshedAt: now, updatedAt: now };
       // The custom access token hook runs after the rotation committed (issue-session.ts): its
       // failure ends the session, so the child no one received is never usable.
-      return ok(
-        await signSession(deps, {
-          session: refreshed,
-          refreshToken: child,
-          user: outcome.user,
-          method: "token_refresh",
-          now,
-        }),
-      );
+      return signSession(deps, {
+        session: refreshed,
+        refreshToken: child,
+        user: outcome.user,
+        method: "token_refresh",
+        now,
+      });
     }
   }
 }

@@ -1,6 +1,6 @@
 import { isBanned, normalizeEmail, normalizePhone, type User } from "../accounts/index.js";
 import { type HooksDeps, passwordVerificationAttempt } from "../hooks/index.js";
-import { err, failures, ok, type Result } from "../kernel/index.js";
+import { err, failures, type Result } from "../kernel/index.js";
 import type { SessionsDeps } from "./deps.js";
 import { newSession, type SessionTokens, signSession } from "./steps/issue-session.js";
 
@@ -79,7 +79,7 @@ export async function signInWithPassword(
   if (signedIn === null) return err(invalidCredentials());
   // The custom access token hook runs after the grant committed (issue-session.ts): its failure ends
   // the session.
-  return ok(await signSession(deps, { session, refreshToken, user: signedIn, method: "password", now }));
+  return signSession(deps, { session, refreshToken, user: signedIn, method: "password", now });
 }
 
 /** The user with this address, or null — also for an address that is not valid at all. */

@@ -26,11 +26,14 @@ async function setUp() {
   };
   const alice = person(ALICE, "alice@example.com");
   const bob = person(BOB, "bob@example.com");
-  const signIn = async (user: typeof alice) =>
-    signSession(
-      deps,
-      await deps.store.transaction((repos) => issueSession(deps, repos, user, "password", deps.clock.now())),
+  const signIn = async (user: typeof alice) => {
+    const started = await deps.store.transaction((repos) =>
+      issueSession(deps, repos, user, "password", deps.clock.now()),
     );
+    const signed = await signSession(deps, started);
+    if (!signed.ok) throw signed.error;
+    return signed.value;
+  };
   return { deps, alice, bob, signIn };
 }
 

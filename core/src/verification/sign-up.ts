@@ -175,7 +175,7 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
     return ok({ kind: "user", user });
   });
   // The custom access token hook runs once the sign-up committed (see signSession).
-  return signOutcome(deps, outcome);
+  return outcome.ok ? signOutcome(deps, outcome.value) : outcome;
 }
 
 interface NewUserFields {
@@ -317,5 +317,5 @@ async function signUpAnonymously(deps: SignUpDeps, data: Metadata): Promise<Resu
     await repos.audit.record({ action: "user_signedup", actorId: user.id, actorUsername: "", at: now });
     return ok({ kind: "session", tokens: await issueSession(deps, repos, user, "anonymous", now) });
   });
-  return signOutcome(deps, outcome);
+  return outcome.ok ? signOutcome(deps, outcome.value) : outcome;
 }

@@ -176,6 +176,6 @@ export async function verifyOtp(deps: VerifyDeps, input: VerifyInput): Promise<R
     return ok({ kind: "session", tokens, type: input.type, redirectTo });
   });
   // The custom access token hook runs once the verification committed (see signSession).
-  return signOutcome(deps, outcome);
+  return outcome.ok ? signOutcome(deps, outcome.value) : outcome;
 }
 export type { VerifyType } from "./verify-type.js";

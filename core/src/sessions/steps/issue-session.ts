@@ -1,6 +1,6 @@
 import { type User, type UserWithIdentities, userBody } from "../../accounts/index.js";
 import { customizeAccessToken, type HooksDeps } from "../../hooks/index.js";
-import { type AuthError, failures, ok, type Result } from "../../kernel/index.js";
+import { AuthError, err, failures, ok, type Result } from "../../kernel/index.js";
 import { type AccessTokenClaims, accessTokenClaims } from "../claims.js";
 import type { SessionsDeps, SessionsRepositories } from "../deps.js";
 import type { Session } from "../session.js";
@@ -67,22 +67,23 @@ export async function signAccessToken(
  * access token hook, after the grant's transaction has ended, so that no row lock and no pooled
  * connection waits on the hook (an HTTP endpoint, or a Postgres function in a transaction of its own
  * that holds none of the grant's locks). When the hook fails, the grant is undone where it matters:
- * the session ends (deleted with its refresh tokens, in one statement) before the failure is thrown,
- * so no refresh token of it outlives the refusal. See docs/hooks.md.
+ * the session ends (deleted with its refresh tokens, in one statement) before the hook's failure is
+ * returned, so no refresh token of it outlives the refusal. See docs/hooks.md.
  */
 export async function signSession(
   deps: Pick<SessionsDeps, "signer" | "settings" | "store"> & Partial<HooksDeps>,
   started: StartedSession,
-): Promise<SessionTokens> {
+): Promise<Result<SessionTokens>> {
   const { session, user, now, method, refreshToken } = started;
   let access: Awaited<ReturnType<typeof signAccessToken>>;
   try {
     access = await signAccessToken(deps, user, session, now, method);
   } catch (thrown) {
     await deps.store.sessions.delete(session.id);
+    if (thrown instanceof AuthError) return err(thrown);
     throw thrown;
   }
-  return { ...access, refreshToken, user, session };
+  return ok({ ...access, refreshToken, user, session });
 }
 
 /** A new aal1 session of `userId`, obtained by `method` at `now` (not yet stored). */
@@ -132,12 +133,12 @@ export type Unsigned<T> = T extends { readonly tokens: SessionTokens }
   : T;
 
 /** `signSession` on the session an outcome carries, if it carries one; after its transaction ended. */
-export async function signOutcome<T, E = AuthError>(
+export async function signOutcome<T>(
   deps: Parameters<typeof signSession>[0],
-  outcome: Result<Unsigned<T>, E>,
-): Promise<Result<T, E>> {
-  if (!outcome.ok) return outcome;
-  const value = outcome.value as Unsigned<T> & { readonly tokens?: StartedSession };
-  if (value.tokens === undefined) return outcome as Result<T, E>;
-  return ok({ ...value, tokens: await signSession(deps, value.tokens) } as T);
+  outcome: Unsigned<T>,
+): Promise<Result<T>> {
+  const value = outcome as Unsigned<T> & { readonly tokens?: StartedSession };
+  if (value.tokens === undefined) return ok(outcome as T);
+  const signed = await signSession(deps, value.tokens);
+  return signed.ok ? ok({ ...value, tokens: signed.value } as T) : signed;
 }
