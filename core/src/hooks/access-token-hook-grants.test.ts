@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { err, failures, ok } from "../kernel/index.js";
+import { challengeFactor, enrollFactor, verifyFactor } from "../mfa/index.js";
 import { exchangeAuthCode } from "../pkce/index.js";
 import { refreshSession } from "../sessions/index.js";
-import { aFlowState, fakeDeps, fakeHooks } from "../testing/index.js";
+import { aFlowState, fakeDeps, fakeHooks, type fakeTotp } from "../testing/index.js";
 import { linkTokenOf } from "../testing/verification/message-helpers.js";
 import { signUp, verifyOtp } from "../verification/index.js";
 
@@ -77,6 +78,33 @@ describe("a refusing custom access token hook", () => {
     expect(await exchangeAuthCode(deps, { authCode: "code-1", codeVerifier: verifier })).toMatchObject(
       refused,
     );
+    expect(deps.store.tables.sessions.size).toBe(0);
+    expect(deps.store.tables.tokens.size).toBe(0);
+  });
+
+  it("ends the session an MFA verification would have raised to aal2", async () => {
+    const { deps, refuse } = withHook(true);
+    const signedUp = await signUp(deps, { email: "alice@example.com", password: "secret1" });
+    if (!signedUp.ok || signedUp.value.kind !== "session") throw new Error("expected a session");
+    const { user, session } = signedUp.value.tokens;
+    const enrolled = await enrollFactor(deps, { user, sessionId: session.id, factorType: "totp" });
+    if (!enrolled.ok) throw enrolled.error;
+    const factorId = enrolled.value.factor.id;
+    const ipAddress = "203.0.113.7";
+    const challenge = await challengeFactor(deps, { user, factorId, ipAddress });
+    if (!challenge.ok) throw challenge.error;
+    const totp = deps.totp as ReturnType<typeof fakeTotp>;
+    const code = totp.codeAt(enrolled.value.totp?.secret ?? "", deps.clock.now());
+    refuse();
+    const verified = await verifyFactor(deps, {
+      user,
+      sessionId: session.id,
+      factorId,
+      challengeId: challenge.value.id,
+      code,
+      ipAddress,
+    });
+    expect(verified).toMatchObject(refused);
     expect(deps.store.tables.sessions.size).toBe(0);
     expect(deps.store.tables.tokens.size).toBe(0);
   });
