@@ -178,4 +178,23 @@ describe("PKCE email flows through auth-js", () => {
     });
     expect((await exchange(client, landing)).error).toBeNull();
   });
+
+  it("a soft-deleted user gets no session from a code issued before the deletion, nor from the password", async () => {
+    const email = await confirmedUser("deleted");
+    const { client } = pkceClient();
+    expect((await client.signInWithOtp({ email, options: { emailRedirectTo: WELCOME } })).error).toBeNull();
+    const landing = await follow(verifyLink(await nthMail(sink, email, 1)));
+    const listed = await admin().listUsers();
+    const id = listed.data.users.find((u) => u.email === email)?.id ?? "";
+    expect((await admin().deleteUser(id, true)).error).toBeNull();
+
+    const done = await exchange(client, landing);
+    expect(done.data.session).toBeNull();
+    expect(done.error).toMatchObject({ status: 404, code: "flow_state_not_found" });
+    const password = await client.signInWithPassword({ email, password: "secret-pw" });
+    expect(password.error).toMatchObject({ status: 400, code: "invalid_credentials" });
+    const [row] = await ns.sql`
+      select count(*)::int as n from ${ns.sql(ns.namespace)}.sessions where user_id = ${id}`;
+    expect(row?.n).toBe(0);
+  });
 });

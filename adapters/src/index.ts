@@ -22,6 +22,7 @@ export * from "./postgres/connect.js";
 export * from "./postgres/embedded-server.js";
 export * from "./postgres/embedded-template.js";
 export * from "./postgres/faults.js";
+export { hookFunctionProblem } from "./postgres/hooks-store.js";
 export * from "./postgres/migrate.js";
 export * from "./postgres/store.js";
 export * from "./queue/delivery-queue.js";

@@ -2,7 +2,7 @@ import type { User } from "@authsvc/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FreshNamespace, migratedNamespace, testDatabase } from "../../../test/support/database.js";
 import { postgresStore } from "../postgres/store.js";
-import { hookDispatcher } from "./dispatcher.js";
+import { type HookRun, hookDispatcher } from "./dispatcher.js";
 import { parseHookSecrets, parseHookUri } from "./hook-uri.js";
 
 /** Postgres-function hooks on a real database: the caller's transaction, the timeout, errors. */
@@ -28,7 +28,7 @@ describe("hookDispatcher with pg-functions", () => {
   });
   afterAll(async () => ns.drop());
 
-  const dispatcher = (fn: string, postgresTimeoutMs?: number) => {
+  const dispatcher = (fn: string, postgresTimeoutMs?: number, runs: HookRun[] = []) => {
     const store = postgresStore(ns.sql, { namespace: ns.namespace });
     return {
       store,
@@ -36,6 +36,7 @@ describe("hookDispatcher with pg-functions", () => {
         hooks: { custom_access_token: { uri: `pg-functions://postgres/${ns.namespace}/${fn}`, secrets: [] } },
         functions: store.hookFunctions,
         presentUser: (user: User) => ({ id: user.id }),
+        onRun: (run) => void runs.push(run),
         ...(postgresTimeoutMs ? { postgresTimeoutMs } : {}),
       }),
     };
@@ -71,12 +72,29 @@ describe("hookDispatcher with pg-functions", () => {
     expect(!answer.ok && answer.error).toMatchObject({ httpStatus: 422, message: "No, said the database" });
   });
 
-  it("throws a 500 naming the hook when the function fails or outlives its timeout", async () => {
+  it("throws a 500 naming the hook when the function fails, and reports the database's error", async () => {
     const uri = (fn: string) => `pg-functions://postgres/${ns.namespace}/${fn}`;
-    await expect(dispatcher("broken").hooks.run("custom_access_token", input)).rejects.toMatchObject({
+    const runs: HookRun[] = [];
+    await expect(
+      dispatcher("broken", undefined, runs).hooks.run("custom_access_token", input),
+    ).rejects.toMatchObject({
       code: "unexpected_failure",
       message: `Error running hook URI: ${uri("broken")}`,
     });
+    await expect(
+      dispatcher("missing", undefined, runs).hooks.run("custom_access_token", input),
+    ).rejects.toMatchObject({
+      code: "unexpected_failure",
+      message: `Error running hook URI: ${uri("missing")}`,
+    });
+    expect(runs).toEqual([
+      expect.objectContaining({ success: false, error: "division by zero", dbCode: "22012" }),
+      expect.objectContaining({
+        success: false,
+        error: `function ${ns.namespace}.missing(jsonb) does not exist`,
+        dbCode: "42883",
+      }),
+    ]);
   });
 
   it("cancels a function that outlives its statement timeout (the embedded database keeps no timers)", async () => {

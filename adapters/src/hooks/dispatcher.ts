@@ -27,7 +27,10 @@ export interface HookRun {
   readonly uri: string;
   readonly success: boolean;
   readonly durationMs: number;
+  /** Why it failed: for a Postgres function, the database's own message (never its detail). */
   readonly error?: string;
+  /** The SQLSTATE of a Postgres function's failure (`42883`: no such function, `57014`: timeout). */
+  readonly dbCode?: string;
 }
 
 export interface HookDispatcherOptions {
@@ -49,8 +52,9 @@ type Runner = (payload: Record<string, unknown>, functions?: HookFunctions) => P
  * The `HookDispatcher` over the configured hooks: builds each payload (the hook's input, its `user`
  * as the API presents it, and `metadata: {uuid, time, name}`), runs it on its target, and checks
  * the answer: an error object is the hook's refusal; anything but an object is unusable (500).
- * A Postgres function that fails (or times out) is thrown as a 500 naming the hook's URI, so that a
- * transaction it ran in rolls back; a database outage passes through unchanged.
+ * A Postgres function that fails (or times out, or is not there) is thrown as the reference's 500
+ * naming the hook's URI, and reported with the database's message and SQLSTATE; a database outage
+ * passes through unchanged.
  */
 export function hookDispatcher(options: HookDispatcherOptions): HookDispatcher {
   const runners = new Map<HookName, { target: HookTarget; run: Runner; uri: string }>();
@@ -72,18 +76,23 @@ export function hookDispatcher(options: HookDispatcherOptions): HookDispatcher {
         ...rest,
       };
       const started = performance.now();
-      const report = (success: boolean, error?: string) =>
+      const report = (success: boolean, error?: string, dbCode?: string) =>
         options.onRun?.({
           hook: name,
           uri: runner.uri,
           success,
           durationMs: performance.now() - started,
           ...(error ? { error } : {}),
+          ...(dbCode ? { dbCode } : {}),
         });
       let answer: Result<unknown>;
       try {
         answer = await runner.run(payload, functions);
       } catch (thrown) {
+        if (thrown instanceof FunctionFailed) {
+          report(false, thrown.message, thrown.code);
+          throw thrown.answer;
+        }
         report(false, (thrown as Error).message);
         throw thrown;
       }
@@ -102,6 +111,18 @@ export function hookDispatcher(options: HookDispatcherOptions): HookDispatcher {
   };
 }
 
+/** A Postgres function's failure: what the log hears (the database's message and code), what the client gets. */
+class FunctionFailed extends Error {
+  override readonly name = "FunctionFailed";
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly answer: Error,
+  ) {
+    super(message);
+  }
+}
+
 function runnerOf(target: HookTarget, setting: HookSetting, options: HookDispatcherOptions): Runner {
   if (target.kind === "http") {
     const post = httpHook({ ...options.http, url: target.url, secrets: setting.secrets });
@@ -113,9 +134,12 @@ function runnerOf(target: HookTarget, setting: HookSetting, options: HookDispatc
     try {
       answer = await (functions ?? options.functions).call(target.schema, target.name, payload, timeoutMs);
     } catch (thrown) {
-      // The function's own error (or its timeout): the operator's code failed, not the database.
-      if ((thrown as { name?: unknown }).name === "PostgresError") {
-        throw failures.hookFailed(`Error running hook URI: ${setting.uri}`);
+      // The function's own error (or its timeout, or a function that is not there): the operator's
+      // code failed, not the database.
+      const error = thrown as { name?: unknown; message?: unknown; code?: unknown };
+      if (error.name === "PostgresError") {
+        const answer = failures.hookFailed(`Error running hook URI: ${setting.uri}`);
+        throw new FunctionFailed(String(error.message), String(error.code), answer);
       }
       throw thrown;
     }

@@ -101,5 +101,15 @@ export function postgresFlowStateStore(sql: Queryable, options: { namespace: str
       const rows = await sql`delete from ${table} where id = ${id} returning id`;
       return rows.length === 1;
     },
+
+    async deleteForUser(userId) {
+      if (!isUuid(userId)) return 0;
+      const rows = await sql`
+        delete from ${table}
+        where user_id = ${userId}
+          or linking_target_id = ${userId}
+        returning id`;
+      return rows.length;
+    },
   };
 }

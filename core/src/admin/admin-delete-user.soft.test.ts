@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { exchangeAuthCode } from "../pkce/index.js";
 import { signInWithPassword } from "../sessions/index.js";
-import { fakeDeps } from "../testing/index.js";
+import { aFlowState, fakeDeps } from "../testing/index.js";
 import { adminCreateUser } from "./admin-create-user.js";
 import { adminDeleteUser } from "./admin-delete-user.js";
 import { adminListUsers } from "./admin-list-users.js";
@@ -72,6 +73,28 @@ describe("adminDeleteUser with softDelete", () => {
         at: now,
       },
     ]);
+  });
+
+  it("drops the user's flow states, so a PKCE code issued before the deletion gives no session", async () => {
+    const { deps, alice } = await setUp();
+    const verifier = "v".repeat(43);
+    const pending = aFlowState({ userId: alice.id, codeChallenge: verifier, codeChallengeMethod: "plain" });
+    const issued = {
+      ...pending,
+      authCodeHash: deps.tokens.hash("code-1"),
+      authCodeIssuedAt: deps.clock.now(),
+      createdAt: deps.clock.now(),
+    };
+    const linking = aFlowState({ linkingTargetId: alice.id, authenticationMethod: "oauth" });
+    const someoneElse = aFlowState({ userId: "55555555-5555-4555-8555-555555555555" });
+    for (const s of [issued, linking, someoneElse]) deps.store.tables.flowStates.set(s.id, s);
+    await adminDeleteUser(deps, { actor, userId: alice.id, softDelete: true });
+    expect([...deps.store.tables.flowStates.keys()]).toEqual([someoneElse.id]);
+    expect(await exchangeAuthCode(deps, { authCode: "code-1", codeVerifier: verifier })).toMatchObject({
+      ok: false,
+      error: { code: "flow_state_not_found" },
+    });
+    expect(deps.store.tables.sessions.size).toBe(0);
   });
 
   it("leaves the user unable to sign in, the address free, and the user still listed, marked deleted", async () => {

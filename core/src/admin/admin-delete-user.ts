@@ -36,7 +36,7 @@ export async function adminDeleteUser(
  * The reference's soft delete (`SoftDeleteUser`, `SoftDeleteUserIdentities`): email, phone and pending
  * changes replaced by one-way hashes (so the user can no longer sign in with them and the addresses are
  * free again), password, metadata and every pending one-time token cleared, `deleted_at` set, every
- * session ended, every second factor removed; each identity keeps its provider but loses its data and its provider's subject is
+ * flow state (PKCE codes, linking flows) dropped, every session ended, every second factor removed; each identity keeps its provider but loses its data and its provider's subject is
  * hashed, so an external sign-in no longer finds this user.
  */
 async function softDelete(
@@ -62,6 +62,9 @@ async function softDelete(
   // A hash of this user's own id cannot be another user's value; a clash is a fault, not a refusal.
   if (outcome !== "updated") throw new Error(`soft delete of user ${user.id}: ${outcome}`);
   await repos.oneTimeTokens.deleteForUser(user.id);
+  // A PKCE code issued before the deletion (or a linking flow targeting the user) must not be
+  // exchanged for a session afterwards.
+  await repos.flowStates.deleteForUser(user.id);
   await repos.sessions.deleteForUser(user.id);
   for (const factor of await repos.factors.listByUser(user.id)) await repos.factors.delete(factor.id);
   for (const identity of await repos.identities.listByUser(user.id)) {

@@ -47,7 +47,7 @@ const signIn = (deps: ReturnType<typeof withUser>, password = "secret1") =>
   signInWithPassword(deps, { email: "alice@example.com", password });
 
 describe("the custom access token hook", () => {
-  it("replaces the claims with the hook's, in the token-issuing transaction", async () => {
+  it("replaces the claims with the hook's, called once the grant committed", async () => {
     const hooks = fakeHooks({
       custom_access_token: (input) => {
         const { claims } = input as { claims: Record<string, unknown> };
@@ -66,21 +66,22 @@ describe("the custom access token hook", () => {
     });
     const [call] = hooks.calls;
     expect(call?.input).toMatchObject({ user_id: USER_ID, authentication_method: "password" });
-    // The caller's transaction was handed over, so a Postgres function would run inside it.
-    expect(call?.functions).toBeDefined();
+    // No transaction was handed over: a Postgres function runs in one of its own, holding no lock of the grant.
+    expect(call?.functions).toBeUndefined();
   });
 
-  it("undoes the sign-in when the hook refuses or answers claims a token cannot do without", async () => {
+  it("ends the new session when the hook refuses or answers claims a token cannot do without", async () => {
     const refusing = withUser(
       fakeHooks({ custom_access_token: () => err(failures.hookError(403, "No token")) }),
     );
-    await expect(signIn(refusing)).rejects.toMatchObject({ message: "No token" });
+    expect(await signIn(refusing)).toMatchObject({ ok: false, error: { message: "No token" } });
     expect(refusing.store.tables.sessions.size).toBe(0);
+    expect(refusing.store.tables.tokens.size).toBe(0);
 
     const careless = withUser(fakeHooks({ custom_access_token: () => ok({ claims: { sub: USER_ID } }) }));
-    await expect(signIn(careless)).rejects.toMatchObject({
-      code: "unexpected_failure",
-      message: expect.stringContaining("(root): aud is required"),
+    expect(await signIn(careless)).toMatchObject({
+      ok: false,
+      error: { code: "unexpected_failure", message: expect.stringContaining("(root): aud is required") },
     });
     expect(careless.store.tables.sessions.size).toBe(0);
   });

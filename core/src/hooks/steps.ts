@@ -3,28 +3,25 @@ import { type AuthError, err, failures, ok, type Result } from "../kernel/index.
 import { validAccessTokenClaims } from "./access-token-claims.js";
 import type { HooksDeps } from "./deps.js";
 import { HOOK_REJECTION } from "./names.js";
-import type { HookFunctions } from "./ports/hook-functions.js";
 
 type MaybeHooks = Partial<HooksDeps>;
 
 /**
  * The access token claims after the custom access token hook: `claims` unchanged when the hook is
- * off; else the hook's `claims`, which replace them entirely once validated. `functions` is the
- * token-issuing transaction, in which a Postgres-function hook runs (so its failure undoes the
- * sign-in, as in the reference).
+ * off; else the hook's `claims`, which replace them entirely once validated. Called with no
+ * transaction open (a Postgres-function hook runs in one of its own): see `signSession`.
  */
 export async function customizeAccessToken(
   deps: MaybeHooks,
   input: { userId: string; claims: Readonly<Record<string, unknown>>; method: string },
-  functions?: HookFunctions,
 ): Promise<Result<Readonly<Record<string, unknown>>>> {
   const { hooks } = deps;
   if (hooks === undefined || !hooks.enabled("custom_access_token")) return ok(input.claims);
-  const answer = await hooks.run(
-    "custom_access_token",
-    { user_id: input.userId, claims: input.claims, authentication_method: input.method },
-    functions,
-  );
+  const answer = await hooks.run("custom_access_token", {
+    user_id: input.userId,
+    claims: input.claims,
+    authentication_method: input.method,
+  });
   return answer.ok ? validAccessTokenClaims(answer.value) : answer;
 }
 

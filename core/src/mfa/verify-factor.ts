@@ -8,7 +8,7 @@ import {
   type Result,
   transactionRollingBackOn,
 } from "../kernel/index.js";
-import { type Session, type SessionTokens, signAccessToken } from "../sessions/index.js";
+import { type Session, type SessionTokens, type StartedSession, signSession } from "../sessions/index.js";
 import type { Challenge } from "./challenge.js";
 import type { MfaDeps, MfaRepositories } from "./deps.js";
 import { callerSession } from "./steps/caller.js";
@@ -48,9 +48,12 @@ export async function verifyFactor(deps: Deps, input: VerifyFactorInput): Promis
   const now = deps.clock.now();
   const checked = await checkCode(deps, input, now);
   if (!checked.ok) return checked;
-  return transactionRollingBackOn(deps.store, (repos) =>
+  const raised = await transactionRollingBackOn(deps.store, (repos) =>
     raiseSession(deps, repos, input, { ...checked.value, now }),
   );
+  // The custom access token hook runs once the raise committed (see signSession): its failure ends
+  // the session.
+  return raised.ok ? signSession(deps, raised.value) : raised;
 }
 
 /** What a right code proved: the factor and challenge it answered, and its TOTP step. */
@@ -140,7 +143,7 @@ async function raiseSession(
   repos: MfaRepositories,
   input: VerifyFactorInput,
   context: CheckedCode & { now: Date },
-): Promise<Result<SessionTokens>> {
+): Promise<Result<StartedSession>> {
   const { challenge, totpStep, now } = context;
   // The session's row lock serialises this with its refreshes.
   const locked = await callerSession(repos, input.sessionId, { lock: true });
@@ -189,11 +192,7 @@ async function raiseSession(
   const refreshToken = await replaceRefreshToken(deps, repos, session, now);
   await repos.assurance.deleteBelowAal2(user.id, session.id);
   await repos.factors.deleteUnverified(user.id, factor.factorType, factor.id);
-  const access = await signAccessToken(deps, user, session, now, {
-    method,
-    functions: repos.hookFunctions,
-  });
-  return ok({ ...access, refreshToken, user: await userBody(repos, user), session });
+  return ok({ session, refreshToken, user: await userBody(repos, user), method, now });
 }
 
 /** Revokes the session's current refresh token and issues its successor, which the answer carries. */

@@ -9,7 +9,7 @@ import {
   type Result,
 } from "../kernel/index.js";
 import { flowStateExpired, storeIssuedFlow } from "../pkce/index.js";
-import { issueSession, type SessionTokens } from "../sessions/index.js";
+import { issueSession, type SessionTokens, signOutcome, type Unsigned } from "../sessions/index.js";
 import type { VerificationRepositories } from "../verification/index.js";
 import type { OAuthDeps } from "./deps.js";
 import type { ProviderTokens } from "./ports/external-provider.js";
@@ -116,7 +116,7 @@ export async function completeExternalSignIn(
   if (!vetted.ok) return fail(vetted.error);
   const outcome = await afterFirstSignInRaces(() => {
     const outbox = new Outbox<VerificationRepositories>();
-    return commitThenSend(deps.store, outbox, async (repos): Promise<Result<CallbackOutcome>> => {
+    return commitThenSend(deps.store, outbox, async (repos): Promise<Result<Unsigned<CallbackOutcome>>> => {
       const account =
         state.linkingTargetId !== null
           ? await linkIdentityToUser(deps, repos, {
@@ -156,5 +156,8 @@ export async function completeExternalSignIn(
       return ok({ kind: "session", redirectTo, tokens: session, provider: tokens });
     });
   });
-  return outcome.ok ? outcome : fail(outcome.error);
+  // The custom access token hook runs once the sign-in committed (see signSession).
+  if (!outcome.ok) return fail(outcome.error);
+  const signed = await signOutcome(deps, outcome.value);
+  return signed.ok ? signed : fail(signed.error);
 }

@@ -1,5 +1,5 @@
 import { AuthError, constantTimeEqual, err, failures, Outbox, ok, type Result } from "../kernel/index.js";
-import { issueSession, type SessionTokens } from "../sessions/index.js";
+import { issueSession, type SessionTokens, type StartedSession, signSession } from "../sessions/index.js";
 import type { VerificationRepositories } from "../verification/index.js";
 import type { OAuthDeps } from "./deps.js";
 import type { ExternalUser } from "./ports/external-provider.js";
@@ -65,9 +65,9 @@ export async function signInWithIdToken(
       ? await vetExternalAccount(deps, { provider: verifier.name, person, now })
       : ok(null);
   if (!vetted.ok) return vetted;
-  return afterFirstSignInRaces(() => {
+  const started = await afterFirstSignInRaces(() => {
     const outbox = new Outbox<VerificationRepositories>();
-    return commitThenSend(deps.store, outbox, async (repos): Promise<Result<SessionTokens>> => {
+    return commitThenSend(deps.store, outbox, async (repos): Promise<Result<StartedSession>> => {
       const account =
         input.linkTargetId !== undefined
           ? await linkIdentityToUser(deps, repos, {
@@ -92,4 +92,6 @@ export async function signInWithIdToken(
       return ok(await issueSession(deps, repos, user, "oauth", now));
     });
   });
+  // The custom access token hook runs once the sign-in committed (see signSession).
+  return started.ok ? signSession(deps, started.value) : started;
 }

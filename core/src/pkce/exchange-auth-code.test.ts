@@ -49,6 +49,17 @@ describe("exchangeAuthCode", () => {
     );
   });
 
+  it("gives no session for a code whose user was soft-deleted after it was issued", async () => {
+    const { deps, user } = withIssuedCode();
+    // The deletion drops the flow states (admin-delete-user.soft.test.ts); this is an exchange that
+    // found the code still there.
+    deps.store.tables.users.set(user.id, { ...user, deletedAt: deps.clock.now() });
+    expect(await exchangeAuthCode(deps, { authCode: "code-1", codeVerifier: VERIFIER })).toEqual(
+      failure("flow_state_not_found"),
+    );
+    expect(deps.store.tables.sessions.size).toBe(0);
+  });
+
   it("refuses a wrong verifier without spending the code", async () => {
     const { deps } = withIssuedCode();
     expect(await exchangeAuthCode(deps, { authCode: "code-1", codeVerifier: `${VERIFIER}x` })).toEqual(

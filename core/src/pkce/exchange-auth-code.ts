@@ -1,6 +1,6 @@
 import { actorUsername, isBanned } from "../accounts/index.js";
 import { err, failures, ok, type Result } from "../kernel/index.js";
-import { issueSession, type SessionTokens } from "../sessions/index.js";
+import { issueSession, type SessionTokens, type StartedSession, signSession } from "../sessions/index.js";
 import type { PkceDeps } from "./deps.js";
 import { flowStateExpired } from "./flow-state.js";
 import { verifierMatches } from "./verifier.js";
@@ -18,6 +18,9 @@ export interface ExchangedSession {
   readonly providerAccessToken: string | null;
   readonly providerRefreshToken: string | null;
 }
+
+/** What the exchange's transaction commits: the session, its access token not yet signed. */
+type Exchanged = Omit<ExchangedSession, "tokens"> & { readonly started: StartedSession };
 
 type Deps = Pick<PkceDeps, "store" | "clock" | "random" | "tokens" | "signer" | "settings">;
 
@@ -37,7 +40,7 @@ export async function exchangeAuthCode(
   if (!input.authCode || !input.codeVerifier) return err(failures.pkceGrantIncomplete());
   const now = deps.clock.now();
   const codeHash = deps.tokens.hash(input.authCode);
-  return deps.store.transaction(async (repos): Promise<Result<ExchangedSession>> => {
+  const exchanged = await deps.store.transaction(async (repos): Promise<Result<Exchanged>> => {
     const state = await repos.flowStates.lockByCode(codeHash);
     if (state === null || state.userId === null) return err(failures.flowStateNotFound());
     if (flowStateExpired(state, now)) return err(failures.flowStateExpired());
@@ -51,7 +54,9 @@ export async function exchangeAuthCode(
     }
     if (!(await repos.flowStates.delete(state.id))) return err(failures.flowStateNotFound());
     const user = await repos.users.lock(state.userId);
-    if (user === null) return err(failures.flowStateNotFound());
+    // A code issued before its user was soft-deleted signs nobody in (the deletion also drops the
+    // user's flow states; this covers an exchange that read the code first).
+    if (user === null || user.deletedAt !== null) return err(failures.flowStateNotFound());
     if (isBanned(user, now)) return err(failures.userBannedAtTokenGrant());
     const signedIn = { ...user, lastSignInAt: now, updatedAt: now };
     await repos.users.update(signedIn);
@@ -62,13 +67,18 @@ export async function exchangeAuthCode(
       traits: { provider_type: state.providerType },
       at: now,
     });
-    const tokens = await issueSession(deps, repos, signedIn, state.authenticationMethod, now);
+    const started = await issueSession(deps, repos, signedIn, state.authenticationMethod, now);
     return ok({
-      tokens,
+      started,
       providerType: state.providerType,
       authenticationMethod: state.authenticationMethod,
       providerAccessToken: state.providerAccessToken,
       providerRefreshToken: state.providerRefreshToken,
     });
   });
+  if (!exchanged.ok) return exchanged;
+  const { started, ...rest } = exchanged.value;
+  // The custom access token hook runs once the exchange committed (see signSession).
+  const signed = await signSession(deps, started);
+  return signed.ok ? ok({ ...rest, tokens: signed.value }) : signed;
 }

@@ -3,7 +3,7 @@ import { blankUser } from "../accounts/index.js";
 import { fakeDeps } from "../testing/index.js";
 import { authenticate, authenticateAdmin } from "./authenticate.js";
 import type { AccessTokenClaims } from "./claims.js";
-import { issueSession } from "./steps/issue-session.js";
+import { issueSession, signSession } from "./steps/issue-session.js";
 
 const USER_ID = "11111111-1111-4111-8111-111111111111";
 
@@ -11,7 +11,10 @@ async function signedIn(deps = fakeDeps()) {
   const now = deps.clock.now();
   const user = blankUser({ id: USER_ID, aud: "authenticated", role: "authenticated", createdAt: now });
   deps.store.tables.users.set(user.id, user);
-  const tokens = await deps.store.transaction((repos) => issueSession(deps, repos, user, "password", now));
+  const started = await deps.store.transaction((repos) => issueSession(deps, repos, user, "password", now));
+  const signed = await signSession(deps, started);
+  if (!signed.ok) throw signed.error;
+  const tokens = signed.value;
   return { deps, user, tokens, token: tokens.accessToken };
 }
 

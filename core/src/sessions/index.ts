@@ -10,5 +10,13 @@ export * from "./refresh-session.js";
 export type * from "./session.js";
 export * from "./session-limits.js";
 export * from "./sign-in-password.js";
-export { issueSession, type SessionTokens, signAccessToken } from "./steps/issue-session.js";
+export {
+  issueSession,
+  type SessionTokens,
+  type StartedSession,
+  signAccessToken,
+  signOutcome,
+  signSession,
+  type Unsigned,
+} from "./steps/issue-session.js";
 export * from "./user-sessions.js";

@@ -1,8 +1,8 @@
 import type { HooksDeps } from "../hooks/index.js";
-import { err, failures, ok, type Result } from "../kernel/index.js";
-import type { SessionsDeps, SessionsRepositories } from "./deps.js";
+import { err, failures, type Result } from "../kernel/index.js";
+import type { SessionsDeps } from "./deps.js";
 import type { Session } from "./session.js";
-import { type SessionTokens, signAccessToken } from "./steps/issue-session.js";
+import { type SessionTokens, signSession } from "./steps/issue-session.js";
 
 const notFound = () => failures.refreshTokenNotFound();
 const alreadyUsed = () => failures.refreshTokenAlreadyUsed();
@@ -32,38 +32,37 @@ export async function refreshSession(
     reuseIntervalMs,
     limits: deps.settings.sessions,
   };
-  const answer = async (repos: SessionsRepositories): Promise<Result<SessionTokens>> => {
-    // The whole transition (decideRefresh's, after the session controls of session-limits.ts) in one
-    // step of the store: one statement on Postgres.
-    const outcome = await repos.sessions.grantRefresh(grant);
-    switch (outcome.kind) {
-      case "not_found":
-        return err(notFound());
-      case "banned":
-        return err(failures.userBannedAtTokenGrant());
-      // The session controls: the session ended (not_after, timebox), went idle, or was superseded.
-      case "session_expired":
-        return err(failures.sessionExpired());
-      case "session_inactive":
-        return err(failures.sessionInactive());
-      case "session_superseded":
-        return err(failures.sessionRevokedByNewerLogin());
-      // Reuse has ended the session (committed although this request fails); refusal wrote nothing.
-      case "refused":
-      case "reused":
-        return err(alreadyUsed());
-      default: {
-        // "reissued" wrote no token: the child answered is the one already stored.
-        const refreshed: Session = { ...outcome.session, refreshedAt: now, updatedAt: now };
-        const access = await signAccessToken(deps, outcome.user, refreshed, now, {
-          method: "token_refresh",
-          functions: repos.hookFunctions,
-        });
-        return ok({ ...access, refreshToken: child, user: outcome.user, session: refreshed });
-      }
+  // The whole transition (decideRefresh's, after the session controls of session-limits.ts) in one
+  // step of the store: one statement on Postgres.
+  const outcome = await deps.store.sessions.grantRefresh(grant);
+  switch (outcome.kind) {
+    case "not_found":
+      return err(notFound());
+    case "banned":
+      return err(failures.userBannedAtTokenGrant());
+    // The session controls: the session ended (not_after, timebox), went idle, or was superseded.
+    case "session_expired":
+      return err(failures.sessionExpired());
+    case "session_inactive":
+      return err(failures.sessionInactive());
+    case "session_superseded":
+      return err(failures.sessionRevokedByNewerLogin());
+    // Reuse has ended the session (committed although this request fails); refusal wrote nothing.
+    case "refused":
+    case "reused":
+      return err(alreadyUsed());
+    default: {
+      // "reissued" wrote no token: the child answered is the one already stored.
+      const refreshed: Session = { ...outcome.session, refreshedAt: now, updatedAt: now };
+      // The custom access token hook runs after the rotation committed (issue-session.ts): its
+      // failure ends the session, so the child no one received is never usable.
+      return signSession(deps, {
+        session: refreshed,
+        refreshToken: child,
+        user: outcome.user,
+        method: "token_refresh",
+        now,
+      });
     }
-  };
-  // The custom access token hook runs in the transaction of the rotation, so that its failure undoes
-  // it (issue-session.ts); without the hook the statement is the whole transaction: one round trip.
-  return deps.hooks?.enabled("custom_access_token") ? deps.store.transaction(answer) : answer(deps.store);
+  }
 }

@@ -1,8 +1,8 @@
 import { isBanned, normalizeEmail, normalizePhone, type User } from "../accounts/index.js";
 import { type HooksDeps, passwordVerificationAttempt } from "../hooks/index.js";
-import { err, failures, ok, type Result } from "../kernel/index.js";
-import type { SessionsDeps, SessionsRepositories } from "./deps.js";
-import { newSession, type SessionTokens, signAccessToken } from "./steps/issue-session.js";
+import { err, failures, type Result } from "../kernel/index.js";
+import type { SessionsDeps } from "./deps.js";
+import { newSession, type SessionTokens, signSession } from "./steps/issue-session.js";
 
 const invalidCredentials = () => failures.invalidCredentials();
 
@@ -71,22 +71,15 @@ export async function signInWithPassword(
     refreshTokenHash: deps.tokens.hash(refreshToken),
     provider: channel,
   };
-  const answer = async (repos: SessionsRepositories): Promise<Result<SessionTokens>> => {
-    // Every write of the sign-in in one step of the store (one statement on Postgres, which holds the
-    // user's row lock only while it runs): stamped only if the password hash is still the one verified
-    // (a user deleted or whose password changed meanwhile cannot sign in with the old one), and only
-    // the sign-in's columns, so nothing changed meanwhile (e.g. by an admin update) is undone.
-    const signedIn = await repos.sessions.grantPassword(grant);
-    if (signedIn === null) return err(invalidCredentials());
-    const access = await signAccessToken(deps, signedIn, session, now, {
-      method: "password",
-      functions: repos.hookFunctions,
-    });
-    return ok({ ...access, refreshToken, user: signedIn, session });
-  };
-  // The custom access token hook runs in the transaction of the grant, so that its failure undoes it
-  // (issue-session.ts); without the hook the statement is the whole transaction: one round trip.
-  return deps.hooks?.enabled("custom_access_token") ? deps.store.transaction(answer) : answer(deps.store);
+  // Every write of the sign-in in one step of the store (one statement on Postgres, which holds the
+  // user's row lock only while it runs): stamped only if the password hash is still the one verified
+  // (a user deleted or whose password changed meanwhile cannot sign in with the old one), and only
+  // the sign-in's columns, so nothing changed meanwhile (e.g. by an admin update) is undone.
+  const signedIn = await deps.store.sessions.grantPassword(grant);
+  if (signedIn === null) return err(invalidCredentials());
+  // The custom access token hook runs after the grant committed (issue-session.ts): its failure ends
+  // the session.
+  return signSession(deps, { session, refreshToken, user: signedIn, method: "password", now });
 }
 
 /** The user with this address, or null — also for an address that is not valid at all. */

@@ -3,7 +3,7 @@ import { blankUser } from "../accounts/index.js";
 import { fakeDeps } from "../testing/index.js";
 import { authenticate } from "./authenticate.js";
 import { refreshSession } from "./refresh-session.js";
-import { issueSession } from "./steps/issue-session.js";
+import { issueSession, signSession } from "./steps/issue-session.js";
 import { listUserSessions, revokeUserSession } from "./user-sessions.js";
 
 const ALICE = "11111111-1111-4111-8111-111111111111";
@@ -26,8 +26,14 @@ async function setUp() {
   };
   const alice = person(ALICE, "alice@example.com");
   const bob = person(BOB, "bob@example.com");
-  const signIn = (user: typeof alice) =>
-    deps.store.transaction((repos) => issueSession(deps, repos, user, "password", deps.clock.now()));
+  const signIn = async (user: typeof alice) => {
+    const started = await deps.store.transaction((repos) =>
+      issueSession(deps, repos, user, "password", deps.clock.now()),
+    );
+    const signed = await signSession(deps, started);
+    if (!signed.ok) throw signed.error;
+    return signed.value;
+  };
   return { deps, alice, bob, signIn };
 }
 

@@ -22,7 +22,7 @@ import {
   transactionThenSend,
 } from "../kernel/index.js";
 import type { PkceChallenge } from "../pkce/index.js";
-import { issueSession, type SessionTokens } from "../sessions/index.js";
+import { issueSession, type SessionTokens, signOutcome, type Unsigned } from "../sessions/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { resendEmailConfirmation, resendSmsConfirmation } from "./steps/confirmation.js";
 import { tooSoon } from "./steps/frequency.js";
@@ -48,6 +48,8 @@ export interface SignUpInput {
 export type SignUpOutcome =
   | { kind: "session"; tokens: SessionTokens }
   | { kind: "user"; user: UserWithIdentities };
+/** A sign-up as its transaction commits it: a session's access token is signed after the commit. */
+type Committed = Result<Unsigned<SignUpOutcome>>;
 
 type SignUpDeps = Pick<
   VerificationDeps,
@@ -126,7 +128,7 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
   const vetted = await vetNewUser(deps, async () => (await findExisting(deps.store)) !== null, build);
   if (!vetted.ok) return vetted;
 
-  return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<SignUpOutcome>> => {
+  const outcome = await transactionThenSend(deps.store, outbox, async (repos): Promise<Committed> => {
     const existing = await findExisting(repos);
     if (existing !== null) return repeatedSignUp(deps, repos, existing, fields, autoconfirm);
     const user = userToCreate(deps, vetted.value, build);
@@ -181,6 +183,8 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
     }
     return ok({ kind: "user", user: answered(deps, user, identity) });
   });
+  // The custom access token hook runs once the sign-up committed (see signSession).
+  return outcome.ok ? signOutcome(deps, outcome.value) : outcome;
 }
 
 /**
@@ -264,7 +268,7 @@ async function repeatedSignUp(
   existing: User,
   f: NewUserFields,
   autoconfirm: boolean,
-): Promise<Result<SignUpOutcome>> {
+): Promise<Committed> {
   await repos.audit.record({
     action: "user_repeated_signup",
     actorId: existing.id,
@@ -332,7 +336,7 @@ async function signUpAnonymously(deps: SignUpDeps, data: Metadata): Promise<Resu
   });
   const vetted = await beforeUserCreated(deps, user);
   if (!vetted.ok) return vetted;
-  return deps.store.transaction(async (repos): Promise<Result<SignUpOutcome>> => {
+  const outcome = await deps.store.transaction(async (repos): Promise<Committed> => {
     // An anonymous user has no identity.
     const inserted = await createUser(deps, repos, user, { now, identities: [] });
     if (!inserted.created) {
@@ -341,4 +345,5 @@ async function signUpAnonymously(deps: SignUpDeps, data: Metadata): Promise<Resu
     await repos.audit.record({ action: "user_signedup", actorId: user.id, actorUsername: "", at: now });
     return ok({ kind: "session", tokens: await issueSession(deps, repos, user, "anonymous", now) });
   });
+  return outcome.ok ? signOutcome(deps, outcome.value) : outcome;
 }

@@ -9,7 +9,7 @@ import {
   transactionRollingBackOn,
 } from "../kernel/index.js";
 import { emailFlowMethod, issueAuthCode } from "../pkce/index.js";
-import { issueSession, type SessionTokens } from "../sessions/index.js";
+import { issueSession, type SessionTokens, signOutcome, type Unsigned } from "../sessions/index.js";
 import type { VerificationDeps } from "./deps.js";
 import { confirmEmailChange } from "./email-change.js";
 import { applyPhoneChange } from "./phone-change.js";
@@ -38,6 +38,8 @@ export type VerifyOutcome =
   | { kind: "session"; tokens: SessionTokens; type: VerifyType; redirectTo: string }
   | { kind: "code"; code: string; redirectTo: string }
   | { kind: "message"; message: string; redirectTo: string };
+/** A verification as its transaction commits it: a session's access token is signed after the commit. */
+type Committed = Result<Unsigned<VerifyOutcome>>;
 
 // Which pending tokens a verification type may consume. A magic link sent to an address that was
 // never confirmed is a confirmation token; `email` accepts either code a mail may carry.
@@ -128,7 +130,7 @@ export async function verifyOtp(deps: VerifyDeps, input: VerifyInput): Promise<R
   const types = TOKEN_TYPES[input.type];
   const now = deps.clock.now();
 
-  return transactionRollingBackOn(deps.store, async (repos): Promise<Result<VerifyOutcome>> => {
+  const outcome = await transactionRollingBackOn(deps.store, async (repos): Promise<Committed> => {
     const l = lookup.value;
     const token =
       l.by === "hash"
@@ -187,5 +189,7 @@ export async function verifyOtp(deps: VerifyDeps, input: VerifyInput): Promise<R
     const tokens = await issueSession(deps, repos, signedIn, "otp", now);
     return ok({ kind: "session", tokens, type: input.type, redirectTo });
   });
+  // The custom access token hook runs once the verification committed (see signSession).
+  return outcome.ok ? signOutcome(deps, outcome.value) : outcome;
 }
 export type { VerifyType } from "./verify-type.js";

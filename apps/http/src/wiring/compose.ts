@@ -9,6 +9,7 @@ import { jwksOf } from "./crypto.js";
 import { openDatabase } from "./database.js";
 import { DELIVERY_DRAIN_MS, deliveriesOf } from "./deliveries.js";
 import { captchaVerifierOf, requestLimiterStoreOf } from "./guards.js";
+import { checkHookTargets } from "./hooks.js";
 import { logUnredacted } from "./logger.js";
 import { mailDeliveryWarning, undeliverableMailFeatures } from "./mail-delivery.js";
 import { databaseReadiness } from "./readiness.js";
@@ -42,6 +43,7 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
       throw error;
     },
   );
+  await checkHookTargets(config, sql, logger);
   const auth = authDepsOf(config, sql, logger, deliveries);
   const mailWarning = mailDeliveryWarning(config);
   if (mailWarning) logger.warn({ mail_features: undeliverableMailFeatures(config) }, mailWarning);

@@ -1,6 +1,14 @@
-import { hookDispatcher, hookMailer, hookSmsSender } from "@authsvc/adapters";
-import type { HookDispatcher, Mailer, SmsSender, Store } from "@authsvc/core";
+import {
+  hookDispatcher,
+  hookFunctionProblem,
+  hookMailer,
+  hookSmsSender,
+  parseHookUri,
+  type Sql,
+} from "@authsvc/adapters";
+import type { HookDispatcher, HookName, Mailer, SmsSender, Store } from "@authsvc/core";
 import type { Logger } from "pino";
+import { hookVariables } from "../config/sections/hooks.js";
 import type { Config } from "../config.js";
 import { userJson } from "../http/presenters/user-json.js";
 
@@ -21,11 +29,34 @@ export function hooksOf(config: Config, store: Store, logger: Logger): HookDispa
         success: run.success,
         duration_ms: Math.round(run.durationMs * 1000) / 1000,
         ...(run.error ? { error: run.error } : {}),
+        ...(run.dbCode ? { db_code: run.dbCode } : {}),
       };
       if (run.success) logger.info(fields, "hook ran");
       else logger.warn(fields, "hook failed");
     },
   });
+}
+
+/**
+ * Checks, at start, that each enabled Postgres-function hook can be called as it will be (the function
+ * exists with one `jsonb` argument, returns JSON, and the role may execute it), and logs an error naming
+ * the variable for each that cannot. The server starts all the same, as the reference's does: the
+ * function may come with the application's migrations, run after authsvc's; until it is there each
+ * call answers the hook error. HTTP hook URIs were checked with the configuration (a malformed one
+ * refuses the start).
+ */
+export async function checkHookTargets(config: Config, sql: Sql, logger: Logger): Promise<void> {
+  for (const [hook, setting] of Object.entries(config.hooks) as [HookName, { uri: string }][]) {
+    const target = parseHookUri(setting.uri);
+    if (!("kind" in target) || target.kind !== "postgres") continue;
+    const variable = hookVariables[hook].uri.name;
+    try {
+      const problem = await hookFunctionProblem(sql, target.schema, target.name);
+      if (problem !== null) logger.error({ variable, hook, problem }, "hook target cannot be called");
+    } catch (thrown) {
+      logger.warn({ variable, hook, err: thrown }, "hook target could not be checked");
+    }
+  }
 }
 
 /** The send-email hook in place of `mailer` when it is enabled. */

@@ -26,4 +26,9 @@ export interface FlowStateStore {
   lockByCode(authCodeHash: string): Promise<FlowState | null>;
   /** Deletes flow state `id`; false when it was already gone (someone else used it). */
   delete(id: string): Promise<boolean>;
+  /**
+   * Deletes every flow state of the user (`userId`, issued codes included) and every identity-linking
+   * flow that targets it; answers how many went.
+   */
+  deleteForUser(userId: string): Promise<number>;
 }

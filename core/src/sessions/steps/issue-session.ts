@@ -1,5 +1,6 @@
 import { type User, type UserWithIdentities, userBody } from "../../accounts/index.js";
-import { customizeAccessToken, type HookFunctions, type HooksDeps } from "../../hooks/index.js";
+import { customizeAccessToken, type HooksDeps } from "../../hooks/index.js";
+import { AuthError, err, failures, ok, type Result } from "../../kernel/index.js";
 import { type AccessTokenClaims, accessTokenClaims } from "../claims.js";
 import type { SessionsDeps, SessionsRepositories } from "../deps.js";
 import type { Session } from "../session.js";
@@ -16,30 +17,42 @@ export interface SessionTokens {
 }
 
 /**
+ * A session a grant started or refreshed, as its transaction committed it: everything of the token
+ * response but the access token, which `signSession` signs once the transaction has ended.
+ */
+export interface StartedSession {
+  readonly session: Session;
+  readonly refreshToken: string;
+  readonly user: UserWithIdentities;
+  /** The `amr` method, the hook's `authentication_method` (`password`, `token_refresh`, …). */
+  readonly method: string;
+  readonly now: Date;
+}
+
+/**
  * Signs an access token for `user` in `session`, obtained by `method` (the hook's
  * `authentication_method`). With the custom access token hook on, the hook's claims replace these
  * (`hooks` is optional so that the callers' dependency lists need not name it; the composition root
- * always provides it). The hook runs inside the token-issuing transaction (`functions`), as in the
- * reference: its failure is thrown, so that transaction rolls back and the grant is undone (the
- * session is not created, the refresh token not rotated, the one-time token not spent).
+ * always provides it); the hook's failure is thrown. Call it with no transaction open (see
+ * `signSession`).
  */
 export async function signAccessToken(
   deps: Pick<SessionsDeps, "signer" | "settings"> & Partial<HooksDeps>,
   user: User,
   session: Session,
   now: Date,
-  grant: { readonly method: string; readonly functions?: HookFunctions },
+  method: string,
 ): Promise<{ accessToken: string; expiresIn: number; expiresAt: number }> {
   const claims = accessTokenClaims(user, session, {
     now,
     expSeconds: deps.settings.jwt.exp,
     issuer: deps.settings.jwt.issuer,
   });
-  const customized = await customizeAccessToken(
-    deps,
-    { userId: user.id, claims: { ...claims }, method: grant.method },
-    grant.functions,
-  );
+  const customized = await customizeAccessToken(deps, {
+    userId: user.id,
+    claims: { ...claims },
+    method,
+  });
   if (!customized.ok) throw customized.error;
   return {
     // The hook's claims hold every required claim (validated); the signer signs what it is given.
@@ -47,6 +60,30 @@ export async function signAccessToken(
     expiresIn: deps.settings.jwt.exp,
     expiresAt: claims.exp,
   };
+}
+
+/**
+ * The token response of a session a grant committed: signs its access token, running the custom
+ * access token hook, after the grant's transaction has ended, so that no row lock and no pooled
+ * connection waits on the hook (an HTTP endpoint, or a Postgres function in a transaction of its own
+ * that holds none of the grant's locks). When the hook fails, the grant is undone where it matters:
+ * the session ends (deleted with its refresh tokens, in one statement) before the hook's failure is
+ * returned, so no refresh token of it outlives the refusal. See docs/hooks.md.
+ */
+export async function signSession(
+  deps: Pick<SessionsDeps, "signer" | "settings" | "store"> & Partial<HooksDeps>,
+  started: StartedSession,
+): Promise<Result<SessionTokens>> {
+  const { session, user, now, method, refreshToken } = started;
+  let access: Awaited<ReturnType<typeof signAccessToken>>;
+  try {
+    access = await signAccessToken(deps, user, session, now, method);
+  } catch (thrown) {
+    await deps.store.sessions.delete(session.id);
+    if (thrown instanceof AuthError) return err(thrown);
+    throw thrown;
+  }
+  return ok({ ...access, refreshToken, user, session });
 }
 
 /** A new aal1 session of `userId`, obtained by `method` at `now` (not yet stored). */
@@ -70,19 +107,38 @@ export function newSession(
 
 /**
  * Starts a new session for `user` (one per sign-in) with its first refresh token, inside the caller's
- * transaction, and signs the access token. `method` is the `amr` method (`password`, `anonymous`, …).
+ * transaction; `signSession` signs its access token once that transaction has committed. `method` is
+ * the `amr` method (`password`, `anonymous`, …). A soft-deleted user gets no session, whatever led
+ * here (a code or link issued before the deletion): that is thrown as `user_not_found`, rolling the
+ * transaction back.
  */
 export async function issueSession(
-  deps: Pick<SessionsDeps, "signer" | "settings" | "random" | "tokens">,
+  deps: Pick<SessionsDeps, "random" | "tokens">,
   repos: SessionsRepositories,
   user: User,
   method: string,
   now: Date,
-): Promise<SessionTokens> {
+): Promise<StartedSession> {
+  if (user.deletedAt !== null) throw failures.userNotFound();
   const session = newSession(deps, user.id, method, now);
   const refreshToken = deps.tokens.generate();
   await repos.sessions.create(session, deps.tokens.hash(refreshToken));
-  const access = await signAccessToken(deps, user, session, now, { method, functions: repos.hookFunctions });
   // The token response's user carries its identities and factors, as every user body does.
-  return { ...access, refreshToken, user: await userBody(repos, user), session };
+  return { session, refreshToken, user: await userBody(repos, user), method, now };
+}
+
+/** An outcome as its transaction commits it: where it carries a session, one not yet signed. */
+export type Unsigned<T> = T extends { readonly tokens: SessionTokens }
+  ? Omit<T, "tokens"> & { readonly tokens: StartedSession }
+  : T;
+
+/** `signSession` on the session an outcome carries, if it carries one; after its transaction ended. */
+export async function signOutcome<T>(
+  deps: Parameters<typeof signSession>[0],
+  outcome: Unsigned<T>,
+): Promise<Result<T>> {
+  const value = outcome as Unsigned<T> & { readonly tokens?: StartedSession };
+  if (value.tokens === undefined) return ok(outcome as T);
+  const signed = await signSession(deps, value.tokens);
+  return signed.ok ? ok({ ...value, tokens: signed.value } as T) : signed;
 }

@@ -20,5 +20,10 @@ export function fakeFlowStates(states: Map<string, FlowState>): FlowStateStore {
     },
     lockByCode: async (hash) => [...states.values()].find((s) => s.authCodeHash === hash) ?? null,
     delete: async (id) => states.delete(id),
+    deleteForUser: async (userId) => {
+      const mine = [...states.values()].filter((s) => s.userId === userId || s.linkingTargetId === userId);
+      for (const s of mine) states.delete(s.id);
+      return mine.length;
+    },
   };
 }

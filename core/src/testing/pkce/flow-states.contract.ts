@@ -84,5 +84,20 @@ export function describeFlowStateContract(name: string, makeStore: MakeStore): v
       expect(results.filter(Boolean)).toHaveLength(1);
       expect(await store.flowStates.lockByCode(hash)).toBeNull();
     });
+
+    it("deletes a user's flow states and the linking flows that target it, and no one else's", async () => {
+      const { store } = harness();
+      const userId = newId();
+      const code = newHash();
+      const own = aFlowState({ userId, authCodeHash: code, authCodeIssuedAt: at(1) });
+      const linking = aFlowState({ linkingTargetId: userId, authenticationMethod: "oauth" });
+      const other = aFlowState({ userId: newId() });
+      for (const s of [own, linking, other]) await store.flowStates.create(s);
+      expect(await store.flowStates.deleteForUser(userId)).toBe(2);
+      expect(await store.flowStates.lockByCode(code)).toBeNull();
+      expect(await store.flowStates.consume(linking.id)).toBeNull();
+      expect(await store.flowStates.consume(other.id)).toEqual(other);
+      expect(await store.flowStates.deleteForUser("not-a-uuid")).toBe(0);
+    });
   });
 }
