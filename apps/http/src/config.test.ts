@@ -42,6 +42,7 @@ describe("defaults", () => {
       endpoint: undefined,
       requestIdHeader: undefined,
       maxRequestDurationMs: 10_000,
+      bodyTimeoutMs: 5_000,
       maxConcurrentRequests: 64,
       messageConcurrency: 1,
       corsAllowedHeaders: [],
@@ -176,6 +177,13 @@ describe("values of each kind", () => {
     expect(config.security.captcha.timeoutMs).toBe(5000);
     expect(config.security.refreshTokenReuseIntervalMs).toBe(2000);
     expect(config.mailer.otpLength).toBe(8);
+  });
+
+  it("keeps the body time limit inside the request deadline", () => {
+    expect(configOf({ AUTHSVC_API_BODY_TIMEOUT: "1500ms" }).api.bodyTimeoutMs).toBe(1_500);
+    expect(problemsOf({ ...production, AUTHSVC_API_BODY_TIMEOUT: "10s" })).toEqual([
+      "AUTHSVC_API_BODY_TIMEOUT: must be shorter than AUTHSVC_API_MAX_REQUEST_DURATION (10000 ms)",
+    ]);
   });
 
   it("reads lists, enumerations, identifiers and URLs", () => {

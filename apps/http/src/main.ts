@@ -82,6 +82,7 @@ async function main(command: string): Promise<void> {
     host: config.api.host,
     port: config.api.port,
     maxConcurrentRequests: config.api.maxConcurrentRequests,
+    bodyTimeoutMs: config.api.bodyTimeoutMs,
     basePaths: config.api.basePaths,
   });
   logger.info({ url: server.url }, `authsvc listening on ${server.url}`);

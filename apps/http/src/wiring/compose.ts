@@ -51,6 +51,7 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
     requestIdHeader: config.api.requestIdHeader,
     corsAllowedHeaders: config.api.corsAllowedHeaders,
     maxRequestDurationMs: config.api.maxRequestDurationMs,
+    bodyTimeoutMs: config.api.bodyTimeoutMs,
     messageConcurrency: config.api.messageConcurrency,
     rateLimit: {
       ...config.rateLimit,

@@ -39,6 +39,13 @@ export const variables = {
     default: "10s",
     description: "Requests running longer are answered with 504 `request_timeout`.",
   }),
+  bodyTimeout: variable({
+    key: "API_BODY_TIMEOUT",
+    kind: k.duration(1),
+    default: "5s",
+    description:
+      "Longest a client may take to send a request's body once its headers are in; slower ones are answered 408 `request_timeout` and their connection closed. The body is read before the request takes one of `API_MAX_CONCURRENT_REQUESTS`, so clients that trickle bodies hold only their sockets. Must be shorter than `API_MAX_REQUEST_DURATION`. (Headers must arrive within 2 s.)",
+  }),
   maxConcurrentRequests: variable({
     key: "API_MAX_CONCURRENT_REQUESTS",
     kind: k.wholeNumber(),
@@ -77,6 +84,8 @@ export interface ApiConfig {
   readonly endpoint: string | undefined;
   readonly requestIdHeader: string | undefined;
   readonly maxRequestDurationMs: number;
+  /** Longest a client may take to send a body once its headers are in. */
+  readonly bodyTimeoutMs: number;
   /** Requests worked on at once; 0 for no limit. */
   readonly maxConcurrentRequests: number;
   /** Message-sending requests worked on at once; 0 for no limit. */
@@ -90,6 +99,12 @@ export interface ApiConfig {
 export const read = (r: Reader) => r.getAll(variables);
 
 export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { api: ApiConfig } {
+  if (values.bodyTimeout >= values.maxRequestDuration) {
+    ctx.r.problem(
+      variables.bodyTimeout.name,
+      `must be shorter than ${variables.maxRequestDuration.name} (${values.maxRequestDuration} ms)`,
+    );
+  }
   const localUrl = `http://localhost:${values.port}`;
   const externalUrl =
     values.externalUrl ?? orEmbedded(ctx, variables.externalUrl, () => localUrl, `using ${localUrl}`);
@@ -101,6 +116,7 @@ export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { a
       endpoint: values.endpoint,
       requestIdHeader: values.requestIdHeader,
       maxRequestDurationMs: values.maxRequestDuration,
+      bodyTimeoutMs: values.bodyTimeout,
       maxConcurrentRequests: values.maxConcurrentRequests,
       messageConcurrency: values.messageConcurrency,
       corsAllowedHeaders: values.corsAllowedHeaders,
