@@ -43,6 +43,7 @@ describe("defaults", () => {
       requestIdHeader: undefined,
       maxRequestDurationMs: 10_000,
       bodyTimeoutMs: 5_000,
+      trustedProxyHops: 0,
       maxConcurrentRequests: 64,
       messageConcurrency: 1,
       corsAllowedHeaders: [],

@@ -74,6 +74,12 @@ async function main(command: string): Promise<void> {
 
   if (config.embedded) await announceDevelopmentMode(config, logger, notices);
   else for (const notice of notices) logger.info(notice);
+  if (config.rateLimit.header !== undefined && config.api.trustedProxyHops === 0) {
+    // The usual setting behind a load balancer; there, every client would share the balancer's count.
+    logger.warn(
+      "per-IP limits count the connection's peer (AUTHSVC_API_TRUSTED_PROXY_HOPS is 0): behind a proxy, set it to the number of proxies",
+    );
+  }
 
   limitHeapGrowth();
   guardAgainstDatabaseFaults(process, logger, (code) => process.exit(code));

@@ -18,6 +18,8 @@ export type AppEnv = {
     apiVersion: ApiVersion;
     auth: UserAuth;
     adminRole: string;
+    /** Proxies in front of the server whose `X-Forwarded-For` entries count (http/client-address.ts). */
+    trustedProxyHops: number;
     /** The request's deadline (middleware/deadline.ts). */
     deadline: RequestDeadline;
     /** The use cases' ports bound to this request's deadline: what handlers pass to use cases. */

@@ -48,6 +48,11 @@ export interface AppDeps {
   readonly auth: AuthDeps;
   /** Incoming header whose value becomes the request id (`REQUEST_ID_HEADER`). */
   readonly requestIdHeader?: string | undefined;
+  /**
+   * Proxies in front of the server that append to `X-Forwarded-For` (`API_TRUSTED_PROXY_HOPS`); 0 or
+   * absent: the connection's peer is the client.
+   */
+  readonly trustedProxyHops?: number;
   /** Extra headers allowed by CORS (`CORS_ALLOWED_HEADERS`). */
   readonly corsAllowedHeaders?: readonly string[];
   /** Longest a request may run before `504 request_timeout` (`API_MAX_REQUEST_DURATION`). */
@@ -96,7 +101,13 @@ function bodyRefusal(c: Context<AppEnv>, failure: BodyFailure, timeoutMs: number
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: basePathGetter(deps.basePaths ?? DEFAULT_BASE_PATHS) });
 
-  app.use(requestContext({ logger: deps.logger, requestIdHeader: deps.requestIdHeader }));
+  app.use(
+    requestContext({
+      logger: deps.logger,
+      requestIdHeader: deps.requestIdHeader,
+      trustedProxyHops: deps.trustedProxyHops,
+    }),
+  );
   if (deps.telemetry) app.use(deps.telemetry);
   app.use(apiVersion());
   app.use(

@@ -52,6 +52,7 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
     corsAllowedHeaders: config.api.corsAllowedHeaders,
     maxRequestDurationMs: config.api.maxRequestDurationMs,
     bodyTimeoutMs: config.api.bodyTimeoutMs,
+    trustedProxyHops: config.api.trustedProxyHops,
     messageConcurrency: config.api.messageConcurrency,
     rateLimit: {
       ...config.rateLimit,

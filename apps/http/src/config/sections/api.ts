@@ -60,6 +60,13 @@ export const variables = {
     description:
       "Most requests to `/otp`, `/magiclink`, `/recover` and `/resend` worked on at once by this instance; the others wait their turn in arrival order, so a burst of them neither takes the database connections nor crowds out the CPU every other request needs. Each turn is two short statements (the answer is held to a 50 ms step anyway, and the rest follows it): one turn at a time serves several hundred such requests a second against a local database; raise it when the database is far away. 0: no limit.",
   }),
+  trustedProxyHops: variable({
+    key: "API_TRUSTED_PROXY_HOPS",
+    kind: k.wholeNumber({ max: 16 }),
+    default: "0",
+    description:
+      "Proxies (load balancers, CDNs) in front of this server that each append the address they received a request from to `X-Forwarded-For`. The client address — what the per-IP limits count, captcha's `remoteip`, the address an MFA challenge is bound to, audit entries' `ip_address` — is the entry this many places from the right; entries further left are written by the client and ignored. 0: the connection's peer, `X-Forwarded-For` ignored. Set it to the number of proxies, no more: one too many lets clients choose their address.",
+  }),
   corsAllowedHeaders: variable({
     key: "CORS_ALLOWED_HEADERS",
     kind: k.headerList,
@@ -90,6 +97,8 @@ export interface ApiConfig {
   readonly maxConcurrentRequests: number;
   /** Message-sending requests worked on at once; 0 for no limit. */
   readonly messageConcurrency: number;
+  /** Proxies in front that append to `X-Forwarded-For`; 0: the connection's peer is the client. */
+  readonly trustedProxyHops: number;
   /** Extra request headers allowed by CORS, on top of the built-in ones. */
   readonly corsAllowedHeaders: readonly string[];
   /** Paths the whole API is served under (`/` is the root). */
@@ -119,6 +128,7 @@ export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { a
       bodyTimeoutMs: values.bodyTimeout,
       maxConcurrentRequests: values.maxConcurrentRequests,
       messageConcurrency: values.messageConcurrency,
+      trustedProxyHops: values.trustedProxyHops,
       corsAllowedHeaders: values.corsAllowedHeaders,
       basePaths: values.basePaths,
     },

@@ -16,7 +16,12 @@ const SAFE_ID = /^[\w.:@/+=-]{1,128}$/;
  * with status and duration. The path is logged without its query string: links carry tokens there.
  */
 export const requestContext =
-  (options: { logger: Logger; requestIdHeader?: string | undefined }): MiddlewareHandler<AppEnv> =>
+  (options: {
+    logger: Logger;
+    requestIdHeader?: string | undefined;
+    /** `API_TRUSTED_PROXY_HOPS`, for `clientAddress` (http/client-address.ts). */
+    trustedProxyHops?: number | undefined;
+  }): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const header = options.requestIdHeader;
     const inherited = header ? c.req.header(header) : undefined;
@@ -24,6 +29,7 @@ export const requestContext =
     const log = options.logger.child({ request_id: requestId });
     c.set("requestId", requestId);
     c.set("log", log);
+    c.set("trustedProxyHops", options.trustedProxyHops ?? 0);
     const started = performance.now();
     // Before the handler: merged into the response it makes. Set after it, the header would make
     // @hono/node-server rebuild the response as a full WHATWG Response on every request.
