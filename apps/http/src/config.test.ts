@@ -305,11 +305,13 @@ describe("embedded mode", () => {
     expect(config.db.url).toBeUndefined();
     expect(config.siteUrl).toBe("http://localhost:3000");
     expect(config.api.externalUrl).toBe("http://localhost:5555");
+    expect(config.api.host).toBe("127.0.0.1");
     expect(config.jwt.secret).toBe(DEV_SECRET);
     expect(devJwtSecret).toHaveBeenCalledTimes(1);
     expect(notices).toEqual([
       "No database URL set (AUTHSVC_DB_DATABASE_URL or DATABASE_URL): using the embedded database in ./.authsvc",
       "AUTHSVC_SITE_URL not set: using http://localhost:3000 (embedded mode)",
+      "AUTHSVC_API_HOST not set: listening on 127.0.0.1 only (embedded mode)",
       "AUTHSVC_API_EXTERNAL_URL not set: using http://localhost:5555 (embedded mode)",
       "AUTHSVC_JWT_SECRET not set: using the development secret kept in ./.authsvc/jwt-secret (embedded mode)",
     ]);
@@ -319,15 +321,21 @@ describe("embedded mode", () => {
   it("uses values that are set, and asks for no development secret then", () => {
     const devJwtSecret = vi.fn(() => DEV_SECRET);
     const { config, notices } = load(
-      { ...production, AUTHSVC_DB_DATABASE_URL: undefined, AUTHSVC_DATA_DIR: "/var/lib/authsvc" },
+      {
+        ...production,
+        AUTHSVC_DB_DATABASE_URL: undefined,
+        AUTHSVC_DATA_DIR: "/var/lib/authsvc",
+        AUTHSVC_API_HOST: "0.0.0.0",
+      },
       { devJwtSecret },
     );
-    expect([config.embedded, config.siteUrl, config.api.externalUrl, config.jwt.secret]).toEqual([
-      true,
-      "https://app.example.com",
-      "https://auth.example.com",
-      JWT_SECRET,
-    ]);
+    expect([
+      config.embedded,
+      config.siteUrl,
+      config.api.externalUrl,
+      config.jwt.secret,
+      config.api.host,
+    ]).toEqual([true, "https://app.example.com", "https://auth.example.com", JWT_SECRET, "0.0.0.0"]);
     expect(devJwtSecret).not.toHaveBeenCalled();
     expect(notices).toEqual([
       "No database URL set (AUTHSVC_DB_DATABASE_URL or DATABASE_URL): using the embedded database in /var/lib/authsvc",

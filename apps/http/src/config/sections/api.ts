@@ -6,7 +6,13 @@ import { must, orEmbedded, type SettleContext } from "./context.js";
 
 const variable = defineVariables("API");
 export const variables = {
-  host: variable({ key: "API_HOST", kind: k.host, default: "0.0.0.0", description: "Address to listen on." }),
+  host: variable({
+    key: "API_HOST",
+    kind: k.host,
+    computedDefault: "`0.0.0.0`; `127.0.0.1` in embedded mode",
+    description:
+      "Address to listen on. In embedded mode (no database URL) the default is loopback only, so a development server is not reachable from the network.",
+  }),
   port: variable({
     key: "API_PORT",
     aliases: ["AUTHSVC_PORT", "PORT"],
@@ -114,12 +120,17 @@ export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { a
       `must be shorter than ${variables.maxRequestDuration.name} (${values.maxRequestDuration} ms)`,
     );
   }
+  let host = values.host;
+  if (host === undefined && ctx.embedded) {
+    host = "127.0.0.1";
+    ctx.notices.push(`${variables.host.name} not set: listening on 127.0.0.1 only (embedded mode)`);
+  }
   const localUrl = `http://localhost:${values.port}`;
   const externalUrl =
     values.externalUrl ?? orEmbedded(ctx, variables.externalUrl, () => localUrl, `using ${localUrl}`);
   return {
     api: {
-      host: values.host,
+      host: host ?? "0.0.0.0",
       port: values.port,
       externalUrl: must(ctx, externalUrl, variables.externalUrl),
       endpoint: values.endpoint,
