@@ -182,6 +182,8 @@ describe("values of each kind", () => {
 
   it("keeps the body time limit inside the request deadline", () => {
     expect(configOf({ AUTHSVC_API_BODY_TIMEOUT: "1500ms" }).api.bodyTimeoutMs).toBe(1_500);
+    expect(configOf({ AUTHSVC_API_MAX_REQUEST_DURATION: "1s" }).api.bodyTimeoutMs).toBe(500);
+    expect(configOf({ AUTHSVC_API_MAX_REQUEST_DURATION: "1m" }).api.bodyTimeoutMs).toBe(5_000);
     expect(problemsOf({ ...production, AUTHSVC_API_BODY_TIMEOUT: "10s" })).toEqual([
       "AUTHSVC_API_BODY_TIMEOUT: must be shorter than AUTHSVC_API_MAX_REQUEST_DURATION (10000 ms)",
     ]);

@@ -5,6 +5,9 @@ import { defineVariables } from "../variable.js";
 import { must, orEmbedded, type SettleContext } from "./context.js";
 
 const variable = defineVariables("API");
+
+/** `API_BODY_TIMEOUT` under the default request deadline. */
+const DEFAULT_BODY_TIMEOUT_MS = 5_000;
 export const variables = {
   host: variable({
     key: "API_HOST",
@@ -48,7 +51,7 @@ export const variables = {
   bodyTimeout: variable({
     key: "API_BODY_TIMEOUT",
     kind: k.duration(1),
-    default: "5s",
+    computedDefault: "`5s`, or half of `API_MAX_REQUEST_DURATION` when that is shorter than 10s",
     description:
       "Longest a client may take to send a request's body once its headers are in; slower ones are answered 408 `request_timeout` and their connection closed. The body is read before the request takes one of `API_MAX_CONCURRENT_REQUESTS`, so clients that trickle bodies hold only their sockets. Must be shorter than `API_MAX_REQUEST_DURATION`. (Headers must arrive within 2 s.)",
   }),
@@ -114,7 +117,9 @@ export interface ApiConfig {
 export const read = (r: Reader) => r.getAll(variables);
 
 export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { api: ApiConfig } {
-  if (values.bodyTimeout >= values.maxRequestDuration) {
+  // Inside the request deadline, so that no limit on a request outlasts the deadline itself.
+  const bodyTimeout = values.bodyTimeout ?? Math.min(DEFAULT_BODY_TIMEOUT_MS, values.maxRequestDuration / 2);
+  if (bodyTimeout >= values.maxRequestDuration) {
     ctx.r.problem(
       variables.bodyTimeout.name,
       `must be shorter than ${variables.maxRequestDuration.name} (${values.maxRequestDuration} ms)`,
@@ -136,7 +141,7 @@ export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { a
       endpoint: values.endpoint,
       requestIdHeader: values.requestIdHeader,
       maxRequestDurationMs: values.maxRequestDuration,
-      bodyTimeoutMs: values.bodyTimeout,
+      bodyTimeoutMs: bodyTimeout,
       maxConcurrentRequests: values.maxConcurrentRequests,
       messageConcurrency: values.messageConcurrency,
       trustedProxyHops: values.trustedProxyHops,
