@@ -44,6 +44,7 @@ describe("defaults", () => {
       maxRequestDurationMs: 10_000,
       bodyTimeoutMs: 5_000,
       trustedProxyHops: 0,
+      trustedProxies: [],
       maxConcurrentRequests: 64,
       messageConcurrency: 1,
       corsAllowedHeaders: [],

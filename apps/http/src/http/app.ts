@@ -25,6 +25,7 @@ import { API_VERSION_HEADER } from "./api-version.js";
 import type { AppEnv } from "./app-env.js";
 import { basePathGetter, DEFAULT_BASE_PATHS } from "./base-path.js";
 import { type BodyFailure, bodyFailureOf, bodyReadAhead } from "./body-ahead.js";
+import { proxyTrust } from "./client-address.js";
 import { errorResponse, statusOf, toAuthError } from "./errors.js";
 import { httpFailures } from "./http-failures.js";
 import { apiVersion } from "./middleware/api-version.js";
@@ -53,6 +54,8 @@ export interface AppDeps {
    * absent: the connection's peer is the client.
    */
   readonly trustedProxyHops?: number;
+  /** Addresses and ranges of proxies believed wherever they stand in the chain (`API_TRUSTED_PROXIES`). */
+  readonly trustedProxies?: readonly string[];
   /** Extra headers allowed by CORS (`CORS_ALLOWED_HEADERS`). */
   readonly corsAllowedHeaders?: readonly string[];
   /** Longest a request may run before `504 request_timeout` (`API_MAX_REQUEST_DURATION`). */
@@ -105,7 +108,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     requestContext({
       logger: deps.logger,
       requestIdHeader: deps.requestIdHeader,
-      trustedProxyHops: deps.trustedProxyHops,
+      proxyTrust: proxyTrust(deps.trustedProxyHops ?? 0, deps.trustedProxies),
     }),
   );
   if (deps.telemetry) app.use(deps.telemetry);

@@ -53,6 +53,7 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
     maxRequestDurationMs: config.api.maxRequestDurationMs,
     bodyTimeoutMs: config.api.bodyTimeoutMs,
     trustedProxyHops: config.api.trustedProxyHops,
+    trustedProxies: config.api.trustedProxies,
     messageConcurrency: config.api.messageConcurrency,
     rateLimit: {
       ...config.rateLimit,

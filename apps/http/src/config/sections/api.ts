@@ -76,6 +76,13 @@ export const variables = {
     description:
       "Proxies (load balancers, CDNs) in front of this server that each append the address they received a request from to `X-Forwarded-For`. The client address — what the per-IP limits count, captcha's `remoteip`, the address an MFA challenge is bound to, audit entries' `ip_address` — is the entry this many places from the right; entries further left are written by the client and ignored. 0: the connection's peer, `X-Forwarded-For` ignored. Set it to the number of proxies, no more: one too many lets clients choose their address.",
   }),
+  trustedProxies: variable({
+    key: "API_TRUSTED_PROXIES",
+    kind: k.addressRangeList,
+    default: "",
+    description:
+      "Addresses and CIDR ranges of proxies believed wherever they stand: past the `API_TRUSTED_PROXY_HOPS` hops, an `X-Forwarded-For` hop whose address is in these ranges is skipped too, and the first address outside them is the client (e.g. a CDN's published ranges in front of a load balancer). Empty: only the counted hops.",
+  }),
   corsAllowedHeaders: variable({
     key: "CORS_ALLOWED_HEADERS",
     kind: k.headerList,
@@ -108,6 +115,8 @@ export interface ApiConfig {
   readonly messageConcurrency: number;
   /** Proxies in front that append to `X-Forwarded-For`; 0: the connection's peer is the client. */
   readonly trustedProxyHops: number;
+  /** Addresses and CIDR ranges of proxies believed wherever they stand in `X-Forwarded-For`. */
+  readonly trustedProxies: readonly string[];
   /** Extra request headers allowed by CORS, on top of the built-in ones. */
   readonly corsAllowedHeaders: readonly string[];
   /** Paths the whole API is served under (`/` is the root). */
@@ -145,6 +154,7 @@ export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { a
       maxConcurrentRequests: values.maxConcurrentRequests,
       messageConcurrency: values.messageConcurrency,
       trustedProxyHops: values.trustedProxyHops,
+      trustedProxies: values.trustedProxies,
       corsAllowedHeaders: values.corsAllowedHeaders,
       basePaths: values.basePaths,
     },
