@@ -4,7 +4,7 @@ import { createAdaptorServer, type Http2Bindings, type HttpBindings } from "@hon
 import type { Hono } from "hono";
 import { admission } from "./http/admission.js";
 import { DEFAULT_BASE_PATHS } from "./http/base-path.js";
-import { readBodyAhead } from "./http/body-ahead.js";
+import { BodyBudget, readBodyAhead } from "./http/body-ahead.js";
 import { MAX_BODY_BYTES } from "./http/middleware/json-body.js";
 
 export interface RunningServer {
@@ -32,6 +32,15 @@ const TIMEOUT_CHECK_INTERVAL_MS = 500;
 
 /** Default `bodyTimeoutMs`: `API_BODY_TIMEOUT`'s default. */
 export const DEFAULT_BODY_TIMEOUT_MS = 5_000;
+
+/**
+ * What a request's body may hold in memory ahead of admission without drawing on the shared budget:
+ * every auth request but one carrying large metadata fits.
+ */
+const BODY_FREE_BYTES = 16 * 1024;
+
+/** Memory all bodies beyond their free share may hold at once: 64 admitted requests' worth of full bodies. */
+const BODY_BUDGET_BYTES = 64 * MAX_BODY_BYTES;
 
 /** Whether `incoming` is `GET <base path>/health` for one of `basePaths`, query string or not. */
 function livenessCheck(basePaths: readonly string[]) {
@@ -65,6 +74,8 @@ export function listen(
   const bodyLimits = {
     maxBytes: MAX_BODY_BYTES,
     timeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+    freeBytes: BODY_FREE_BYTES,
+    budget: new BodyBudget(BODY_BUDGET_BYTES),
   };
   return new Promise((resolve, reject) => {
     const server = createAdaptorServer({
@@ -72,14 +83,18 @@ export function listen(
         // The body is read before the request is admitted: a client trickling it holds no slot. A
         // body that does not come (in time, or within the size limit) is refused, past the queue too:
         // the refusal costs nothing.
-        const refused =
-          env.incoming instanceof IncomingMessage &&
-          (await readBodyAhead(env.incoming, bodyLimits)) !== undefined;
-        // Liveness is answered past the queue: an orchestrator must not restart a busy instance.
-        const response =
-          refused || isLiveness(env.incoming)
-            ? await app.fetch(request, env)
-            : await admit.run(env.incoming, () => app.fetch(request, env));
+        const ahead =
+          env.incoming instanceof IncomingMessage ? await readBodyAhead(env.incoming, bodyLimits) : undefined;
+        let response: Response;
+        try {
+          // Liveness is answered past the queue: an orchestrator must not restart a busy instance.
+          response =
+            ahead?.failure !== undefined || isLiveness(env.incoming)
+              ? await app.fetch(request, env)
+              : await admit.run(env.incoming, () => app.fetch(request, env));
+        } finally {
+          ahead?.release();
+        }
         // A request answered before its body was read to the end (413, or a refusal ahead of the
         // body) leaves bytes on the socket that the server will not parse: it closes the socket,
         // so it must say so, or a keep-alive client reuses it and its next request fails.
