@@ -12,7 +12,12 @@ import { type ServerProcess, startServer } from "./support/server-process.js";
  * per-IP limit once between them, not once each.
  */
 const cwd = mkdtempSync(join(tmpdir(), "authsvc-limits-"));
-const LIMITED = { AUTHSVC_RATE_LIMIT_HEADER: "X-Forwarded-For", AUTHSVC_RATE_LIMIT_VERIFY: "30" };
+// As behind one load balancer: the client is the last X-Forwarded-For entry.
+const LIMITED = {
+  AUTHSVC_RATE_LIMIT_HEADER: "X-Forwarded-For",
+  AUTHSVC_RATE_LIMIT_VERIFY: "30",
+  AUTHSVC_API_TRUSTED_PROXY_HOPS: "1",
+};
 
 /** Statuses of `times` POST /verify from `ip`, alternating between the servers. */
 async function verifyStatuses(servers: ServerProcess[], ip: string, times: number): Promise<number[]> {
@@ -89,5 +94,32 @@ describe("per-IP limits while their store is down", () => {
       .lines()
       .filter((l) => String(l.msg).startsWith("request-limit store unreachable"));
     expect(warnings).toHaveLength(1);
+  });
+});
+
+describe("per-IP limits of a server no proxy stands in front of", () => {
+  let ns: FreshNamespace;
+  let server: ServerProcess;
+  beforeAll(async () => {
+    ns = await migratedNamespace();
+    const { AUTHSVC_API_TRUSTED_PROXY_HOPS: _, ...direct } = LIMITED;
+    server = await startServer(productionServerEnv(ns, direct), { cwd });
+  });
+  afterAll(async () => {
+    await server.stop();
+    await ns.drop();
+  });
+
+  it("count the connection's peer: ten chosen X-Forwarded-For values are one client, refused after 30", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      statuses.push(...(await verifyStatuses([server], `192.0.2.${i % 10}`, 1)));
+    }
+    expect(statuses.slice(0, 30)).not.toContain(429);
+    expect(statuses.slice(30)).toEqual(Array(10).fill(429));
+    // Said at start: behind a proxy this setting would count every client as the proxy.
+    expect(server.lines().some((l) => String(l.msg).includes("AUTHSVC_API_TRUSTED_PROXY_HOPS is 0"))).toBe(
+      true,
+    );
   });
 });

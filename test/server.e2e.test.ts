@@ -5,6 +5,7 @@ import { connectPostgres, resolveMigrationsDir } from "@authsvc/adapters";
 import { jwtVerify } from "jose";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type FreshNamespace, freshNamespace, testDatabase } from "./support/database.js";
+import { embeddedDatabaseUrl } from "./support/embedded-database.js";
 import { productionServerEnv } from "./support/server-env.js";
 import { parseLines, runServer, type ServerProcess, startServer } from "./support/server-process.js";
 
@@ -183,7 +184,8 @@ describe("configuration errors stop the start", () => {
 describe("the embedded mode (no DATABASE_URL)", () => {
   it("starts with development defaults, prints working keys, and keeps its data across a restart", async () => {
     const cwd = tempDir();
-    const env = { AUTHSVC_API_HOST: "127.0.0.1", PORT: "0", AUTHSVC_MAILER_AUTOCONFIRM: "true" };
+    // Debug level: the line with the embedded database's password of each start.
+    const env = { PORT: "0", AUTHSVC_MAILER_AUTOCONFIRM: "true", AUTHSVC_LOG_LEVEL: "debug" };
     const first = await start(env, cwd);
     const lines = first.lines();
     expect(String(lines[0]?.msg)).toContain("DEVELOPMENT MODE");
@@ -209,7 +211,7 @@ describe("the embedded mode (no DATABASE_URL)", () => {
     expect((await fetch(`${first.url}/settings`)).status).toBe(200);
 
     // Until sign-up exists, persistence is checked through the server's own database.
-    const dbUrl = String(lines.find((l) => l.msg === "embedded database started")?.database);
+    const dbUrl = embeddedDatabaseUrl(lines);
     const writer = connectPostgres({ url: dbUrl, maxPoolSize: 1, embedded: true });
     await writer`insert into auth.users (id, aud, role, email) values
       ('6f1c2f5e-0000-4000-8000-000000000001', 'authenticated', 'authenticated', 'kept@example.com')`;
@@ -222,7 +224,8 @@ describe("the embedded mode (no DATABASE_URL)", () => {
     expect(second.lines().find((l) => l.msg === "embedded database started")?.created).toBe("existing");
     expect((await post(`${second.url}/token?grant_type=password`, account)).status).toBe(200);
     expect(readFileSync(join(cwd, ".authsvc", "jwt-secret"), "utf8").trim()).toBe(secret);
-    const secondUrl = String(second.lines().find((l) => l.msg === "embedded database started")?.database);
+    const secondUrl = embeddedDatabaseUrl(second.lines());
+    expect(new URL(secondUrl).password).not.toBe(new URL(dbUrl).password);
     const reader = connectPostgres({ url: secondUrl, maxPoolSize: 1, embedded: true });
     const rows = await reader`select email from auth.users order by email`;
     await reader.end();

@@ -3,6 +3,7 @@ import { mkdir, readdir } from "node:fs/promises";
 import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { md5Answers, md5Challenge, PASSWORD_MESSAGE, startupUser } from "./embedded-auth.js";
 import { copyTemplate } from "./embedded-template.js";
 
 /**
@@ -25,8 +26,10 @@ import { copyTemplate } from "./embedded-template.js";
  * shared by all clients too; authsvc uses none of it. COPY FROM STDIN is not supported.
  */
 export interface EmbeddedPostgres {
-  /** postgres://postgres@host:port/postgres */
+  /** postgres://postgres[:password]@host:port/postgres */
   url: string;
+  /** `url` without the password: what may be logged. */
+  displayUrl: string;
   /**
    * Where the database came from: "existing" (the data folder held one), "template" (copied from a
    * prepared template) or "initdb" (created by PGlite's initdb).
@@ -80,6 +83,7 @@ function fatal(sqlstate: string, message: string): Buffer {
 
 const ADMIN_SHUTDOWN = fatal("57P01", "terminating connection due to administrator command");
 const CANNOT_CONNECT_NOW = fatal("57P03", "the database system is starting up");
+const AUTHENTICATION_FAILED = fatal("28P01", "password authentication failed");
 
 interface Unit {
   bytes: Buffer;
@@ -94,6 +98,8 @@ interface Client {
   units: Unit[];
   queued: boolean;
   closed: boolean;
+  /** Set between the startup packet and the password: what PGlite gets once the password is right. */
+  pending?: { startup: Buffer; user: string; salt: Buffer } | undefined;
 }
 
 function query(text: string): Buffer {
@@ -118,6 +124,11 @@ export async function startEmbeddedPostgres(options: {
    * instead of letting PGlite run initdb; `created` then reports "template".
    */
   template?: string;
+  /**
+   * The password every client must give (MD5 exchange, see embedded-auth.ts); without one, any
+   * client that reaches the port is let in.
+   */
+  password?: string;
 }): Promise<EmbeddedPostgres> {
   const host = options.host ?? "127.0.0.1";
   const pgdata = join(options.dataDir, "pgdata");
@@ -236,7 +247,16 @@ export async function startEmbeddedPostgres(options: {
           client.socket.end(CANNOT_CONNECT_NOW);
           return;
         }
-        enqueue(client, { bytes: buf.subarray(0, length), last: STARTUP });
+        const startup = buf.subarray(0, length);
+        if (options.password === undefined) {
+          enqueue(client, { bytes: startup, last: STARTUP });
+          continue;
+        }
+        // PGlite sees the startup packet only once the password is right; it then answers it (with
+        // AuthenticationOk, which is what the client waits for after its password).
+        const { salt, message } = md5Challenge();
+        client.pending = { startup, user: startupUser(startup), salt };
+        client.socket.write(message);
         continue;
       }
       if (buf.length < 5) return;
@@ -247,6 +267,19 @@ export async function startEmbeddedPostgres(options: {
       }
       if (buf.length < 1 + length) return;
       const type = buf[0] as number;
+      const pending = client.pending;
+      if (pending !== undefined && options.password !== undefined) {
+        const answer = buf.subarray(0, 1 + length);
+        if (type !== PASSWORD_MESSAGE || !md5Answers(answer, pending.user, options.password, pending.salt)) {
+          client.closed = true;
+          client.socket.end(AUTHENTICATION_FAILED);
+          return;
+        }
+        client.pending = undefined;
+        client.buffer = buf.subarray(1 + length);
+        enqueue(client, { bytes: pending.startup, last: STARTUP });
+        continue;
+      }
       client.parts.push(buf.subarray(0, 1 + length));
       client.buffer = buf.subarray(1 + length);
       if (type === SYNC || type === QUERY || type === FLUSH || type === TERMINATE) {
@@ -291,8 +324,11 @@ export async function startEmbeddedPostgres(options: {
   const hostInUrl = host.includes(":") ? `[${host}]` : host;
 
   let stopping: Promise<void> | null = null;
+  const displayUrl = `postgres://postgres@${hostInUrl}:${address.port}/postgres`;
+  const credentials = options.password === undefined ? "" : `:${encodeURIComponent(options.password)}`;
   return {
-    url: `postgres://postgres@${hostInUrl}:${address.port}/postgres`,
+    url: `postgres://postgres${credentials}@${hostInUrl}:${address.port}/postgres`,
+    displayUrl,
     created,
     interrupt() {
       refusing = true;

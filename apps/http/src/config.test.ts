@@ -42,6 +42,9 @@ describe("defaults", () => {
       endpoint: undefined,
       requestIdHeader: undefined,
       maxRequestDurationMs: 10_000,
+      bodyTimeoutMs: 5_000,
+      trustedProxyHops: 0,
+      trustedProxies: [],
       maxConcurrentRequests: 64,
       messageConcurrency: 1,
       corsAllowedHeaders: [],
@@ -179,6 +182,15 @@ describe("values of each kind", () => {
     expect(config.mailer.otpLength).toBe(8);
   });
 
+  it("keeps the body time limit inside the request deadline", () => {
+    expect(configOf({ AUTHSVC_API_BODY_TIMEOUT: "1500ms" }).api.bodyTimeoutMs).toBe(1_500);
+    expect(configOf({ AUTHSVC_API_MAX_REQUEST_DURATION: "1s" }).api.bodyTimeoutMs).toBe(500);
+    expect(configOf({ AUTHSVC_API_MAX_REQUEST_DURATION: "1m" }).api.bodyTimeoutMs).toBe(5_000);
+    expect(problemsOf({ ...production, AUTHSVC_API_BODY_TIMEOUT: "10s" })).toEqual([
+      "AUTHSVC_API_BODY_TIMEOUT: must be shorter than AUTHSVC_API_MAX_REQUEST_DURATION (10000 ms)",
+    ]);
+  });
+
   it("reads lists, enumerations, identifiers and URLs", () => {
     const config = configOf({
       AUTHSVC_URI_ALLOW_LIST: "https://app.example.com/*, http://localhost:3000/**,",
@@ -297,11 +309,13 @@ describe("embedded mode", () => {
     expect(config.db.url).toBeUndefined();
     expect(config.siteUrl).toBe("http://localhost:3000");
     expect(config.api.externalUrl).toBe("http://localhost:5555");
+    expect(config.api.host).toBe("127.0.0.1");
     expect(config.jwt.secret).toBe(DEV_SECRET);
     expect(devJwtSecret).toHaveBeenCalledTimes(1);
     expect(notices).toEqual([
       "No database URL set (AUTHSVC_DB_DATABASE_URL or DATABASE_URL): using the embedded database in ./.authsvc",
       "AUTHSVC_SITE_URL not set: using http://localhost:3000 (embedded mode)",
+      "AUTHSVC_API_HOST not set: listening on 127.0.0.1 only (embedded mode)",
       "AUTHSVC_API_EXTERNAL_URL not set: using http://localhost:5555 (embedded mode)",
       "AUTHSVC_JWT_SECRET not set: using the development secret kept in ./.authsvc/jwt-secret (embedded mode)",
     ]);
@@ -311,15 +325,21 @@ describe("embedded mode", () => {
   it("uses values that are set, and asks for no development secret then", () => {
     const devJwtSecret = vi.fn(() => DEV_SECRET);
     const { config, notices } = load(
-      { ...production, AUTHSVC_DB_DATABASE_URL: undefined, AUTHSVC_DATA_DIR: "/var/lib/authsvc" },
+      {
+        ...production,
+        AUTHSVC_DB_DATABASE_URL: undefined,
+        AUTHSVC_DATA_DIR: "/var/lib/authsvc",
+        AUTHSVC_API_HOST: "0.0.0.0",
+      },
       { devJwtSecret },
     );
-    expect([config.embedded, config.siteUrl, config.api.externalUrl, config.jwt.secret]).toEqual([
-      true,
-      "https://app.example.com",
-      "https://auth.example.com",
-      JWT_SECRET,
-    ]);
+    expect([
+      config.embedded,
+      config.siteUrl,
+      config.api.externalUrl,
+      config.jwt.secret,
+      config.api.host,
+    ]).toEqual([true, "https://app.example.com", "https://auth.example.com", JWT_SECRET, "0.0.0.0"]);
     expect(devJwtSecret).not.toHaveBeenCalled();
     expect(notices).toEqual([
       "No database URL set (AUTHSVC_DB_DATABASE_URL or DATABASE_URL): using the embedded database in /var/lib/authsvc",

@@ -4,6 +4,8 @@ import { createAdaptorServer, type Http2Bindings, type HttpBindings } from "@hon
 import type { Hono } from "hono";
 import { admission } from "./http/admission.js";
 import { DEFAULT_BASE_PATHS } from "./http/base-path.js";
+import { BodyBudget, readBodyAhead } from "./http/body-ahead.js";
+import { MAX_BODY_BYTES } from "./http/middleware/json-body.js";
 
 export interface RunningServer {
   readonly url: string;
@@ -18,6 +20,27 @@ export interface RunningServer {
  * or more later, and those clients' first requests wait that long.
  */
 const LISTEN_BACKLOG = 4096;
+
+/** The reference gives clients 2 s to send their headers (slowloris protection). */
+const HEADERS_TIMEOUT_MS = 2_000;
+
+/**
+ * How often Node looks for connections past `headersTimeout` and `requestTimeout`. Its default, 30 s,
+ * let a client that never finished its headers keep its socket up to 32 s instead of 2.
+ */
+const TIMEOUT_CHECK_INTERVAL_MS = 500;
+
+/** Default `bodyTimeoutMs`: `API_BODY_TIMEOUT`'s default. */
+export const DEFAULT_BODY_TIMEOUT_MS = 5_000;
+
+/**
+ * What a request's body may hold in memory ahead of admission without drawing on the shared budget:
+ * every auth request but one carrying large metadata fits.
+ */
+const BODY_FREE_BYTES = 16 * 1024;
+
+/** Memory all bodies beyond their free share may hold at once: 64 admitted requests' worth of full bodies. */
+const BODY_BUDGET_BYTES = 64 * MAX_BODY_BYTES;
 
 /** Whether `incoming` is `GET <base path>/health` for one of `basePaths`, query string or not. */
 function livenessCheck(basePaths: readonly string[]) {
@@ -42,17 +65,36 @@ export function listen(
     maxConcurrentRequests?: number;
     /** Where `GET …/health` is answered past the queue (`API_BASE_PATHS`); default `/` and `/auth/v1`. */
     basePaths?: readonly string[];
+    /** Longest a client may take to send a request's body once its headers are in (`API_BODY_TIMEOUT`). */
+    bodyTimeoutMs?: number;
   },
 ): Promise<RunningServer> {
   const admit = admission(options.maxConcurrentRequests ?? 0);
   const isLiveness = livenessCheck(options.basePaths ?? DEFAULT_BASE_PATHS);
+  const bodyLimits = {
+    maxBytes: MAX_BODY_BYTES,
+    timeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+    freeBytes: BODY_FREE_BYTES,
+    budget: new BodyBudget(BODY_BUDGET_BYTES),
+  };
   return new Promise((resolve, reject) => {
     const server = createAdaptorServer({
       fetch: async (request: Request, env: HttpBindings | Http2Bindings) => {
-        // Liveness is answered past the queue: an orchestrator must not restart a busy instance.
-        const response = isLiveness(env.incoming)
-          ? await app.fetch(request, env)
-          : await admit.run(env.incoming, () => app.fetch(request, env));
+        // The body is read before the request is admitted: a client trickling it holds no slot. A
+        // body that does not come (in time, or within the size limit) is refused, past the queue too:
+        // the refusal costs nothing.
+        const ahead =
+          env.incoming instanceof IncomingMessage ? await readBodyAhead(env.incoming, bodyLimits) : undefined;
+        let response: Response;
+        try {
+          // Liveness is answered past the queue: an orchestrator must not restart a busy instance.
+          response =
+            ahead?.failure !== undefined || isLiveness(env.incoming)
+              ? await app.fetch(request, env)
+              : await admit.run(env.incoming, () => app.fetch(request, env));
+        } finally {
+          ahead?.release();
+        }
         // A request answered before its body was read to the end (413, or a refusal ahead of the
         // body) leaves bytes on the socket that the server will not parse: it closes the socket,
         // so it must say so, or a keep-alive client reuses it and its next request fails.
@@ -61,8 +103,12 @@ export function listen(
         return response;
       },
       hostname: options.host,
-      // The reference gives clients 2 s to send their headers (slowloris protection).
-      serverOptions: { headersTimeout: 2_000, requestTimeout: 30_000 },
+      serverOptions: {
+        headersTimeout: HEADERS_TIMEOUT_MS,
+        // A backstop only: the body's own limit (above) answers first, with a JSON error.
+        requestTimeout: HEADERS_TIMEOUT_MS + bodyLimits.timeoutMs + 1_000,
+        connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+      },
     });
     server.once("error", reject);
     server.listen({ host: options.host, port: options.port, backlog: LISTEN_BACKLOG }, () => {

@@ -100,6 +100,23 @@ describe("lists", () => {
   });
 });
 
+describe("address ranges", () => {
+  it("takes addresses and CIDR ranges of either family", () => {
+    expect(parse(k.addressRangeList, "10.0.0.0/8, 192.0.2.1,2001:db8::/32")).toEqual({
+      value: ["10.0.0.0/8", "192.0.2.1", "2001:db8::/32"],
+    });
+  });
+
+  it.each(["10.0.0.0/33", "2001:db8::/129", "proxy.example.com", "10.0.0.0/8/1", "10.0.0.0/x"])(
+    "refuses %s",
+    (raw) => {
+      expect(parse(k.addressRangeList, raw)).toEqual({
+        error: "expected comma-separated IP addresses or CIDR ranges (10.0.0.0/8, 2001:db8::/32)",
+      });
+    },
+  );
+});
+
 describe("URLs", () => {
   it("accepts absolute http and https URLs as given", () => {
     expect(parse(k.url, "https://app.example.com/")).toEqual({ value: "https://app.example.com/" });

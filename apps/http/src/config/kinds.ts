@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import * as v from "valibot";
 
 /**
@@ -259,6 +260,27 @@ export const pathList: Kind<readonly string[]> = {
     v.check(
       (paths) => paths.length > 0 && paths.every((path) => /^\/[\w\-./~]*$/.test(path)),
       "expected comma-separated paths, each starting with /",
+    ),
+  ),
+};
+
+/** `192.0.2.1`, `10.0.0.0/8`, `2001:db8::/32`: an address, or a network with its prefix length. */
+function isAddressRange(text: string): boolean {
+  const [address = "", prefix, ...rest] = text.split("/");
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+export const addressRangeList: Kind<readonly string[]> = {
+  type: "comma-separated IP addresses or CIDR ranges",
+  schema: v.pipe(
+    v.string(),
+    v.transform(splitList),
+    v.check(
+      (ranges) => ranges.every(isAddressRange),
+      "expected comma-separated IP addresses or CIDR ranges (10.0.0.0/8, 2001:db8::/32)",
     ),
   ),
 };

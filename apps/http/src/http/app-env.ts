@@ -1,6 +1,7 @@
 import type { AuthDeps, UserWithIdentities } from "@authsvc/core";
 import type { Logger } from "pino";
 import type { ApiVersion } from "./api-version.js";
+import type { ProxyTrust } from "./client-address.js";
 import type { RequestDeadline } from "./middleware/deadline.js";
 
 /** The signed-in caller of a user endpoint. */
@@ -18,6 +19,8 @@ export type AppEnv = {
     apiVersion: ApiVersion;
     auth: UserAuth;
     adminRole: string;
+    /** Proxies in front of the server whose `X-Forwarded-For` entries count (http/client-address.ts). */
+    proxyTrust: ProxyTrust;
     /** The request's deadline (middleware/deadline.ts). */
     deadline: RequestDeadline;
     /** The use cases' ports bound to this request's deadline: what handlers pass to use cases. */

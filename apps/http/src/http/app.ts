@@ -20,9 +20,12 @@ import { tokenRoutes } from "../routes/token.js";
 import { userRoutes } from "../routes/user.js";
 import { userSessionRoutes } from "../routes/user-sessions.js";
 import { verifyRoutes } from "../routes/verify.js";
+import { incomingOf } from "./admission.js";
 import { API_VERSION_HEADER } from "./api-version.js";
 import type { AppEnv } from "./app-env.js";
 import { basePathGetter, DEFAULT_BASE_PATHS } from "./base-path.js";
+import { type BodyFailure, bodyFailureOf, bodyReadAhead } from "./body-ahead.js";
+import { proxyTrust } from "./client-address.js";
 import { errorResponse, statusOf, toAuthError } from "./errors.js";
 import { httpFailures } from "./http-failures.js";
 import { apiVersion } from "./middleware/api-version.js";
@@ -46,10 +49,19 @@ export interface AppDeps {
   readonly auth: AuthDeps;
   /** Incoming header whose value becomes the request id (`REQUEST_ID_HEADER`). */
   readonly requestIdHeader?: string | undefined;
+  /**
+   * Proxies in front of the server that append to `X-Forwarded-For` (`API_TRUSTED_PROXY_HOPS`); 0 or
+   * absent: the connection's peer is the client.
+   */
+  readonly trustedProxyHops?: number;
+  /** Addresses and ranges of proxies believed wherever they stand in the chain (`API_TRUSTED_PROXIES`). */
+  readonly trustedProxies?: readonly string[];
   /** Extra headers allowed by CORS (`CORS_ALLOWED_HEADERS`). */
   readonly corsAllowedHeaders?: readonly string[];
   /** Longest a request may run before `504 request_timeout` (`API_MAX_REQUEST_DURATION`). */
   readonly maxRequestDurationMs?: number;
+  /** Longest a client may take to send a body (`API_BODY_TIMEOUT`), named in the 408 it gets. */
+  readonly bodyTimeoutMs?: number;
   /**
    * Requests to the message-sending endpoints (`/otp`, `/magiclink`, `/recover`, `/resend`) worked on
    * at once (`API_MESSAGE_CONCURRENCY`); no limit when absent or 0.
@@ -83,11 +95,24 @@ const CORS_HEADERS = [
   "apikey",
 ];
 
+/** The answer to a body the server could not read ahead (server.ts); the connection is closed after it. */
+function bodyRefusal(c: Context<AppEnv>, failure: BodyFailure, timeoutMs: number | undefined): Response {
+  if (failure === "too_large") return errorResponse(c, httpFailures.bodyTooLarge(MAX_BODY_BYTES));
+  if (failure === "timed_out") return errorResponse(c, httpFailures.bodyTimeout(timeoutMs));
+  return errorResponse(c, httpFailures.bodyEndedEarly());
+}
+
 /** Builds the Hono application. It does not listen; `server.ts` does, tests call `app.request()`. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: basePathGetter(deps.basePaths ?? DEFAULT_BASE_PATHS) });
 
-  app.use(requestContext({ logger: deps.logger, requestIdHeader: deps.requestIdHeader }));
+  app.use(
+    requestContext({
+      logger: deps.logger,
+      requestIdHeader: deps.requestIdHeader,
+      proxyTrust: proxyTrust(deps.trustedProxyHops ?? 0, deps.trustedProxies),
+    }),
+  );
   if (deps.telemetry) app.use(deps.telemetry);
   app.use(apiVersion());
   app.use(
@@ -116,6 +141,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // that length) is judged by the header, as bodyLimit itself does, and then read on the fast path.
   app.use((c, next) => {
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
+    // Read ahead by the server (server.ts): within its limits, or already refused.
+    const incoming = incomingOf(c);
+    const failure = bodyFailureOf(incoming);
+    if (failure !== undefined) return Promise.resolve(bodyRefusal(c, failure, deps.bodyTimeoutMs));
+    if (bodyReadAhead(incoming)) return next();
     const declared = c.req.header("content-length");
     if (declared === undefined || c.req.header("transfer-encoding") !== undefined) return limitBody(c, next);
     return Number.parseInt(declared, 10) > MAX_BODY_BYTES ? Promise.resolve(tooLarge(c)) : next();

@@ -11,6 +11,15 @@ export const httpFailures = {
   methodNotAllowed: (method: string) => httpError(405, "method_not_allowed", `Method ${method} not allowed`),
   bodyTooLarge: (maxBytes: number) =>
     httpError(413, "request_entity_too_large", `Request body too large (max ${maxBytes} bytes)`),
+  // 408 as RFC 9110 §15.5.9 has it; the code is the reference's own for a request out of time.
+  bodyTimeout: (timeoutMs: number | undefined) =>
+    httpError(
+      408,
+      "request_timeout",
+      `Request body not received in time${timeoutMs === undefined ? "" : ` (${timeoutMs / 1000} s)`}`,
+    ),
+  bodyEndedEarly: () =>
+    httpError(400, "bad_json", "Could not parse request body as JSON: the body ended early"),
   requestRateLimit: () => httpError(429, "over_request_rate_limit", "Request rate limit reached"),
   requestTimeout: () =>
     httpError(504, "request_timeout", "Processing this request timed out, please retry after a moment."),

@@ -4,8 +4,8 @@ import { NEW_API, send } from "../testing/requests.js";
 import { testApp } from "../testing/test-app.js";
 
 /** An app and a user signed up (autoconfirmed) through the API, aal1. */
-async function signedIn() {
-  const t = testApp({}, { signup: { ...testApp().auth.settings.signup, mailerAutoconfirm: true } });
+async function signedIn(overrides: Parameters<typeof testApp>[0] = {}) {
+  const t = testApp(overrides, { signup: { ...testApp().auth.settings.signup, mailerAutoconfirm: true } });
   const res = await send(t.app, "POST", "/signup", { email: "ann@example.com", password: "secret-pw" });
   const body = (await res.json()) as { access_token: string; user: { id: string } };
   const totp = t.auth.totp as ReturnType<typeof fakeTotp>;
@@ -64,6 +64,30 @@ describe("/factors", () => {
       authorization: `Bearer ${tokens.access_token}`,
     });
     expect(await removed.json()).toEqual({ id: factor.id });
+  });
+
+  it("binds a challenge to the client address, not to an X-Forwarded-For entry the client chose", async () => {
+    const { app, auth, totp, headers } = await signedIn({ trustedProxyHops: 1 });
+    const enrolled = await send(app, "POST", "/factors", { factor_type: "totp" }, headers);
+    const factor = (await enrolled.json()) as { id: string; totp: { secret: string } };
+    const via = (chain: string) => ({ ...headers, "x-forwarded-for": chain });
+    const challenged = await send(
+      app,
+      "POST",
+      `/factors/${factor.id}/challenge`,
+      {},
+      via("192.0.2.1, 198.51.100.7"),
+    );
+    const { id } = (await challenged.json()) as { id: string };
+    const code = totp.codeAt(factor.totp.secret, auth.clock.now());
+    const verify = (chain: string) =>
+      send(app, "POST", `/factors/${factor.id}/verify`, { challenge_id: id, code }, via(chain));
+    // Another client that writes the same first entry is another client.
+    const other = await verify("192.0.2.1, 203.0.113.9");
+    expect(other.status).toBe(422);
+    expect(other.headers.get("x-sb-error-code")).toBe("mfa_ip_address_mismatch");
+    // The same client, whatever it writes in front.
+    expect((await verify("192.0.2.99, 198.51.100.7")).status).toBe(200);
   });
 
   it("answers the reference's statuses for bad input, in both error shapes", async () => {

@@ -11,8 +11,8 @@ import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/app-env.js";
 import { parseBody, text, unwrap } from "../http/body.js";
+import { clientAddress } from "../http/client-address.js";
 import { requireUser } from "../http/middleware/auth.js";
-import { remoteIp } from "../http/middleware/captcha.js";
 import { readJsonObject } from "../http/middleware/json-body.js";
 import { sessionJson } from "../http/presenters/session-json.js";
 
@@ -20,8 +20,8 @@ const EnrollBody = v.object({ factor_type: text, friendly_name: text, issuer: te
 const ChallengeBody = v.object({ channel: text });
 const VerifyBody = v.object({ challenge_id: text, code: text });
 
-/** The address a challenge is bound to: the one the reference reads (X-Forwarded-For, else the peer). */
-const callerIp = (c: Context<AppEnv>) => remoteIp(c) ?? "";
+/** The address a challenge is bound to: the client's (http/client-address.ts). */
+const callerIp = (c: Context<AppEnv>) => clientAddress(c) ?? "";
 
 /** `POST /factors`, `POST /factors/{id}/challenge`, `POST /factors/{id}/verify`, `DELETE /factors/{id}`. */
 export const factorRoutes = (deps: AuthDeps) => {

@@ -135,12 +135,14 @@ describe("metrics at the boundaries", () => {
     const { app } = testApp({
       telemetry: httpTelemetry({ tracer: undefined, instruments: t.instruments }),
       rateLimit: {
-        header: "x-client-ip",
+        header: "x-forwarded-for",
         tokenPer5Min: 1,
         verifyPer5Min: 1,
         otpPer5Min: 1,
         authorizePer5Min: 1,
       },
+      // In-process requests have no peer: the client is the entry the one trusted proxy appended.
+      trustedProxyHops: 1,
     });
     for (let i = 0; i < 31; i++) {
       await send(
@@ -148,7 +150,7 @@ describe("metrics at the boundaries", () => {
         "POST",
         "/token?grant_type=password",
         { email: "a@b.c", password: "x" },
-        { "x-client-ip": "1.2.3.4" },
+        { "x-forwarded-for": "1.2.3.4" },
       );
     }
     expect(

@@ -56,6 +56,9 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
     requestIdHeader: config.api.requestIdHeader,
     corsAllowedHeaders: config.api.corsAllowedHeaders,
     maxRequestDurationMs: config.api.maxRequestDurationMs,
+    bodyTimeoutMs: config.api.bodyTimeoutMs,
+    trustedProxyHops: config.api.trustedProxyHops,
+    trustedProxies: config.api.trustedProxies,
     messageConcurrency: config.api.messageConcurrency,
     rateLimit: {
       ...config.rateLimit,

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import {
   connectPostgres,
   defaultTemplateDir,
@@ -12,6 +13,7 @@ import {
 import type { AuthDeps } from "@authsvc/core";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
+import { logUnredacted } from "./logger.js";
 
 /** Opens the database (starting the embedded one when no URL is configured) and migrates it. */
 export async function openDatabase(
@@ -23,11 +25,24 @@ export async function openDatabase(
   if (url === undefined) {
     // A fresh data folder starts from the template made at build time, when it matches these migrations.
     const template = await usableTemplate(defaultTemplateDir(), resolveMigrationsDir());
-    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, ...(template ? { template } : {}) });
+    // Any local user can reach a loopback port: only this process (and whoever reads its debug log)
+    // knows the password, and a new one is made at every start.
+    const password = randomBytes(24).toString("base64url");
+    embedded = await startEmbeddedPostgres({
+      dataDir: config.dataDir,
+      password,
+      ...(template ? { template } : {}),
+    });
     url = embedded.url;
     logger.info(
-      { data_dir: config.dataDir, database: url, created: embedded.created },
+      { data_dir: config.dataDir, database: embedded.displayUrl, created: embedded.created },
       "embedded database started",
+    );
+    logUnredacted(
+      logger,
+      { database_password: password },
+      "embedded database password for this start (user postgres)",
+      "debug",
     );
   }
   const sql = connectPostgres({

@@ -94,13 +94,19 @@ export function createLogger(options: LoggerOptions): Logger {
 }
 
 /**
- * Writes one info line that bypasses redaction. Used once, by the embedded development mode, to print
- * the `anon` and `service_role` keys signed with the development secret: a newcomer needs them, and
- * they are worthless outside that throwaway database.
+ * Writes one line that bypasses redaction. Used by the embedded development mode only: to print the
+ * `anon` and `service_role` keys signed with the development secret (a newcomer needs them, and they
+ * are worthless outside that throwaway database), and, at debug level, the embedded database's
+ * password of this start.
  */
-export function logUnredacted(logger: Logger, fields: Record<string, unknown>, msg: string): void {
-  if (!logger.isLevelEnabled("info")) return;
+export function logUnredacted(
+  logger: Logger,
+  fields: Record<string, unknown>,
+  msg: string,
+  level: "info" | "debug" = "info",
+): void {
+  if (!logger.isLevelEnabled(level)) return;
   const stream = (logger as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym];
-  const line = { level: "info", time: new Date().toISOString(), component: "authsvc", ...fields, msg };
+  const line = { level, time: new Date().toISOString(), component: "authsvc", ...fields, msg };
   stream?.write(`${JSON.stringify(line)}\n`);
 }

@@ -9,7 +9,7 @@ export const variables = {
     key: "RATE_LIMIT_HEADER",
     kind: k.headerName,
     description:
-      "Header holding the client IP for the per-IP request limits below (e.g. `X-Forwarded-For`; its first entry counts). Unset, or absent from a request: no per-IP limit applies.",
+      "Turns the per-IP request limits below on, as in the reference (e.g. `X-Forwarded-For`). Unset: no per-IP limit applies. What they count is the client address found as `API_TRUSTED_PROXY_HOPS` says (the connection's peer by default), never the header's first entry, which the client writes.",
   }),
   redisUrl: variable({
     key: "RATE_LIMIT_REDIS_URL",

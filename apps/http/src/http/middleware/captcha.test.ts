@@ -8,7 +8,7 @@ const GOOD = "10000000-aaaa-bbbb-cccc-000000000001";
 /** An app whose captcha provider accepts only GOOD. */
 function guardedApp() {
   const captcha = new FakeCaptcha(new Set([GOOD]));
-  const t = testApp({ captcha });
+  const t = testApp({ captcha, trustedProxyHops: 1 });
   return { ...t, captcha };
 }
 
@@ -49,8 +49,9 @@ describe("captcha guard", () => {
 
   it("lets a sign-up with a good token through, passing the token trimmed and the client's IP", async () => {
     const { app, captcha } = guardedApp();
+    // The client wrote the first entry; the trusted proxy appended the address it saw.
     const res = await send(app, "POST", "/signup", signup(`  ${GOOD} `), {
-      "x-forwarded-for": "203.0.113.5, 10.0.0.1",
+      "x-forwarded-for": "10.0.0.1, 203.0.113.5",
     });
     expect(res.status).toBe(200);
     expect(captcha.challenges).toEqual([{ token: GOOD, remoteIp: "203.0.113.5" }]);

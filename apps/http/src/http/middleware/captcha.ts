@@ -1,10 +1,9 @@
-import { isIP } from "node:net";
 import { type AuthDeps, authenticateAdmin, type CaptchaVerifier, checkCaptcha } from "@authsvc/core";
-import { getConnInfo } from "@hono/node-server/conninfo";
-import type { Context, Hono, MiddlewareHandler } from "hono";
+import type { Hono, MiddlewareHandler } from "hono";
 import { waitAside } from "../admission.js";
 import type { AppEnv } from "../app-env.js";
 import { unwrap } from "../body.js";
+import { clientAddress } from "../client-address.js";
 import { bearerToken } from "./auth.js";
 import { readJsonObject } from "./json-body.js";
 
@@ -13,22 +12,6 @@ export const CAPTCHA_PATHS = ["/signup", "/token", "/otp", "/magiclink", "/recov
 
 /** Grants that continue a session or flow already begun, which the reference does not guard. */
 const UNGUARDED_GRANTS = new Set(["refresh_token", "pkce", "id_token"]);
-
-/**
- * The client address passed to the provider as `remoteip`, as the reference finds it: the first
- * valid IP of `X-Forwarded-For`, else the peer of the connection; none when neither is known.
- */
-export function remoteIp(c: Context): string | undefined {
-  for (const entry of (c.req.header("x-forwarded-for") ?? "").split(",")) {
-    const candidate = entry.trim();
-    if (isIP(candidate)) return candidate;
-  }
-  try {
-    return getConnInfo(c).remote.address;
-  } catch {
-    return undefined; // a request made in-process (tests) has no connection
-  }
-}
 
 /**
  * Checks `gotrue_meta_security.captcha_token` with the provider before the route runs. Callers
@@ -47,7 +30,7 @@ export const requireCaptcha =
       security !== null && typeof security === "object"
         ? (security as Record<string, unknown>).captcha_token
         : undefined;
-    const check = () => checkCaptcha({ captcha }, { token: captchaToken, remoteIp: remoteIp(c) });
+    const check = () => checkCaptcha({ captcha }, { token: captchaToken, remoteIp: clientAddress(c) });
     // The provider's answer is not this process's work: the request's slot goes on meanwhile.
     unwrap(await waitAside(c, check));
     await next();

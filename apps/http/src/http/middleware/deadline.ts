@@ -4,6 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import pLimit from "p-limit";
 import { type Aside, incomingOf, stepAside } from "../admission.js";
 import type { AppEnv } from "../app-env.js";
+import { clientAddress } from "../client-address.js";
 import { httpFailures } from "../http-failures.js";
 
 type Job = Parameters<DeliveryQueue["enqueue"]>[0];
@@ -92,7 +93,7 @@ export const requestDeadline = (ms: number, auth: AuthDeps): MiddlewareHandler<A
   return async (c, next) => {
     const deadline = new RequestDeadline();
     c.set("deadline", deadline);
-    const deps = bind(deadline);
+    const deps = bind(deadline, () => clientAddress(c));
     const aside = stepAside(incomingOf(c));
     c.set("deps", aside ? waitsAside(deps, aside) : deps);
     // Once answered the request holds no slot: what runs on (its deliveries, a handler past a 504)
@@ -163,9 +164,12 @@ function plainPorts(view: AuthDeps, auth: AuthDeps): void {
 /**
  * Builds, for one request's deadline, the use cases' ports bound to it: each transaction asks it
  * before committing, as does the send counter (an autocommit write), and mail queued by the request
- * waits for its outcome. What does not depend on the request is built once.
+ * waits for its outcome; the audit entries its transactions write carry the client's address. What
+ * does not depend on the request is built once.
  */
-function deadlineBinder(auth: AuthDeps): (deadline: RequestDeadline) => AuthDeps {
+function deadlineBinder(
+  auth: AuthDeps,
+): (deadline: RequestDeadline, address: () => string | undefined) => AuthDeps {
   const { store } = auth;
   // The transactions of deliveries (after the answer, many at once in a burst) share a few
   // connections; the rest of the pool stays with the requests being answered.
@@ -175,7 +179,16 @@ function deadlineBinder(auth: AuthDeps): (deadline: RequestDeadline) => AuthDeps
   type Mutable<T> = { -readonly [K in keyof T]: T[K] };
   // Per request only small objects: views that inherit everything and override what commits
   // (plain assignments; defining properties by descriptor is several times slower).
-  return (deadline) => {
+  // Use cases know nothing of addresses: the request's transactions stamp its entries.
+  const addressed = (repos: Repos, address: () => string | undefined): Repos => {
+    const audit: Mutable<Repos["audit"]> = Object.create(repos.audit);
+    audit.record = (entry) =>
+      repos.audit.record(entry.ipAddress === undefined ? { ...entry, ipAddress: address() } : entry);
+    const view: Mutable<Repos> = Object.create(repos);
+    view.audit = audit;
+    return view;
+  };
+  return (deadline, address) => {
     // The refresh and password grants commit in one statement of their own (migrations 0008/0010/0011, 0009).
     const sessions: Mutable<Store["sessions"]> = Object.create(store.sessions);
     sessions.grantRefresh = (...args) => {
@@ -190,7 +203,7 @@ function deadlineBinder(auth: AuthDeps): (deadline: RequestDeadline) => AuthDeps
     guardedStore.transaction = <T>(fn: (repos: Repos) => Promise<T>) => {
       const run = () =>
         store.transaction(async (repos) => {
-          const value = await fn(repos);
+          const value = await fn(addressed(repos, address));
           deadline.beginCommit();
           return value;
         });

@@ -1,13 +1,16 @@
-import { createHash } from "node:crypto";
 import { type LimitWindow, memoryLimiterStore } from "@authsvc/adapters";
 import type { RequestLimiter } from "@authsvc/core";
 import type { Hono, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env.js";
+import { clientAddress } from "../client-address.js";
 import { httpFailures } from "../http-failures.js";
 
 /** Per-IP request limits (`RATE_LIMIT_*`); requests per 5 minutes per client. */
 export interface RateLimits {
-  /** Request header holding the client IP (`RATE_LIMIT_HEADER`); no per-IP limits without it. */
+  /**
+   * `RATE_LIMIT_HEADER`: per-IP limits apply only when set, as in the reference. What they count is
+   * the client address (http/client-address.ts), never a header's value as the client sent it.
+   */
   readonly header?: string | undefined;
   /** `/token`, every grant (`RATE_LIMIT_TOKEN_REFRESH`). */
   readonly tokenPer5Min: number;
@@ -41,32 +44,18 @@ export function limitWindow(name: string, perFiveMinutes: number): LimitWindow {
   return { name, points, durationSec };
 }
 
-/** Longest client key stored as sent; longer ones are hashed, so a huge header cannot bloat the store. */
-const MAX_KEY_LENGTH = 64;
-
 /**
- * The client key of a request: the first entry of the header's comma-separated list, so that
- * `X-Forwarded-For: client, proxy` counts against the client. Undefined when there is none.
- */
-export function clientKey(value: string | undefined): string | undefined {
-  const first = value?.split(",", 1)[0]?.trim();
-  if (!first) return undefined;
-  return first.length <= MAX_KEY_LENGTH
-    ? first
-    : `sha256:${createHash("sha256").update(first).digest("hex")}`;
-}
-
-/**
- * Refuses a request with `429 over_request_rate_limit` once its client has used up `limiter`. A
- * request without the header is let through, as in the reference: limiting everyone who lacks it
- * under one shared key would let a single client lock out all the others.
+ * Refuses a request with `429 over_request_rate_limit` once its client address has used up
+ * `limiter`. The address is a validated IP (at most 45 characters), so the store's keys stay small.
+ * A request without one (made in-process, without `X-Forwarded-For`) is let through: limiting all
+ * of them under one shared key would let a single client lock out all the others.
  */
 export const limitPerClient =
-  (header: string, limiter: RequestLimiter): MiddlewareHandler<AppEnv> =>
+  (limiter: RequestLimiter): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
-    const key = clientKey(c.req.header(header));
+    const key = clientAddress(c);
     if (key === undefined) {
-      c.get("log").warn({ header }, "request has no value for the rate limit header; not rate limited");
+      c.get("log").warn("request has no client address; not rate limited");
     } else if (!(await limiter.take(key))) {
       throw httpFailures.requestRateLimit();
     }
@@ -83,7 +72,7 @@ export function applyRateLimits(app: Hono<AppEnv>, limits: RateLimits | undefine
   if (limits === undefined || !header) return;
   const build = limits.limiter ?? memoryLimiterStore().limiter;
   const limiter = (name: string, perFiveMinutes: number) =>
-    limitPerClient(header, build(limitWindow(name, perFiveMinutes)));
+    limitPerClient(build(limitWindow(name, perFiveMinutes)));
   app.use("/token", limiter("token", limits.tokenPer5Min));
   app.use("/verify", limiter("verify", limits.verifyPer5Min));
   for (const path of ["/otp", "/magiclink", "/recover", "/resend", "/signup"]) {

@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
 import { admissionWaitMs, incomingOf } from "../admission.js";
 import type { AppEnv, UserAuth } from "../app-env.js";
+import { NO_PROXY, type ProxyTrust } from "../client-address.js";
 
 /** Response header carrying the request id when no `REQUEST_ID_HEADER` is configured. */
 export const DEFAULT_REQUEST_ID_HEADER = "x-request-id";
@@ -16,7 +17,12 @@ const SAFE_ID = /^[\w.:@/+=-]{1,128}$/;
  * with status and duration. The path is logged without its query string: links carry tokens there.
  */
 export const requestContext =
-  (options: { logger: Logger; requestIdHeader?: string | undefined }): MiddlewareHandler<AppEnv> =>
+  (options: {
+    logger: Logger;
+    requestIdHeader?: string | undefined;
+    /** `API_TRUSTED_PROXY_HOPS` and `API_TRUSTED_PROXIES`, for `clientAddress` (http/client-address.ts). */
+    proxyTrust?: ProxyTrust | undefined;
+  }): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const header = options.requestIdHeader;
     const inherited = header ? c.req.header(header) : undefined;
@@ -24,6 +30,7 @@ export const requestContext =
     const log = options.logger.child({ request_id: requestId });
     c.set("requestId", requestId);
     c.set("log", log);
+    c.set("proxyTrust", options.proxyTrust ?? NO_PROXY);
     const started = performance.now();
     // Before the handler: merged into the response it makes. Set after it, the header would make
     // @hono/node-server rebuild the response as a full WHATWG Response on every request.

@@ -1,0 +1,78 @@
+import { BlockList, isIP } from "node:net";
+import type { Context } from "hono";
+import { incomingOf } from "./admission.js";
+import type { AppEnv } from "./app-env.js";
+
+/** `::ffff:192.0.2.1` (an IPv4 client of a dual-stack socket) is `192.0.2.1`, as a proxy writes it. */
+const MAPPED_IPV4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i;
+
+/** `text` as an IP address, trimmed and unmapped; undefined when it is not one. */
+function address(text: string | undefined): string | undefined {
+  const trimmed = text?.trim();
+  if (!trimmed || !isIP(trimmed)) return undefined;
+  return MAPPED_IPV4.exec(trimmed)?.[1] ?? trimmed;
+}
+
+/** Which proxies in front of the server are believed when they append to `X-Forwarded-For`. */
+export interface ProxyTrust {
+  /** The first this many hops from the server (`API_TRUSTED_PROXY_HOPS`). */
+  readonly hops: number;
+  /** Any hop whose address is in these ranges (`API_TRUSTED_PROXIES`). */
+  readonly isTrusted: (address: string) => boolean;
+}
+
+/** No proxy trusted: the connection's peer is the client. */
+export const NO_PROXY: ProxyTrust = { hops: 0, isTrusted: () => false };
+
+/** The trust of `hops` hops and of the addresses in `ranges` (`10.0.0.0/8`, `2001:db8::1`). */
+export function proxyTrust(hops: number, ranges: readonly string[] = []): ProxyTrust {
+  if (ranges.length === 0) return hops === 0 ? NO_PROXY : { hops, isTrusted: NO_PROXY.isTrusted };
+  const list = new BlockList();
+  for (const range of ranges) {
+    const [net = "", prefix] = range.split("/");
+    const type = isIP(net) === 6 ? "ipv6" : "ipv4";
+    if (prefix === undefined) list.addAddress(net, type);
+    else list.addSubnet(net, Number(prefix), type);
+  }
+  return { hops, isTrusted: (ip) => list.check(ip, isIP(ip) === 6 ? "ipv6" : "ipv4") };
+}
+
+/**
+ * The client's address from the connection's peer and `X-Forwarded-For`. Each proxy appends the
+ * address it received the request from, so the chain is read from the right: past the peer, one
+ * entry per trusted hop — the first `trust.hops` hops, and then any hop whose address is trusted —
+ * and the first untrusted address is the client. Whatever lies left of it was written by the client
+ * and proves nothing (taking the leftmost entry, as the reference does, lets a client choose its own
+ * address). Fewer entries than hops, or an entry that is not an address where a trusted proxy should
+ * have written one: the last address that came from a trusted hop.
+ */
+export function clientAddressFrom(
+  peer: string | undefined,
+  forwardedFor: string | undefined,
+  trust: ProxyTrust,
+): string | undefined {
+  let found = address(peer);
+  if (forwardedFor === undefined) return found;
+  const entries = forwardedFor.split(",");
+  for (let hop = 0; hop < entries.length; hop++) {
+    const believed = hop < trust.hops || (found !== undefined && trust.isTrusted(found));
+    if (!believed) break;
+    const entry = address(entries[entries.length - 1 - hop]);
+    if (entry === undefined) break;
+    found = entry;
+  }
+  return found;
+}
+
+/** The peer of the connection under `c`; undefined for a request made in-process (tests). */
+const peerOf = (c: Context<AppEnv>): string | undefined =>
+  (incomingOf(c) as { socket?: { remoteAddress?: string } } | undefined)?.socket?.remoteAddress;
+
+/**
+ * The client address of a request (see `clientAddressFrom`): what the per-IP limits count,
+ * captcha's `remoteip`, the address an MFA challenge is bound to, and audit entries' `ip_address`.
+ * Undefined only for a request made in-process without `X-Forwarded-For`.
+ */
+export function clientAddress(c: Context<AppEnv>): string | undefined {
+  return clientAddressFrom(peerOf(c), c.req.header("x-forwarded-for"), c.get("proxyTrust"));
+}
