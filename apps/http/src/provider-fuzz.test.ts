@@ -88,13 +88,18 @@ afterAll(async () => {
 
 const app = () => composition.app;
 
-/** A browser's sign-in with `provider` up to the answer of /callback. */
+/** A browser's sign-in with `provider` up to the answer of /callback, its cookies carried. */
 async function signInThrough(provider: "keycloak" | "google"): Promise<Response> {
   const start = await app().fetch(new Request(`${BASE}/authorize?provider=${provider}`));
   expect(start.status).toBe(302);
   const atProvider = await fetch(start.headers.get("location") ?? "", { redirect: "manual" });
   const back = new URL(atProvider.headers.get("location") ?? "");
-  return app().fetch(new Request(`${BASE}/callback${back.search}`));
+  // The browser carries back the cookie /authorize set, which binds the flow to it.
+  const cookie = start.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  return app().fetch(new Request(`${BASE}/callback${back.search}`, { headers: { cookie } }));
 }
 
 const scenario = fc.oneof(
