@@ -100,12 +100,20 @@ describe("concurrent first sign-ins of one new identity", () => {
       Array.from({ length: CONCURRENT }, async () => {
         const start = await fetch(`${server.url}/authorize?provider=github`, { redirect: "manual" });
         const atProvider = await fetch(start.headers.get("location") ?? "", { redirect: "manual" });
-        return new URL(atProvider.headers.get("location") ?? "");
+        // Each browser carries back the cookie that binds its flow to it.
+        const cookie = start.headers
+          .getSetCookie()
+          .map((c) => c.split(";")[0])
+          .join("; ");
+        return { back: new URL(atProvider.headers.get("location") ?? ""), cookie };
       }),
     );
     const landings = await Promise.all(
-      backs.map(async (back) => {
-        const res = await fetch(`${server.url}/callback${back.search}`, { redirect: "manual" });
+      backs.map(async ({ back, cookie }) => {
+        const res = await fetch(`${server.url}/callback${back.search}`, {
+          redirect: "manual",
+          headers: { cookie },
+        });
         return { status: res.status, location: new URL(res.headers.get("location") ?? "") };
       }),
     );

@@ -176,7 +176,7 @@ describe("per-IP request limits", () => {
   });
 
   it("limits GET /authorize, whose every start stores a flow state, in a bucket of its own", async () => {
-    const { app, auth } = testApp({ rateLimit: { ...LIMITS, authorizePer5Min: 60 } });
+    const { app, auth } = testApp({ rateLimit: { ...LIMITS, authorizePer5Min: 60 }, trustedProxyHops: 1 });
     const idp = fakeProviders("keycloak");
     auth.providers = idp.providers;
     const start = () => app.request("/authorize?provider=keycloak", { headers: from("1.2.3.4") });
