@@ -175,7 +175,7 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
 
     async grantRefresh(input): Promise<RefreshGrantOutcome> {
       const ns = sql(options.namespace);
-      // One round trip: the function (migrations 0008, 0010–0013) makes the transition and answers the
+      // One round trip: the function (migrations 0008, 0010–0013, 0016) makes the transition and answers the
       // session as it locked it (before the refresh: the caller stamps it) and the user: its snapshot
       // and the two secrets of its row that a snapshot leaves out.
       const [row] = await sql`
@@ -200,7 +200,8 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
           ${input.reuseIntervalMs},
           ${input.limits.timeboxMs},
           ${input.limits.inactivityTimeoutMs},
-          ${input.limits.singlePerUser}
+          ${input.limits.singlePerUser},
+          ${input.ipAddress ?? ""}
         )
       `;
       const kind = row?.outcome;
@@ -232,7 +233,7 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
         traits: { provider: input.provider },
         at: input.now,
       });
-      // One round trip: the function (migrations 0009 and 0014) writes; the identities and
+      // One round trip: the function (migrations 0009, 0014 and 0016) writes; the identities and
       // factors are read in the same statement (the function writes neither).
       const [row] = await sql`
         select
@@ -248,7 +249,8 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
           ${session.aal},
           ${json(sql, session.amr)},
           ${input.refreshTokenHash},
-          ${json(sql, payload)}
+          ${json(sql, payload)},
+          ${input.ipAddress ?? ""}
         ) u
       `;
       return row ? withFactors(row) : null;

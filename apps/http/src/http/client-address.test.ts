@@ -75,4 +75,44 @@ describe("audit entries", () => {
       ["user_signedup", "198.51.100.23"],
     ]);
   });
+
+  it("carry it on the password and refresh-token grants' entries, written in one statement of their own", async () => {
+    const t = testApp(
+      { trustedProxyHops: 1 },
+      { signup: { ...testApp().auth.settings.signup, mailerAutoconfirm: true } },
+    );
+    const from = (address: string) => ({ "x-forwarded-for": `1.1.1.1, ${address}` });
+    await send(
+      t.app,
+      "POST",
+      "/signup",
+      { email: "ann@example.com", password: "secret-pw" },
+      from("198.51.100.1"),
+    );
+    const signIn = await send(
+      t.app,
+      "POST",
+      "/token?grant_type=password",
+      { email: "ann@example.com", password: "secret-pw" },
+      from("198.51.100.2"),
+    );
+    expect(signIn.status).toBe(200);
+    const { refresh_token } = (await signIn.json()) as { refresh_token: string };
+    const refreshed = await send(
+      t.app,
+      "POST",
+      "/token?grant_type=refresh_token",
+      { refresh_token },
+      from("198.51.100.3"),
+    );
+    expect(refreshed.status).toBe(200);
+    const { entries } = await t.auth.store.audit.list({ offset: 0, limit: 10 });
+    expect(entries.map((e) => [e.payload.action, e.ipAddress]).sort()).toEqual([
+      ["login", "198.51.100.1"],
+      ["login", "198.51.100.2"],
+      ["token_refreshed", "198.51.100.3"],
+      ["token_revoked", "198.51.100.3"],
+      ["user_signedup", "198.51.100.1"],
+    ]);
+  });
 });

@@ -13,6 +13,8 @@ export interface RefreshGrantInput {
   readonly reuseIntervalMs: number;
   /** `SESSIONS_*`: a session over them is refused before anything is decided (`sessionEnd`, `supersededBy`). */
   readonly limits: SessionLimits;
+  /** The client's address, for the audit entries of a rotation; absent: none recorded. */
+  readonly ipAddress?: string | undefined;
 }
 
 /**
@@ -51,6 +53,8 @@ export interface PasswordGrantInput {
   readonly refreshTokenHash: string;
   /** `traits.provider` of the `login` audit entry: `email` or `phone`. */
   readonly provider: string;
+  /** The client's address, for the `login` audit entry; absent: none recorded. */
+  readonly ipAddress?: string | undefined;
 }
 
 /**

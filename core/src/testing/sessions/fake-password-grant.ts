@@ -29,6 +29,7 @@ export function fakePasswordGrant(
       actorId: signedIn.id,
       actorUsername: actorUsername(signedIn),
       traits: { provider: input.provider },
+      ipAddress: input.ipAddress,
       at: now,
     });
     await sessions.create(input.session, input.refreshTokenHash);

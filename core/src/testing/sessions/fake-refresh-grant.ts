@@ -60,7 +60,12 @@ export function fakeRefreshGrant(
         createdAt: now,
         updatedAt: now,
       });
-      const actor = { actorId: user.id, actorUsername: actorUsername(user), at: now };
+      const actor = {
+        actorId: user.id,
+        actorUsername: actorUsername(user),
+        ipAddress: input.ipAddress,
+        at: now,
+      };
       t.audit.push({ action: "token_refreshed", ...actor }, { action: "token_revoked", ...actor });
     }
     await sessions.markRefreshed(session.id, now);

@@ -67,6 +67,14 @@ export function describePasswordGrantContract(name: string, makeStore: MakeStore
       ]);
     });
 
+    it("records the client's address on the login entry", async () => {
+      const user = await seeded();
+      await store().sessions.grantPassword(input(user, at(20), { ipAddress: "198.51.100.23" }));
+      expect((await harness().auditEntries()).map((e) => [e.action, e.ipAddress])).toEqual([
+        ["login", "198.51.100.23"],
+      ]);
+    });
+
     it("replaces the hash with the upgraded one and touches no other column", async () => {
       const user = await seeded();
       // Changed after the caller read the user: kept, not overwritten with what the caller saw.

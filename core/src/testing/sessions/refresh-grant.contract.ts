@@ -131,6 +131,15 @@ export function describeRefreshGrantContract(name: string, makeStore: MakeStore)
       ]);
     });
 
+    it("records the client's address on both audit entries of a rotation", async () => {
+      const { first } = await chain();
+      await grant(first, newHash(), at(5), { ipAddress: "198.51.100.23" });
+      expect((await harness().auditEntries()).map((e) => [e.action, e.ipAddress]).sort()).toEqual([
+        ["token_refreshed", "198.51.100.23"],
+        ["token_revoked", "198.51.100.23"],
+      ]);
+    });
+
     it("reissues within the interval: the same child stays active, nothing inserted", async () => {
       const { session, first } = await chain();
       const child = newHash();

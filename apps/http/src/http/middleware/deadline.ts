@@ -189,15 +189,16 @@ function deadlineBinder(
     return view;
   };
   return (deadline, address) => {
-    // The refresh and password grants commit in one statement of their own (migrations 0008/0010/0011, 0009).
+    // The refresh and password grants commit in one statement of their own (migrations 0009–0016).
     const sessions: Mutable<Store["sessions"]> = Object.create(store.sessions);
-    sessions.grantRefresh = (...args) => {
+    // Their audit entries carry the client's address as the transactions' do (migration 0016).
+    sessions.grantRefresh = (input) => {
       deadline.beginCommit();
-      return store.sessions.grantRefresh(...args);
+      return store.sessions.grantRefresh({ ...input, ipAddress: input.ipAddress ?? address() });
     };
-    sessions.grantPassword = (...args) => {
+    sessions.grantPassword = (input) => {
       deadline.beginCommit();
-      return store.sessions.grantPassword(...args);
+      return store.sessions.grantPassword({ ...input, ipAddress: input.ipAddress ?? address() });
     };
     const guardedStore: Mutable<Store> = Object.create(store);
     guardedStore.transaction = <T>(fn: (repos: Repos) => Promise<T>) => {
