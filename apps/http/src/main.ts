@@ -75,13 +75,6 @@ async function main(command: string): Promise<void> {
   if (config.embedded) await announceDevelopmentMode(config, logger, notices);
   else for (const notice of notices) logger.info(notice);
   for (const warning of warnings) logger.warn(warning);
-  const trustsNoProxy = config.api.trustedProxyHops === 0 && config.api.trustedProxies.length === 0;
-  if (config.rateLimit.header !== undefined && trustsNoProxy) {
-    // The usual setting behind a load balancer; there, every client would share the balancer's count.
-    logger.warn(
-      "per-IP limits count the connection's peer (AUTHSVC_API_TRUSTED_PROXY_HOPS is 0, no AUTHSVC_API_TRUSTED_PROXIES): behind a proxy, set it to the number of proxies",
-    );
-  }
 
   limitHeapGrowth();
   guardAgainstDatabaseFaults(process, logger, (code) => process.exit(code));

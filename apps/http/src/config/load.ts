@@ -1,4 +1,5 @@
 import { knownNames } from "./catalog.js";
+import { clientAddressWarnings } from "./client-address-warnings.js";
 import { inFamily, unknownFamilyMembers } from "./families.js";
 import { Reader } from "./reader.js";
 import type { SettleContext } from "./sections/context.js";
@@ -23,7 +24,8 @@ export type LoadResult =
 /**
  * Parses and validates the configuration from `vars` (see `readEnvironment`). Returns every problem
  * at once, or the typed configuration with notices about defaults that embedded mode applied and
- * warnings about variables that are set but not read (misspelt `AUTHSVC_` names, GoTrue's names).
+ * warnings about variables that are set but not read (misspelt `AUTHSVC_` names, GoTrue's names) and
+ * about per-IP limits that would not count the client the operator meant.
  * Two passes over the sections: every value is parsed first, so that malformed values are reported
  * before the requirements that depend on them.
  */
@@ -72,7 +74,7 @@ export function loadConfig(
 
   const problems = [...r.problems, ...unknownFamilyMembers(vars, knownNames)];
   if (problems.length > 0) return { ok: false, problems };
-  const warnings = unknownNameWarnings(vars, knownNames, inFamily);
+  const warnings = [...unknownNameWarnings(vars, knownNames, inFamily), ...clientAddressWarnings(config)];
   return { ok: true, config: deepFreeze(config), notices, warnings };
 }
 

@@ -9,7 +9,7 @@ export const variables = {
     key: "RATE_LIMIT_HEADER",
     kind: k.headerName,
     description:
-      "Turns the per-IP request limits below on, as in the reference (e.g. `X-Forwarded-For`). Unset: no per-IP limit applies. What they count is the client address found as `API_TRUSTED_PROXY_HOPS` says (the connection's peer by default), never the header's first entry, which the client writes.",
+      "Turns the per-IP request limits below on, as in the reference (e.g. `X-Forwarded-For`). Unset: no per-IP limit applies. What they count is the client address found as `API_TRUSTED_PROXY_HOPS` says (the connection's peer by default), never the header's first entry, which the client writes. The header named is not read (another name than `X-Forwarded-For`, such as `CF-Connecting-IP`, is warned about at start): see docs/http-api.md, Differences, for moving such a configuration.",
   }),
   redisUrl: variable({
     key: "RATE_LIMIT_REDIS_URL",
