@@ -8,7 +8,7 @@ export interface Jwks {
 /**
  * How long clients and caches may keep the key set: the reference's `public, max-age=600`, which is
  * also auth-js's own JWKS cache time (10 minutes). Key rotation waits this long before a newly
- * published key starts signing (README, "Signing keys").
+ * published key starts signing (docs/signing-keys.md, "Rotation").
  */
 export const JWKS_CACHE_CONTROL = "public, max-age=600";
 

@@ -43,7 +43,7 @@ export const variables = {
     key: "JWT_KEYS",
     kind: jwtKeys,
     description:
-      'Signing keys: a JSON array of private JWKs (HS256, RS256, RS512, ES256, ES512, EdDSA) with unique `kid`s; the one with `"sign"` in `key_ops` signs, every key verifies. Public keys at `/.well-known/jwks.json`. Unset: HS256 with `JWT_SECRET`. See README "Signing keys"; `authsvc keys` generates a set.',
+      'Signing keys: a JSON array of private JWKs (HS256, RS256, RS512, ES256, ES512, EdDSA) with unique `kid`s; the one with `"sign"` in `key_ops` signs, every key verifies. Public keys at `/.well-known/jwks.json`. Unset: HS256 with `JWT_SECRET`. See docs/signing-keys.md; `authsvc keys` generates a set.',
   }),
   exp: variable({
     key: "JWT_EXP",

@@ -37,7 +37,7 @@ export const variables = {
     kind: k.boolean,
     default: "false",
     description:
-      "Export metrics (Node runtime, HTTP, and the reference's and authsvc's own; see README, Observability).",
+      "Export metrics (Node runtime, HTTP, and the reference's and authsvc's own; see docs/operations.md, Observability).",
   }),
   metricsExporter: variable({
     key: "METRICS_EXPORTER",
