@@ -54,6 +54,15 @@ describe("unknownNameWarnings", () => {
     ]);
   });
 
+  it("names no look-alike for a GoTrue provider or gateway this server lacks (Twitter is not Twitch)", () => {
+    expect(
+      warnings({ GOTRUE_EXTERNAL_TWITTER_ENABLED: "true", GOTRUE_SMS_TWILIO_VERIFY_ACCOUNT_SID: "AC1" }),
+    ).toEqual([
+      "GOTRUE_EXTERNAL_TWITTER_ENABLED is not read (GoTrue's name), and this server has no equivalent of it",
+      "GOTRUE_SMS_TWILIO_VERIFY_ACCOUNT_SID is not read (GoTrue's name), and this server has no equivalent of it",
+    ]);
+  });
+
   it("leaves known names, aliases, empty values, other prefixes and family members alone", () => {
     expect(
       warnings({

@@ -53,7 +53,8 @@ export function nearestName(name: string, known: Iterable<string>): string | und
 /**
  * One warning per set variable named `AUTHSVC_…` that is not read — naming the nearest known name
  * when one is near — and per `GOTRUE_…` variable, naming its `AUTHSVC_` equivalent when there is one.
- * Names that `skip` accepts are left out (another check already reports them).
+ * Names that `skip` accepts are left out (another check already reports them), and a `GOTRUE_…` name
+ * whose `AUTHSVC_` form `skip` accepts gets only its exact equivalent, never a near one.
  */
 export function unknownNameWarnings(
   vars: Readonly<Record<string, string | undefined>>,
@@ -71,7 +72,13 @@ export function unknownNameWarnings(
       );
     } else if (name.startsWith(GOTRUE_PREFIX)) {
       const renamed = `${PREFIX}${name.slice(GOTRUE_PREFIX.length)}`;
-      const equivalent = known.has(renamed) ? renamed : nearestName(renamed, ours);
+      // Inside a family a near name is another provider or gateway (TWITTER is two edits from TWITCH),
+      // not the same setting spelt another way.
+      const equivalent = known.has(renamed)
+        ? renamed
+        : skip(renamed)
+          ? undefined
+          : nearestName(renamed, ours);
       warnings.push(
         equivalent
           ? `${name} is not read (GoTrue's name): set ${equivalent} instead`
