@@ -52,9 +52,9 @@ export function nearestName(name: string, known: Iterable<string>): string | und
 
 /**
  * One warning per set variable named `AUTHSVC_…` that is not read — naming the nearest known name
- * when one is near — and per `GOTRUE_…` variable, naming its `AUTHSVC_` equivalent when there is one.
- * Names that `skip` accepts are left out (another check already reports them), and a `GOTRUE_…` name
- * whose `AUTHSVC_` form `skip` accepts gets only its exact equivalent, never a near one.
+ * when one is near — and per `GOTRUE_…` variable, naming its `AUTHSVC_` equivalent (the same name with
+ * our prefix) when there is one.
+ * Names that `skip` accepts are left out (another check already reports them).
  */
 export function unknownNameWarnings(
   vars: Readonly<Record<string, string | undefined>>,
@@ -72,13 +72,9 @@ export function unknownNameWarnings(
       );
     } else if (name.startsWith(GOTRUE_PREFIX)) {
       const renamed = `${PREFIX}${name.slice(GOTRUE_PREFIX.length)}`;
-      // Inside a family a near name is another provider or gateway (TWITTER is two edits from TWITCH),
-      // not the same setting spelt another way.
-      const equivalent = known.has(renamed)
-        ? renamed
-        : skip(renamed)
-          ? undefined
-          : nearestName(renamed, ours);
+      // A GoTrue name is the reference's spelling, not a typo: a near name is another setting
+      // (LOG_FIELDS is two edits from LOG_FILE, TWITTER from TWITCH), so only the same name counts.
+      const equivalent = known.has(renamed) ? renamed : undefined;
       warnings.push(
         equivalent
           ? `${name} is not read (GoTrue's name): set ${equivalent} instead`
