@@ -32,6 +32,33 @@ describe("clientAddressFrom", () => {
   });
 });
 
+describe("clientAddressFrom, reading addresses as proxies write them", () => {
+  const oneHop = proxyTrust(1);
+  const read = (entry: string) => clientAddressFrom("10.0.0.3", `203.0.113.66, ${entry}`, oneHop);
+
+  it("takes an address with a port, or in brackets, as the address (not the proxy's)", () => {
+    expect(read("198.51.100.1:51234")).toBe("198.51.100.1");
+    expect(read("[2001:db8::1]:443")).toBe("2001:db8::1");
+    expect(read("[2001:db8::1]")).toBe("2001:db8::1");
+  });
+
+  it("spells each address one way: IPv6 lowercase and shortest, IPv4-mapped as IPv4, no zone", () => {
+    expect(read("2001:DB8:0:0:0:0:0:1")).toBe("2001:db8::1");
+    expect(read("::FFFF:198.51.100.1")).toBe("198.51.100.1");
+    expect(read("0:0:0:0:0:ffff:c633:6401")).toBe("198.51.100.1");
+    expect(clientAddressFrom("::ffff:c633:6401", undefined, NO_PROXY)).toBe("198.51.100.1");
+    expect(read("fe80::1%eth0")).toBe("fe80::1");
+    // A zone has no length limit: the address stays within an audit entry's 64 characters.
+    expect(read(`fe80::1%${"a".repeat(500)}`)).toBe("fe80::1");
+  });
+
+  it("takes nothing else for an address: the proxy's own is then the last trusted one", () => {
+    for (const entry of ["unknown", "", "[]", "[198.51.100.1", "198.51.100.1:", "198.51.100.1:x", "%eth0"]) {
+      expect(read(entry)).toBe("10.0.0.3");
+    }
+  });
+});
+
 describe("clientAddressFrom with trusted ranges", () => {
   const behindCdn = proxyTrust(1, ["203.0.113.0/24", "2001:db8:cd00::/48"]);
 
