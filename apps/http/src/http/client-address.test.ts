@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { send } from "../testing/requests.js";
 import { testApp } from "../testing/test-app.js";
-import { clientAddressFrom, NO_PROXY, proxyTrust } from "./client-address.js";
+import { clientAddressFrom, limitedBlock, NO_PROXY, proxyTrust } from "./client-address.js";
 
 describe("clientAddressFrom", () => {
   it("is the connection's peer when no proxy is trusted, whatever X-Forwarded-For says", () => {
@@ -56,6 +56,17 @@ describe("clientAddressFrom, reading addresses as proxies write them", () => {
     for (const entry of ["unknown", "", "[]", "[198.51.100.1", "198.51.100.1:", "198.51.100.1:x", "%eth0"]) {
       expect(read(entry)).toBe("10.0.0.3");
     }
+  });
+});
+
+describe("limitedBlock", () => {
+  it("is an IPv4 address itself, and an IPv6 one's /64", () => {
+    expect(limitedBlock("198.51.100.1")).toBe("198.51.100.1");
+    expect(limitedBlock("2001:db8:1:2:3:4:5:6")).toBe("2001:db8:1:2::/64");
+    expect(limitedBlock("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(limitedBlock("::1")).toBe("0:0:0:0::/64");
+    expect(limitedBlock("fe80::")).toBe("fe80:0:0:0::/64");
+    expect(limitedBlock("1:2:3:4:5::")).toBe("1:2:3:4::/64");
   });
 });
 

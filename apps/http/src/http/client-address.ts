@@ -95,3 +95,18 @@ const peerOf = (c: Context<AppEnv>): string | undefined =>
 export function clientAddress(c: Context<AppEnv>): string | undefined {
   return clientAddressFrom(peerOf(c), c.req.header("x-forwarded-for"), c.get("proxyTrust"));
 }
+
+/**
+ * What a per-client limit counts for `address` (a client address): an IPv4 address as it is, an
+ * IPv6 one by its /64 (`2001:db8:1:2::/64`). One subscriber, one host even, is given a whole /64 and
+ * picks its source address in it at will (RFC 4941): counted one address at a time, an IPv6 client
+ * could make each request from a new one and never be limited.
+ */
+export function limitedBlock(address: string): string {
+  if (!address.includes(":")) return address;
+  const [head = "", tail] = address.split("::");
+  const front = head === "" ? [] : head.split(":");
+  const back = tail === undefined || tail === "" ? [] : tail.split(":");
+  const groups = [...front, ...Array<string>(8 - front.length - back.length).fill("0"), ...back];
+  return `${groups.slice(0, 4).join(":")}::/64`;
+}
