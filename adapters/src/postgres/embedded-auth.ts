@@ -13,6 +13,20 @@ const AUTHENTICATION_MD5 = 5;
 /** The client's answer to an authentication request. */
 export const PASSWORD_MESSAGE = 0x70; // 'p'
 
+/**
+ * The longest PasswordMessage taken from a client that has not yet given the password (its length
+ * field, which counts itself): an MD5 answer takes 40. PostgreSQL refuses an authentication packet
+ * over 1,000 bytes as well; without a bound, an unauthenticated local client could make the server
+ * hold whatever it declares (up to 2 GiB) while it trickles.
+ */
+export const MAX_PASSWORD_MESSAGE_LENGTH = 1_000;
+
+/**
+ * How long a client may take from connecting to having given the password, as PostgreSQL's
+ * `authentication_timeout` (60 s there): a local client cannot keep sockets open without it.
+ */
+export const AUTHENTICATION_TIMEOUT_MS = 10_000;
+
 /** The `user` parameter of a startup packet (length, protocol version, then key\0value\0 pairs). */
 export function startupUser(packet: Buffer): string {
   const fields = packet.subarray(8).toString("utf8").split("\0");

@@ -3,7 +3,14 @@ import { mkdir, readdir } from "node:fs/promises";
 import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { md5Answers, md5Challenge, PASSWORD_MESSAGE, startupUser } from "./embedded-auth.js";
+import {
+  AUTHENTICATION_TIMEOUT_MS,
+  MAX_PASSWORD_MESSAGE_LENGTH,
+  md5Answers,
+  md5Challenge,
+  PASSWORD_MESSAGE,
+  startupUser,
+} from "./embedded-auth.js";
 import { copyTemplate } from "./embedded-template.js";
 
 /**
@@ -100,6 +107,8 @@ interface Client {
   closed: boolean;
   /** Set between the startup packet and the password: what PGlite gets once the password is right. */
   pending?: { startup: Buffer; user: string; salt: Buffer } | undefined;
+  /** Until the password is given: disconnects a client that takes too long to give it. */
+  authenticating?: ReturnType<typeof setTimeout> | undefined;
 }
 
 function query(text: string): Buffer {
@@ -129,6 +138,8 @@ export async function startEmbeddedPostgres(options: {
    * client that reaches the port is let in.
    */
   password?: string;
+  /** With a password: how long a client may take to give it before it is disconnected. */
+  authenticationTimeoutMs?: number;
 }): Promise<EmbeddedPostgres> {
   const host = options.host ?? "127.0.0.1";
   const pgdata = join(options.dataDir, "pgdata");
@@ -265,21 +276,27 @@ export async function startEmbeddedPostgres(options: {
         client.socket.destroy();
         return;
       }
-      if (buf.length < 1 + length) return;
       const type = buf[0] as number;
       const pending = client.pending;
       if (pending !== undefined && options.password !== undefined) {
-        const answer = buf.subarray(0, 1 + length);
-        if (type !== PASSWORD_MESSAGE || !md5Answers(answer, pending.user, options.password, pending.salt)) {
+        // Judged on its header: a client without the password gets no more memory than a password's.
+        const refused = type !== PASSWORD_MESSAGE || length > MAX_PASSWORD_MESSAGE_LENGTH;
+        if (!refused && buf.length < 1 + length) return;
+        if (
+          refused ||
+          !md5Answers(buf.subarray(0, 1 + length), pending.user, options.password, pending.salt)
+        ) {
           client.closed = true;
           client.socket.end(AUTHENTICATION_FAILED);
           return;
         }
+        clearTimeout(client.authenticating);
         client.pending = undefined;
         client.buffer = buf.subarray(1 + length);
         enqueue(client, { bytes: pending.startup, last: STARTUP });
         continue;
       }
+      if (buf.length < 1 + length) return;
       client.parts.push(buf.subarray(0, 1 + length));
       client.buffer = buf.subarray(1 + length);
       if (type === SYNC || type === QUERY || type === FLUSH || type === TERMINATE) {
@@ -302,6 +319,12 @@ export async function startEmbeddedPostgres(options: {
     };
     clients.add(client);
     socket.setNoDelay(true);
+    if (options.password !== undefined) {
+      client.authenticating = setTimeout(() => {
+        client.closed = true;
+        socket.destroy();
+      }, options.authenticationTimeoutMs ?? AUTHENTICATION_TIMEOUT_MS);
+    }
     socket.on("data", (data) => {
       if (client.closed) return;
       client.buffer = client.buffer.length === 0 ? data : Buffer.concat([client.buffer, data]);
@@ -309,6 +332,7 @@ export async function startEmbeddedPostgres(options: {
     });
     socket.on("error", () => {}); // a reset peer is routine; "close" follows and does the cleanup
     socket.on("close", () => {
+      clearTimeout(client.authenticating);
       clients.delete(client);
       client.closed = true;
       kick();

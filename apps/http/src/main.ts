@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { type Config, ConfigFileError, loadConfig, readEnvironment } from "./config.js";
+import { proxyTrust } from "./http/client-address.js";
 import { KEYS_USAGE, keysCommand } from "./keys-command.js";
 import { listen } from "./server.js";
 import { announceDevelopmentMode, compose } from "./wiring/compose.js";
@@ -85,6 +86,7 @@ async function main(command: string): Promise<void> {
     maxConcurrentRequests: config.api.maxConcurrentRequests,
     bodyTimeoutMs: config.api.bodyTimeoutMs,
     basePaths: config.api.basePaths,
+    proxyTrust: proxyTrust(config.api.trustedProxyHops, config.api.trustedProxies),
   });
   logger.info({ url: server.url }, `authsvc listening on ${server.url}`);
   // Password hashing yields to the event loop (wiring/worker-pool-priority.ts); a few ms of work, off the start.

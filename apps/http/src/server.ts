@@ -5,6 +5,7 @@ import type { Hono } from "hono";
 import { admission } from "./http/admission.js";
 import { DEFAULT_BASE_PATHS } from "./http/base-path.js";
 import { BodyBudget, readBodyAhead } from "./http/body-ahead.js";
+import { clientAddressFrom, limitedBlock, NO_PROXY, type ProxyTrust } from "./http/client-address.js";
 import { MAX_BODY_BYTES } from "./http/middleware/json-body.js";
 
 export interface RunningServer {
@@ -42,6 +43,18 @@ const BODY_FREE_BYTES = 16 * 1024;
 /** Memory all bodies beyond their free share may hold at once: 64 admitted requests' worth of full bodies. */
 const BODY_BUDGET_BYTES = 64 * MAX_BODY_BYTES;
 
+/** What one client address (an IPv6 client's /64) may hold of that budget: eight full bodies. */
+const BODY_BUDGET_PER_CLIENT_BYTES = 8 * MAX_BODY_BYTES;
+
+/** The client a Node request's body is charged to: its address as the per-IP limits count it. */
+function bodyClient(incoming: IncomingMessage, trust: ProxyTrust): string | undefined {
+  // Node joins repeated X-Forwarded-For lines into one, in order.
+  const forwarded = incoming.headers["x-forwarded-for"];
+  const forwardedFor = Array.isArray(forwarded) ? forwarded.join(", ") : forwarded;
+  const address = clientAddressFrom(incoming.socket.remoteAddress, forwardedFor, trust);
+  return address === undefined ? undefined : limitedBlock(address);
+}
+
 /** Whether `incoming` is `GET <base path>/health` for one of `basePaths`, query string or not. */
 function livenessCheck(basePaths: readonly string[]) {
   const paths = new Set(basePaths.map((base) => `${base.replace(/\/+$/, "")}/health`));
@@ -67,6 +80,8 @@ export function listen(
     basePaths?: readonly string[];
     /** Longest a client may take to send a request's body once its headers are in (`API_BODY_TIMEOUT`). */
     bodyTimeoutMs?: number;
+    /** Which proxies' `X-Forwarded-For` entries name the client (`API_TRUSTED_PROXY_HOPS`, `API_TRUSTED_PROXIES`). */
+    proxyTrust?: ProxyTrust;
   },
 ): Promise<RunningServer> {
   const admit = admission(options.maxConcurrentRequests ?? 0);
@@ -75,8 +90,9 @@ export function listen(
     maxBytes: MAX_BODY_BYTES,
     timeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
     freeBytes: BODY_FREE_BYTES,
-    budget: new BodyBudget(BODY_BUDGET_BYTES),
+    budget: new BodyBudget(BODY_BUDGET_BYTES, BODY_BUDGET_PER_CLIENT_BYTES),
   };
+  const trust = options.proxyTrust ?? NO_PROXY;
   return new Promise((resolve, reject) => {
     const server = createAdaptorServer({
       fetch: async (request: Request, env: HttpBindings | Http2Bindings) => {
@@ -84,7 +100,9 @@ export function listen(
         // body that does not come (in time, or within the size limit) is refused, past the queue too:
         // the refusal costs nothing.
         const ahead =
-          env.incoming instanceof IncomingMessage ? await readBodyAhead(env.incoming, bodyLimits) : undefined;
+          env.incoming instanceof IncomingMessage
+            ? await readBodyAhead(env.incoming, bodyLimits, bodyClient(env.incoming, trust))
+            : undefined;
         let response: Response;
         try {
           // Liveness is answered past the queue: an orchestrator must not restart a busy instance.

@@ -32,11 +32,14 @@ afterEach(async () => {
  * A server that reads each request's body ahead under `bodyLimits` and keeps what came of it, by
  * path; `send` writes raw bytes on a fresh connection, `after` runs once they are sent.
  */
-async function reader(bodyLimits: BodyLimits) {
+async function reader(
+  bodyLimits: BodyLimits,
+  clientOf: (req: IncomingMessage) => string | undefined = () => undefined,
+) {
   const outcomes = new Map<string, { seen: Seen; ahead: BodyAhead }>();
   const waiting = new Map<string, () => void>();
   const server = createServer(async (req: IncomingMessage, res) => {
-    const ahead = await readBodyAhead(req, bodyLimits);
+    const ahead = await readBodyAhead(req, bodyLimits, clientOf(req));
     const rawBody = (req as { rawBody?: Buffer }).rawBody;
     const seen: Seen = {
       failure: ahead.failure,
@@ -129,5 +132,26 @@ describe("readBodyAhead", () => {
     expect((await send("/third", "Content-Length: 20", body)).seen.body).toBe(body);
     // Small bodies never wait for it.
     expect((await send("/small", "Content-Length: 10", body.slice(0, 10))).seen.body).toBe("0123456789");
+  });
+
+  it("lets one client hold no more than its share of the budget: the others' large bodies still come in", async () => {
+    // 10 bytes free per body, 20 shared, 10 of them per client: two clients' 20-byte bodies at once.
+    const budget = new BodyBudget(20, 10);
+    const { send } = await reader(limits({ freeBytes: 10, budget }), (req) =>
+      String(req.headers["x-client"]),
+    );
+    const body = "0123456789abcdefghij";
+    const first = await send("/a1", "X-Client: a\r\nContent-Length: 20", body);
+    expect(first.seen.body).toBe(body);
+    // The same client's second large body waits for its share and runs out of time...
+    expect(await seenOf(send("/a2", "X-Client: a\r\nContent-Length: 20", body))).toEqual({
+      failure: "timed_out",
+      stamped: "timed_out",
+    });
+    // ...while another client's is read from what is left.
+    expect((await send("/b1", "X-Client: b\r\nContent-Length: 20", body)).seen.body).toBe(body);
+    // Given back, the share is the client's again.
+    first.ahead.release();
+    expect((await send("/a3", "X-Client: a\r\nContent-Length: 20", body)).seen.body).toBe(body);
   });
 });

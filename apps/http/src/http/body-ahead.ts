@@ -8,27 +8,42 @@ export type BodyFailure = "too_large" | "timed_out" | "ended_early";
  * requests of a server. Admission used to bound that memory (only admitted requests read their
  * bodies; the others' waited in the kernel); reading ahead, a thousand connections sending a
  * mebibyte each would hold a gibibyte. A request that finds the budget spent stops reading (TCP
- * pushes back on its client) until another gives some back, within its own time limit.
+ * pushes back on its client) until another gives some back, within its own time limit. One client
+ * (address) may hold at most `perClientBytes` of it: else one client trickling large bodies on a few
+ * dozen connections would hold it all, and every other client's large bodies would wait and time out.
  */
 export class BodyBudget {
   #available: number;
+  readonly #perClient: number;
+  readonly #held = new Map<string, number>();
   readonly #waiting: (() => void)[] = [];
 
-  constructor(bytes: number) {
+  constructor(bytes: number, perClientBytes = bytes) {
     this.#available = bytes;
+    this.#perClient = perClientBytes;
   }
 
-  /** Takes `bytes` if that many are left. */
-  take(bytes: number): boolean {
+  /** Takes `bytes` for `client` if that many are left, overall and of the client's share. */
+  take(bytes: number, client?: string): boolean {
     if (bytes > this.#available) return false;
+    if (client !== undefined) {
+      const held = this.#held.get(client) ?? 0;
+      if (held + bytes > this.#perClient) return false;
+      this.#held.set(client, held + bytes);
+    }
     this.#available -= bytes;
     return true;
   }
 
-  /** Gives `bytes` back; every request waiting tries again. */
-  give(bytes: number): void {
+  /** Gives `bytes` taken for `client` back; every request waiting tries again. */
+  give(bytes: number, client?: string): void {
     if (bytes === 0) return;
     this.#available += bytes;
+    if (client !== undefined) {
+      const held = (this.#held.get(client) ?? 0) - bytes;
+      if (held > 0) this.#held.set(client, held);
+      else this.#held.delete(client);
+    }
     for (const wake of this.#waiting.splice(0)) wake();
   }
 
@@ -75,9 +90,14 @@ const NOTHING: BodyAhead = { failure: undefined, release: () => {} };
  * request is admitted, so that a client trickling its body holds no admission slot, no deadline and
  * no database connection meanwhile — only its socket. The body is left where @hono/node-server reads
  * it (`rawBody`), so routes read it as before. A failure is also stamped on the request
- * (`bodyFailureOf`). GET and HEAD bodies are not read: no route reads them.
+ * (`bodyFailureOf`). GET and HEAD bodies are not read: no route reads them. `client` (what the
+ * per-client limits count) is charged for what the body draws on the shared budget.
  */
-export function readBodyAhead(incoming: IncomingMessage, limits: BodyLimits): Promise<BodyAhead> {
+export function readBodyAhead(
+  incoming: IncomingMessage,
+  limits: BodyLimits,
+  client?: string,
+): Promise<BodyAhead> {
   if (incoming.method === "GET" || incoming.method === "HEAD" || !hasBody(incoming)) {
     return Promise.resolve(NOTHING);
   }
@@ -93,7 +113,7 @@ export function readBodyAhead(incoming: IncomingMessage, limits: BodyLimits): Pr
     let charged = 0;
     let settled = false;
     const release = () => {
-      budget.give(charged);
+      budget.give(charged, client);
       charged = 0;
     };
     const settle = (failure: BodyFailure | undefined) => {
@@ -119,7 +139,7 @@ export function readBodyAhead(incoming: IncomingMessage, limits: BodyLimits): Pr
     const charge = () => {
       if (settled) return;
       const owed = Math.max(0, size - limits.freeBytes) - charged;
-      if (owed <= 0 || budget.take(owed)) {
+      if (owed <= 0 || budget.take(owed, client)) {
         charged += Math.max(0, owed);
         incoming.resume();
         return;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { send } from "../testing/requests.js";
 import { testApp } from "../testing/test-app.js";
-import { clientAddressFrom, NO_PROXY, proxyTrust } from "./client-address.js";
+import { clientAddressFrom, limitedBlock, NO_PROXY, proxyTrust } from "./client-address.js";
 
 describe("clientAddressFrom", () => {
   it("is the connection's peer when no proxy is trusted, whatever X-Forwarded-For says", () => {
@@ -29,6 +29,44 @@ describe("clientAddressFrom", () => {
     expect(clientAddressFrom("10.0.0.3", "198.51.100.1, garbage", proxyTrust(2))).toBe("10.0.0.3");
     expect(clientAddressFrom("10.0.0.3", "", proxyTrust(1))).toBe("10.0.0.3");
     expect(clientAddressFrom("10.0.0.3", undefined, proxyTrust(1))).toBe("10.0.0.3");
+  });
+});
+
+describe("clientAddressFrom, reading addresses as proxies write them", () => {
+  const oneHop = proxyTrust(1);
+  const read = (entry: string) => clientAddressFrom("10.0.0.3", `203.0.113.66, ${entry}`, oneHop);
+
+  it("takes an address with a port, or in brackets, as the address (not the proxy's)", () => {
+    expect(read("198.51.100.1:51234")).toBe("198.51.100.1");
+    expect(read("[2001:db8::1]:443")).toBe("2001:db8::1");
+    expect(read("[2001:db8::1]")).toBe("2001:db8::1");
+  });
+
+  it("spells each address one way: IPv6 lowercase and shortest, IPv4-mapped as IPv4, no zone", () => {
+    expect(read("2001:DB8:0:0:0:0:0:1")).toBe("2001:db8::1");
+    expect(read("::FFFF:198.51.100.1")).toBe("198.51.100.1");
+    expect(read("0:0:0:0:0:ffff:c633:6401")).toBe("198.51.100.1");
+    expect(clientAddressFrom("::ffff:c633:6401", undefined, NO_PROXY)).toBe("198.51.100.1");
+    expect(read("fe80::1%eth0")).toBe("fe80::1");
+    // A zone has no length limit: the address stays within an audit entry's 64 characters.
+    expect(read(`fe80::1%${"a".repeat(500)}`)).toBe("fe80::1");
+  });
+
+  it("takes nothing else for an address: the proxy's own is then the last trusted one", () => {
+    for (const entry of ["unknown", "", "[]", "[198.51.100.1", "198.51.100.1:", "198.51.100.1:x", "%eth0"]) {
+      expect(read(entry)).toBe("10.0.0.3");
+    }
+  });
+});
+
+describe("limitedBlock", () => {
+  it("is an IPv4 address itself, and an IPv6 one's /64", () => {
+    expect(limitedBlock("198.51.100.1")).toBe("198.51.100.1");
+    expect(limitedBlock("2001:db8:1:2:3:4:5:6")).toBe("2001:db8:1:2::/64");
+    expect(limitedBlock("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(limitedBlock("::1")).toBe("0:0:0:0::/64");
+    expect(limitedBlock("fe80::")).toBe("fe80:0:0:0::/64");
+    expect(limitedBlock("1:2:3:4:5::")).toBe("1:2:3:4::/64");
   });
 });
 

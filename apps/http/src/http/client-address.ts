@@ -3,14 +3,33 @@ import type { Context } from "hono";
 import { incomingOf } from "./admission.js";
 import type { AppEnv } from "./app-env.js";
 
-/** `::ffff:192.0.2.1` (an IPv4 client of a dual-stack socket) is `192.0.2.1`, as a proxy writes it. */
-const MAPPED_IPV4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i;
+/** `[2001:db8::1]`, `[2001:db8::1]:443`: an IPv6 address as RFC 7239 writes it, port or not. */
+const BRACKETED = /^\[([^\]]*)\](?::\d+)?$/;
+/** `192.0.2.1:8080`: what some proxies append (Azure's gateways add the client's port). */
+const IPV4_WITH_PORT = /^(\d+\.\d+\.\d+\.\d+):\d+$/;
+/** An IPv4 client of a dual-stack socket, as WHATWG's serializer writes it (`::ffff:c000:201`). */
+const MAPPED_IPV4 = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/;
 
-/** `text` as an IP address, trimmed and unmapped; undefined when it is not one. */
+/**
+ * `text` as an IP address in one spelling per address, so that a limit counts one client once
+ * whatever the proxy wrote: trimmed, without brackets or port, without an IPv6 zone (`%eth0` names
+ * an interface of the host that wrote it, and has no length limit), IPv6 lowercase and shortest
+ * (RFC 5952), IPv4-mapped IPv6 as IPv4. Undefined when it is not an address.
+ */
 function address(text: string | undefined): string | undefined {
   const trimmed = text?.trim();
-  if (!trimmed || !isIP(trimmed)) return undefined;
-  return MAPPED_IPV4.exec(trimmed)?.[1] ?? trimmed;
+  if (!trimmed) return undefined;
+  let ip = BRACKETED.exec(trimmed)?.[1] ?? IPV4_WITH_PORT.exec(trimmed)?.[1] ?? trimmed;
+  const zone = ip.indexOf("%");
+  if (zone !== -1) ip = ip.slice(0, zone);
+  const family = isIP(ip);
+  if (family === 4) return ip;
+  if (family !== 6) return undefined;
+  const canonical = new URL(`http://[${ip}]`).hostname.slice(1, -1);
+  const mapped = MAPPED_IPV4.exec(canonical);
+  if (mapped === null) return canonical;
+  const [high, low] = [Number.parseInt(mapped[1] ?? "", 16), Number.parseInt(mapped[2] ?? "", 16)];
+  return `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
 }
 
 /** Which proxies in front of the server are believed when they append to `X-Forwarded-For`. */
@@ -75,4 +94,19 @@ const peerOf = (c: Context<AppEnv>): string | undefined =>
  */
 export function clientAddress(c: Context<AppEnv>): string | undefined {
   return clientAddressFrom(peerOf(c), c.req.header("x-forwarded-for"), c.get("proxyTrust"));
+}
+
+/**
+ * What a per-client limit counts for `address` (a client address): an IPv4 address as it is, an
+ * IPv6 one by its /64 (`2001:db8:1:2::/64`). One subscriber, one host even, is given a whole /64 and
+ * picks its source address in it at will (RFC 4941): counted one address at a time, an IPv6 client
+ * could make each request from a new one and never be limited.
+ */
+export function limitedBlock(address: string): string {
+  if (!address.includes(":")) return address;
+  const [head = "", tail] = address.split("::");
+  const front = head === "" ? [] : head.split(":");
+  const back = tail === undefined || tail === "" ? [] : tail.split(":");
+  const groups = [...front, ...Array<string>(8 - front.length - back.length).fill("0"), ...back];
+  return `${groups.slice(0, 4).join(":")}::/64`;
 }

@@ -126,6 +126,18 @@ describe("per-IP request limits", () => {
     expect(await statuses(1, "POST", "/verify", from("192.0.2.1"))).not.toContain(429);
   });
 
+  it("counts an IPv6 client by its /64, whichever address in it each request comes from", async () => {
+    const { statuses } = limitedApp();
+    const seen: number[] = [];
+    for (let i = 0; i < 31; i++)
+      seen.push(...(await statuses(1, "POST", "/verify", from(`2001:db8:1:2::${i + 1}`))));
+    expect(seen.slice(0, 30)).not.toContain(429);
+    expect(seen[30]).toBe(429);
+    expect(await statuses(1, "POST", "/verify", from("2001:db8:1:2:ffff:ffff:ffff:ffff"))).toEqual([429]);
+    // The next /64 is another client.
+    expect(await statuses(1, "POST", "/verify", from("2001:db8:1:3::1"))).not.toContain(429);
+  });
+
   it("never limits when no header is configured", async () => {
     const { statuses } = limitedApp({ ...LIMITS, header: undefined });
     expect(await statuses(40, "POST", "/verify", from("1.2.3.4"))).not.toContain(429);

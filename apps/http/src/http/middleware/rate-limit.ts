@@ -2,7 +2,7 @@ import { type LimitWindow, memoryLimiterStore } from "@authsvc/adapters";
 import type { RequestLimiter } from "@authsvc/core";
 import type { Hono, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env.js";
-import { clientAddress } from "../client-address.js";
+import { clientAddress, limitedBlock } from "../client-address.js";
 import { httpFailures } from "../http-failures.js";
 
 /** Per-IP request limits (`RATE_LIMIT_*`); requests per 5 minutes per client. */
@@ -46,17 +46,18 @@ export function limitWindow(name: string, perFiveMinutes: number): LimitWindow {
 
 /**
  * Refuses a request with `429 over_request_rate_limit` once its client address has used up
- * `limiter`. The address is a validated IP (at most 45 characters), so the store's keys stay small.
+ * `limiter`, counting an IPv6 client by its /64 (`limitedBlock`). The address is a validated IP in
+ * one spelling (at most 45 characters), so the store's keys stay small.
  * A request without one (made in-process, without `X-Forwarded-For`) is let through: limiting all
  * of them under one shared key would let a single client lock out all the others.
  */
 export const limitPerClient =
   (limiter: RequestLimiter): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
-    const key = clientAddress(c);
-    if (key === undefined) {
+    const address = clientAddress(c);
+    if (address === undefined) {
       c.get("log").warn("request has no client address; not rate limited");
-    } else if (!(await limiter.take(key))) {
+    } else if (!(await limiter.take(limitedBlock(address)))) {
       throw httpFailures.requestRateLimit();
     }
     await next();
