@@ -262,6 +262,7 @@ const catalogue = {
   ],
   enrollNeedsAal2: ["insufficient_aal", "AAL2 required to enroll a new factor"],
   unenrollNeedsAal2: ["insufficient_aal", "AAL2 required to unenroll verified factor"],
+  verifyNeedsAal2: ["insufficient_aal", "AAL2 required to verify a new factor"],
   factorIssuerTooLong: [
     "validation_failed",
     (max: number) => `issuer cannot be longer than ${max} characters once URL-encoded`,

@@ -156,6 +156,16 @@ async function raiseSession(
   if (totpStep !== null && isReplayedStep(totpStep, attempts.lastTotpStep)) {
     return err(failures.totpCodeReused());
   }
+  // Verifying a factor adds it, as enrolling does (checkEnrolment): next to a verified factor that
+  // needs aal2. Else a factor enrolled by someone with the password before the user's first factor was
+  // verified (its verification drops only unverified factors of its own type) would raise their aal1
+  // session to aal2 later, passing the user's factor.
+  if (factor.status !== "verified" && locked.value.aal !== "aal2") {
+    const others = await repos.factors.listByUser(input.user.id);
+    if (others.some((f) => f.id !== factor.id && f.status === "verified")) {
+      return err(failures.verifyNeedsAal2());
+    }
+  }
   // One code, one session: of two verifications of one challenge, the second finds it used.
   if (!(await repos.challenges.markVerified(challenge.id, now))) return err(failures.challengeIpMismatch());
   const user = await repos.users.findById(input.user.id);

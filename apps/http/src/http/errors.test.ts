@@ -152,6 +152,7 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   tooManyFactors: 422,
   enrollNeedsAal2: 403,
   unenrollNeedsAal2: 422,
+  verifyNeedsAal2: 403,
   factorPhoneRequired: 400,
   factorIssuerTooLong: 400,
   factorLabelTooLong: 400,
