@@ -153,6 +153,7 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   enrollNeedsAal2: 403,
   unenrollNeedsAal2: 422,
   verifyNeedsAal2: 403,
+  updateNeedsAal2: 401,
   factorPhoneRequired: 400,
   factorIssuerTooLong: 400,
   factorLabelTooLong: 400,
