@@ -83,6 +83,22 @@ describe("duplicate signUp", () => {
     expect(deps.tables.users.get(EXISTING_ID)).toEqual({ ...existing, confirmationSentAt: deps.clock.now() });
   });
 
+  it("mails nothing for an address not confirmed on an account confirmed by phone", async () => {
+    // Someone's phone account holds the address unconfirmed (taken from a linked identity the provider
+    // did not vouch for): the address's owner signing up must not be mailed a way into that account.
+    const deps = setUp();
+    const existing = seedUser(deps, {
+      email: "alice@example.com",
+      phone: "15550001111",
+      phoneConfirmedAt: new Date("2025-01-02"),
+    });
+    const fake = userOf(await signUp(deps, { email: "alice@example.com", password: "secret1" }));
+    expect(fake.id).not.toBe(EXISTING_ID);
+    expect(fake.identities).toMatchObject([{ provider: "email", userId: fake.id }]);
+    expect(deps.mailer.sent).toEqual([]);
+    expect(deps.tables.users.get(EXISTING_ID)).toEqual(existing);
+  });
+
   it("with autoconfirm refuses with 400 user_already_exists and records the attempt", async () => {
     const deps = setUp({ mailerAutoconfirm: true });
     seedUser(deps, { email: "alice@example.com", emailConfirmedAt: new Date("2025-01-02") });

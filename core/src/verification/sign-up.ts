@@ -301,10 +301,14 @@ async function repeatedSignUp(
     const user = newUser(deps, deps.random.uuid(), f, false);
     return answered(deps, user, identityOf(deps, user, f, false), confirmed);
   };
-  if (tooSoon(existing.confirmationSentAt, gap, f.now, f.channel === "email" ? "email" : "sms") !== null) {
-    return ok({ kind: "user", user: fake() });
-  }
-  if (f.channel === "email" && existing.emailConfirmedAt === null && existing.email !== null) {
+  // An account confirmed by its other channel holds this address or number unproven (taken from a
+  // linked identity its provider did not vouch for): the account is someone's, not necessarily the
+  // owner's of this address, so its confirmation would sign them into it. Nothing is sent.
+  const confirmedOtherwise = !confirmed && confirmedAt(existing) !== null;
+  const resend =
+    !confirmedOtherwise &&
+    tooSoon(existing.confirmationSentAt, gap, f.now, f.channel === "email" ? "email" : "sms") === null;
+  if (resend && f.channel === "email" && existing.emailConfirmedAt === null && existing.email !== null) {
     const locked = await repos.users.lock(existing.id);
     if (locked === null) throw new Error(`signUp: user ${existing.id} vanished`);
     const resent = await resendEmailConfirmation(deps, repos, locked, {
@@ -315,7 +319,7 @@ async function repeatedSignUp(
     });
     if (!resent.ok) return resent;
   }
-  if (f.channel === "phone" && existing.phoneConfirmedAt === null && existing.phone !== null) {
+  if (resend && f.channel === "phone" && existing.phoneConfirmedAt === null && existing.phone !== null) {
     const locked = await repos.users.lock(existing.id);
     if (locked === null) throw new Error(`signUp: user ${existing.id} vanished`);
     const resent = await resendSmsConfirmation(deps, repos, locked, f.now, f.outbox);
