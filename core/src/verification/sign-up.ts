@@ -10,6 +10,7 @@ import {
   normalizePhone,
   type User,
   type UserWithIdentities,
+  withProviders,
 } from "../accounts/index.js";
 import { beforeUserCreated, type HooksDeps, userToCreate, vetNewUser } from "../hooks/index.js";
 import {
@@ -66,7 +67,7 @@ type Channel = "email" | "phone";
  * work (a hash, or for an account never confirmed the check of its password), and writes nothing but
  * the audit entry (and, for an owner who never confirmed, a new confirmation, at most once per
  * `SMTP_MAX_FREQUENCY` / `SMS_MAX_FREQUENCY`, and the removal of a password it holds that this
- * sign-up did not give: see `dropUnprovenPassword`) — unless the channel autoconfirms, where the
+ * sign-up did not give and of its external identities: see `dropUnproven`) — unless the channel autoconfirms, where the
  * client would get a session and so is told (`user_already_exists`).
  *
  * The answer's `identities`, as the reference's: a new user's (and an unconfirmed owner's, who is
@@ -292,7 +293,7 @@ async function repeatedSignUp(
   });
   // Returned from the transaction, so the audit entry commits with the refusal.
   if (autoconfirm) return err(failures.userAlreadyRegistered());
-  await dropUnprovenPassword(repos, existing, f);
+  await dropUnproven(repos, existing, f);
   // The owner may have lost the first message; the caller cannot tell this from a new sign-up. Inside
   // the resend gap nothing is sent, silently: a 429 here would tell the caller the address is known.
   const gap = f.channel === "email" ? deps.settings.mailer.maxFrequency : deps.settings.sms.maxFrequency;
@@ -342,14 +343,26 @@ async function repeatedSignUp(
  * password goes (and any session made with it), so that the owner confirming the address — by the
  * resent confirmation, whose `signup` type keeps the sign-up's password — does not confirm an account
  * someone else can sign into; the owner, signed in by the confirmation, sets a password. A sign-up
- * with the same password (the owner trying again) keeps it.
+ * with the same password (the owner trying again) keeps it. Identities of external providers go in
+ * any case (none vouched for the address, or the account would be confirmed).
  */
-async function dropUnprovenPassword(repos: VerificationRepositories, existing: User, f: NewUserFields) {
-  if (confirmedAt(existing) !== null || existing.encryptedPassword === null) return;
+async function dropUnproven(repos: VerificationRepositories, existing: User, f: NewUserFields) {
+  if (confirmedAt(existing) !== null) return;
   const locked = await repos.users.lock(existing.id);
-  if (locked === null || confirmedAt(locked) !== null || locked.encryptedPassword === null) return;
-  if (f.checked?.matches === true && f.checked.hash === locked.encryptedPassword) return;
-  await repos.users.update({ ...locked, encryptedPassword: null, updatedAt: f.now });
+  if (locked === null || confirmedAt(locked) !== null) return;
+  const samePassword = f.checked?.matches === true && f.checked.hash === locked.encryptedPassword;
+  const dropPassword = locked.encryptedPassword !== null && !samePassword;
+  // An identity of a provider that did not vouch for the address opened this account: its holder
+  // would sign into what the owner confirms. It goes as well (the external sign-in's `keepOnly`,
+  // the other way round).
+  const droppedIdentities = await repos.identities.deleteExternal(locked.id);
+  if (!dropPassword && droppedIdentities === 0) return;
+  await repos.users.update({
+    ...locked,
+    encryptedPassword: dropPassword ? null : locked.encryptedPassword,
+    appMetadata: withProviders(locked.appMetadata, await repos.identities.listByUser(locked.id)),
+    updatedAt: f.now,
+  });
   await repos.sessions.deleteForUser(locked.id);
 }
 
