@@ -13,7 +13,7 @@ import type { Challenge } from "./challenge.js";
 import type { MfaDeps, MfaRepositories } from "./deps.js";
 import { callerSession } from "./steps/caller.js";
 import { amrMethodOf } from "./steps/factor-rules.js";
-import { admitAttempt, isReplayedStep } from "./steps/guessing-limits.js";
+import { admitAttempt, afterRightCode, isReplayedStep } from "./steps/guessing-limits.js";
 
 export interface VerifyFactorInput {
   readonly user: User;
@@ -170,12 +170,8 @@ async function raiseSession(
   if (!(await repos.challenges.markVerified(challenge.id, now))) return err(failures.challengeIpMismatch());
   const user = await repos.users.findById(input.user.id);
   if (user === null) return err(failures.jwtUserMissing());
-  // A right code clears the count of wrong ones and the backoff.
-  await repos.factors.setAttempts(factor.id, {
-    failedAttempts: 0,
-    lockedUntil: null,
-    lastTotpStep: totpStep ?? attempts.lastTotpStep,
-  });
+  // A right code clears the count of the user's slips, not of guesses that imposed a wait.
+  await repos.factors.setAttempts(factor.id, afterRightCode(attempts, totpStep));
   await repos.audit.record({
     action: "verification_attempted",
     actorId: user.id,
