@@ -171,7 +171,7 @@ async function raiseSession(
   const user = await repos.users.findById(input.user.id);
   if (user === null) return err(failures.jwtUserMissing());
   // A right code clears the count of the user's slips, not of guesses that imposed a wait.
-  await repos.factors.setAttempts(factor.id, afterRightCode(attempts, totpStep));
+  await repos.factors.setAttempts(factor.id, afterRightCode(attempts, totpStep, now));
   await repos.audit.record({
     action: "verification_attempted",
     actorId: user.id,

@@ -25,18 +25,19 @@ export function currentAttempts(attempts: FactorAttempts, now: Date): FactorAtte
 }
 
 /**
- * The attempts after a right code (`attempts` as counted with it), which used TOTP step `step`. A
- * right code clears a count that imposed no wait: the user's own slips. Once the factor was made to
- * wait, the count stays (until `currentAttempts` forgets it): else whoever guesses with the password
- * would start over from five free codes after each of the user's own sign-ins, about 17 guesses a
- * day instead of one.
+ * The attempts after a right code at `now` (`attempts` as counted with it), which used TOTP step
+ * `step`. A right code clears a count that imposed no wait: the user's own slips. Once the factor was
+ * made to wait, the wrong codes stay counted (until `currentAttempts` forgets them, a day after this
+ * code if no wrong one follows): else whoever guesses with the password would start over from five
+ * free codes after each of the user's own verifications, 17 guesses a day against a user who verifies
+ * daily. The right code itself is not counted and imposes no wait, so the user's next one is not held.
  */
-export function afterRightCode(attempts: FactorAttempts, step: number | null): FactorAttempts {
+export function afterRightCode(attempts: FactorAttempts, step: number | null, now: Date): FactorAttempts {
   const lastTotpStep = step ?? attempts.lastTotpStep;
   if (attempts.failedAttempts <= FREE_WRONG_CODES_PER_FACTOR) {
     return { failedAttempts: 0, lockedUntil: null, lastTotpStep };
   }
-  return { ...attempts, lastTotpStep };
+  return { failedAttempts: attempts.failedAttempts - 1, lockedUntil: now, lastTotpStep };
 }
 
 /**
