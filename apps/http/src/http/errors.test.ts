@@ -154,6 +154,7 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   unenrollNeedsAal2: 422,
   verifyNeedsAal2: 403,
   updateNeedsAal2: 401,
+  linkingNeedsAal2: 403,
   factorPhoneRequired: 400,
   factorIssuerTooLong: 400,
   factorLabelTooLong: 400,
