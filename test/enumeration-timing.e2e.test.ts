@@ -154,6 +154,23 @@ describe("no enumeration by timing", () => {
     expectAlike("/signup", medians);
   }, 60_000);
 
+  it("/signup: an address signed up but never confirmed answers in the time of a new one", async () => {
+    // Unconfirmed sign-ups holding a password: a sign-up with another one checks it instead of hashing.
+    const created = await Promise.all(
+      Array.from({ length: N + 5 }, (_, i) =>
+        post("/signup", { email: address("unconfirmed", i), password: "first-pw" }),
+      ),
+    );
+    expect(created.map((r) => r.status)).toEqual(created.map(() => 200));
+    const medians = await compare((kind, i) =>
+      post("/signup", {
+        email: kind === "known" ? address("unconfirmed", i) : address("new-u", i),
+        password: "second-pw",
+      }),
+    );
+    expectAlike("/signup (unconfirmed)", medians);
+  }, 60_000);
+
   it("/resend: an unconfirmed address answers in the time of an unknown one", async () => {
     await passwordlessUsers("pending");
     const medians = await compare((kind, i) =>

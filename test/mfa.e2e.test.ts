@@ -158,6 +158,11 @@ describe("TOTP factors through auth-js", () => {
     expect(second.error).toMatchObject({ status: 403, code: "insufficient_aal" });
     const unenrollAtAal1 = await again.mfa.unenroll({ factorId: first.id });
     expect(unenrollAtAal1.error).toMatchObject({ status: 422, code: "insufficient_aal" });
+    // The password alone does not take the account over: password and email stay.
+    const passwordAtAal1 = await again.updateUser({ password: "another-password-2" });
+    expect(passwordAtAal1.error).toMatchObject({ status: 401, code: "insufficient_aal" });
+    const emailAtAal1 = await again.updateUser({ email: `taken-over-${Date.now()}@example.com` });
+    expect(emailAtAal1.error).toMatchObject({ status: 401, code: "insufficient_aal" });
 
     // The first session's code cannot prove anything again (RFC 6238 §5.2): the next step's code.
     const nextCode = totpCode(first.totp.secret, Date.now() + 30_000);

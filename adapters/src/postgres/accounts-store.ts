@@ -255,6 +255,16 @@ export function postgresIdentityRepository(
       `;
       return rows.map(identityFromRow);
     },
+
+    async deleteExternal(userId) {
+      if (!isUuid(userId)) return 0;
+      const result = await sql`
+        delete from ${identities}
+        where user_id = ${userId}
+          and provider not in ('email', 'phone')
+      `;
+      return result.count;
+    },
   };
 }
 

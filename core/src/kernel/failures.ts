@@ -262,6 +262,15 @@ const catalogue = {
   ],
   enrollNeedsAal2: ["insufficient_aal", "AAL2 required to enroll a new factor"],
   unenrollNeedsAal2: ["insufficient_aal", "AAL2 required to unenroll verified factor"],
+  verifyNeedsAal2: ["insufficient_aal", "AAL2 required to verify a new factor"],
+  linkingNeedsAal2: [
+    "insufficient_aal",
+    "AAL2 session is required to link or unlink identities when MFA is enabled.",
+  ],
+  updateNeedsAal2: [
+    "insufficient_aal",
+    "AAL2 session is required to update email or password when MFA is enabled.",
+  ],
   factorIssuerTooLong: [
     "validation_failed",
     (max: number) => `issuer cannot be longer than ${max} characters once URL-encoded`,

@@ -63,7 +63,7 @@ describe("verifyFactor: wrong codes are limited", () => {
     expect(setup.deps.store.tables.sessions.get(setup.session.id)).toMatchObject({ aal: "aal2" });
   });
 
-  it("makes each wrong code past five in a row wait twice as long, across challenges; a right code clears the count", async () => {
+  it("makes each wrong code past five in a row wait twice as long, across challenges; a right code passes once the wait is over", async () => {
     const setup = await signedIn();
     const { clock } = setup.deps;
     const f = await totpFactor(setup);
@@ -84,10 +84,43 @@ describe("verifyFactor: wrong codes are limited", () => {
     expect(setup.deps.store.tables.challenges.get(challengeId)?.attempts).toBe(1);
     clock.advance(240_000);
     expect((await f.answer(await f.challenge(), f.right())).ok).toBe(true);
-    // Cleared: five more wrong codes before any wait.
+  });
+
+  it("clears the count with a right code after fewer than five wrong ones", async () => {
+    const setup = await signedIn();
+    const f = await totpFactor(setup);
+    const first = await f.challenge();
+    for (let i = 0; i < 4; i++) await f.answer(first, f.wrong());
+    expect((await f.answer(first, f.right())).ok).toBe(true);
+    setup.deps.clock.advance(30_000);
+    const next = await f.challenge();
+    expect(codes(await Promise.all([1, 2, 3, 4, 5].map(() => f.answer(next, f.wrong()))))).toEqual(
+      Array(5).fill("mfa_verification_failed"),
+    );
+  });
+
+  it("keeps counting after a right code that came once the factor was waiting; forgets a day after the last wait", async () => {
+    const setup = await signedIn();
+    const { clock } = setup.deps;
+    const f = await totpFactor(setup);
+    const challengeId = await f.challenge();
+    for (let i = 0; i < 5; i++) await f.answer(challengeId, f.wrong());
+    clock.advance(15_000);
+    // The user's right codes, among someone's guesses: neither waits nor adds to the count.
+    expect((await f.answer(await f.challenge(), f.right())).ok).toBe(true);
     clock.advance(30_000);
-    challengeId = await f.challenge();
-    expect(codes(await Promise.all([1, 2, 3, 4, 5].map(() => f.answer(challengeId, f.wrong()))))).toEqual(
+    expect((await f.answer(await f.challenge(), f.right())).ok).toBe(true);
+    // The guesses do not start over from five free: the next wrong code makes the following one wait.
+    expect(await f.answer(await f.challenge(), f.wrong())).toMatchObject({
+      error: { code: "mfa_verification_failed" },
+    });
+    expect(await f.answer(await f.challenge(), f.wrong())).toMatchObject({
+      error: { code: "over_request_rate_limit", message: expect.stringContaining("after 30 seconds") },
+    });
+    // A day after that wait ended, the count is forgotten.
+    clock.advance(30_000 + 86_400_000 + 1_000);
+    const later = await f.challenge();
+    expect(codes(await Promise.all([1, 2, 3, 4, 5].map(() => f.answer(later, f.wrong()))))).toEqual(
       Array(5).fill("mfa_verification_failed"),
     );
   });

@@ -13,7 +13,7 @@ import type { Challenge } from "./challenge.js";
 import type { MfaDeps, MfaRepositories } from "./deps.js";
 import { callerSession } from "./steps/caller.js";
 import { amrMethodOf } from "./steps/factor-rules.js";
-import { admitAttempt, isReplayedStep } from "./steps/guessing-limits.js";
+import { admitAttempt, afterRightCode, isReplayedStep } from "./steps/guessing-limits.js";
 
 export interface VerifyFactorInput {
   readonly user: User;
@@ -156,16 +156,22 @@ async function raiseSession(
   if (totpStep !== null && isReplayedStep(totpStep, attempts.lastTotpStep)) {
     return err(failures.totpCodeReused());
   }
+  // Verifying a factor adds it, as enrolling does (checkEnrolment): next to a verified factor that
+  // needs aal2. Else a factor enrolled by someone with the password before the user's first factor was
+  // verified (its verification drops only unverified factors of its own type) would raise their aal1
+  // session to aal2 later, passing the user's factor.
+  if (factor.status !== "verified" && locked.value.aal !== "aal2") {
+    const others = await repos.factors.listByUser(input.user.id);
+    if (others.some((f) => f.id !== factor.id && f.status === "verified")) {
+      return err(failures.verifyNeedsAal2());
+    }
+  }
   // One code, one session: of two verifications of one challenge, the second finds it used.
   if (!(await repos.challenges.markVerified(challenge.id, now))) return err(failures.challengeIpMismatch());
   const user = await repos.users.findById(input.user.id);
   if (user === null) return err(failures.jwtUserMissing());
-  // A right code clears the count of wrong ones and the backoff.
-  await repos.factors.setAttempts(factor.id, {
-    failedAttempts: 0,
-    lockedUntil: null,
-    lastTotpStep: totpStep ?? attempts.lastTotpStep,
-  });
+  // A right code clears the count of the user's slips, not of guesses that imposed a wait.
+  await repos.factors.setAttempts(factor.id, afterRightCode(attempts, totpStep, now));
   await repos.audit.record({
     action: "verification_attempted",
     actorId: user.id,

@@ -7,6 +7,7 @@ import { commitThenSend } from "./steps/commit-then-send.js";
 import { externalAccount, vetExternalAccount } from "./steps/external-account.js";
 import { afterFirstSignInRaces } from "./steps/first-sign-in-race.js";
 import { linkIdentityToUser } from "./steps/link-identity.js";
+import { checkLinkingAssurance } from "./steps/linking-assurance.js";
 
 export interface IdTokenSignInInput {
   readonly provider: string;
@@ -15,6 +16,8 @@ export interface IdTokenSignInInput {
   readonly nonce?: string | undefined;
   /** `link_identity` with a signed-in user: link instead of signing in anew. */
   readonly linkTargetId?: string | undefined;
+  /** With `linkTargetId`: the session of that user's token (see `checkLinkingAssurance`). */
+  readonly linkSessionId?: string | null | undefined;
 }
 
 type Deps = Pick<
@@ -56,6 +59,10 @@ export async function signInWithIdToken(
     if (given !== "" && !constantTimeEqual(deps.tokens.hash(given), claimed.toLowerCase())) {
       return err(failures.idTokenNonceMismatch());
     }
+  }
+  if (input.linkTargetId !== undefined) {
+    const assured = await checkLinkingAssurance(deps.store, input.linkTargetId, input.linkSessionId);
+    if (!assured.ok) return assured;
   }
   const now = deps.clock.now();
   const redirectTo = deps.settings.siteUrl;

@@ -1,6 +1,7 @@
 import { err, failures, ok, type Result, resolveRedirect } from "../kernel/index.js";
 import { newFlowState, type PkceChallenge } from "../pkce/index.js";
 import type { OAuthDeps } from "./deps.js";
+import { checkLinkingAssurance } from "./steps/linking-assurance.js";
 
 /** Query parameters the server controls: a client cannot override them at the provider. */
 const RESERVED = new Set([
@@ -29,6 +30,8 @@ export interface StartExternalSignInInput {
   readonly query?: Readonly<Record<string, string>>;
   /** Manual linking: the signed-in user the identity will be linked to. */
   readonly linkingTargetId?: string | undefined;
+  /** Manual linking: the session of that user's token (see `checkLinkingAssurance`). */
+  readonly linkingSessionId?: string | null | undefined;
 }
 
 /** Where the browser goes next, and what it must bring back to `/callback`. */
@@ -58,6 +61,10 @@ export async function startExternalSignIn(
 ): Promise<Result<StartedExternalSignIn>> {
   const provider = deps.providers.provider(input.provider);
   if (provider === null) return err(failures.providerNotEnabled());
+  if (input.linkingTargetId !== undefined) {
+    const assured = await checkLinkingAssurance(deps.store, input.linkingTargetId, input.linkingSessionId);
+    if (!assured.ok) return assured;
+  }
   const referrer = resolveRedirect(input.redirectTo, {
     siteUrl: deps.settings.siteUrl,
     allowList: deps.settings.uriAllowList,

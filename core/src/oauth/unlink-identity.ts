@@ -1,6 +1,7 @@
 import { actorUsername, type Identity, type User, withProviders } from "../accounts/index.js";
 import { err, failures, isUuid, ok, type Result } from "../kernel/index.js";
 import type { OAuthDeps } from "./deps.js";
+import { checkLinkingAssurance } from "./steps/linking-assurance.js";
 
 /**
  * `DELETE /user/identities/<id>` (under `SECURITY_MANUAL_LINKING_ENABLED`): removes one of the user's
@@ -15,7 +16,7 @@ import type { OAuthDeps } from "./deps.js";
  */
 export async function unlinkIdentity(
   deps: Pick<OAuthDeps, "store" | "clock" | "settings">,
-  input: { userId: string; identityId: string },
+  input: { userId: string; identityId: string; sessionId?: string | null | undefined },
 ): Promise<Result<Record<string, never>>> {
   if (!deps.settings.manualLinkingEnabled) return err(failures.manualLinkingDisabled());
   if (!isUuid(input.identityId)) return err(failures.identityIdNotUuid());
@@ -23,6 +24,8 @@ export async function unlinkIdentity(
   return deps.store.transaction(async (repos): Promise<Result<Record<string, never>>> => {
     const user = await repos.users.lock(input.userId);
     if (user === null) return err(failures.userNotFound());
+    const assured = await checkLinkingAssurance(repos, user.id, input.sessionId);
+    if (!assured.ok) return assured;
     const identities = await repos.identities.listByUser(user.id);
     if (identities.length <= 1) return err(failures.singleIdentityNotDeletable());
     const target = identities.find((i) => i.id === input.identityId);

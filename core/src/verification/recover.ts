@@ -14,6 +14,7 @@ import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { answerAlike } from "./steps/answer-alike.js";
 import { tooSoon } from "./steps/frequency.js";
 import { sendEmailToken } from "./steps/send-email-token.js";
+import { holdsUnprovenEmail } from "./steps/unproven-email.js";
 
 type Deps = Pick<
   VerificationDeps,
@@ -64,7 +65,7 @@ function mailRecovery(
   const outbox = new Outbox<VerificationRepositories>({ reserved: true });
   return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<Record<never, never>>> => {
     const user = await lockUserByAddress(repos.users, "email", email);
-    if (user === null) return ok({});
+    if (user === null || holdsUnprovenEmail(user)) return ok({});
     const refused = tooSoon(user.recoverySentAt, deps.settings.mailer.maxFrequency, now, "email");
     if (refused) return err(refused);
     const updated: User = { ...user, recoverySentAt: now };

@@ -18,6 +18,7 @@ import { tooSoon } from "./steps/frequency.js";
 import { findOrCreatePasswordless, vetPasswordless } from "./steps/passwordless-user.js";
 import { sendEmailToken } from "./steps/send-email-token.js";
 import { undoCreationWith } from "./steps/undo-message.js";
+import { holdsUnprovenEmail } from "./steps/unproven-email.js";
 
 /** Seconds between two magic links to one address (the spec's limits table). */
 export const MAGIC_LINK_GAP_SECONDS = 60;
@@ -119,6 +120,7 @@ async function mailMagicLink(
       return err(createUser ? failures.signupDisabled() : failures.otpSignupDisabled());
     }
     const { user, created } = found;
+    if (holdsUnprovenEmail(user)) return ok({});
     if (created) {
       undoCreationWith(outbox, user.id);
       await repos.audit.record({

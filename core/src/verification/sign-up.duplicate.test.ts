@@ -64,8 +64,39 @@ describe("duplicate signUp", () => {
       { kind: "confirmation", to: "alice@example.com", token: "000001" },
     ]);
     expect(deps.mailer.sent[0]?.confirmationUrl).toContain("type=signup");
-    // Only the time of the new confirmation changes (the password is not).
+    // Another password than the one it holds: that one goes (whoever set it proved nothing), and the
+    // one given is not taken either; one password check, no hash, as long as a new user's hash takes.
+    expect(deps.tables.users.get(EXISTING_ID)).toEqual({
+      ...existing,
+      encryptedPassword: null,
+      confirmationSentAt: deps.clock.now(),
+      updatedAt: deps.clock.now(),
+    });
+    expect(deps.hashed).toEqual([]);
+    expect(deps.checked).toEqual(["other-password"]);
+  });
+
+  it("keeps the password of an unconfirmed owner signing up again with it", async () => {
+    const deps = setUp();
+    const existing = seedUser(deps, { email: "alice@example.com" });
+    userOf(await signUp(deps, { email: "alice@example.com", password: "old-password" }));
     expect(deps.tables.users.get(EXISTING_ID)).toEqual({ ...existing, confirmationSentAt: deps.clock.now() });
+  });
+
+  it("mails nothing for an address not confirmed on an account confirmed by phone", async () => {
+    // Someone's phone account holds the address unconfirmed (taken from a linked identity the provider
+    // did not vouch for): the address's owner signing up must not be mailed a way into that account.
+    const deps = setUp();
+    const existing = seedUser(deps, {
+      email: "alice@example.com",
+      phone: "15550001111",
+      phoneConfirmedAt: new Date("2025-01-02"),
+    });
+    const fake = userOf(await signUp(deps, { email: "alice@example.com", password: "secret1" }));
+    expect(fake.id).not.toBe(EXISTING_ID);
+    expect(fake.identities).toMatchObject([{ provider: "email", userId: fake.id }]);
+    expect(deps.mailer.sent).toEqual([]);
+    expect(deps.tables.users.get(EXISTING_ID)).toEqual(existing);
   });
 
   it("with autoconfirm refuses with 400 user_already_exists and records the attempt", async () => {

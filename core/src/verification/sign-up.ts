@@ -2,6 +2,7 @@ import {
   actorUsername,
   blankUser,
   checkPassword,
+  confirmedAt,
   createUser,
   type Identity,
   type Metadata,
@@ -9,6 +10,7 @@ import {
   normalizePhone,
   type User,
   type UserWithIdentities,
+  withProviders,
 } from "../accounts/index.js";
 import { beforeUserCreated, type HooksDeps, userToCreate, vetNewUser } from "../hooks/index.js";
 import {
@@ -62,10 +64,11 @@ type Channel = "email" | "phone";
  * Registers a user by email or phone with a password, or — with neither — an anonymous user.
  *
  * A duplicate sign-up answers a fake user built exactly like a real new one, after the same password
- * hash, and writes nothing but the audit entry (and, for an owner who never confirmed, a new
- * confirmation, at most once per `SMTP_MAX_FREQUENCY` / `SMS_MAX_FREQUENCY`: sooner is 429
- * `over_email_send_rate_limit` / `over_sms_send_rate_limit`) — unless the channel autoconfirms, where
- * the client would get a session and so is told (`user_already_exists`).
+ * work (a hash, or for an account never confirmed the check of its password), and writes nothing but
+ * the audit entry (and, for an owner who never confirmed, a new confirmation, at most once per
+ * `SMTP_MAX_FREQUENCY` / `SMS_MAX_FREQUENCY`, and the removal of a password it holds that this
+ * sign-up did not give and of its external identities: see `dropUnproven`) — unless the channel autoconfirms, where the
+ * client would get a session and so is told (`user_already_exists`).
  *
  * The answer's `identities`, as the reference's: a new user's (and an unconfirmed owner's, who is
  * mailed as a new user would be) holds the email or phone identity; a confirmed address's is empty,
@@ -100,8 +103,16 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
   const strength = checkPassword(deps.settings.password, password);
   if (!strength.ok) return strength;
 
-  // Hashed on every path, duplicates included, so that timing does not reveal a taken address.
-  const hash = await deps.hasher.hash(password);
+  const findExisting = (repos: Pick<VerificationRepositories, "users">) =>
+    channel === "email" ? repos.users.findByEmail(address.value) : repos.users.findByPhone(address.value);
+  // One password computation on every path, duplicates included, so that timing does not reveal a
+  // taken address: the hash of a new user's, or the check of an account never confirmed against the
+  // password it was signed up with (see repeatedSignUp).
+  const owner = await findExisting(deps.store);
+  const unproven = owner !== null && confirmedAt(owner) === null ? owner.encryptedPassword : null;
+  const checked =
+    unproven === null ? null : { hash: unproven, matches: await deps.hasher.verify(unproven, password) };
+  const hash = checked === null ? await deps.hasher.hash(password) : null;
   const now = deps.clock.now();
   const autoconfirm = channel === "email" ? signup.mailerAutoconfirm : signup.smsAutoconfirm;
   const redirectTo = resolveRedirect(input.redirectTo, {
@@ -114,13 +125,12 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
     address: address.value,
     data: input.data ?? {},
     hash,
+    checked,
     now,
     redirectTo,
     outbox,
     pkce: input.pkce ?? null,
   };
-  const findExisting = (repos: Pick<VerificationRepositories, "users">) =>
-    channel === "email" ? repos.users.findByEmail(address.value) : repos.users.findByPhone(address.value);
 
   // The before-user-created hook vets the user to be created before the transaction (as the
   // reference does), so that a hook over HTTP never holds it open; only for an address not taken.
@@ -131,6 +141,8 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
   const outcome = await transactionThenSend(deps.store, outbox, async (repos): Promise<Committed> => {
     const existing = await findExisting(repos);
     if (existing !== null) return repeatedSignUp(deps, repos, existing, fields, autoconfirm);
+    // The account seen before the transaction went meanwhile: this sign-up's password is hashed now.
+    if (fields.hash === null) fields.hash = await deps.hasher.hash(password);
     const user = userToCreate(deps, vetted.value, build);
     const identity = identityOf(deps, user, fields, autoconfirm);
     const inserted = await createUser(deps, repos, user, { now, identities: [identity] });
@@ -206,7 +218,10 @@ interface NewUserFields {
   /** Normalised email (lowercase) or phone (digits). */
   readonly address: string;
   readonly data: Metadata;
-  readonly hash: string;
+  /** The password's hash; null until needed when the address had an account (see `checked`). */
+  hash: string | null;
+  /** An account never confirmed: whether this sign-up's password is the one it holds (`hash`). */
+  readonly checked: { readonly hash: string; readonly matches: boolean } | null;
   readonly now: Date;
   readonly redirectTo: string;
   /** Where the confirmation waits until the sign-up has committed. */
@@ -278,6 +293,7 @@ async function repeatedSignUp(
   });
   // Returned from the transaction, so the audit entry commits with the refusal.
   if (autoconfirm) return err(failures.userAlreadyRegistered());
+  await dropUnproven(repos, existing, f);
   // The owner may have lost the first message; the caller cannot tell this from a new sign-up. Inside
   // the resend gap nothing is sent, silently: a 429 here would tell the caller the address is known.
   const gap = f.channel === "email" ? deps.settings.mailer.maxFrequency : deps.settings.sms.maxFrequency;
@@ -286,10 +302,14 @@ async function repeatedSignUp(
     const user = newUser(deps, deps.random.uuid(), f, false);
     return answered(deps, user, identityOf(deps, user, f, false), confirmed);
   };
-  if (tooSoon(existing.confirmationSentAt, gap, f.now, f.channel === "email" ? "email" : "sms") !== null) {
-    return ok({ kind: "user", user: fake() });
-  }
-  if (f.channel === "email" && existing.emailConfirmedAt === null && existing.email !== null) {
+  // An account confirmed by its other channel holds this address or number unproven (taken from a
+  // linked identity its provider did not vouch for): the account is someone's, not necessarily the
+  // owner's of this address, so its confirmation would sign them into it. Nothing is sent.
+  const confirmedOtherwise = !confirmed && confirmedAt(existing) !== null;
+  const resend =
+    !confirmedOtherwise &&
+    tooSoon(existing.confirmationSentAt, gap, f.now, f.channel === "email" ? "email" : "sms") === null;
+  if (resend && f.channel === "email" && existing.emailConfirmedAt === null && existing.email !== null) {
     const locked = await repos.users.lock(existing.id);
     if (locked === null) throw new Error(`signUp: user ${existing.id} vanished`);
     const resent = await resendEmailConfirmation(deps, repos, locked, {
@@ -300,7 +320,7 @@ async function repeatedSignUp(
     });
     if (!resent.ok) return resent;
   }
-  if (f.channel === "phone" && existing.phoneConfirmedAt === null && existing.phone !== null) {
+  if (resend && f.channel === "phone" && existing.phoneConfirmedAt === null && existing.phone !== null) {
     const locked = await repos.users.lock(existing.id);
     if (locked === null) throw new Error(`signUp: user ${existing.id} vanished`);
     const resent = await resendSmsConfirmation(deps, repos, locked, f.now, f.outbox);
@@ -315,6 +335,35 @@ async function repeatedSignUp(
     });
   }
   return ok({ kind: "user", user: fake() });
+}
+
+/**
+ * Pre-account takeover: an account nobody has confirmed holds the password of whoever signed up with
+ * the address first, not necessarily its owner's. When a sign-up with another password comes, that
+ * password goes (and any session made with it), so that the owner confirming the address — by the
+ * resent confirmation, whose `signup` type keeps the sign-up's password — does not confirm an account
+ * someone else can sign into; the owner, signed in by the confirmation, sets a password. A sign-up
+ * with the same password (the owner trying again) keeps it. Identities of external providers go in
+ * any case (none vouched for the address, or the account would be confirmed).
+ */
+async function dropUnproven(repos: VerificationRepositories, existing: User, f: NewUserFields) {
+  if (confirmedAt(existing) !== null) return;
+  const locked = await repos.users.lock(existing.id);
+  if (locked === null || confirmedAt(locked) !== null) return;
+  const samePassword = f.checked?.matches === true && f.checked.hash === locked.encryptedPassword;
+  const dropPassword = locked.encryptedPassword !== null && !samePassword;
+  // An identity of a provider that did not vouch for the address opened this account: its holder
+  // would sign into what the owner confirms. It goes as well (the external sign-in's `keepOnly`,
+  // the other way round).
+  const droppedIdentities = await repos.identities.deleteExternal(locked.id);
+  if (!dropPassword && droppedIdentities === 0) return;
+  await repos.users.update({
+    ...locked,
+    encryptedPassword: dropPassword ? null : locked.encryptedPassword,
+    appMetadata: withProviders(locked.appMetadata, await repos.identities.listByUser(locked.id)),
+    updatedAt: f.now,
+  });
+  await repos.sessions.deleteForUser(locked.id);
 }
 
 /** Signs in as a new anonymous user (reference `anonymous.go`): no identity, no password. */

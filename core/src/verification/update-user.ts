@@ -104,6 +104,22 @@ async function addressTaken(
 }
 
 /**
+ * The refusal of a change to what signs the user in (password, email, phone) by a session below aal2
+ * when the user has a verified factor (reference `user.go`): else whoever has only the password could
+ * take the account over, second factor or not. A token without a session is refused as well.
+ */
+async function mfaRequiresAal2(
+  repos: VerificationRepositories,
+  userId: string,
+  sessionId: string | null,
+): Promise<AuthError | null> {
+  const factors = await repos.factors.listByUser(userId);
+  if (!factors.some((f) => f.status === "verified")) return null;
+  const session = sessionId === null ? null : await repos.sessions.find(sessionId);
+  return session?.aal === "aal2" ? null : failures.updateNeedsAal2();
+}
+
+/**
  * Updates the authenticated user (`PUT /user`): metadata, email, phone and password, in one
  * transaction with the user row locked; every refusal that does not depend on sending comes first.
  *
@@ -112,7 +128,9 @@ async function addressTaken(
  * (an SMS code; applied at once under SMS autoconfirm). A new password must pass the policy, differ
  * from the current one and — when configured — come with a valid reauthentication nonce; it ends the
  * user's other sessions, since whoever held them may be the reason for the change. An anonymous user
- * may only set a password once they have an email or phone. A message that cannot be sent, or a
+ * may only set a password once they have an email or phone. A user with a verified second factor
+ * changes password, email or phone only from an aal2 session (401 `insufficient_aal`). A message
+ * that cannot be sent, or a
  * resend asked for too soon, undoes the whole update.
  */
 export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<Result<UserWithIdentities>> {
@@ -135,6 +153,10 @@ export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<Re
     if (user === null) return err(failures.userNotFound());
     const newEmail = email.value !== null && email.value !== user.email ? email.value : null;
     const newPhone = phone.value !== null && phone.value !== user.phone ? phone.value : null;
+    if (password !== undefined || newEmail !== null || newPhone !== null) {
+      const refused = await mfaRequiresAal2(repos, user.id, input.sessionId);
+      if (refused) return err(refused);
+    }
     const taken = await addressTaken(repos, user, { email: newEmail, phone: newPhone });
     if (taken) return err(taken);
 

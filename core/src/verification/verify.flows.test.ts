@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { blankUser, type User } from "../accounts/index.js";
+import { signInWithPassword } from "../sessions/index.js";
 import { fakeDeps } from "../testing/index.js";
 import { linkTokenOf, smsCodeOf } from "../testing/verification/message-helpers.js";
 import { sending } from "../testing/verification/sending.js";
@@ -126,6 +127,37 @@ describe("verifyOtp against pre-account takeover", () => {
     );
     expect(done.tokens.user.encryptedPassword).toBeNull();
     expect(done.tokens.user.emailConfirmedAt).toEqual(deps.clock.now());
+  });
+
+  it("the owner signing up after someone else took the address confirms an account without their password", async () => {
+    const deps = fakeDeps();
+    await signUp(deps, { email: "victim@example.com", password: "attackers-pw" });
+    deps.clock.advance(3_600_000);
+    // The owner signs up, is mailed a confirmation, and types its code as auth-js documents.
+    await signUp(deps, { email: "victim@example.com", password: "victims-pw" });
+    const mail = deps.mailer.sent.at(-1);
+    expect(mail?.kind).toBe("confirmation");
+    const done = sessionOf(
+      await verifyOtp(deps, { type: "email", token: mail?.token, email: "victim@example.com" }),
+    );
+    expect(done.tokens.user.emailConfirmedAt).toEqual(deps.clock.now());
+    expect(
+      await signInWithPassword(deps, { email: "victim@example.com", password: "attackers-pw" }),
+    ).toMatchObject({ error: { code: "invalid_credentials" } });
+    expect(done.tokens.user.encryptedPassword).toBeNull();
+  });
+
+  it("signing up again with the same password before confirming keeps it", async () => {
+    const deps = fakeDeps();
+    await signUp(deps, { email: "alice@example.com", password: "alices-pw" });
+    deps.clock.advance(3_600_000);
+    await signUp(deps, { email: "alice@example.com", password: "alices-pw" });
+    const link = linkTokenOf(deps.mailer.sent.at(-1));
+    const done = sessionOf(await verifyOtp(deps, { type: "signup", tokenHash: link }));
+    expect(done.tokens.user.encryptedPassword).toBe("plain$alices-pw");
+    expect((await signInWithPassword(deps, { email: "alice@example.com", password: "alices-pw" })).ok).toBe(
+      true,
+    );
   });
 });
 

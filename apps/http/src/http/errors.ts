@@ -115,6 +115,8 @@ const STATUS_OVERRIDES: Readonly<Partial<Record<FailureName, number>>> = {
   factorIdNotUuid: 404,
   challengeNotFound: 422,
   unenrollNeedsAal2: 422,
+  // PUT /user: a change of password, email or phone below aal2 is the reference's 401.
+  updateNeedsAal2: 401,
   // A refresh of an ended session is a bad request at the token endpoint; an admin token whose session
   // ended keeps the code's 403.
   sessionExpired: 400,

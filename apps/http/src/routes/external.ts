@@ -87,12 +87,19 @@ export const externalRoutes = (deps: AuthDeps) => {
     .get("/user/identities/authorize", auth, async (c) => {
       if (!deps.settings.manualLinkingEnabled) throw failures.manualLinkingDisabled();
       const { skip_http_redirect: skip, ...rest } = authorizeInput(c).query;
-      const input = { ...authorizeInput(c), query: rest, linkingTargetId: c.get("auth").user.id };
+      const { user, sessionId } = c.get("auth");
+      const input = {
+        ...authorizeInput(c),
+        query: rest,
+        linkingTargetId: user.id,
+        linkingSessionId: sessionId,
+      };
       const { url } = unwrap(await startExternalSignIn(c.get("deps"), input));
       return skip === "true" ? c.json({ url }) : c.redirect(url, 302);
     })
     .delete("/user/identities/:identityId", auth, async (c) => {
-      const input = { userId: c.get("auth").user.id, identityId: c.req.param("identityId") };
+      const { user, sessionId } = c.get("auth");
+      const input = { userId: user.id, sessionId, identityId: c.req.param("identityId") };
       return c.json(unwrap(await unlinkIdentity(c.get("deps"), input)));
     });
 };

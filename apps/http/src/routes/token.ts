@@ -70,17 +70,21 @@ export const tokenRoutes = () =>
       if (!body.id_token) return oauthError("invalid request", "id_token required");
       if (!body.provider) return oauthError("invalid request", "provider or client_id and issuer required");
       let linkTargetId: string | undefined;
+      let linkSessionId: string | null | undefined;
       if (body.link_identity) {
         const token = bearerToken(c.req.header("authorization"));
         if (!token)
           return oauthError("invalid request", "Linking requires a valid user access token in Authorization");
-        linkTargetId = unwrap(await authenticate(c.get("deps"), { bearerToken: token })).user.id;
+        const caller = unwrap(await authenticate(c.get("deps"), { bearerToken: token }));
+        linkTargetId = caller.user.id;
+        linkSessionId = caller.sessionId;
       }
       const result = await signInWithIdToken(c.get("deps"), {
         provider: body.provider,
         idToken: body.id_token,
         nonce: body.nonce,
         linkTargetId,
+        linkSessionId,
       });
       if (!result.ok) {
         const word = OAUTH_ERRORS[result.error.failure];

@@ -8,4 +8,10 @@ export interface IdentityRepository {
   update(identity: Identity): Promise<void>;
   /** The user's identities, oldest first. */
   listByUser(userId: string): Promise<Identity[]>;
+  /**
+   * Removes the user's identities of external providers (all but `email` and `phone`); resolves how
+   * many went. For an account whose address its owner proves only now: whoever holds such an identity
+   * has proven nothing about the address.
+   */
+  deleteExternal(userId: string): Promise<number>;
 }

@@ -12,6 +12,33 @@ export const FREE_WRONG_CODES_PER_FACTOR = 5;
 /** The first wait; each further wrong code doubles it, up to a day. */
 export const FIRST_BACKOFF_SECONDS = 15;
 export const MAX_BACKOFF_SECONDS = 86_400;
+/** A count that imposed a wait is forgotten this long after its last wait ended. */
+export const FORGET_AFTER_SECONDS = 86_400;
+
+/** The factor's attempts as they count at `now`: forgotten a day after the last wait ended. */
+export function currentAttempts(attempts: FactorAttempts, now: Date): FactorAttempts {
+  const { lockedUntil } = attempts;
+  if (lockedUntil === null || now.getTime() <= lockedUntil.getTime() + FORGET_AFTER_SECONDS * 1000) {
+    return attempts;
+  }
+  return { ...attempts, failedAttempts: 0, lockedUntil: null };
+}
+
+/**
+ * The attempts after a right code at `now` (`attempts` as counted with it), which used TOTP step
+ * `step`. A right code clears a count that imposed no wait: the user's own slips. Once the factor was
+ * made to wait, the wrong codes stay counted (until `currentAttempts` forgets them, a day after this
+ * code if no wrong one follows): else whoever guesses with the password would start over from five
+ * free codes after each of the user's own verifications, 17 guesses a day against a user who verifies
+ * daily. The right code itself is not counted and imposes no wait, so the user's next one is not held.
+ */
+export function afterRightCode(attempts: FactorAttempts, step: number | null, now: Date): FactorAttempts {
+  const lastTotpStep = step ?? attempts.lastTotpStep;
+  if (attempts.failedAttempts <= FREE_WRONG_CODES_PER_FACTOR) {
+    return { failedAttempts: 0, lockedUntil: null, lastTotpStep };
+  }
+  return { failedAttempts: attempts.failedAttempts - 1, lockedUntil: now, lastTotpStep };
+}
 
 /**
  * When the factor takes a code again after `failedAttempts` wrong ones in a row: at once while they
@@ -44,7 +71,8 @@ type Deps = Pick<MfaDeps, "store" | "settings">;
 /**
  * Admits one code at the challenge and counts it, before the code is looked at, under the factor's
  * row lock: parallel attempts are counted one after the other, so none slips past a limit. The count
- * commits even when the code turns out right; a successful verification clears it.
+ * commits even when the code turns out right; a successful verification clears it unless it had
+ * imposed a wait (`afterRightCode`).
  *
  * Refuses an unknown factor or challenge, a used one or one from another address (the reference's
  * answers), an expired one (deleted), a challenge that took MAX_CODES_PER_CHALLENGE codes (422
@@ -55,7 +83,8 @@ export async function admitAttempt(deps: Deps, input: AttemptInput, now: Date): 
   return transactionRollingBackOn(deps.store, async (repos): Promise<Result<Attempt>> => {
     const locked = await repos.factors.lockOwned(input.userId, input.factorId);
     if (locked === null) return err(failures.factorNotFound());
-    const { factor, attempts } = locked;
+    const { factor } = locked;
+    const attempts = currentAttempts(locked.attempts, now);
     const enabled = verifyEnabled(deps, factor);
     if (!enabled.ok) return enabled;
     const challenge = await repos.challenges.findOfFactor(factor.id, input.challengeId);

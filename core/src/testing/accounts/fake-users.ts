@@ -64,5 +64,12 @@ export function fakeIdentities(t: FakeTables): IdentityRepository {
     insert: async (i) => void t.identities.set(i.id, i),
     update: async (i) => void (t.identities.has(i.id) && t.identities.set(i.id, i)),
     listByUser: async (userId) => [...t.identities.values()].filter((i) => i.userId === userId),
+    deleteExternal: async (userId) => {
+      const gone = [...t.identities.values()].filter(
+        (i) => i.userId === userId && i.provider !== "email" && i.provider !== "phone",
+      );
+      for (const i of gone) t.identities.delete(i.id);
+      return gone.length;
+    },
   };
 }

@@ -51,6 +51,25 @@ export function describeIdentityRepositoryContract(name: string, makeStore: Make
       expect(await identities().listByUser(user.id)).toEqual([changed, phone]);
     });
 
+    it("deletes a user's external identities only, keeping email and phone and other users'", async () => {
+      const user = await seedUser(harness().store);
+      const other = await seedUser(harness().store);
+      const email = anIdentity(user, { createdAt: at(1) });
+      const phone = anIdentity(user, {
+        provider: "phone",
+        identityData: { phone: "1555" },
+        createdAt: at(2),
+      });
+      const github = anIdentity(user, { provider: "github", providerId: "77", createdAt: at(3) });
+      const keycloak = anIdentity(user, { provider: "keycloak", providerId: "k-1", createdAt: at(4) });
+      const othersGithub = anIdentity(other, { provider: "github", providerId: "78" });
+      for (const i of [email, phone, github, keycloak, othersGithub]) await identities().insert(i);
+      expect(await identities().deleteExternal(user.id)).toBe(2);
+      expect(await identities().listByUser(user.id)).toEqual([email, phone]);
+      expect(await identities().listByUser(other.id)).toEqual([othersGithub]);
+      expect(await identities().deleteExternal("not-a-uuid")).toBe(0);
+    });
+
     it("creates nothing when updating an unknown identity", async () => {
       const user = await seedUser(harness().store);
       await identities().update(anIdentity(user));

@@ -12,16 +12,21 @@ export const signupSettings: AuthSettings["signup"] = {
   hideExisting: false,
 };
 
-/** Fakes with some signup settings changed, and a hasher that counts the hashes it computes. */
+/** Fakes with some signup settings changed, and a hasher that records the passwords it hashes and checks. */
 export function setUpSignUp(signup: Partial<AuthSettings["signup"]> = {}) {
   const base = fakeDeps({ signup: { ...signupSettings, ...signup } });
   const hashed: string[] = [];
+  const checked: string[] = [];
   const hasher = {
     ...base.hasher,
     hash: async (password: string) => {
       hashed.push(password);
       return base.hasher.hash(password);
     },
+    verify: async (hash: string, password: string) => {
+      checked.push(password);
+      return base.hasher.verify(hash, password);
+    },
   };
-  return { ...base, hasher, hashed, tables: base.store.tables };
+  return { ...base, hasher, hashed, checked, tables: base.store.tables };
 }
