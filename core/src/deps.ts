@@ -1,8 +1,8 @@
 import type { AccountsDeps } from "./accounts/index.js";
 import type { AdminDeps } from "./admin/index.js";
+import type { ExternalDeps } from "./external/index.js";
 import type { HooksDeps } from "./hooks/index.js";
 import type { MfaDeps } from "./mfa/index.js";
-import type { OAuthDeps } from "./oauth/index.js";
 import type { SessionsDeps } from "./sessions/index.js";
 import type { Store } from "./store.js";
 import type { VerificationDeps } from "./verification/index.js";
@@ -13,7 +13,7 @@ import type { VerificationDeps } from "./verification/index.js";
  */
 export interface AuthDeps
   extends Omit<
-    AccountsDeps & SessionsDeps & VerificationDeps & AdminDeps & OAuthDeps & HooksDeps & MfaDeps,
+    AccountsDeps & SessionsDeps & VerificationDeps & AdminDeps & ExternalDeps & HooksDeps & MfaDeps,
     "store"
   > {
   readonly store: Store;

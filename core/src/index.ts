@@ -35,6 +35,25 @@ export { adminUpdateUser } from "./admin/admin-update-user.js";
 export { type GenerateLinkType, generateLink } from "./admin/generate-link.js";
 export { inviteUser } from "./admin/invite-user.js";
 export type { AuthDeps } from "./deps.js";
+export {
+  type CallbackFailure,
+  type CallbackOutcome,
+  completeExternalSignIn,
+} from "./external/complete-external-sign-in.js";
+// External sign-in
+export type {
+  AuthorizationRequest,
+  ExternalEmail,
+  ExternalProvider,
+  ExternalProviders,
+  ExternalUser,
+  IdTokenVerifier,
+  ProviderTokens,
+} from "./external/index.js";
+export type { ExternalIdentityStore } from "./external/ports/external-identities.js";
+export { signInWithIdToken } from "./external/sign-in-with-id-token.js";
+export { type StartedExternalSignIn, startExternalSignIn } from "./external/start-external-sign-in.js";
+export { unlinkIdentity } from "./external/unlink-identity.js";
 // Guards
 export {
   type CaptchaChallenge,
@@ -89,25 +108,6 @@ export {
   unenrollFactor,
   verifyFactor,
 } from "./mfa/index.js";
-export {
-  type CallbackFailure,
-  type CallbackOutcome,
-  completeExternalSignIn,
-} from "./oauth/complete-external-sign-in.js";
-// External sign-in
-export type {
-  AuthorizationRequest,
-  ExternalEmail,
-  ExternalProvider,
-  ExternalProviders,
-  ExternalUser,
-  IdTokenVerifier,
-  ProviderTokens,
-} from "./oauth/index.js";
-export type { ExternalIdentityStore } from "./oauth/ports/external-identities.js";
-export { signInWithIdToken } from "./oauth/sign-in-with-id-token.js";
-export { type StartedExternalSignIn, startExternalSignIn } from "./oauth/start-external-sign-in.js";
-export { unlinkIdentity } from "./oauth/unlink-identity.js";
 // PKCE
 export { exchangeAuthCode } from "./pkce/exchange-auth-code.js";
 export {

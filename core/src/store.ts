@@ -1,7 +1,7 @@
 import type { AccountsRepositories } from "./accounts/index.js";
+import type { ExternalRepositories } from "./external/index.js";
 import type { Transactor } from "./kernel/index.js";
 import type { MfaRepositories } from "./mfa/index.js";
-import type { OAuthRepositories } from "./oauth/index.js";
 import type { PkceRepositories } from "./pkce/index.js";
 import type { SessionsRepositories } from "./sessions/index.js";
 import type { VerificationRepositories } from "./verification/index.js";
@@ -13,7 +13,7 @@ export interface Repositories
         SessionsRepositories &
         PkceRepositories &
         VerificationRepositories &
-        OAuthRepositories,
+        ExternalRepositories,
       "factors"
     >,
     // MFA's factor store is the full one; the other slices only read factors through it.

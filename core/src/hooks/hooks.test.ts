@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { blankUser } from "../accounts/index.js";
 import { generateLink, inviteUser } from "../admin/index.js";
+import { signInWithIdToken } from "../external/index.js";
 import { err, failures, ok } from "../kernel/index.js";
-import { signInWithIdToken } from "../oauth/index.js";
 import { signInWithPassword } from "../sessions/index.js";
 import { fakeDeps, fakeHooks, fakeProviders } from "../testing/index.js";
 import { rollingBack } from "../testing/rolling-back-store.js";

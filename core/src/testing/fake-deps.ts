@@ -1,11 +1,11 @@
 import type { AuthDeps } from "../deps.js";
 import type { AuthSettings } from "../kernel/index.js";
 import { fakeHasher } from "./accounts/fake-hasher.js";
+import { fakeProviders } from "./external/fake-providers.js";
 import { fakeStore } from "./fake-store.js";
 import { fakeHooks } from "./hooks/fake-hooks.js";
 import { fakeSecretTokens, fixedClock, sequentialRandom } from "./kernel/fakes.js";
 import { fakeSecretBox, fakeTotp } from "./mfa/fake-mfa.js";
-import { fakeProviders } from "./oauth/fake-providers.js";
 import { fakeSigner } from "./sessions/fake-signer.js";
 import { fakeDeliveries, fakeMailer, fakeSms } from "./verification/fake-senders.js";
 

@@ -1,10 +1,10 @@
 import type { Repositories, Store } from "../store.js";
 import { fakeAudit } from "./accounts/fake-audit.js";
 import { fakeIdentities, fakeUsers } from "./accounts/fake-users.js";
+import { fakeExternalIdentities } from "./external/fake-external-identities.js";
 import { emptyTables, type FakeTables } from "./fake-tables.js";
 import { fakeHookFunctions } from "./hooks/fake-hooks.js";
 import { fakeAssurance, fakeChallenges, fakeFactors } from "./mfa/fake-mfa.js";
-import { fakeExternalIdentities } from "./oauth/fake-external-identities.js";
 import { fakeFlowStates } from "./pkce/fake-flow-states.js";
 import { rowLocks } from "./row-locks.js";
 import { fakeSessions } from "./sessions/fake-sessions.js";

@@ -1,10 +1,10 @@
 import { describeAuditLogContract } from "./accounts/audit-log.contract.js";
 import { describeIdentityRepositoryContract } from "./accounts/identity-repository.contract.js";
 import { describeUserRepositoryContract } from "./accounts/user-repository.contract.js";
+import { describeExternalIdentityContract } from "./external/external-identities.contract.js";
 import type { MakeStore } from "./harness.js";
 import { describeFactorAttemptsContract } from "./mfa/attempts.contract.js";
 import { describeFactorStoreContract } from "./mfa/factors.contract.js";
-import { describeExternalIdentityContract } from "./oauth/external-identities.contract.js";
 import { describeFlowStateContract } from "./pkce/flow-states.contract.js";
 import { describeLockContract } from "./sessions/locks.contract.js";
 import { describePasswordGrantContract } from "./sessions/password-grant.contract.js";

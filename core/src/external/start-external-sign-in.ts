@@ -1,6 +1,6 @@
 import { err, failures, ok, type Result, resolveRedirect } from "../kernel/index.js";
 import { newFlowState, type PkceChallenge } from "../pkce/index.js";
-import type { OAuthDeps } from "./deps.js";
+import type { ExternalDeps } from "./deps.js";
 import { checkLinkingAssurance } from "./steps/linking-assurance.js";
 
 /** Query parameters the server controls: a client cannot override them at the provider. */
@@ -56,7 +56,7 @@ export interface StartedExternalSignIn {
  * provider: 400.
  */
 export async function startExternalSignIn(
-  deps: Pick<OAuthDeps, "store" | "clock" | "random" | "settings" | "providers" | "tokens">,
+  deps: Pick<ExternalDeps, "store" | "clock" | "random" | "settings" | "providers" | "tokens">,
   input: StartExternalSignInInput,
 ): Promise<Result<StartedExternalSignIn>> {
   const provider = deps.providers.provider(input.provider);

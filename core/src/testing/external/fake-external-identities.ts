@@ -1,4 +1,4 @@
-import type { ExternalIdentityStore } from "../../oauth/index.js";
+import type { ExternalIdentityStore } from "../../external/index.js";
 import type { FakeTables } from "../fake-tables.js";
 
 /** Identity lookups over the shared in-memory tables. */

@@ -11,7 +11,7 @@ import {
 import { flowStateExpired, storeIssuedFlow } from "../pkce/index.js";
 import { issueSession, type SessionTokens, signOutcome, type Unsigned } from "../sessions/index.js";
 import type { VerificationRepositories } from "../verification/index.js";
-import type { OAuthDeps } from "./deps.js";
+import type { ExternalDeps } from "./deps.js";
 import type { ProviderTokens } from "./ports/external-provider.js";
 import { commitThenSend } from "./steps/commit-then-send.js";
 import { externalAccount, vetExternalAccount } from "./steps/external-account.js";
@@ -51,7 +51,7 @@ export type CallbackFailure = { readonly redirectTo: string; readonly stateKnown
 );
 
 type Deps = Pick<
-  OAuthDeps,
+  ExternalDeps,
   "store" | "clock" | "random" | "tokens" | "signer" | "mailer" | "settings" | "providers"
 >;
 

@@ -1,5 +1,5 @@
 import { err, failures, ok, type Result } from "../../kernel/index.js";
-import type { OAuthRepositories } from "../deps.js";
+import type { ExternalRepositories } from "../deps.js";
 
 /**
  * Manual linking and unlinking change how the user signs in: for a user with a verified second
@@ -9,7 +9,7 @@ import type { OAuthRepositories } from "../deps.js";
  * reference checks neither.
  */
 export async function checkLinkingAssurance(
-  repos: Pick<OAuthRepositories, "factors" | "sessions">,
+  repos: Pick<ExternalRepositories, "factors" | "sessions">,
   userId: string,
   sessionId: string | null | undefined,
 ): Promise<Result<true>> {

@@ -1,5 +1,5 @@
 import { confirmedAt, type Identity, type User } from "../../accounts/index.js";
-import type { OAuthRepositories } from "../deps.js";
+import type { ExternalRepositories } from "../deps.js";
 import type { ExternalEmail } from "../ports/external-provider.js";
 
 /** What to do with a person an external provider vouches for (the reference's `DetermineAccountLinking`). */
@@ -30,7 +30,7 @@ function foundByAddress(user: User): boolean {
  * A new account takes the primary address unless another account already has it.
  */
 export async function decideAccountLinking(
-  repos: Pick<OAuthRepositories, "users" | "externalIdentities">,
+  repos: Pick<ExternalRepositories, "users" | "externalIdentities">,
   input: { provider: string; subject: string; emails: readonly ExternalEmail[] },
 ): Promise<LinkingDecision> {
   const primary = input.emails.find((e) => e.primary) ?? input.emails[0];

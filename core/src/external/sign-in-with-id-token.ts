@@ -1,7 +1,7 @@
 import { AuthError, constantTimeEqual, err, failures, Outbox, ok, type Result } from "../kernel/index.js";
 import { issueSession, type SessionTokens, type StartedSession, signSession } from "../sessions/index.js";
 import type { VerificationRepositories } from "../verification/index.js";
-import type { OAuthDeps } from "./deps.js";
+import type { ExternalDeps } from "./deps.js";
 import type { ExternalUser } from "./ports/external-provider.js";
 import { commitThenSend } from "./steps/commit-then-send.js";
 import { externalAccount, vetExternalAccount } from "./steps/external-account.js";
@@ -21,7 +21,7 @@ export interface IdTokenSignInInput {
 }
 
 type Deps = Pick<
-  OAuthDeps,
+  ExternalDeps,
   "store" | "clock" | "random" | "tokens" | "signer" | "mailer" | "settings" | "providers"
 >;
 

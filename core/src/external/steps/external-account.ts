@@ -12,12 +12,12 @@ import {
 import { beforeUserCreated, type HooksDeps, userToCreate } from "../../hooks/index.js";
 import { err, failures, type Outbox, ok, orRollback, type Result } from "../../kernel/index.js";
 import { sendEmailToken, undoCreationWith, type VerificationRepositories } from "../../verification/index.js";
-import type { OAuthDeps, OAuthRepositories } from "../deps.js";
+import type { ExternalDeps, ExternalRepositories } from "../deps.js";
 import type { ExternalUser } from "../ports/external-provider.js";
 import { decideAccountLinking } from "./account-linking.js";
 import { FirstSignInRaceLost } from "./first-sign-in-race.js";
 
-type Deps = Pick<OAuthDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings"> &
+type Deps = Pick<ExternalDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings"> &
   Partial<HooksDeps>;
 
 export interface ExternalAccountInput {
@@ -71,7 +71,7 @@ export async function vetExternalAccount(
 
 /** A new identity of `provider` for `userId`. */
 export function newIdentity(
-  deps: Pick<OAuthDeps, "random">,
+  deps: Pick<ExternalDeps, "random">,
   userId: string,
   input: Pick<ExternalAccountInput, "provider" | "person" | "now">,
 ): Identity {
@@ -89,7 +89,7 @@ export function newIdentity(
 
 /** `user` with the identity's data merged into `user_metadata` and `app_metadata.providers` recomputed. */
 async function refreshed(
-  repos: OAuthRepositories,
+  repos: ExternalRepositories,
   user: User,
   data: ExternalUser["identityData"],
   now: Date,
@@ -122,7 +122,7 @@ async function refreshed(
  */
 export async function externalAccount(
   deps: Deps,
-  repos: OAuthRepositories,
+  repos: ExternalRepositories,
   input: ExternalAccountInput,
 ): Promise<Result<User>> {
   const { provider, person, now } = input;
@@ -236,7 +236,12 @@ export async function externalAccount(
  * came with no proven address, its sessions, and metadata written before (reference
  * `RemoveUnconfirmedIdentities`).
  */
-async function keepOnly(repos: OAuthRepositories, user: User, identity: Identity, now: Date): Promise<User> {
+async function keepOnly(
+  repos: ExternalRepositories,
+  user: User,
+  identity: Identity,
+  now: Date,
+): Promise<User> {
   for (const other of await repos.identities.listByUser(user.id)) {
     if (other.id !== identity.id) await repos.externalIdentities.delete(other.id);
   }

@@ -1,6 +1,6 @@
 import { actorUsername, type Identity, type User, withProviders } from "../accounts/index.js";
 import { err, failures, isUuid, ok, type Result } from "../kernel/index.js";
-import type { OAuthDeps } from "./deps.js";
+import type { ExternalDeps } from "./deps.js";
 import { checkLinkingAssurance } from "./steps/linking-assurance.js";
 
 /**
@@ -15,7 +15,7 @@ import { checkLinkingAssurance } from "./steps/linking-assurance.js";
  * let a verified sign-in with it into this account.
  */
 export async function unlinkIdentity(
-  deps: Pick<OAuthDeps, "store" | "clock" | "settings">,
+  deps: Pick<ExternalDeps, "store" | "clock" | "settings">,
   input: { userId: string; identityId: string; sessionId?: string | null | undefined },
 ): Promise<Result<Record<string, never>>> {
   if (!deps.settings.manualLinkingEnabled) return err(failures.manualLinkingDisabled());

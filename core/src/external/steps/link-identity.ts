@@ -1,7 +1,7 @@
 import { actorUsername, type User, withProviders } from "../../accounts/index.js";
 import { err, failures, type Outbox, ok, orRollback, type Result } from "../../kernel/index.js";
 import { sendEmailToken, type VerificationRepositories } from "../../verification/index.js";
-import type { OAuthDeps, OAuthRepositories } from "../deps.js";
+import type { ExternalDeps, ExternalRepositories } from "../deps.js";
 import type { ExternalUser } from "../ports/external-provider.js";
 import { newIdentity } from "./external-account.js";
 
@@ -13,8 +13,8 @@ import { newIdentity } from "./external-account.js";
  * `email_not_confirmed` (returned: the link commits).
  */
 export async function linkIdentityToUser(
-  deps: Pick<OAuthDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings">,
-  repos: OAuthRepositories,
+  deps: Pick<ExternalDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings">,
+  repos: ExternalRepositories,
   input: {
     targetId: string;
     provider: string;

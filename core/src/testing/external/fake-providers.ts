@@ -1,11 +1,11 @@
-import { failures } from "../../kernel/index.js";
 import type {
   AuthorizationRequest,
   ExternalProvider,
   ExternalProviders,
   ExternalUser,
   IdTokenVerifier,
-} from "../../oauth/index.js";
+} from "../../external/index.js";
+import { failures } from "../../kernel/index.js";
 
 /** A person the fake provider signs in: subject, one address and whether the provider vouches for it. */
 export interface FakePerson {
