@@ -3,6 +3,8 @@
  * adapters implement. Everything else stays inside its slice.
  */
 
+export { reauthenticate } from "./account-settings/reauthenticate.js";
+export { updateUser } from "./account-settings/update-user.js";
 // Accounts
 export { AUDIT_LOG_TYPES, auditPayload } from "./accounts/audit-payload.js";
 export type { AccountsRepositories } from "./accounts/deps.js";
@@ -108,6 +110,8 @@ export {
   unenrollFactor,
   verifyFactor,
 } from "./mfa/index.js";
+export { sendMagicLink } from "./passwordless/send-magic-link.js";
+export { sendSmsOtp } from "./passwordless/send-otp-sms.js";
 // PKCE
 export { exchangeAuthCode } from "./pkce/exchange-auth-code.js";
 export {
@@ -119,6 +123,7 @@ export {
   parsePkceChallenge,
 } from "./pkce/flow-state.js";
 export type { FlowStateStore } from "./pkce/ports/flow-state-store.js";
+export { recoverPassword } from "./recovery/recover.js";
 // Sessions
 export { authenticate, authenticateAdmin, type RequestAudience } from "./sessions/authenticate.js";
 export type { AccessTokenClaims } from "./sessions/claims.js";
@@ -139,6 +144,7 @@ export {
   revokeUserSession,
   type SessionView,
 } from "./sessions/user-sessions.js";
+export { signUp } from "./signup/sign-up.js";
 export type { Repositories, Store } from "./store.js";
 export type { VerificationRepositories } from "./verification/deps.js";
 // Verification
@@ -150,11 +156,5 @@ export type {
 } from "./verification/ports/one-time-tokens.js";
 export type { SendQuota } from "./verification/ports/send-quota.js";
 export type { SmsContext, SmsSender } from "./verification/ports/sms-sender.js";
-export { reauthenticate } from "./verification/reauthenticate.js";
-export { recoverPassword } from "./verification/recover.js";
 export { resend } from "./verification/resend.js";
-export { sendMagicLink } from "./verification/send-magic-link.js";
-export { sendSmsOtp } from "./verification/send-otp-sms.js";
-export { signUp } from "./verification/sign-up.js";
-export { updateUser } from "./verification/update-user.js";
 export { verifyOtp } from "./verification/verify.js";

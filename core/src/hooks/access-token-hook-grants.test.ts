@@ -3,9 +3,10 @@ import { err, failures, ok } from "../kernel/index.js";
 import { challengeFactor, enrollFactor, verifyFactor } from "../mfa/index.js";
 import { exchangeAuthCode } from "../pkce/index.js";
 import { refreshSession } from "../sessions/index.js";
+import { signUp } from "../signup/index.js";
 import { aFlowState, fakeDeps, fakeHooks, type fakeTotp } from "../testing/index.js";
 import { linkTokenOf } from "../testing/verification/message-helpers.js";
-import { signUp, verifyOtp } from "../verification/index.js";
+import { verifyOtp } from "../verification/index.js";
 
 /**
  * The custom access token hook runs after each grant committed; whichever grant it refuses, the

@@ -18,9 +18,12 @@ import { tooSoon } from "./steps/frequency.js";
 import { otpExpired, saveChannelChange } from "./steps/save-channel-change.js";
 import { sendEmailToken } from "./steps/send-email-token.js";
 
-type Deps = Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings">;
+export type EmailChangeDeps = Pick<
+  VerificationDeps,
+  "store" | "clock" | "random" | "tokens" | "mailer" | "settings"
+>;
 
-const EMAIL_CHANGE_TOKENS: readonly OneTimeTokenType[] = [
+export const EMAIL_CHANGE_TOKENS: readonly OneTimeTokenType[] = [
   "email_change_token_new",
   "email_change_token_current",
 ];
@@ -29,52 +32,16 @@ const EMAIL_CHANGE_TOKENS: readonly OneTimeTokenType[] = [
 export const EMAIL_CHANGE_PENDING_MESSAGE =
   "Confirmation link accepted. Please proceed to confirm link sent to the other email";
 
-export interface RequestEmailChangeInput {
-  /** The user, read with `lock` in the caller's transaction. */
-  readonly user: User;
-  /** Normalised (`normalizeEmail`). */
-  readonly newEmail: string;
-  /** Already resolved with `resolveRedirect`. */
-  readonly redirectTo: string;
-  readonly now: Date;
-  /** Where the mails wait until the caller's transaction has committed (`transactionThenSend`). */
-  readonly outbox: Outbox<VerificationRepositories>;
-  /** A PKCE flow (`code_challenge`): the mailed link then yields a code for `POST /token?grant_type=pkce`. */
-  readonly pkce?: PkceChallenge | null | undefined;
-}
-
-/**
- * Records a pending change of `user`'s email to `newEmail` and mails its confirmations: one to the new
- * address and — under secure email change, when the user has a current address — one to the current
- * address too, so that both mailboxes must agree before the account moves (a stolen session alone
- * cannot take the account away). Without a current address (an anonymous user) or with secure change
- * off, the new address alone confirms. Under mailer autoconfirm the change is applied at once.
- *
- * Refusals are returned before anything is written: another user has the address (422
- * `email_exists`), the previous change mail is younger than `SMTP_MAX_FREQUENCY` (429). The mails
- * wait in `input.outbox`: a refused send, or the hourly cap, then removes their tokens again.
- */
-export async function requestEmailChange(
-  deps: Deps,
-  repos: VerificationRepositories,
-  input: RequestEmailChangeInput,
-): Promise<Result<User>> {
-  const { user, newEmail, now } = input;
-  if (newEmail === user.email) return ok(user);
-  const owner = await repos.users.findByEmail(newEmail);
-  if (owner !== null && owner.id !== user.id) return err(failures.emailExists());
-  if (deps.settings.signup.mailerAutoconfirm) {
-    await repos.oneTimeTokens.deleteForUser(user.id, EMAIL_CHANGE_TOKENS);
-    return saveChannelChange(deps, repos, applied(user, newEmail, now, now), now);
-  }
-  return mailEmailChange(deps, repos, user, newEmail, input.redirectTo, now, input.outbox, input.pkce);
-}
-
 /**
  * The user once `email` is theirs. A confirmation link keeps an earlier `email_confirmed_at` (as the
  * reference); autoconfirm stamps it now, as applying an address at once always has here.
  */
-function applied(user: User, email: string, now: Date, confirmedAt = user.emailConfirmedAt ?? now): User {
+export function emailApplied(
+  user: User,
+  email: string,
+  now: Date,
+  confirmedAt = user.emailConfirmedAt ?? now,
+): User {
   return {
     ...user,
     email,
@@ -88,8 +55,8 @@ function applied(user: User, email: string, now: Date, confirmedAt = user.emailC
 }
 
 /** The mails of a pending change (the request, or its resend), after the frequency check. */
-async function mailEmailChange(
-  deps: Deps,
+export async function mailEmailChange(
+  deps: EmailChangeDeps,
   repos: VerificationRepositories,
   user: User,
   newEmail: string,
@@ -170,7 +137,7 @@ export async function confirmEmailChange(
   }
   const owner = await repos.users.findByEmail(target);
   if (owner !== null && owner.id !== user.id) return err(failures.emailExists());
-  const saved = await saveChannelChange(deps, repos, applied(user, target, now), now);
+  const saved = await saveChannelChange(deps, repos, emailApplied(user, target, now), now);
   if (!saved.ok) return saved;
   await repos.oneTimeTokens.deleteForUser(user.id, EMAIL_CHANGE_TOKENS);
   await repos.audit.record({
@@ -190,7 +157,7 @@ export async function confirmEmailChange(
  * the answer; one that cannot be sent removes the new tokens and is logged.
  */
 export async function resendEmailChange(
-  deps: Deps & Pick<VerificationDeps, "store" | "deliveries">,
+  deps: EmailChangeDeps & Pick<VerificationDeps, "store" | "deliveries">,
   input: { email: string; redirectTo?: string | undefined; pkce?: PkceChallenge | null | undefined },
 ): Promise<Result<Record<string, never>>> {
   const email = normalizeEmail(input.email);
@@ -212,7 +179,7 @@ export async function resendEmailChange(
 
 /** Mails the pending change's confirmations again (after the answer; the cap already counted). */
 function mailChangeAgain(
-  deps: Deps & Pick<VerificationDeps, "store">,
+  deps: EmailChangeDeps & Pick<VerificationDeps, "store">,
   email: string,
   redirectTo: string,
   now: Date,

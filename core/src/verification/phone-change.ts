@@ -6,10 +6,10 @@ import { tooSoon } from "./steps/frequency.js";
 import { otpExpired, saveChannelChange } from "./steps/save-channel-change.js";
 import { sendSmsToken } from "./steps/send-sms-token.js";
 
-type Deps = Pick<VerificationDeps, "store" | "random" | "tokens" | "sms" | "settings">;
+export type PhoneChangeDeps = Pick<VerificationDeps, "store" | "random" | "tokens" | "sms" | "settings">;
 
 /** The user once `phone` is theirs and confirmed. */
-function applied(user: User, phone: string, now: Date): User {
+export function phoneApplied(user: User, phone: string, now: Date): User {
   return {
     ...user,
     phone,
@@ -22,34 +22,9 @@ function applied(user: User, phone: string, now: Date): User {
   };
 }
 
-/**
- * Records a pending change of `user`'s phone to `newPhone` (E.164 digits) and texts a code to the new
- * number (`phone_change_token`), to be entered through `/verify` type `phone_change`. Under SMS
- * autoconfirm the change is applied at once instead.
- *
- * Refusals are returned before anything is written: another user has the number (422 `phone_exists`),
- * the previous code is younger than `SMS_MAX_FREQUENCY` (429 `over_sms_send_rate_limit`). A gateway
- * The code waits in `input.outbox` until the caller's transaction has committed (`transactionThenSend`).
- */
-export async function requestPhoneChange(
-  deps: Deps,
-  repos: VerificationRepositories,
-  input: { user: User; newPhone: string; now: Date; outbox: Outbox<VerificationRepositories> },
-): Promise<Result<User>> {
-  const { user, newPhone, now } = input;
-  if (newPhone === user.phone) return ok(user);
-  const owner = await repos.users.findByPhone(newPhone);
-  if (owner !== null && owner.id !== user.id) return err(failures.phoneExists());
-  if (deps.settings.signup.smsAutoconfirm) {
-    await repos.oneTimeTokens.deleteForUser(user.id, ["phone_change_token"]);
-    return saveChannelChange(deps, repos, applied(user, newPhone, now), now);
-  }
-  return textPhoneChange(deps, repos, user, newPhone, now, input.outbox);
-}
-
 /** The code of a pending change (the request, or its resend), after the frequency check. */
-async function textPhoneChange(
-  deps: Deps,
+export async function textPhoneChange(
+  deps: PhoneChangeDeps,
   repos: VerificationRepositories,
   user: User,
   newPhone: string,
@@ -96,7 +71,7 @@ export async function applyPhoneChange(
   if (user.phoneChange === null) return err(otpExpired());
   const owner = await repos.users.findByPhone(user.phoneChange);
   if (owner !== null && owner.id !== user.id) return err(failures.phoneExists());
-  const saved = await saveChannelChange(deps, repos, applied(user, user.phoneChange, now), now);
+  const saved = await saveChannelChange(deps, repos, phoneApplied(user, user.phoneChange, now), now);
   if (!saved.ok) return saved;
   await repos.oneTimeTokens.deleteForUser(user.id, ["phone_change_token"]);
   await repos.audit.record({
@@ -114,7 +89,7 @@ export async function applyPhoneChange(
  * such user exists or nothing is pending, so the endpoint reveals neither; `{ messageId }` when sent.
  */
 export async function resendPhoneChange(
-  deps: Deps & Pick<VerificationDeps, "store" | "clock">,
+  deps: PhoneChangeDeps & Pick<VerificationDeps, "store" | "clock">,
   input: { phone: string },
 ): Promise<Result<{ messageId?: string }>> {
   const phone = normalizePhone(input.phone);

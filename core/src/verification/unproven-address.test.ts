@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { blankUser, type Identity } from "../accounts/index.js";
+import { sendMagicLink } from "../passwordless/index.js";
+import { recoverPassword } from "../recovery/index.js";
+import { signUp } from "../signup/index.js";
 import { fakeDeps } from "../testing/index.js";
 import { linkTokenOf } from "../testing/verification/message-helpers.js";
-import { recoverPassword } from "./recover.js";
-import { sendMagicLink } from "./send-magic-link.js";
-import { signUp } from "./sign-up.js";
 import { verifyOtp } from "./verify.js";
 
 const ID = "11111111-1111-4111-8111-111111111111";

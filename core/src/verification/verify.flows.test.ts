@@ -1,15 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { requestEmailChange, requestPhoneChange } from "../account-settings/index.js";
 import { blankUser, type User } from "../accounts/index.js";
+import { sendMagicLink, sendSmsOtp } from "../passwordless/index.js";
+import { recoverPassword } from "../recovery/index.js";
 import { signInWithPassword } from "../sessions/index.js";
+import { signUp } from "../signup/index.js";
 import { fakeDeps } from "../testing/index.js";
 import { linkTokenOf, smsCodeOf } from "../testing/verification/message-helpers.js";
 import { sending } from "../testing/verification/sending.js";
-import { requestEmailChange } from "./email-change.js";
-import { requestPhoneChange } from "./phone-change.js";
-import { recoverPassword } from "./recover.js";
-import { sendMagicLink } from "./send-magic-link.js";
-import { sendSmsOtp } from "./send-otp-sms.js";
-import { signUp } from "./sign-up.js";
 import { verifyOtp } from "./verify.js";
 
 const ID = "11111111-1111-4111-8111-111111111111";

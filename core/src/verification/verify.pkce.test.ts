@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { updateUser } from "../account-settings/index.js";
+import { sendMagicLink } from "../passwordless/index.js";
 import { exchangeAuthCode } from "../pkce/index.js";
+import { recoverPassword } from "../recovery/index.js";
+import { signUp } from "../signup/index.js";
 import { aUser, fakeDeps } from "../testing/index.js";
 import { rollingBack } from "../testing/rolling-back-store.js";
 import { linkTokenOf } from "../testing/verification/message-helpers.js";
-import { recoverPassword } from "./recover.js";
 import { resend } from "./resend.js";
-import { sendMagicLink } from "./send-magic-link.js";
-import { signUp } from "./sign-up.js";
-import { updateUser } from "./update-user.js";
 import { verifyOtp } from "./verify.js";
 
 const VERIFIER = "a-plain-verifier-of-at-least-forty-three-characters";

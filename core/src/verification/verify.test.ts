@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { signUp } from "../signup/index.js";
 import { fakeDeps } from "../testing/index.js";
 import { linkTokenOf } from "../testing/verification/message-helpers.js";
-import { signUp } from "./sign-up.js";
 import { type VerifyInput, verifyOtp } from "./verify.js";
 
 const EXPIRED = {

@@ -1,9 +1,8 @@
 import type { User } from "../accounts/index.js";
 import { actorUsername } from "../accounts/index.js";
 import { err, failures, Outbox, ok, type Result, transactionThenSend } from "../kernel/index.js";
-import type { VerificationDeps, VerificationRepositories } from "./deps.js";
-import { tooSoon } from "./steps/frequency.js";
-import { undoMessage } from "./steps/undo-message.js";
+import type { VerificationDeps, VerificationRepositories } from "../verification/index.js";
+import { tooSoon, undoMessage } from "../verification/index.js";
 
 type Deps = Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "sms" | "settings">;
 

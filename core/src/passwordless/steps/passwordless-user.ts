@@ -1,7 +1,7 @@
 import { blankUser, createUser, lockUserByAddress, type Metadata, type User } from "../../accounts/index.js";
 import { type HooksDeps, userToCreate, vetNewUser } from "../../hooks/index.js";
 import type { Result } from "../../kernel/index.js";
-import type { VerificationDeps, VerificationRepositories } from "../deps.js";
+import type { VerificationDeps, VerificationRepositories } from "../../verification/index.js";
 
 interface PasswordlessInput {
   channel: "email" | "phone";

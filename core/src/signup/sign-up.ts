@@ -25,12 +25,16 @@ import {
 } from "../kernel/index.js";
 import type { PkceChallenge } from "../pkce/index.js";
 import { issueSession, type SessionTokens, signOutcome, type Unsigned } from "../sessions/index.js";
-import type { VerificationDeps, VerificationRepositories } from "./deps.js";
-import { resendEmailConfirmation, resendSmsConfirmation } from "./steps/confirmation.js";
-import { tooSoon } from "./steps/frequency.js";
-import { sendEmailToken, takeEmailQuota } from "./steps/send-email-token.js";
-import { sendSmsToken } from "./steps/send-sms-token.js";
-import { undoCreationWith } from "./steps/undo-message.js";
+import type { VerificationDeps, VerificationRepositories } from "../verification/index.js";
+import {
+  resendEmailConfirmation,
+  resendSmsConfirmation,
+  sendEmailToken,
+  sendSmsToken,
+  takeEmailQuota,
+  tooSoon,
+  undoCreationWith,
+} from "../verification/index.js";
 
 export interface SignUpInput {
   readonly email?: string;

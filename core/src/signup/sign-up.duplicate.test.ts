@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { blankUser, type User, type UserWithIdentities } from "../accounts/index.js";
-import { setUpSignUp } from "../testing/verification/sign-up-fixtures.js";
-import type { VerificationStore } from "./deps.js";
+import { setUpSignUp } from "../testing/signup/sign-up-fixtures.js";
+import type { VerificationStore } from "../verification/index.js";
 import { signUp } from "./sign-up.js";
 
 const EXISTING_ID = "99999999-9999-4999-8999-999999999999";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { fakeStore } from "../testing/index.js";
-import { setUpSignUp } from "../testing/verification/sign-up-fixtures.js";
-import type { VerificationStore } from "./deps.js";
+import { setUpSignUp } from "../testing/signup/sign-up-fixtures.js";
+import type { VerificationStore } from "../verification/index.js";
 import { signUp } from "./sign-up.js";
 
 const setUp = setUpSignUp;

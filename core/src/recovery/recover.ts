@@ -10,11 +10,8 @@ import {
   transactionThenSend,
 } from "../kernel/index.js";
 import type { PkceChallenge } from "../pkce/index.js";
-import type { VerificationDeps, VerificationRepositories } from "./deps.js";
-import { answerAlike } from "./steps/answer-alike.js";
-import { tooSoon } from "./steps/frequency.js";
-import { sendEmailToken } from "./steps/send-email-token.js";
-import { holdsUnprovenEmail } from "./steps/unproven-email.js";
+import type { VerificationDeps, VerificationRepositories } from "../verification/index.js";
+import { answerAlike, holdsUnprovenEmail, sendEmailToken, tooSoon } from "../verification/index.js";
 
 type Deps = Pick<
   VerificationDeps,

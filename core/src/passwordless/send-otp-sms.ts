@@ -1,10 +1,9 @@
 import type { Metadata } from "../accounts/index.js";
 import { actorUsername, normalizePhone } from "../accounts/index.js";
 import { err, failures, Outbox, ok, type Result, transactionThenSend } from "../kernel/index.js";
-import type { VerificationDeps, VerificationRepositories } from "./deps.js";
-import { resendSmsConfirmation } from "./steps/confirmation.js";
+import type { VerificationDeps, VerificationRepositories } from "../verification/index.js";
+import { resendSmsConfirmation, undoCreationWith } from "../verification/index.js";
 import { findOrCreatePasswordless, vetPasswordless } from "./steps/passwordless-user.js";
-import { undoCreationWith } from "./steps/undo-message.js";
 
 export interface SendSmsOtpInput {
   readonly phone: string;

@@ -4,7 +4,8 @@ import { type AuthSettings, failures } from "../kernel/index.js";
 import { defaultAuthSettings, fakeDeps } from "../testing/index.js";
 import { rollingBack } from "../testing/rolling-back-store.js";
 import { sending } from "../testing/verification/sending.js";
-import { applyPhoneChange, requestPhoneChange, resendPhoneChange } from "./phone-change.js";
+import { applyPhoneChange, resendPhoneChange } from "../verification/index.js";
+import { requestPhoneChange } from "./request-phone-change.js";
 
 const ID = "11111111-1111-4111-8111-111111111111";
 const OTHER = "22222222-2222-4222-8222-222222222222";

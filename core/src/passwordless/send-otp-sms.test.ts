@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { blankUser } from "../accounts/index.js";
+import { signUp } from "../signup/index.js";
 import { fakeDeps } from "../testing/index.js";
 import { rollingBack } from "../testing/rolling-back-store.js";
 import { breakSms, smsCodeOf } from "../testing/verification/message-helpers.js";
 import { sendSmsOtp } from "./send-otp-sms.js";
-import { signUp } from "./sign-up.js";
 
 const signup = fakeDeps().settings.signup;
 function setUp(settings: Parameters<typeof fakeDeps>[0] = {}) {

@@ -4,9 +4,9 @@ import { type AuthSettings, failures } from "../kernel/index.js";
 import { defaultAuthSettings, fakeDeps } from "../testing/index.js";
 import { rollingBack } from "../testing/rolling-back-store.js";
 import { sending } from "../testing/verification/sending.js";
-import { confirmEmailChange, requestEmailChange, resendEmailChange } from "./email-change.js";
-import type { Mail } from "./ports/mailer.js";
-import type { OneTimeTokenType } from "./ports/one-time-tokens.js";
+import type { Mail, OneTimeTokenType } from "../verification/index.js";
+import { confirmEmailChange, resendEmailChange } from "../verification/index.js";
+import { requestEmailChange } from "./request-email-change.js";
 
 const ID = "11111111-1111-4111-8111-111111111111";
 const OTHER = "22222222-2222-4222-8222-222222222222";

@@ -11,14 +11,16 @@ import {
   transactionThenSend,
 } from "../kernel/index.js";
 import type { PkceChallenge } from "../pkce/index.js";
-import type { VerificationDeps, VerificationRepositories } from "./deps.js";
-import { answerAlike } from "./steps/answer-alike.js";
-import { resendEmailConfirmation } from "./steps/confirmation.js";
-import { tooSoon } from "./steps/frequency.js";
+import type { VerificationDeps, VerificationRepositories } from "../verification/index.js";
+import {
+  answerAlike,
+  holdsUnprovenEmail,
+  resendEmailConfirmation,
+  sendEmailToken,
+  tooSoon,
+  undoCreationWith,
+} from "../verification/index.js";
 import { findOrCreatePasswordless, vetPasswordless } from "./steps/passwordless-user.js";
-import { sendEmailToken } from "./steps/send-email-token.js";
-import { undoCreationWith } from "./steps/undo-message.js";
-import { holdsUnprovenEmail } from "./steps/unproven-email.js";
 
 /** Seconds between two magic links to one address (the spec's limits table). */
 export const MAGIC_LINK_GAP_SECONDS = 60;

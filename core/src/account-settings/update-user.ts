@@ -19,10 +19,10 @@ import {
   transactionThenSend,
 } from "../kernel/index.js";
 import type { PkceChallenge } from "../pkce/index.js";
-import type { VerificationDeps, VerificationRepositories } from "./deps.js";
-import { requestEmailChange } from "./email-change.js";
-import { requestPhoneChange } from "./phone-change.js";
+import type { VerificationDeps, VerificationRepositories } from "../verification/index.js";
 import { nonceLifetimeSeconds } from "./reauthenticate.js";
+import { requestEmailChange } from "./request-email-change.js";
+import { requestPhoneChange } from "./request-phone-change.js";
 
 export interface UpdateUserInput {
   readonly userId: string;

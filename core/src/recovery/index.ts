@@ -1,0 +1,2 @@
+/** Recovery: a mailed link or code that signs the user in so that they can set a new password. */
+export * from "./recover.js";
