@@ -53,7 +53,7 @@ export type {
   ProviderTokens,
 } from "./external/index.js";
 export type { ExternalIdentityStore } from "./external/ports/external-identities.js";
-export { signInWithIdToken } from "./external/sign-in-with-id-token.js";
+export { idTokenGrant, signInWithIdToken } from "./external/sign-in-with-id-token.js";
 export { type StartedExternalSignIn, startExternalSignIn } from "./external/start-external-sign-in.js";
 export { unlinkIdentity } from "./external/unlink-identity.js";
 // Guards
@@ -113,7 +113,7 @@ export {
 export { sendMagicLink } from "./passwordless/send-magic-link.js";
 export { sendSmsOtp } from "./passwordless/send-otp-sms.js";
 // PKCE
-export { exchangeAuthCode } from "./pkce/exchange-auth-code.js";
+export { exchangeAuthCode, pkceGrant } from "./pkce/exchange-auth-code.js";
 export {
   type CodeChallengeMethod,
   FLOW_STATE_EXPIRY_SECONDS,
@@ -127,6 +127,7 @@ export { recoverPassword } from "./recovery/recover.js";
 // Sessions
 export { authenticate, authenticateAdmin, type RequestAudience } from "./sessions/authenticate.js";
 export type { AccessTokenClaims } from "./sessions/claims.js";
+export { defineGrant, type Grant, type GrantRegistry, grantRegistry } from "./sessions/grants.js";
 export { logout } from "./sessions/logout.js";
 export type {
   PasswordGrantInput,
@@ -135,9 +136,9 @@ export type {
   SessionStore,
 } from "./sessions/ports/session-store.js";
 export type { TokenSigner } from "./sessions/ports/token-signer.js";
-export { refreshSession } from "./sessions/refresh-session.js";
+export { refreshSession, refreshTokenGrant } from "./sessions/refresh-session.js";
 export type { AmrEntry, RefreshTokenRecord, Session } from "./sessions/session.js";
-export { signInWithPassword } from "./sessions/sign-in-password.js";
+export { passwordGrant, signInWithPassword } from "./sessions/sign-in-password.js";
 export type { SessionTokens } from "./sessions/steps/issue-session.js";
 export {
   listUserSessions,

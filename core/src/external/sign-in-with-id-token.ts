@@ -1,5 +1,11 @@
 import { AuthError, constantTimeEqual, err, failures, Outbox, ok, type Result } from "../kernel/index.js";
-import { issueSession, type SessionTokens, type StartedSession, signSession } from "../sessions/index.js";
+import {
+  defineGrant,
+  issueSession,
+  type SessionTokens,
+  type StartedSession,
+  signSession,
+} from "../sessions/index.js";
 import type { VerificationRepositories } from "../verification/index.js";
 import type { ExternalDeps } from "./deps.js";
 import type { ExternalUser } from "./ports/external-provider.js";
@@ -102,3 +108,6 @@ export async function signInWithIdToken(
   // The custom access token hook runs once the sign-in committed (see signSession).
   return started.ok ? signSession(deps, started.value) : started;
 }
+
+/** `POST /token?grant_type=id_token`. */
+export const idTokenGrant = defineGrant("id_token", signInWithIdToken);

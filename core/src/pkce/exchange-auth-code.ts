@@ -1,6 +1,12 @@
 import { actorUsername, isBanned } from "../accounts/index.js";
 import { err, failures, ok, type Result } from "../kernel/index.js";
-import { issueSession, type SessionTokens, type StartedSession, signSession } from "../sessions/index.js";
+import {
+  defineGrant,
+  issueSession,
+  type SessionTokens,
+  type StartedSession,
+  signSession,
+} from "../sessions/index.js";
 import type { PkceDeps } from "./deps.js";
 import { flowStateExpired } from "./flow-state.js";
 import { verifierMatches } from "./verifier.js";
@@ -82,3 +88,6 @@ export async function exchangeAuthCode(
   const signed = await signSession(deps, started);
   return signed.ok ? ok({ ...rest, tokens: signed.value }) : signed;
 }
+
+/** `POST /token?grant_type=pkce`. */
+export const pkceGrant = defineGrant("pkce", exchangeAuthCode);

@@ -2,6 +2,7 @@
 export * from "./authenticate.js";
 export * from "./claims.js";
 export type * from "./deps.js";
+export * from "./grants.js";
 export * from "./logout.js";
 export type * from "./ports/session-store.js";
 export type * from "./ports/token-signer.js";

@@ -1,6 +1,7 @@
 import type { HooksDeps } from "../hooks/index.js";
 import { err, failures, type Result } from "../kernel/index.js";
 import type { SessionsDeps } from "./deps.js";
+import { defineGrant } from "./grants.js";
 import type { Session } from "./session.js";
 import { type SessionTokens, signSession } from "./steps/issue-session.js";
 
@@ -66,3 +67,6 @@ export async function refreshSession(
     }
   }
 }
+
+/** `POST /token?grant_type=refresh_token`. */
+export const refreshTokenGrant = defineGrant("refresh_token", refreshSession);

@@ -2,6 +2,7 @@ import { isBanned, normalizeEmail, normalizePhone, type User } from "../accounts
 import { type HooksDeps, passwordVerificationAttempt } from "../hooks/index.js";
 import { err, failures, type Result } from "../kernel/index.js";
 import type { SessionsDeps } from "./deps.js";
+import { defineGrant } from "./grants.js";
 import { newSession, type SessionTokens, signSession } from "./steps/issue-session.js";
 
 const invalidCredentials = () => failures.invalidCredentials();
@@ -95,3 +96,6 @@ async function findUser(
   const normalized = normalizePhone(phone ?? "");
   return normalized.ok ? deps.store.users.findByPhone(normalized.value) : null;
 }
+
+/** `POST /token?grant_type=password`. */
+export const passwordGrant = defineGrant("password", signInWithPassword);

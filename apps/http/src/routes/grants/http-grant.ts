@@ -1,0 +1,28 @@
+import type { AuthDeps, Grant, Result } from "@authsvc/core";
+import type { Context } from "hono";
+import type { AppEnv } from "../../http/app-env.js";
+
+/**
+ * How `POST /token` speaks one grant type: it reads the grant's fields from the JSON body, runs the
+ * grant's use case and answers its outcome. One file per grant type in this folder, listed in
+ * `index.ts`; the route looks the requested `grant_type` up there.
+ */
+export interface HttpGrant {
+  readonly type: string;
+  readonly handle: (c: Context<AppEnv>, json: Record<string, unknown>) => Promise<Response>;
+}
+
+/** The HTTP side of `grant`: `handle` gets the grant's use case bound to the request's ports. */
+export function httpGrant<I, O>(
+  grant: Grant<AuthDeps, I, O>,
+  handle: (
+    c: Context<AppEnv>,
+    json: Record<string, unknown>,
+    run: (input: I) => Promise<Result<O>>,
+  ) => Promise<Response>,
+): HttpGrant {
+  return {
+    type: grant.type,
+    handle: (c, json) => handle(c, json, (input) => grant.run(c.get("deps"), input)),
+  };
+}

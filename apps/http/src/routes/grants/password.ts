@@ -1,0 +1,13 @@
+import { passwordGrant } from "@authsvc/core";
+import * as v from "valibot";
+import { filledText, parseBody, text, unwrap } from "../../http/body.js";
+import { sessionJson } from "../../http/presenters/session-json.js";
+import { httpGrant } from "./http-grant.js";
+
+const PasswordGrant = v.object({ email: filledText, phone: filledText, password: text });
+
+/** `grant_type=password`: an email or a phone and a password. */
+export const passwordHttpGrant = httpGrant(passwordGrant, async (c, json, run) => {
+  const { password = "", ...address } = parseBody(PasswordGrant, json);
+  return c.json(sessionJson(unwrap(await run({ ...address, password }))));
+});
