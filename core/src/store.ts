@@ -1,9 +1,13 @@
+import type { AccountSettingsRepositories } from "./account-settings/index.js";
 import type { AccountsRepositories } from "./accounts/index.js";
 import type { ExternalRepositories } from "./external/index.js";
 import type { Transactor } from "./kernel/index.js";
 import type { MfaRepositories } from "./mfa/index.js";
+import type { PasswordlessRepositories } from "./passwordless/index.js";
 import type { PkceRepositories } from "./pkce/index.js";
+import type { RecoveryRepositories } from "./recovery/index.js";
 import type { SessionsRepositories } from "./sessions/index.js";
+import type { SignupRepositories } from "./signup/index.js";
 import type { VerificationRepositories } from "./verification/index.js";
 
 /** Every slice's repositories, bound to one connection or transaction. A new slice adds its own here. */
@@ -13,6 +17,10 @@ export interface Repositories
         SessionsRepositories &
         PkceRepositories &
         VerificationRepositories &
+        SignupRepositories &
+        RecoveryRepositories &
+        PasswordlessRepositories &
+        AccountSettingsRepositories &
         ExternalRepositories,
       "factors"
     >,

@@ -1,10 +1,13 @@
 import type { User } from "../accounts/index.js";
 import { actorUsername } from "../accounts/index.js";
 import { err, failures, Outbox, ok, type Result, transactionThenSend } from "../kernel/index.js";
-import type { VerificationDeps, VerificationRepositories } from "../verification/index.js";
 import { tooSoon, undoMessage } from "../verification/index.js";
+import type { AccountSettingsDeps, AccountSettingsRepositories } from "./deps.js";
 
-type Deps = Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "sms" | "settings">;
+type Deps = Pick<
+  AccountSettingsDeps,
+  "store" | "clock" | "random" | "tokens" | "mailer" | "sms" | "settings"
+>;
 
 /** Where the nonce goes: the email when the user has one (as the reference), else the phone. */
 type Channel = { kind: "email"; address: string } | { kind: "sms"; address: string };
@@ -32,7 +35,7 @@ function channelOf(user: User): Result<Channel> {
  * (`MAILER_OTP_EXP` by email, `SMS_OTP_EXP` by SMS), as the reference checks it.
  */
 export function nonceLifetimeSeconds(
-  settings: VerificationDeps["settings"],
+  settings: AccountSettingsDeps["settings"],
   user: Pick<User, "email" | "phone">,
 ): number {
   return user.email !== null ? settings.mailer.otpExp : settings.sms.otpExp;
@@ -54,7 +57,7 @@ export async function reauthenticate(
   input: { userId: string },
 ): Promise<Result<{ messageId?: string }>> {
   const now = deps.clock.now();
-  const outbox = new Outbox<VerificationRepositories>();
+  const outbox = new Outbox<AccountSettingsRepositories>();
   const sent = await transactionThenSend(deps.store, outbox, async (repos): Promise<Result<boolean>> => {
     const user = await repos.users.lock(input.userId);
     if (user === null) return err(failures.userNotFound());
@@ -103,8 +106,8 @@ export async function reauthenticate(
 
 /** Draws the nonce and stores its hashes (on the user and as a one-time token); returns the nonce. */
 async function storeNonce(
-  deps: Pick<VerificationDeps, "random" | "tokens" | "settings">,
-  repos: VerificationRepositories,
+  deps: Pick<AccountSettingsDeps, "random" | "tokens" | "settings">,
+  repos: AccountSettingsRepositories,
   user: User,
   channel: Channel,
   now: Date,

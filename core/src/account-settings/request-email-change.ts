@@ -3,12 +3,11 @@ import { err, failures, type Outbox, ok, type Result } from "../kernel/index.js"
 import type { PkceChallenge } from "../pkce/index.js";
 import {
   EMAIL_CHANGE_TOKENS,
-  type EmailChangeDeps,
   emailApplied,
   mailEmailChange,
   saveChannelChange,
-  type VerificationRepositories,
 } from "../verification/index.js";
+import type { AccountSettingsDeps, AccountSettingsRepositories } from "./deps.js";
 
 export interface RequestEmailChangeInput {
   /** The user, read with `lock` in the caller's transaction. */
@@ -19,7 +18,7 @@ export interface RequestEmailChangeInput {
   readonly redirectTo: string;
   readonly now: Date;
   /** Where the mails wait until the caller's transaction has committed (`transactionThenSend`). */
-  readonly outbox: Outbox<VerificationRepositories>;
+  readonly outbox: Outbox<AccountSettingsRepositories>;
   /** A PKCE flow (`code_challenge`): the mailed link then yields a code for `POST /token?grant_type=pkce`. */
   readonly pkce?: PkceChallenge | null | undefined;
 }
@@ -36,8 +35,8 @@ export interface RequestEmailChangeInput {
  * wait in `input.outbox`: a refused send, or the hourly cap, then removes their tokens again.
  */
 export async function requestEmailChange(
-  deps: EmailChangeDeps,
-  repos: VerificationRepositories,
+  deps: Pick<AccountSettingsDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings">,
+  repos: AccountSettingsRepositories,
   input: RequestEmailChangeInput,
 ): Promise<Result<User>> {
   const { user, newEmail, now } = input;

@@ -1,12 +1,7 @@
 import type { User } from "../accounts/index.js";
 import { err, failures, type Outbox, ok, type Result } from "../kernel/index.js";
-import {
-  type PhoneChangeDeps,
-  phoneApplied,
-  saveChannelChange,
-  textPhoneChange,
-  type VerificationRepositories,
-} from "../verification/index.js";
+import { phoneApplied, saveChannelChange, textPhoneChange } from "../verification/index.js";
+import type { AccountSettingsDeps, AccountSettingsRepositories } from "./deps.js";
 
 /**
  * Records a pending change of `user`'s phone to `newPhone` (E.164 digits) and texts a code to the new
@@ -18,9 +13,9 @@ import {
  * The code waits in `input.outbox` until the caller's transaction has committed (`transactionThenSend`).
  */
 export async function requestPhoneChange(
-  deps: PhoneChangeDeps,
-  repos: VerificationRepositories,
-  input: { user: User; newPhone: string; now: Date; outbox: Outbox<VerificationRepositories> },
+  deps: Pick<AccountSettingsDeps, "store" | "random" | "tokens" | "sms" | "settings">,
+  repos: AccountSettingsRepositories,
+  input: { user: User; newPhone: string; now: Date; outbox: Outbox<AccountSettingsRepositories> },
 ): Promise<Result<User>> {
   const { user, newPhone, now } = input;
   if (newPhone === user.phone) return ok(user);

@@ -19,7 +19,7 @@ import {
   transactionThenSend,
 } from "../kernel/index.js";
 import type { PkceChallenge } from "../pkce/index.js";
-import type { VerificationDeps, VerificationRepositories } from "../verification/index.js";
+import type { AccountSettingsDeps, AccountSettingsRepositories } from "./deps.js";
 import { nonceLifetimeSeconds } from "./reauthenticate.js";
 import { requestEmailChange } from "./request-email-change.js";
 import { requestPhoneChange } from "./request-phone-change.js";
@@ -42,7 +42,7 @@ export interface UpdateUserInput {
 }
 
 type Deps = Pick<
-  VerificationDeps,
+  AccountSettingsDeps,
   "store" | "clock" | "random" | "tokens" | "hasher" | "mailer" | "sms" | "settings"
 >;
 
@@ -92,7 +92,7 @@ async function planPassword(
 
 /** The refusal of a new address another user has, or null. */
 async function addressTaken(
-  repos: VerificationRepositories,
+  repos: AccountSettingsRepositories,
   user: User,
   wanted: { email: string | null; phone: string | null },
 ): Promise<AuthError | null> {
@@ -109,7 +109,7 @@ async function addressTaken(
  * take the account over, second factor or not. A token without a session is refused as well.
  */
 async function mfaRequiresAal2(
-  repos: VerificationRepositories,
+  repos: AccountSettingsRepositories,
   userId: string,
   sessionId: string | null,
 ): Promise<AuthError | null> {
@@ -147,7 +147,7 @@ export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<Re
   const { siteUrl, uriAllowList, signup } = deps.settings;
   const redirectTo = resolveRedirect(input.redirectTo, { siteUrl, allowList: uriAllowList });
 
-  const outbox = new Outbox<VerificationRepositories>();
+  const outbox = new Outbox<AccountSettingsRepositories>();
   return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<UserWithIdentities>> => {
     const user = await repos.users.lock(input.userId);
     if (user === null) return err(failures.userNotFound());

@@ -10,7 +10,7 @@ import {
   type User,
   type UserWithIdentities,
 } from "../accounts/index.js";
-import { type HooksDeps, userToCreate, vetNewUser } from "../hooks/index.js";
+import { userToCreate, vetNewUser } from "../hooks/index.js";
 import {
   err,
   failures,
@@ -60,7 +60,7 @@ export interface ActionLink {
 }
 
 type Deps = Pick<AdminDeps, "store" | "clock" | "random" | "tokens" | "hasher" | "mailer" | "settings"> &
-  Partial<HooksDeps>;
+  Partial<Pick<AdminDeps, "hooks">>;
 
 /** The token a link of each type carries and how it is verified. */
 const LINKS: Readonly<
@@ -189,7 +189,7 @@ export async function generateLink(deps: Deps, input: GenerateLinkInput): Promis
 
 /** Creates or updates the user the link is for, with the audit entries of its type. */
 async function prepareUser(
-  deps: Pick<AdminDeps, "random" | "settings"> & Partial<HooksDeps>,
+  deps: Pick<AdminDeps, "random" | "settings"> & Partial<Pick<AdminDeps, "hooks">>,
   repos: AdminRepositories,
   existing: User | null,
   plan: Plan,
@@ -294,7 +294,7 @@ function newEmailUser(deps: Pick<AdminDeps, "random" | "settings">, plan: Plan, 
 
 /** A new, unconfirmed email user with its email identity. */
 async function createEmailUser(
-  deps: Pick<AdminDeps, "random" | "settings"> & Partial<HooksDeps>,
+  deps: Pick<AdminDeps, "random" | "settings"> & Partial<Pick<AdminDeps, "hooks">>,
   repos: AdminRepositories,
   plan: Plan,
   invite: boolean,

@@ -6,7 +6,7 @@ import {
   type User,
   type UserWithIdentities,
 } from "../accounts/index.js";
-import { type HooksDeps, userToCreate, vetNewUser } from "../hooks/index.js";
+import { userToCreate, vetNewUser } from "../hooks/index.js";
 import {
   err,
   failures,
@@ -17,8 +17,8 @@ import {
   resolveRedirect,
   transactionThenSend,
 } from "../kernel/index.js";
-import { sendEmailToken, type VerificationRepositories } from "../verification/index.js";
-import type { AdminDeps } from "./deps.js";
+import { sendEmailToken } from "../verification/index.js";
+import type { AdminDeps, AdminRepositories } from "./deps.js";
 
 /**
  * Invites someone by email for an admin (`POST /invite`) and mails them the invitation.
@@ -34,7 +34,8 @@ import type { AdminDeps } from "./deps.js";
  * `actor.role` is the admin token's role, recorded as the actor's name.
  */
 export async function inviteUser(
-  deps: Pick<AdminDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings"> & Partial<HooksDeps>,
+  deps: Pick<AdminDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings"> &
+    Partial<Pick<AdminDeps, "hooks">>,
   input: {
     actor: { role: string };
     email: string;
@@ -73,7 +74,7 @@ export async function inviteUser(
   if (!vetted.ok) return vetted;
 
   // Sent before the answer: an admin may learn whether the mail left (`email_send_failed`).
-  const outbox = new Outbox<VerificationRepositories>();
+  const outbox = new Outbox<AdminRepositories>();
   return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<UserWithIdentities>> => {
     const existing = await lockUserByAddress(repos.users, "email", email);
     let user: User;

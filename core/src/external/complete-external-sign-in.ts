@@ -10,8 +10,8 @@ import {
 } from "../kernel/index.js";
 import { flowStateExpired, storeIssuedFlow } from "../pkce/index.js";
 import { issueSession, type SessionTokens, signOutcome, type Unsigned } from "../sessions/index.js";
-import type { VerificationRepositories } from "../verification/index.js";
-import type { ExternalDeps } from "./deps.js";
+import type {} from "../verification/index.js";
+import type { ExternalDeps, ExternalRepositories } from "./deps.js";
 import type { ProviderTokens } from "./ports/external-provider.js";
 import { commitThenSend } from "./steps/commit-then-send.js";
 import { externalAccount, vetExternalAccount } from "./steps/external-account.js";
@@ -115,7 +115,7 @@ export async function completeExternalSignIn(
       : ok(null);
   if (!vetted.ok) return fail(vetted.error);
   const outcome = await afterFirstSignInRaces(() => {
-    const outbox = new Outbox<VerificationRepositories>();
+    const outbox = new Outbox<ExternalRepositories>();
     return commitThenSend(deps.store, outbox, async (repos): Promise<Result<Unsigned<CallbackOutcome>>> => {
       const account =
         state.linkingTargetId !== null

@@ -6,8 +6,8 @@ import {
   type StartedSession,
   signSession,
 } from "../sessions/index.js";
-import type { VerificationRepositories } from "../verification/index.js";
-import type { ExternalDeps } from "./deps.js";
+import type {} from "../verification/index.js";
+import type { ExternalDeps, ExternalRepositories } from "./deps.js";
 import type { ExternalUser } from "./ports/external-provider.js";
 import { commitThenSend } from "./steps/commit-then-send.js";
 import { externalAccount, vetExternalAccount } from "./steps/external-account.js";
@@ -79,7 +79,7 @@ export async function signInWithIdToken(
       : ok(null);
   if (!vetted.ok) return vetted;
   const started = await afterFirstSignInRaces(() => {
-    const outbox = new Outbox<VerificationRepositories>();
+    const outbox = new Outbox<ExternalRepositories>();
     return commitThenSend(deps.store, outbox, async (repos): Promise<Result<StartedSession>> => {
       const account =
         input.linkTargetId !== undefined

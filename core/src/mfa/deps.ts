@@ -1,11 +1,23 @@
-import type { Transactor } from "../kernel/index.js";
-import type { VerificationDeps, VerificationRepositories } from "../verification/index.js";
+import type { AuditLog, IdentityRepository, PasswordHasher, UserRepository } from "../accounts/index.js";
+import type { HookDispatcher, HookFunctions } from "../hooks/index.js";
+import type { DeliveryQueue, KernelDeps, Transactor } from "../kernel/index.js";
+import type { FlowStateStore } from "../pkce/index.js";
+import type { SessionStore, TokenSigner } from "../sessions/index.js";
+import type { Mailer, OneTimeTokenStore, SendQuota, SmsSender } from "../verification/index.js";
 import type { ChallengeStore, FactorStore, SessionAssurance } from "./ports/factor-store.js";
 import type { SecretBox } from "./ports/secret-box.js";
 import type { Totp } from "./ports/totp.js";
 
 /** The repositories MFA uses: factors, challenges, the sessions they raise, and the SMS counters. */
-export interface MfaRepositories extends VerificationRepositories {
+export interface MfaRepositories {
+  readonly users: UserRepository;
+  readonly identities: IdentityRepository;
+  readonly audit: AuditLog;
+  readonly hookFunctions: HookFunctions;
+  readonly sessions: SessionStore;
+  readonly flowStates: FlowStateStore;
+  readonly oneTimeTokens: OneTimeTokenStore;
+  readonly quota: SendQuota;
   readonly factors: FactorStore;
   readonly challenges: ChallengeStore;
   readonly assurance: SessionAssurance;
@@ -14,8 +26,15 @@ export interface MfaRepositories extends VerificationRepositories {
 export type MfaStore = MfaRepositories & Transactor<MfaRepositories>;
 
 /** The ports the MFA use cases may use. */
-export interface MfaDeps extends Omit<VerificationDeps, "store"> {
+export interface MfaDeps extends KernelDeps {
   readonly store: MfaStore;
+  readonly hasher: PasswordHasher;
+  readonly signer: TokenSigner;
+  readonly mailer: Mailer;
+  readonly sms: SmsSender;
+  readonly deliveries: DeliveryQueue;
   readonly totp: Totp;
   readonly secretBox: SecretBox;
+  /** Optional where a use case runs hooks: unit tests without it run none. */
+  readonly hooks: HookDispatcher;
 }

@@ -1,5 +1,5 @@
 import { type Factor, type User, userBody } from "../accounts/index.js";
-import { type HooksDeps, mfaVerificationAttempt } from "../hooks/index.js";
+import { mfaVerificationAttempt } from "../hooks/index.js";
 import {
   constantTimeEqual,
   err,
@@ -29,7 +29,7 @@ type Deps = Pick<
   MfaDeps,
   "store" | "clock" | "random" | "tokens" | "settings" | "signer" | "totp" | "secretBox"
 > &
-  Partial<HooksDeps>;
+  Partial<Pick<MfaDeps, "hooks">>;
 
 /**
  * `POST /factors/{id}/verify`: answers a challenge with a code. On success the caller's session is

@@ -11,7 +11,6 @@ import {
   transactionThenSend,
 } from "../kernel/index.js";
 import type { PkceChallenge } from "../pkce/index.js";
-import type { VerificationDeps, VerificationRepositories } from "../verification/index.js";
 import {
   answerAlike,
   holdsUnprovenEmail,
@@ -20,6 +19,7 @@ import {
   tooSoon,
   undoCreationWith,
 } from "../verification/index.js";
+import type { PasswordlessDeps, PasswordlessRepositories } from "./deps.js";
 import { findOrCreatePasswordless, vetPasswordless } from "./steps/passwordless-user.js";
 
 /** Seconds between two magic links to one address (the spec's limits table). */
@@ -37,7 +37,7 @@ export interface SendMagicLinkInput {
 }
 
 type Deps = Pick<
-  VerificationDeps,
+  PasswordlessDeps,
   "store" | "clock" | "random" | "tokens" | "mailer" | "deliveries" | "settings"
 >;
 
@@ -115,7 +115,7 @@ async function mailMagicLink(
   // After the answer, like the rest of this delivery: a refusal of the hook is logged, not answered.
   const vetted = await vetPasswordless(deps, wanted);
   if (!vetted.ok) return vetted;
-  const outbox = new Outbox<VerificationRepositories>({ reserved: true });
+  const outbox = new Outbox<PasswordlessRepositories>({ reserved: true });
   return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<Record<never, never>>> => {
     const found = await findOrCreatePasswordless(deps, repos, { ...wanted, vetted: vetted.value });
     if (found === null) {

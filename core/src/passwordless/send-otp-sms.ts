@@ -1,8 +1,8 @@
 import type { Metadata } from "../accounts/index.js";
 import { actorUsername, normalizePhone } from "../accounts/index.js";
 import { err, failures, Outbox, ok, type Result, transactionThenSend } from "../kernel/index.js";
-import type { VerificationDeps, VerificationRepositories } from "../verification/index.js";
 import { resendSmsConfirmation, undoCreationWith } from "../verification/index.js";
+import type { PasswordlessDeps, PasswordlessRepositories } from "./deps.js";
 import { findOrCreatePasswordless, vetPasswordless } from "./steps/passwordless-user.js";
 
 export interface SendSmsOtpInput {
@@ -15,7 +15,7 @@ export interface SendSmsOtpInput {
   readonly channel?: string;
 }
 
-type Deps = Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "sms" | "settings">;
+type Deps = Pick<PasswordlessDeps, "store" | "clock" | "random" | "tokens" | "sms" | "settings">;
 
 /**
  * Texts a one-time sign-in code (`POST /otp` with a phone), verified with `type: "sms"`. Like the
@@ -46,7 +46,7 @@ export async function sendSmsOtp(deps: Deps, input: SendSmsOtpInput): Promise<Re
   };
   const vetted = await vetPasswordless(deps, wanted);
   if (!vetted.ok) return vetted;
-  const outbox = new Outbox<VerificationRepositories>();
+  const outbox = new Outbox<PasswordlessRepositories>();
   const sent = await transactionThenSend(deps.store, outbox, async (repos): Promise<Result<true>> => {
     const found = await findOrCreatePasswordless(deps, repos, { ...wanted, vetted: vetted.value });
     if (found === null) {

@@ -10,11 +10,11 @@ import {
   transactionThenSend,
 } from "../kernel/index.js";
 import type { PkceChallenge } from "../pkce/index.js";
-import type { VerificationDeps, VerificationRepositories } from "../verification/index.js";
 import { answerAlike, holdsUnprovenEmail, sendEmailToken, tooSoon } from "../verification/index.js";
+import type { RecoveryDeps, RecoveryRepositories } from "./deps.js";
 
 type Deps = Pick<
-  VerificationDeps,
+  RecoveryDeps,
   "store" | "clock" | "random" | "tokens" | "mailer" | "deliveries" | "settings"
 >;
 
@@ -59,7 +59,7 @@ function mailRecovery(
   now: Date,
   pkce: PkceChallenge | null | undefined,
 ) {
-  const outbox = new Outbox<VerificationRepositories>({ reserved: true });
+  const outbox = new Outbox<RecoveryRepositories>({ reserved: true });
   return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<Record<never, never>>> => {
     const user = await lockUserByAddress(repos.users, "email", email);
     if (user === null || holdsUnprovenEmail(user)) return ok({});

@@ -1,18 +1,32 @@
-import type { AccountsDeps, AccountsRepositories } from "../accounts/index.js";
-import type { HooksRepositories } from "../hooks/index.js";
-import type { Transactor } from "../kernel/index.js";
+import type {
+  AuditLog,
+  IdentityRepository,
+  PasswordHasher,
+  UserFactors,
+  UserRepository,
+} from "../accounts/index.js";
+import type { HookDispatcher, HookFunctions } from "../hooks/index.js";
+import type { KernelDeps, Transactor } from "../kernel/index.js";
 import type { SessionStore } from "./ports/session-store.js";
 import type { TokenSigner } from "./ports/token-signer.js";
 
-/** The repositories sessions use: the accounts', the session store, and Postgres-function hooks. */
-export interface SessionsRepositories extends AccountsRepositories, HooksRepositories {
+/** The repositories sessions use: users and their identities, the session store, audit, hook functions. */
+export interface SessionsRepositories {
+  readonly users: UserRepository;
+  readonly identities: IdentityRepository;
+  readonly audit: AuditLog;
+  readonly factors: UserFactors;
+  readonly hookFunctions: HookFunctions;
   readonly sessions: SessionStore;
 }
 
 export type SessionsStore = SessionsRepositories & Transactor<SessionsRepositories>;
 
 /** The ports the sessions use cases may use. */
-export interface SessionsDeps extends Omit<AccountsDeps, "store"> {
+export interface SessionsDeps extends KernelDeps {
   readonly store: SessionsStore;
+  readonly hasher: PasswordHasher;
   readonly signer: TokenSigner;
+  /** Optional where a use case runs hooks: unit tests without it run none. */
+  readonly hooks: HookDispatcher;
 }

@@ -1,4 +1,4 @@
-import type { HooksDeps } from "../hooks/index.js";
+import type {} from "../hooks/index.js";
 import { err, failures, type Result } from "../kernel/index.js";
 import type { SessionsDeps } from "./deps.js";
 import { defineGrant } from "./grants.js";
@@ -18,7 +18,8 @@ const alreadyUsed = () => failures.refreshTokenAlreadyUsed();
  * request fails. The reference (v1 tokens) keeps the session; see docs/http-api.md, "Differences".
  */
 export async function refreshSession(
-  deps: Pick<SessionsDeps, "store" | "clock" | "tokens" | "signer" | "settings"> & Partial<HooksDeps>,
+  deps: Pick<SessionsDeps, "store" | "clock" | "tokens" | "signer" | "settings"> &
+    Partial<Pick<SessionsDeps, "hooks">>,
   input: { refreshToken: string },
 ): Promise<Result<SessionTokens>> {
   const presented = input.refreshToken;

@@ -1,5 +1,5 @@
 import { isBanned, normalizeEmail, normalizePhone, type User } from "../accounts/index.js";
-import { type HooksDeps, passwordVerificationAttempt } from "../hooks/index.js";
+import { passwordVerificationAttempt } from "../hooks/index.js";
 import { err, failures, type Result } from "../kernel/index.js";
 import type { SessionsDeps } from "./deps.js";
 import { defineGrant } from "./grants.js";
@@ -17,7 +17,7 @@ const invalidCredentials = () => failures.invalidCredentials();
  */
 export async function signInWithPassword(
   deps: Pick<SessionsDeps, "store" | "clock" | "hasher" | "signer" | "settings" | "random" | "tokens"> &
-    Partial<HooksDeps>,
+    Partial<Pick<SessionsDeps, "hooks">>,
   input: { email?: string; phone?: string; password: string },
 ): Promise<Result<SessionTokens>> {
   const { email, phone, password } = input;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { blankUser, type User, type UserWithIdentities } from "../accounts/index.js";
 import { setUpSignUp } from "../testing/signup/sign-up-fixtures.js";
-import type { VerificationStore } from "../verification/index.js";
+import type { SignupStore } from "./deps.js";
 import { signUp } from "./sign-up.js";
 
 const EXISTING_ID = "99999999-9999-4999-8999-999999999999";
@@ -128,7 +128,7 @@ describe("duplicate signUp", () => {
     seedUser(deps, { email: "alice@example.com", emailConfirmedAt: new Date("2025-01-02") });
     // The competing sign-up commits between our lookup and our insert: the lookup sees nothing.
     let lookups = 0;
-    const store: VerificationStore = {
+    const store: SignupStore = {
       ...deps.store,
       transaction: (fn) =>
         deps.store.transaction((repos) =>

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { fakeStore } from "../testing/index.js";
 import { setUpSignUp } from "../testing/signup/sign-up-fixtures.js";
-import type { VerificationStore } from "../verification/index.js";
+import type { SignupStore } from "./deps.js";
 import { signUp } from "./sign-up.js";
 
 const setUp = setUpSignUp;
 
 /** A store whose transactions roll the tables back when the callback throws, like Postgres. */
-function rollingBack(store: ReturnType<typeof fakeStore>): VerificationStore {
+function rollingBack(store: ReturnType<typeof fakeStore>): SignupStore {
   return {
     ...store,
     transaction: async (fn) => {

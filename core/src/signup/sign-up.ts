@@ -12,7 +12,7 @@ import {
   type UserWithIdentities,
   withProviders,
 } from "../accounts/index.js";
-import { beforeUserCreated, type HooksDeps, userToCreate, vetNewUser } from "../hooks/index.js";
+import { beforeUserCreated, userToCreate, vetNewUser } from "../hooks/index.js";
 import {
   err,
   failures,
@@ -25,7 +25,6 @@ import {
 } from "../kernel/index.js";
 import type { PkceChallenge } from "../pkce/index.js";
 import { issueSession, type SessionTokens, signOutcome, type Unsigned } from "../sessions/index.js";
-import type { VerificationDeps, VerificationRepositories } from "../verification/index.js";
 import {
   resendEmailConfirmation,
   resendSmsConfirmation,
@@ -35,6 +34,7 @@ import {
   tooSoon,
   undoCreationWith,
 } from "../verification/index.js";
+import type { SignupDeps, SignupRepositories } from "./deps.js";
 
 export interface SignUpInput {
   readonly email?: string;
@@ -58,10 +58,10 @@ export type SignUpOutcome =
 type Committed = Result<Unsigned<SignUpOutcome>>;
 
 type SignUpDeps = Pick<
-  VerificationDeps,
+  SignupDeps,
   "store" | "clock" | "random" | "tokens" | "hasher" | "signer" | "mailer" | "sms" | "deliveries" | "settings"
 > &
-  Partial<HooksDeps>;
+  Partial<Pick<SignupDeps, "hooks">>;
 type Channel = "email" | "phone";
 
 /**
@@ -107,7 +107,7 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
   const strength = checkPassword(deps.settings.password, password);
   if (!strength.ok) return strength;
 
-  const findExisting = (repos: Pick<VerificationRepositories, "users">) =>
+  const findExisting = (repos: Pick<SignupRepositories, "users">) =>
     channel === "email" ? repos.users.findByEmail(address.value) : repos.users.findByPhone(address.value);
   // One password computation on every path, duplicates included, so that timing does not reveal a
   // taken address: the hash of a new user's, or the check of an account never confirmed against the
@@ -123,7 +123,7 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
     siteUrl: deps.settings.siteUrl,
     allowList: deps.settings.uriAllowList,
   });
-  const outbox = new Outbox<VerificationRepositories>(channel === "email" ? { later: deps.deliveries } : {});
+  const outbox = new Outbox<SignupRepositories>(channel === "email" ? { later: deps.deliveries } : {});
   const fields: NewUserFields = {
     channel,
     address: address.value,
@@ -208,7 +208,7 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
  * `registered` and, when the answer must not tell (`hideExisting`), for every address.
  */
 function answered(
-  deps: Pick<VerificationDeps, "settings">,
+  deps: Pick<SignupDeps, "settings">,
   user: User,
   identity: Identity,
   registered = false,
@@ -229,17 +229,12 @@ interface NewUserFields {
   readonly now: Date;
   readonly redirectTo: string;
   /** Where the confirmation waits until the sign-up has committed. */
-  readonly outbox: Outbox<VerificationRepositories>;
+  readonly outbox: Outbox<SignupRepositories>;
   readonly pkce: PkceChallenge | null;
 }
 
 /** A new email/phone user; also the template of the fake user answered for a duplicate. */
-function newUser(
-  deps: Pick<VerificationDeps, "settings">,
-  id: string,
-  f: NewUserFields,
-  confirmed: boolean,
-): User {
+function newUser(deps: Pick<SignupDeps, "settings">, id: string, f: NewUserFields, confirmed: boolean): User {
   return blankUser({
     id,
     aud: deps.settings.jwt.aud,
@@ -257,7 +252,7 @@ function newUser(
 }
 
 function identityOf(
-  deps: Pick<VerificationDeps, "random">,
+  deps: Pick<SignupDeps, "random">,
   user: User,
   f: NewUserFields,
   confirmed: boolean,
@@ -283,7 +278,7 @@ function identityOf(
 /** Answers a sign-up for an address that already has an account (see `signUp`). */
 async function repeatedSignUp(
   deps: SignUpDeps,
-  repos: VerificationRepositories,
+  repos: SignupRepositories,
   existing: User,
   f: NewUserFields,
   autoconfirm: boolean,
@@ -350,7 +345,7 @@ async function repeatedSignUp(
  * with the same password (the owner trying again) keeps it. Identities of external providers go in
  * any case (none vouched for the address, or the account would be confirmed).
  */
-async function dropUnproven(repos: VerificationRepositories, existing: User, f: NewUserFields) {
+async function dropUnproven(repos: SignupRepositories, existing: User, f: NewUserFields) {
   if (confirmedAt(existing) !== null) return;
   const locked = await repos.users.lock(existing.id);
   if (locked === null || confirmedAt(locked) !== null) return;

@@ -1,13 +1,31 @@
-import type { DeliveryQueue, Transactor } from "../kernel/index.js";
-import type { PkceRepositories } from "../pkce/index.js";
-import type { SessionsDeps } from "../sessions/index.js";
+import type {
+  AuditLog,
+  IdentityRepository,
+  PasswordHasher,
+  UserFactors,
+  UserRepository,
+} from "../accounts/index.js";
+import type { HookFunctions } from "../hooks/index.js";
+import type { DeliveryQueue, KernelDeps, Transactor } from "../kernel/index.js";
+import type { FlowStateStore } from "../pkce/index.js";
+import type { SessionStore, TokenSigner } from "../sessions/index.js";
 import type { Mailer } from "./ports/mailer.js";
 import type { OneTimeTokenStore } from "./ports/one-time-tokens.js";
 import type { SendQuota } from "./ports/send-quota.js";
 import type { SmsSender } from "./ports/sms-sender.js";
 
-/** The repositories verification uses: the sessions', PKCE flow states, one-time tokens and send counters. */
-export interface VerificationRepositories extends PkceRepositories {
+/**
+ * The repositories verification uses: one-time tokens and send counters, the users whose addresses
+ * they prove, and the sessions and PKCE flow states a verified token hands over.
+ */
+export interface VerificationRepositories {
+  readonly users: UserRepository;
+  readonly identities: IdentityRepository;
+  readonly audit: AuditLog;
+  readonly factors: UserFactors;
+  readonly hookFunctions: HookFunctions;
+  readonly sessions: SessionStore;
+  readonly flowStates: FlowStateStore;
   readonly oneTimeTokens: OneTimeTokenStore;
   /**
    * Send counters shared by all instances. Taken through the store itself (one atomic statement of its
@@ -20,8 +38,10 @@ export interface VerificationRepositories extends PkceRepositories {
 export type VerificationStore = VerificationRepositories & Transactor<VerificationRepositories>;
 
 /** The ports the verification use cases may use. */
-export interface VerificationDeps extends Omit<SessionsDeps, "store"> {
+export interface VerificationDeps extends KernelDeps {
   readonly store: VerificationStore;
+  readonly hasher: PasswordHasher;
+  readonly signer: TokenSigner;
   readonly mailer: Mailer;
   readonly sms: SmsSender;
   /** Where the mail of the endpoints that must not reveal an address's account goes after the answer. */

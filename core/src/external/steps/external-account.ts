@@ -9,16 +9,16 @@ import {
   type User,
   withProviders,
 } from "../../accounts/index.js";
-import { beforeUserCreated, type HooksDeps, userToCreate } from "../../hooks/index.js";
+import { beforeUserCreated, userToCreate } from "../../hooks/index.js";
 import { err, failures, type Outbox, ok, orRollback, type Result } from "../../kernel/index.js";
-import { sendEmailToken, undoCreationWith, type VerificationRepositories } from "../../verification/index.js";
+import { sendEmailToken, undoCreationWith } from "../../verification/index.js";
 import type { ExternalDeps, ExternalRepositories } from "../deps.js";
 import type { ExternalUser } from "../ports/external-provider.js";
 import { decideAccountLinking } from "./account-linking.js";
 import { FirstSignInRaceLost } from "./first-sign-in-race.js";
 
 type Deps = Pick<ExternalDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings"> &
-  Partial<HooksDeps>;
+  Partial<Pick<ExternalDeps, "hooks">>;
 
 export interface ExternalAccountInput {
   readonly provider: string;
@@ -27,7 +27,7 @@ export interface ExternalAccountInput {
   readonly redirectTo: string;
   readonly now: Date;
   /** Where a confirmation mail waits until the caller's transaction has committed (`transactionThenSend`). */
-  readonly outbox: Outbox<VerificationRepositories>;
+  readonly outbox: Outbox<ExternalRepositories>;
   /** The new user `vetExternalAccount` had the before-user-created hook vet, if any. */
   readonly vetted?: User | null;
 }

@@ -1,6 +1,6 @@
 import { actorUsername, type User, withProviders } from "../../accounts/index.js";
 import { err, failures, type Outbox, ok, orRollback, type Result } from "../../kernel/index.js";
-import { sendEmailToken, type VerificationRepositories } from "../../verification/index.js";
+import { sendEmailToken } from "../../verification/index.js";
 import type { ExternalDeps, ExternalRepositories } from "../deps.js";
 import type { ExternalUser } from "../ports/external-provider.js";
 import { newIdentity } from "./external-account.js";
@@ -21,7 +21,7 @@ export async function linkIdentityToUser(
     person: ExternalUser;
     redirectTo: string;
     now: Date;
-    outbox: Outbox<VerificationRepositories>;
+    outbox: Outbox<ExternalRepositories>;
   },
 ): Promise<Result<User>> {
   const { provider, person, now } = input;

@@ -1,7 +1,7 @@
 import { blankUser, createUser, lockUserByAddress, type Metadata, type User } from "../../accounts/index.js";
-import { type HooksDeps, userToCreate, vetNewUser } from "../../hooks/index.js";
+import { userToCreate, vetNewUser } from "../../hooks/index.js";
 import type { Result } from "../../kernel/index.js";
-import type { VerificationDeps, VerificationRepositories } from "../../verification/index.js";
+import type { PasswordlessDeps, PasswordlessRepositories } from "../deps.js";
 
 interface PasswordlessInput {
   channel: "email" | "phone";
@@ -20,7 +20,7 @@ interface PasswordlessInput {
  * would create for this address (none when the address is taken, creation is off, or the hook is).
  */
 export function vetPasswordless(
-  deps: Pick<VerificationDeps, "store" | "random" | "settings"> & Partial<HooksDeps>,
+  deps: Pick<PasswordlessDeps, "store" | "random" | "settings"> & Partial<Pick<PasswordlessDeps, "hooks">>,
   input: PasswordlessInput,
 ): Promise<Result<User | null>> {
   const { users } = deps.store;
@@ -34,7 +34,7 @@ export function vetPasswordless(
 }
 
 function newPasswordlessUser(
-  deps: Pick<VerificationDeps, "random" | "settings">,
+  deps: Pick<PasswordlessDeps, "random" | "settings">,
   input: PasswordlessInput,
 ): User {
   return blankUser({
@@ -58,8 +58,8 @@ function newPasswordlessUser(
  * the caller records the sign-up. The answer is locked for the rest of the transaction.
  */
 export async function findOrCreatePasswordless(
-  deps: Pick<VerificationDeps, "random" | "settings"> & Partial<HooksDeps>,
-  repos: VerificationRepositories,
+  deps: Pick<PasswordlessDeps, "random" | "settings"> & Partial<Pick<PasswordlessDeps, "hooks">>,
+  repos: PasswordlessRepositories,
   input: PasswordlessInput,
 ): Promise<{ user: User; created: boolean } | null> {
   const lockFound = () => lockUserByAddress(repos.users, input.channel, input.address);

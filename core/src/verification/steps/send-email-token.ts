@@ -12,7 +12,7 @@ export type EmailVerifyType = "signup" | "invite" | "magiclink" | "recovery" | "
 /** The mail kinds that carry a link (everything but the reauthentication nonce). */
 type LinkMailKind = Exclude<MailKind, "reauthentication">;
 
-export interface SendEmailTokenInput {
+export interface SendEmailTokenInput<R extends VerificationRepositories = VerificationRepositories> {
   readonly user: User;
   readonly tokenType: OneTimeTokenType;
   readonly mailKind: MailKind;
@@ -27,7 +27,7 @@ export interface SendEmailTokenInput {
   /** Default true; false builds and stores the token without sending anything (generate_link). */
   readonly send?: boolean;
   /** Where the mail waits until the transaction has committed (`transactionThenSend`); needed to send. */
-  readonly outbox?: Outbox<VerificationRepositories>;
+  readonly outbox?: Outbox<R>;
   /** A PKCE flow: following the link yields a code for this challenge instead of a session. */
   readonly pkce?: PkceChallenge | null | undefined;
 }
@@ -49,10 +49,10 @@ export interface EmailToken {
  * `over_email_send_rate_limit`; a refused send `email_send_failed`. Either way the token is removed
  * and the `*_sent_at` stamps of this request cleared (`undoMessage`).
  */
-export async function sendEmailToken(
+export async function sendEmailToken<R extends VerificationRepositories>(
   deps: Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings">,
-  repos: VerificationRepositories,
-  input: SendEmailTokenInput,
+  repos: R,
+  input: SendEmailTokenInput<R>,
 ): Promise<Result<EmailToken>> {
   const { settings } = deps;
   const send = input.send ?? true;

@@ -38,7 +38,10 @@ export async function undoMessage(
  * it was confirmed or signed in meanwhile (then it is someone's account). So a failed sign-up
  * leaves the address free, as if it had not happened (the audit keeps the attempt).
  */
-export function undoCreationWith(outbox: Outbox<VerificationRepositories>, userId: string): void {
+export function undoCreationWith<R extends VerificationRepositories>(
+  outbox: Outbox<R>,
+  userId: string,
+): void {
   outbox.onUndo(async (repos, removedUser) => {
     const user = await repos.users.lock(userId);
     const untouched =

@@ -1,0 +1,35 @@
+import type {
+  AuditLog,
+  IdentityRepository,
+  PasswordHasher,
+  UserFactors,
+  UserRepository,
+} from "../accounts/index.js";
+import type { HookFunctions } from "../hooks/index.js";
+import type { KernelDeps, Transactor } from "../kernel/index.js";
+import type { FlowStateStore } from "../pkce/index.js";
+import type { SessionStore } from "../sessions/index.js";
+import type { Mailer, OneTimeTokenStore, SendQuota, SmsSender } from "../verification/index.js";
+
+/** The repositories of the changes a signed-in user makes: their user row, the confirmations of a new address, the nonce of reauthentication. */
+export interface AccountSettingsRepositories {
+  readonly users: UserRepository;
+  readonly identities: IdentityRepository;
+  readonly audit: AuditLog;
+  readonly factors: UserFactors;
+  readonly hookFunctions: HookFunctions;
+  readonly sessions: SessionStore;
+  readonly flowStates: FlowStateStore;
+  readonly oneTimeTokens: OneTimeTokenStore;
+  readonly quota: SendQuota;
+}
+
+export type AccountSettingsStore = AccountSettingsRepositories & Transactor<AccountSettingsRepositories>;
+
+/** The ports the account-settings use cases may use. */
+export interface AccountSettingsDeps extends KernelDeps {
+  readonly store: AccountSettingsStore;
+  readonly hasher: PasswordHasher;
+  readonly mailer: Mailer;
+  readonly sms: SmsSender;
+}
