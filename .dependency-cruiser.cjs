@@ -1,7 +1,8 @@
 /**
  * The dependency rule of the hexagon (see docs/architecture.md):
  * core imports nothing outside core; adapters never import apps; inside core, a slice imports another
- * slice only through its entry (`<slice>/index.ts`) and never in a circle.
+ * slice only through its entry (`<slice>/index.ts`) and never in a circle, and a slice's deps types
+ * (`<slice>/deps.ts`) are not part of its entry, so no slice names another's.
  * Run by `npm run lint`; test/dependency-rule.test.ts proves the rules bite.
  */
 module.exports = {
@@ -25,11 +26,30 @@ module.exports = {
       comment:
         "A core slice (kernel, accounts, sessions, …) imports another slice only through its public entry, <slice>/index.ts.",
       severity: "error",
-      from: { path: "^core/src/([^/]+)/" },
+      from: { path: "^core/src/([^/]+)/", pathNot: "^core/src/testing/" },
       to: {
         path: "^core/src/(?!testing/)[^/]+/",
         pathNot: ["^core/src/$1/", "^core/src/[^/]+/index\\.ts$"],
       },
+    },
+    {
+      name: "core-testing-through-entry",
+      comment:
+        "Test support imports a slice through its entry, or the slice's deps.ts to type the stores it fakes.",
+      severity: "error",
+      from: { path: "^core/src/testing/" },
+      to: {
+        path: "^core/src/(?!testing/)[^/]+/",
+        pathNot: ["^core/src/[^/]+/index\\.ts$", "^core/src/[^/]+/deps\\.ts$"],
+      },
+    },
+    {
+      name: "core-slice-deps-private",
+      comment:
+        "A slice's deps types (<slice>/deps.ts) stay out of its entry, so no other slice can name them: a slice's deps list the ports it uses. Only the composition at core/src/*.ts gathers them (the kernel's base ports are shared).",
+      severity: "error",
+      from: { path: "^core/src/([^/]+)/index\\.ts$", pathNot: "^core/src/(kernel|testing)/" },
+      to: { path: "^core/src/$1/deps\\.ts$" },
     },
     {
       name: "core-no-circle",

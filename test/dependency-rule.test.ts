@@ -97,6 +97,58 @@ describe("the dependency rule (npm run lint)", () => {
     ]);
   });
 
+  it("fails a slice's entry exporting its deps types", async () => {
+    const root = tree();
+    write(root, "core/src/accounts/deps.ts", "export interface AccountsDeps {\n  readonly k: number;\n}\n");
+    write(
+      root,
+      "core/src/accounts/index.ts",
+      'export { acc } from "./acc.js";\nexport type * from "./deps.js";\n',
+    );
+    expect(await violations(root)).toEqual([
+      "core-slice-deps-private: core/src/accounts/index.ts -> core/src/accounts/deps.ts",
+    ]);
+  });
+
+  it("fails a slice naming another slice's deps type", async () => {
+    const root = tree();
+    write(root, "core/src/accounts/deps.ts", "export interface AccountsDeps {\n  readonly k: number;\n}\n");
+    write(
+      root,
+      "core/src/sessions/deps.ts",
+      'import type { AccountsDeps } from "../accounts/deps.js";\nexport interface SessionsDeps extends AccountsDeps {}\n',
+    );
+    write(root, "core/src/sessions/index.ts", 'export { s } from "./s.js";\n');
+    write(
+      root,
+      "core/src/sessions/s.ts",
+      'import type { SessionsDeps } from "./deps.js";\nexport const s = (d: SessionsDeps) => d;\n',
+    );
+    expect(await violations(root)).toEqual([
+      "core-slice-through-entry: core/src/sessions/deps.ts -> core/src/accounts/deps.ts",
+    ]);
+  });
+
+  it("lets the composition at the core root and test support read a slice's deps types", async () => {
+    const root = tree();
+    write(root, "core/src/accounts/deps.ts", "export interface AccountsDeps {\n  readonly k: number;\n}\n");
+    write(root, "core/src/deps.ts", 'export type { AccountsDeps as AuthDeps } from "./accounts/deps.js";\n');
+    write(
+      root,
+      "core/src/testing/fake.ts",
+      'import type { AccountsDeps } from "../accounts/deps.js";\nexport const fake = (d: AccountsDeps) => d;\n',
+    );
+    expect(await violations(root)).toEqual([]);
+  });
+
+  it("fails test support reaching into a slice past its entry and deps", async () => {
+    const root = tree();
+    write(root, "core/src/testing/fake.ts", 'import { k } from "../kernel/k.js";\nexport const fake = k;\n');
+    expect(await violations(root)).toEqual([
+      "core-testing-through-entry: core/src/testing/fake.ts -> core/src/kernel/k.ts",
+    ]);
+  });
+
   it("fails two core slices importing each other, even through their entries", async () => {
     const root = tree();
     write(

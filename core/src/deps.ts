@@ -1,15 +1,15 @@
-import type { AccountSettingsDeps } from "./account-settings/index.js";
-import type { AccountsDeps } from "./accounts/index.js";
-import type { AdminDeps } from "./admin/index.js";
-import type { ExternalDeps } from "./external/index.js";
-import type { HooksDeps } from "./hooks/index.js";
-import type { MfaDeps } from "./mfa/index.js";
-import type { PasswordlessDeps } from "./passwordless/index.js";
-import type { RecoveryDeps } from "./recovery/index.js";
-import type { SessionsDeps } from "./sessions/index.js";
-import type { SignupDeps } from "./signup/index.js";
+import type { AccountSettingsDeps } from "./account-settings/deps.js";
+import type { AccountsDeps } from "./accounts/deps.js";
+import type { AdminDeps } from "./admin/deps.js";
+import type { ExternalDeps } from "./external/deps.js";
+import type { HooksDeps } from "./hooks/deps.js";
+import type { MfaDeps } from "./mfa/deps.js";
+import type { PasswordlessDeps } from "./passwordless/deps.js";
+import type { RecoveryDeps } from "./recovery/deps.js";
+import type { SessionsDeps } from "./sessions/deps.js";
+import type { SignupDeps } from "./signup/deps.js";
 import type { Store } from "./store.js";
-import type { VerificationDeps } from "./verification/index.js";
+import type { VerificationDeps } from "./verification/deps.js";
 
 /**
  * Every port a use case may need, composed from each slice's dependency types; each use case names

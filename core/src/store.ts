@@ -1,14 +1,14 @@
-import type { AccountSettingsRepositories } from "./account-settings/index.js";
-import type { AccountsRepositories } from "./accounts/index.js";
-import type { ExternalRepositories } from "./external/index.js";
+import type { AccountSettingsRepositories } from "./account-settings/deps.js";
+import type { AccountsRepositories } from "./accounts/deps.js";
+import type { ExternalRepositories } from "./external/deps.js";
 import type { Transactor } from "./kernel/index.js";
-import type { MfaRepositories } from "./mfa/index.js";
-import type { PasswordlessRepositories } from "./passwordless/index.js";
-import type { PkceRepositories } from "./pkce/index.js";
-import type { RecoveryRepositories } from "./recovery/index.js";
-import type { SessionsRepositories } from "./sessions/index.js";
-import type { SignupRepositories } from "./signup/index.js";
-import type { VerificationRepositories } from "./verification/index.js";
+import type { MfaRepositories } from "./mfa/deps.js";
+import type { PasswordlessRepositories } from "./passwordless/deps.js";
+import type { PkceRepositories } from "./pkce/deps.js";
+import type { RecoveryRepositories } from "./recovery/deps.js";
+import type { SessionsRepositories } from "./sessions/deps.js";
+import type { SignupRepositories } from "./signup/deps.js";
+import type { VerificationRepositories } from "./verification/deps.js";
 
 /** Every slice's repositories, bound to one connection or transaction. A new slice adds its own here. */
 export interface Repositories

@@ -2,7 +2,6 @@
  * Account settings: the signed-in user changes their own account (`PUT /user`) — metadata, password
  * (after reauthentication where required), email and phone (each confirmed through `/verify`).
  */
-export type * from "./deps.js";
 export * from "./reauthenticate.js";
 export * from "./request-email-change.js";
 export * from "./request-phone-change.js";

@@ -2,7 +2,6 @@
 export * from "./audit-actor.js";
 export * from "./audit-payload.js";
 export * from "./channel-identity.js";
-export type * from "./deps.js";
 export * from "./email.js";
 export type * from "./factor.js";
 export * from "./metadata.js";

@@ -6,6 +6,5 @@ export * from "./admin-list-audit.js";
 export * from "./admin-list-users.js";
 export * from "./admin-update-user.js";
 export type { AdminUserFields } from "./admin-user-fields.js";
-export type * from "./deps.js";
 export * from "./generate-link.js";
 export * from "./invite-user.js";

@@ -1,6 +1,5 @@
 /** External sign-in: OAuth 2.0 / OpenID Connect providers, ID tokens, identity linking and unlinking. */
 export * from "./complete-external-sign-in.js";
-export type * from "./deps.js";
 export type * from "./ports/external-identities.js";
 export type * from "./ports/external-provider.js";
 export * from "./sign-in-with-id-token.js";

@@ -1,6 +1,5 @@
 /** Auth hooks: the dispatcher port, payloads, and the steps the use cases call at each hook point. */
 export * from "./access-token-claims.js";
-export type * from "./deps.js";
 export * from "./hook-answer.js";
 export * from "./names.js";
 export type * from "./payloads.js";

@@ -2,7 +2,6 @@
 export * from "./admin-factors.js";
 export type * from "./challenge.js";
 export * from "./challenge-factor.js";
-export type * from "./deps.js";
 export * from "./enroll-factor.js";
 export type * from "./ports/factor-store.js";
 export type * from "./ports/secret-box.js";

@@ -1,5 +1,4 @@
 /** PKCE: flow states that hand a session over by a one-time code and the client's code verifier. */
-export type * from "./deps.js";
 export * from "./exchange-auth-code.js";
 export * from "./flow-state.js";
 export type * from "./ports/flow-state-store.js";

@@ -1,7 +1,6 @@
 /** Sessions: sign-in, refresh, logout and authentication of access tokens. */
 export * from "./authenticate.js";
 export * from "./claims.js";
-export type * from "./deps.js";
 export * from "./grants.js";
 export * from "./logout.js";
 export type * from "./ports/session-store.js";

@@ -1,3 +1,2 @@
 /** Sign-up: a new user by email or phone, confirmed by a mailed link or a texted code, or at once. */
-export type * from "./deps.js";
 export * from "./sign-up.js";

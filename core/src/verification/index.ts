@@ -3,7 +3,6 @@
  * flows that prove an address share (sending a token, its frequency and undo, applying a confirmed
  * email or phone change).
  */
-export type * from "./deps.js";
 export * from "./email-change.js";
 export * from "./phone-change.js";
 export type * from "./ports/mailer.js";

@@ -1,5 +1,5 @@
 import { Outbox, type Result, transactionThenSend } from "../../kernel/index.js";
-import type { VerificationRepositories, VerificationStore } from "../../verification/index.js";
+import type { VerificationRepositories, VerificationStore } from "../../verification/deps.js";
 
 /**
  * Runs `fn` as a use case does: in a transaction whose messages go out once it has committed
