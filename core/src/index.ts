@@ -88,7 +88,7 @@ export type { SecretTokens } from "./kernel/ports/secret-tokens.js";
 export { resolveRedirect } from "./kernel/redirect.js";
 export type { Result } from "./kernel/result.js";
 // Kernel
-export type { AuthSettings, SessionLimits } from "./kernel/settings.js";
+export type { KernelSettings } from "./kernel/settings.js";
 export { hasLoneSurrogate, isStorableText, storableText } from "./kernel/storable-text.js";
 export { isUuid } from "./kernel/uuid.js";
 // MFA
@@ -110,6 +110,7 @@ export {
   unenrollFactor,
   verifyFactor,
 } from "./mfa/index.js";
+export type { MfaSettings } from "./mfa/settings.js";
 export { sendMagicLink } from "./passwordless/send-magic-link.js";
 export { sendSmsOtp } from "./passwordless/send-otp-sms.js";
 // PKCE
@@ -138,6 +139,7 @@ export type {
 export type { TokenSigner } from "./sessions/ports/token-signer.js";
 export { refreshSession, refreshTokenGrant } from "./sessions/refresh-session.js";
 export type { AmrEntry, RefreshTokenRecord, Session } from "./sessions/session.js";
+export type { SessionLimits } from "./sessions/settings.js";
 export { passwordGrant, signInWithPassword } from "./sessions/sign-in-password.js";
 export type { SessionTokens } from "./sessions/steps/issue-session.js";
 export {
@@ -145,6 +147,7 @@ export {
   revokeUserSession,
   type SessionView,
 } from "./sessions/user-sessions.js";
+export type { AuthSettings } from "./settings.js";
 export { signUp } from "./signup/sign-up.js";
 export type { Repositories, Store } from "./store.js";
 export type { VerificationRepositories } from "./verification/deps.js";

@@ -6,10 +6,11 @@ import type {
   UserRepository,
 } from "../accounts/index.js";
 import type { HookFunctions } from "../hooks/index.js";
-import type { KernelDeps, Transactor } from "../kernel/index.js";
+import type { KernelDeps, KernelSettings, Transactor } from "../kernel/index.js";
 import type { FlowStateStore } from "../pkce/index.js";
 import type { SessionStore } from "../sessions/index.js";
 import type { Mailer, OneTimeTokenStore, SendQuota, SmsSender } from "../verification/index.js";
+import type { AccountSettingsSettings } from "./settings.js";
 
 /** The repositories of the changes a signed-in user makes: their user row, the confirmations of a new address, the nonce of reauthentication. */
 export interface AccountSettingsRepositories {
@@ -28,6 +29,7 @@ export type AccountSettingsStore = AccountSettingsRepositories & Transactor<Acco
 
 /** The ports the account-settings use cases may use. */
 export interface AccountSettingsDeps extends KernelDeps {
+  readonly settings: KernelSettings & AccountSettingsSettings;
   readonly store: AccountSettingsStore;
   readonly hasher: PasswordHasher;
   readonly mailer: Mailer;

@@ -5,4 +5,5 @@
 export * from "./reauthenticate.js";
 export * from "./request-email-change.js";
 export * from "./request-phone-change.js";
+export type * from "./settings.js";
 export * from "./update-user.js";

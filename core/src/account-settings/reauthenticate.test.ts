@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { blankUser, type User } from "../accounts/index.js";
-import { type AuthSettings, failures } from "../kernel/index.js";
+import { failures } from "../kernel/index.js";
+import type { AuthSettings } from "../settings.js";
 import { defaultAuthSettings, fakeDeps } from "../testing/index.js";
 import { rollingBack } from "../testing/rolling-back-store.js";
 import { reauthenticate } from "./reauthenticate.js";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { blankUser, type Identity, type User } from "../accounts/index.js";
-import { type AuthSettings, failures } from "../kernel/index.js";
+import { failures } from "../kernel/index.js";
 import { issueSession } from "../sessions/index.js";
+import type { AuthSettings } from "../settings.js";
 import { fakeDeps } from "../testing/index.js";
 import { rollingBack } from "../testing/rolling-back-store.js";
 import { type UpdateUserInput, updateUser } from "./update-user.js";

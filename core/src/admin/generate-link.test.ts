@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { blankUser, type User } from "../accounts/index.js";
-import type { AuthSettings } from "../kernel/index.js";
+import type { AuthSettings } from "../settings.js";
 import { defaultAuthSettings, fakeDeps, type fakeQuota } from "../testing/index.js";
 import { type GenerateLinkInput, generateLink } from "./generate-link.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AuthSettings } from "../kernel/index.js";
+import type { AuthSettings } from "../settings.js";
 import { anIdentity, aUser, type FakePerson, fakeDeps, fakeProviders } from "../testing/index.js";
 import { completeExternalSignIn } from "./complete-external-sign-in.js";
 import { startExternalSignIn } from "./start-external-sign-in.js";

@@ -6,12 +6,13 @@ import type {
   UserRepository,
 } from "../accounts/index.js";
 import type { HookDispatcher, HookFunctions } from "../hooks/index.js";
-import type { DeliveryQueue, KernelDeps, Transactor } from "../kernel/index.js";
+import type { DeliveryQueue, KernelDeps, KernelSettings, Transactor } from "../kernel/index.js";
 import type { FlowStateStore } from "../pkce/index.js";
 import type { SessionStore, TokenSigner } from "../sessions/index.js";
 import type { Mailer, OneTimeTokenStore, SendQuota, SmsSender } from "../verification/index.js";
 import type { ExternalIdentityStore } from "./ports/external-identities.js";
 import type { ExternalProviders } from "./ports/external-provider.js";
+import type { ExternalSettings } from "./settings.js";
 
 /**
  * The repositories of external sign-in: identity lookups, the flow states of the redirect, the users
@@ -34,6 +35,7 @@ export type ExternalStore = ExternalRepositories & Transactor<ExternalRepositori
 
 /** The ports the external sign-in use cases may use. */
 export interface ExternalDeps extends KernelDeps {
+  readonly settings: KernelSettings & ExternalSettings;
   readonly store: ExternalStore;
   readonly hasher: PasswordHasher;
   readonly signer: TokenSigner;

@@ -2,6 +2,7 @@
 export * from "./complete-external-sign-in.js";
 export type * from "./ports/external-identities.js";
 export type * from "./ports/external-provider.js";
+export type * from "./settings.js";
 export * from "./sign-in-with-id-token.js";
 export * from "./start-external-sign-in.js";
 export * from "./unlink-identity.js";

@@ -1,12 +1,13 @@
 import type { AuditLog, IdentityRepository, PasswordHasher, UserRepository } from "../accounts/index.js";
 import type { HookDispatcher, HookFunctions } from "../hooks/index.js";
-import type { DeliveryQueue, KernelDeps, Transactor } from "../kernel/index.js";
+import type { DeliveryQueue, KernelDeps, KernelSettings, Transactor } from "../kernel/index.js";
 import type { FlowStateStore } from "../pkce/index.js";
-import type { SessionStore, TokenSigner } from "../sessions/index.js";
+import type { SessionStore, SessionsSettings, TokenSigner } from "../sessions/index.js";
 import type { Mailer, OneTimeTokenStore, SendQuota, SmsSender } from "../verification/index.js";
 import type { ChallengeStore, FactorStore, SessionAssurance } from "./ports/factor-store.js";
 import type { SecretBox } from "./ports/secret-box.js";
 import type { Totp } from "./ports/totp.js";
+import type { MfaSliceSettings } from "./settings.js";
 
 /** The repositories MFA uses: factors, challenges, the sessions they raise, and the SMS counters. */
 export interface MfaRepositories {
@@ -27,6 +28,7 @@ export type MfaStore = MfaRepositories & Transactor<MfaRepositories>;
 
 /** The ports the MFA use cases may use. */
 export interface MfaDeps extends KernelDeps {
+  readonly settings: KernelSettings & SessionsSettings & MfaSliceSettings;
   readonly store: MfaStore;
   readonly hasher: PasswordHasher;
   readonly signer: TokenSigner;

@@ -6,6 +6,7 @@ export * from "./enroll-factor.js";
 export type * from "./ports/factor-store.js";
 export type * from "./ports/secret-box.js";
 export type * from "./ports/totp.js";
+export type * from "./settings.js";
 export { smsCodeText } from "./steps/sms-text.js";
 export * from "./unenroll-factor.js";
 export * from "./verify-factor.js";

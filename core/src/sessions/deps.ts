@@ -6,9 +6,10 @@ import type {
   UserRepository,
 } from "../accounts/index.js";
 import type { HookDispatcher, HookFunctions } from "../hooks/index.js";
-import type { KernelDeps, Transactor } from "../kernel/index.js";
+import type { KernelDeps, KernelSettings, Transactor } from "../kernel/index.js";
 import type { SessionStore } from "./ports/session-store.js";
 import type { TokenSigner } from "./ports/token-signer.js";
+import type { SessionsSettings } from "./settings.js";
 
 /** The repositories sessions use: users and their identities, the session store, audit, hook functions. */
 export interface SessionsRepositories {
@@ -24,6 +25,7 @@ export type SessionsStore = SessionsRepositories & Transactor<SessionsRepositori
 
 /** The ports the sessions use cases may use. */
 export interface SessionsDeps extends KernelDeps {
+  readonly settings: KernelSettings & SessionsSettings;
   readonly store: SessionsStore;
   readonly hasher: PasswordHasher;
   readonly signer: TokenSigner;

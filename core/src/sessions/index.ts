@@ -9,6 +9,7 @@ export * from "./refresh-decision.js";
 export * from "./refresh-session.js";
 export type * from "./session.js";
 export * from "./session-limits.js";
+export type * from "./settings.js";
 export * from "./sign-in-password.js";
 export {
   issueSession,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { blankUser } from "../accounts/index.js";
-import type { SessionLimits } from "../kernel/index.js";
 import { fakeDeps } from "../testing/index.js";
 import { authenticateAdmin } from "./authenticate.js";
 import { refreshSession } from "./refresh-session.js";
+import type { SessionLimits } from "./settings.js";
 import { issueSession } from "./steps/issue-session.js";
 
 const USER_ID = "11111111-1111-4111-8111-111111111111";

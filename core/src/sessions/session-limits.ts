@@ -1,5 +1,5 @@
-import type { SessionLimits } from "../kernel/index.js";
 import type { Session } from "./session.js";
+import type { SessionLimits } from "./settings.js";
 
 export type { SessionLimits };
 

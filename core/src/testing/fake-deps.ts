@@ -1,5 +1,5 @@
 import type { AuthDeps } from "../deps.js";
-import type { AuthSettings } from "../kernel/index.js";
+import type { AuthSettings } from "../settings.js";
 import { fakeHasher } from "./accounts/fake-hasher.js";
 import { fakeProviders } from "./external/fake-providers.js";
 import { fakeStore } from "./fake-store.js";

@@ -1,6 +1,6 @@
 import type { UserWithIdentities } from "../../accounts/index.js";
-import type { SessionLimits } from "../../kernel/index.js";
 import type { RefreshTokenRecord, Session } from "../session.js";
+import type { SessionLimits } from "../settings.js";
 
 /** What the refresh grant hands the store (`SessionStore.grantRefresh`). */
 export interface RefreshGrantInput {

@@ -1,6 +1,6 @@
 import { type User, type UserWithIdentities, userBody } from "../../accounts/index.js";
 import { customizeAccessToken } from "../../hooks/index.js";
-import { AuthError, err, failures, ok, type Result } from "../../kernel/index.js";
+import { AuthError, err, failures, type KernelDeps, ok, type Result } from "../../kernel/index.js";
 import { type AccessTokenClaims, accessTokenClaims } from "../claims.js";
 import type { SessionsDeps, SessionsRepositories } from "../deps.js";
 import type { Session } from "../session.js";
@@ -37,7 +37,7 @@ export interface StartedSession {
  * `signSession`).
  */
 export async function signAccessToken(
-  deps: Pick<SessionsDeps, "signer" | "settings"> & Partial<Pick<SessionsDeps, "hooks">>,
+  deps: Pick<SessionsDeps, "signer"> & Pick<KernelDeps, "settings"> & Partial<Pick<SessionsDeps, "hooks">>,
   user: User,
   session: Session,
   now: Date,
@@ -71,7 +71,9 @@ export async function signAccessToken(
  * returned, so no refresh token of it outlives the refusal. See docs/hooks.md.
  */
 export async function signSession(
-  deps: Pick<SessionsDeps, "signer" | "settings" | "store"> & Partial<Pick<SessionsDeps, "hooks">>,
+  deps: Pick<SessionsDeps, "signer" | "store"> &
+    Pick<KernelDeps, "settings"> &
+    Partial<Pick<SessionsDeps, "hooks">>,
   started: StartedSession,
 ): Promise<Result<SessionTokens>> {
   const { session, user, now, method, refreshToken } = started;

@@ -1,7 +1,7 @@
 import { blankUser, type User } from "../../accounts/index.js";
-import type { AuthSettings } from "../../kernel/index.js";
 import { challengeFactor, enrollFactor, verifyFactor } from "../../mfa/index.js";
 import { signInWithPassword } from "../../sessions/index.js";
+import type { AuthSettings } from "../../settings.js";
 import { defaultAuthSettings, fakeDeps } from "../fake-deps.js";
 import type { fakeTotp } from "./fake-mfa.js";
 

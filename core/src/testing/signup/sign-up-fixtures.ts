@@ -1,4 +1,4 @@
-import type { AuthSettings } from "../../kernel/index.js";
+import type { AuthSettings } from "../../settings.js";
 import { fakeDeps } from "../fake-deps.js";
 
 /** Sign-up settings of the sign-up tests: every channel on, nothing autoconfirmed. */

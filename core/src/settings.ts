@@ -1,0 +1,16 @@
+import type { AccountSettingsSettings } from "./account-settings/settings.js";
+import type { ExternalSettings } from "./external/settings.js";
+import type { KernelSettings } from "./kernel/index.js";
+import type { MfaSliceSettings } from "./mfa/settings.js";
+import type { SessionsSettings } from "./sessions/settings.js";
+
+/**
+ * The configuration the use cases read, composed from the kernel's settings and each slice's own
+ * (`<slice>/settings.ts`). A new slice with settings adds its own here.
+ */
+export interface AuthSettings
+  extends KernelSettings,
+    SessionsSettings,
+    ExternalSettings,
+    AccountSettingsSettings,
+    MfaSliceSettings {}
