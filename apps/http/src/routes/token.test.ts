@@ -67,6 +67,12 @@ describe("POST /token", () => {
       error_code: "invalid_credentials",
       msg: "unsupported_grant_type",
     });
+    // The grants are looked up by name: an object member's name, or no name at all, is no grant.
+    for (const query of ["?grant_type=constructor", "?grant_type=__proto__", "?grant_type=", ""]) {
+      const res = await send(app, "POST", `/token${query}`, {});
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ msg: "unsupported_grant_type" });
+    }
     const typed = await send(app, "POST", "/token?grant_type=password", { email: "a@b.c", password: 12 });
     expect(await typed.json()).toMatchObject({ msg: "Invalid password: expected a string" });
   });
