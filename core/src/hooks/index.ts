@@ -4,6 +4,6 @@ export type * from "./deps.js";
 export * from "./hook-answer.js";
 export * from "./names.js";
 export type * from "./payloads.js";
-export type * from "./ports/hook-dispatcher.js";
+export * from "./ports/hook-dispatcher.js";
 export type * from "./ports/hook-functions.js";
 export * from "./steps.js";
