@@ -2,11 +2,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectPostgres, resolveMigrationsDir } from "@authsvc/adapters";
+import { type FreshNamespace, freshNamespace, testDatabase } from "@authsvc/adapters/testing";
+import { productionServerEnv } from "@authsvc/http/testing";
 import { jwtVerify } from "jose";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { type FreshNamespace, freshNamespace, testDatabase } from "./support/database.js";
 import { embeddedDatabaseUrl } from "./support/embedded-database.js";
-import { productionServerEnv } from "./support/server-env.js";
 import { parseLines, runServer, type ServerProcess, startServer } from "./support/server-process.js";
 
 const migrationCount = readdirSync(resolveMigrationsDir()).filter((f) => f.endsWith(".sql")).length;

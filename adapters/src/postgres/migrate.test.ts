@@ -7,7 +7,7 @@ import {
   type FreshNamespace,
   freshNamespace,
   migratedNamespace,
-} from "../../../test/support/database.js";
+} from "../testing/database.js";
 import type { Sql } from "./connect.js";
 import { listMigrations, MigrationError, migrate, resolveMigrationsDir } from "./migrate.js";
 
