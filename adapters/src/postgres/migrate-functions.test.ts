@@ -76,7 +76,9 @@ async function definitions(sql: Sql, schema: string): Promise<Record<string, str
 }
 
 async function recorded(sql: Sql, schema: string): Promise<string[]> {
-  const rows = await sql<{ name: string }[]>`select name from ${sql(schema)}.schema_functions order by 1`;
+  const rows = await sql<{ name: string }[]>`
+    select distinct name from ${sql(schema)}.schema_functions order by 1
+  `;
   return rows.map((r) => r.name);
 }
 
@@ -125,6 +127,30 @@ describe("database functions", () => {
     ]);
     const [row] = await sql`select ${sql(ns)}.answer() as value`;
     expect(row?.value).toBe(42);
+  });
+
+  it("go forward only: an older build's text never replaces the newer one it was replaced by", async () => {
+    const { sql, namespace: ns } = await namespace(true);
+    const older = await migrationsDir({ functions: { answer: answer(1) } });
+    const newer = await migrationsDir({ functions: { answer: answer(2) } });
+    await migrate(sql, { namespace: ns, migrationsDir: older });
+    expect((await migrate(sql, { namespace: ns, migrationsDir: newer })).functions).toEqual(["answer"]);
+
+    // An instance of the older build restarting during a rolling deploy.
+    const log: string[] = [];
+    const again = await migrate(sql, { namespace: ns, migrationsDir: older, log: (msg) => log.push(msg) });
+    expect(again.functions).toEqual([]);
+    expect(log).toEqual(["database function left as a newer build made it"]);
+    const [kept] = await sql`select ${sql(ns)}.answer() as value`;
+    expect(kept?.value).toBe(2);
+
+    // A later text goes in; so does an older one once its function is gone.
+    const later = await migrationsDir({ functions: { answer: answer(3) } });
+    expect((await migrate(sql, { namespace: ns, migrationsDir: later })).functions).toEqual(["answer"]);
+    await sql`drop function ${sql(ns)}.answer()`;
+    expect((await migrate(sql, { namespace: ns, migrationsDir: older })).functions).toEqual(["answer"]);
+    const [back] = await sql`select ${sql(ns)}.answer() as value`;
+    expect(back?.value).toBe(1);
   });
 
   it("are created again when a migration dropped them, as a change of arguments does", async () => {

@@ -81,28 +81,27 @@ export interface ApplyFunctionsOptions {
 
 /**
  * Inside the migration's transaction, after the numbered migrations and under the same advisory lock:
- * runs each function file whose checksum differs from the one recorded in `schema_functions`, or whose
- * function the namespace no longer has (a migration dropped it, e.g. to change its arguments), and
- * records the new checksum. Returns the names applied, in order ([] when all are current).
+ * runs each function file whose text the namespace has not had yet, or whose function it no longer
+ * has (a migration dropped it, e.g. to change its arguments), and appends the text's checksum to
+ * `schema_functions`. Returns the names applied, in order ([] when all are current).
  *
- * A file runs whole on each change, so the function keeps no trace of its earlier texts; an unchanged
- * file is not run again, so a start with nothing changed rewrites no catalog row.
+ * Forward only, as the numbered migrations: a text the namespace had before and has since replaced is
+ * an older build's (an instance of the previous release restarting during a rolling deploy), and is
+ * not written back over the newer one. To return to an earlier text, change it (a comment saying why).
+ * An unchanged file is not run again, so a start with nothing changed rewrites no catalog row.
  */
 export async function applyFunctions(tx: TransactionSql, options: ApplyFunctionsOptions): Promise<string[]> {
   const { namespace, log } = options;
   const ns = tx(namespace);
   await tx`
     create table if not exists ${ns}.schema_functions (
-      name varchar(255) primary key,
+      id bigint generated always as identity primary key,
+      name varchar(255) not null,
       checksum varchar(64) not null,
       applied_at timestamptz not null default now()
     )
   `;
-  const recorded = new Map(
-    (await tx<{ name: string; checksum: string }[]>`select name, checksum from ${ns}.schema_functions`).map(
-      (r) => [r.name, r.checksum],
-    ),
-  );
+  const history = await functionHistory(tx, namespace);
   const present = new Set(
     (
       await tx<{ name: string }[]>`
@@ -116,7 +115,12 @@ export async function applyFunctions(tx: TransactionSql, options: ApplyFunctions
 
   const applied: string[] = [];
   for (const fn of options.functions) {
-    if (recorded.get(fn.name) === fn.checksum && present.has(fn.name)) continue;
+    const had = history.get(fn.name);
+    if (present.has(fn.name) && had?.current === fn.checksum) continue;
+    if (present.has(fn.name) && had?.earlier.has(fn.checksum)) {
+      log?.("database function left as a newer build made it", { namespace, function: fn.name });
+      continue;
+    }
     const started = performance.now();
     try {
       // As for migrations: our own file, the namespace validated and quoted, no user input.
@@ -124,13 +128,29 @@ export async function applyFunctions(tx: TransactionSql, options: ApplyFunctions
     } catch (error) {
       throw new MigrationError(`function ${fn.name} failed: ${(error as Error).message}`, { cause: error });
     }
-    await tx`
-      insert into ${ns}.schema_functions (name, checksum)
-      values (${fn.name}, ${fn.checksum})
-      on conflict (name) do update set checksum = excluded.checksum, applied_at = now()
-    `;
+    await tx`insert into ${ns}.schema_functions (name, checksum) values (${fn.name}, ${fn.checksum})`;
     log?.("applied function", { namespace, function: fn.name, ms: Math.round(performance.now() - started) });
     applied.push(fn.name);
   }
   return applied;
+}
+
+/** Per function: the checksum applied last, and those applied before it. */
+async function functionHistory(
+  tx: TransactionSql,
+  namespace: string,
+): Promise<Map<string, { current: string; earlier: Set<string> }>> {
+  const rows = await tx<{ name: string; checksum: string }[]>`
+    select name, checksum from ${tx(namespace)}.schema_functions order by id
+  `;
+  const history = new Map<string, { current: string; earlier: Set<string> }>();
+  for (const { name, checksum } of rows) {
+    const had = history.get(name);
+    if (had) {
+      had.earlier.add(had.current);
+      had.earlier.delete(checksum);
+      had.current = checksum;
+    } else history.set(name, { current: checksum, earlier: new Set() });
+  }
+  return history;
 }
