@@ -174,6 +174,42 @@ describe("database functions", () => {
     expect(signatures).toContain("<ns>.jwt()");
   });
 
+  it("that a migration names are created just before it, as a trigger on a new function needs", async () => {
+    const { sql, namespace: ns } = await namespace(true);
+    const stamp = [
+      "create or replace function {{namespace}}.stamp_thing()",
+      "returns trigger",
+      "language plpgsql",
+      "as $$",
+      "begin",
+      "  new.label := 'stamped';",
+      "  return new;",
+      "end;",
+      "$$;",
+      "",
+    ].join("\n");
+    const trigger =
+      "create trigger stamp before insert on {{namespace}}.thing\n" +
+      "  for each row execute function {{namespace}}.stamp_thing();\n";
+    const files = async (header: string) =>
+      migrationsDir({
+        migrations: {
+          [await nextMigration("thing")]: "create table {{namespace}}.thing (id int, label text);\n",
+          [await nextMigration("stamp_thing", 2)]: `${header}${trigger}`,
+        },
+        functions: { stamp_thing: stamp },
+      });
+
+    // Without the line, the function would come only after every migration: too late.
+    await expect(migrate(sql, { namespace: ns, migrationsDir: await files("") })).rejects.toThrow(
+      /stamp_thing failed: function .*stamp_thing\(\) does not exist/,
+    );
+    const dir = await files("-- needs functions: stamp_thing\n");
+    expect((await migrate(sql, { namespace: ns, migrationsDir: dir })).functions).toEqual(["stamp_thing"]);
+    const [row] = await sql`insert into ${sql(ns)}.thing (id) values (1) returning label`;
+    expect(row?.label).toBe("stamped");
+  });
+
   it("that fail roll back the whole run, migrations included", async () => {
     const { sql, namespace: ns } = await namespace(true);
     const before = await definitions(sql, ns);
@@ -249,6 +285,20 @@ describe("database functions", () => {
       migrations: { "0001_a.sql": "select 1;" },
     });
     await expect(migrate(sql, { namespace: ns, migrationsDir: dir })).rejects.toThrow(message);
+    const [schema] = await sql`select to_regnamespace(${ns}) as oid`;
+    expect(schema?.oid).toBeNull();
+  });
+
+  it("named by a migration must have their file, checked before the database is touched", async () => {
+    const { sql, namespace: ns } = await namespace();
+    const dir = await migrationsDir({
+      shipped: "nothing",
+      migrations: { "0001_a.sql": "-- needs functions: answer, missing\nselect 1;" },
+      functions: { answer: answer(1) },
+    });
+    await expect(migrate(sql, { namespace: ns, migrationsDir: dir })).rejects.toThrow(
+      /migration 0001_a: needs function missing, which has no file/,
+    );
     const [schema] = await sql`select to_regnamespace(${ns}) as oid`;
     expect(schema?.oid).toBeNull();
   });

@@ -73,6 +73,26 @@ function assertDefinesOnly(fn: DatabaseFunction, text: string): void {
   if (count > 1) throw new MigrationError(`function ${fn.name}: defines ${count} functions, one a file`);
 }
 
+const NEEDS_LINE = /^--\s*needs functions:(.*)$/gm;
+
+/**
+ * The functions a migration names in a `-- needs functions: a, b` line: those it calls or attaches (a
+ * trigger on a new function), which the migrator creates from their files just before the migration,
+ * since the functions otherwise come after every migration. Throws for a name with no file.
+ */
+export function neededFunctions(
+  label: string,
+  text: string,
+  functions: readonly RenderedFunction[],
+): RenderedFunction[] {
+  const names = [...text.matchAll(NEEDS_LINE)].flatMap((m) => (m[1] ?? "").split(/[\s,]+/).filter(Boolean));
+  return names.map((name) => {
+    const fn = functions.find((f) => f.name === name);
+    if (!fn) throw new MigrationError(`${label}: needs function ${name}, which has no file in functions/`);
+    return fn;
+  });
+}
+
 export interface ApplyFunctionsOptions {
   namespace: string;
   functions: readonly RenderedFunction[];

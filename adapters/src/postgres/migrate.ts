@@ -4,7 +4,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Sql } from "postgres";
-import { applyFunctions, functionsDirOf, renderFunctions } from "./migrate-functions.js";
+import { applyFunctions, functionsDirOf, neededFunctions, renderFunctions } from "./migrate-functions.js";
 import { MigrationError, renderMigrationText } from "./migration-text.js";
 
 /** A schema name we can splice into SQL: lowercase, so quoting never changes its meaning. */
@@ -80,7 +80,8 @@ export interface MigrateResult {
 /**
  * Applies the pending migrations of `migrationsDir` to `namespace`, creating the schema and its
  * schema_migrations table when missing, then (re)creates each database function of its `functions/`
- * folder whose text changed since it was last applied (see applyFunctions).
+ * folder whose text changed since it was last applied (see applyFunctions). A migration that needs a
+ * function to exist names it (see neededFunctions), and that one is created just before it.
  *
  * All pending files run in ONE transaction: a server starting on an old database sees either the whole
  * new schema or none of it, and a failing file leaves nothing behind (Postgres DDL is transactional).
@@ -103,6 +104,9 @@ export async function migrate(sql: Sql, options: MigrateOptions): Promise<Migrat
     ),
   );
   const functions = await renderFunctions(functionsDirOf(options.migrationsDir), namespace);
+  const needs = migrations.map((m, i) =>
+    neededFunctions(`migration ${m.name}`, sources[i] as string, functions),
+  );
 
   return sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(${migrationLockKey(namespace).toString()}::bigint)`;
@@ -124,8 +128,11 @@ export async function migrate(sql: Sql, options: MigrateOptions): Promise<Migrat
     }
 
     const names: string[] = [];
+    const early: string[] = [];
     for (const [i, m] of migrations.entries()) {
       if (done.has(m.version)) continue;
+      const needed = needs[i] ?? [];
+      if (needed.length > 0) early.push(...(await applyFunctions(tx, { namespace, functions: needed, log })));
       const started = performance.now();
       try {
         // sql.unsafe runs the file through the simple query protocol, which accepts many statements.
@@ -148,7 +155,8 @@ export async function migrate(sql: Sql, options: MigrateOptions): Promise<Migrat
       log?.("database functions left as the newer build made them", { namespace });
       return { applied: names, functions: [] };
     }
-    return { applied: names, functions: await applyFunctions(tx, { namespace, functions, log }) };
+    const late = await applyFunctions(tx, { namespace, functions, log });
+    return { applied: names, functions: [...early, ...late] };
   });
 }
 
