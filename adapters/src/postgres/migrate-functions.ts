@@ -32,10 +32,8 @@ export function functionsDirOf(migrationsDir: string): string {
 }
 
 /**
- * The function files of `dir`, by name. The folder must exist (a build without it is a packaging
- * mistake: the functions it should hold would silently keep an older text), and each file must define
- * exactly the function it is named for with `create or replace`, so that applying it again replaces
- * the function instead of failing or adding an overload under another name.
+ * The function files of `dir`, by name. The folder must exist: a build without it is a packaging
+ * mistake, and the functions it should hold would silently keep an older text.
  */
 export async function listFunctions(dir: string): Promise<DatabaseFunction[]> {
   if (!existsSync(dir)) throw new MigrationError(`functions directory not found at ${dir}`);
@@ -47,7 +45,11 @@ export async function listFunctions(dir: string): Promise<DatabaseFunction[]> {
   });
 }
 
-/** Reads, checks and renders every function file for `namespace`; throws on the first bad one. */
+/**
+ * Reads, checks and renders every function file for `namespace`; throws on the first bad one. Each file
+ * must define exactly the function it is named for, with `create or replace`, so that applying it again
+ * replaces the function instead of failing or adding an overload under another name.
+ */
 export async function renderFunctions(dir: string, namespace: string): Promise<RenderedFunction[]> {
   return Promise.all(
     (await listFunctions(dir)).map(async (fn) => {
