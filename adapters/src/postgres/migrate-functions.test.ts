@@ -2,7 +2,7 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type FreshNamespace, freshNamespace, migratedNamespace } from "../../../test/support/database.js";
+import { type FreshNamespace, freshNamespace, migratedNamespace } from "../testing/database.js";
 import type { Sql } from "./connect.js";
 import { listMigrations, MigrationError, migrate, resolveMigrationsDir } from "./migrate.js";
 import { functionsDirOf, listFunctions } from "./migrate-functions.js";
