@@ -2,7 +2,8 @@
  * The dependency rule of the hexagon (see docs/architecture.md):
  * core imports nothing outside core; adapters never import apps; inside core, a slice imports another
  * slice only through its entry (`<slice>/index.ts`) and never in a circle, and a slice's deps types
- * (`<slice>/deps.ts`) are not part of its entry, so no slice names another's.
+ * (`<slice>/deps.ts`) are not part of its entry, so no slice names another's; test support lives in each
+ * package's src/testing/, which only tests import, and no package imports test/.
  * Run by `npm run lint`; test/dependency-rule.test.ts proves the rules bite.
  */
 module.exports = {
@@ -64,6 +65,25 @@ module.exports = {
       severity: "error",
       from: { path: "^adapters/" },
       to: { path: "^apps/" },
+    },
+    {
+      name: "packages-never-import-test",
+      comment:
+        "test/ holds the end-to-end tests; what a package's tests share lives in the package's testing/ folder (its `testing` entry).",
+      severity: "error",
+      from: { path: "^(core|adapters|apps/[^/]+)/" },
+      to: { path: "^test/" },
+    },
+    {
+      name: "testing-only-in-tests",
+      comment:
+        "Fakes and suites (src/testing/, the packages' `testing` entries) are for tests: no production file imports them.",
+      severity: "error",
+      from: {
+        path: "^(core|adapters|apps/[^/]+)/src/",
+        pathNot: ["\\.test\\.ts$", "^(core|adapters|apps/[^/]+)/src/testing/"],
+      },
+      to: { path: "^(core|adapters|apps/[^/]+)/src/testing/" },
     },
     {
       name: "no-unresolvable",

@@ -10,7 +10,9 @@ export default defineConfig({
     alias: [
       { find: /^@authsvc\/core\/testing$/, replacement: src("./core/src/testing/index.ts") },
       { find: /^@authsvc\/core$/, replacement: src("./core/src/index.ts") },
+      { find: /^@authsvc\/adapters\/testing$/, replacement: src("./adapters/src/testing/index.ts") },
       { find: /^@authsvc\/adapters$/, replacement: src("./adapters/src/index.ts") },
+      { find: /^@authsvc\/http\/testing$/, replacement: src("./apps/http/src/testing/index.ts") },
       { find: /^@authsvc\/http$/, replacement: src("./apps/http/src/index.ts") },
     ],
   },

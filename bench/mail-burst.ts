@@ -17,8 +17,8 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { roleKey, TEST_JWT_SECRET } from "../test/support/server-env.js";
-import { startSmtpSink } from "../test/support/smtp-sink.js";
+import { startSmtpSink } from "@authsvc/adapters/testing";
+import { roleKey, TEST_JWT_SECRET } from "@authsvc/http/testing";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const args = new Map(

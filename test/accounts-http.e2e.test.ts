@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type FreshNamespace, migratedNamespace } from "@authsvc/adapters/testing";
+import { productionServerEnv, roleKey } from "@authsvc/http/testing";
 import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshNamespace, migratedNamespace } from "./support/database.js";
-import { productionServerEnv, roleKey } from "./support/server-env.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
 
 /** Raw-HTTP checks of the accounts endpoints that the official client does not expose directly. */

@@ -1,13 +1,17 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  type FreshNamespace,
+  migratedNamespace,
+  type ReceivedMail,
+  startSmtpSink,
+} from "@authsvc/adapters/testing";
+import { productionServerEnv, roleKey } from "@authsvc/http/testing";
 import { AuthApiError, GoTrueAdminApi, GoTrueClient } from "@supabase/auth-js";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshNamespace, migratedNamespace } from "./support/database.js";
-import { productionServerEnv, roleKey } from "./support/server-env.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
-import { type ReceivedMail, startSmtpSink } from "./support/smtp-sink.js";
 
 /**
  * The official client against the real server process on a real database: one server with

@@ -1,13 +1,18 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  type CaptchaFake,
+  type CaptchaProviderName,
+  type FreshNamespace,
+  migratedNamespace,
+  startCaptchaFake,
+  startSmtpSink,
+} from "@authsvc/adapters/testing";
+import { productionServerEnv, roleKey } from "@authsvc/http/testing";
 import { GoTrueClient } from "@supabase/auth-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CaptchaFake, type CaptchaProviderName, startCaptchaFake } from "./support/captcha-fake.js";
-import { type FreshNamespace, migratedNamespace } from "./support/database.js";
-import { productionServerEnv, roleKey } from "./support/server-env.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
-import { startSmtpSink } from "./support/smtp-sink.js";
 
 /**
  * Captcha on the built server, driven through auth-js's `captchaToken` option, with each provider a

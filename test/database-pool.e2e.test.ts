@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { roleKey, TEST_JWT_SECRET } from "@authsvc/http/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DisposableDatabase, disposableDatabase } from "./support/database-outage.js";
-import { roleKey, TEST_JWT_SECRET } from "./support/server-env.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
 
 /**

@@ -89,6 +89,48 @@ describe("the dependency rule (npm run lint)", () => {
     ]);
   });
 
+  it("accepts tests importing a package's testing folder, in that package and in others", async () => {
+    const root = tree();
+    write(root, "adapters/src/testing/sink.ts", "export const sink = 1;\n");
+    write(
+      root,
+      "adapters/src/x.test.ts",
+      'import { sink } from "./testing/sink.js";\nexport const t = sink;\n',
+    );
+    write(
+      root,
+      "apps/http/src/y.test.ts",
+      'import { sink } from "../../../adapters/src/testing/sink.js";\nexport const t = sink;\n',
+    );
+    expect(await violations(root)).toEqual([]);
+  });
+
+  it("fails a package's test importing the end-to-end tests' support", async () => {
+    const root = tree();
+    write(root, "test/support/sink.ts", "export const sink = 1;\n");
+    write(
+      root,
+      "adapters/src/x.test.ts",
+      'import { sink } from "../../test/support/sink.js";\nexport const t = sink;\n',
+    );
+    expect(await violations(root)).toEqual([
+      "packages-never-import-test: adapters/src/x.test.ts -> test/support/sink.ts",
+    ]);
+  });
+
+  it("fails production code importing a testing folder", async () => {
+    const root = tree();
+    write(root, "adapters/src/testing/sink.ts", "export const sink = 1;\n");
+    write(
+      root,
+      "apps/http/src/z.ts",
+      'import { sink } from "../../../adapters/src/testing/sink.js";\nexport const z = sink;\n',
+    );
+    expect(await violations(root)).toEqual([
+      "testing-only-in-tests: apps/http/src/z.ts -> adapters/src/testing/sink.ts",
+    ]);
+  });
+
   it("fails a core slice reaching past another slice's entry", async () => {
     const root = tree();
     write(root, "core/src/accounts/deep.ts", 'import { k } from "../kernel/k.js";\nexport const deep = k;\n');

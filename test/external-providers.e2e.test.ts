@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type FreshNamespace, freshNamespace } from "@authsvc/adapters/testing";
+import { productionServerEnv } from "@authsvc/http/testing";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { type FreshNamespace, freshNamespace } from "./support/database.js";
-import { productionServerEnv } from "./support/server-env.js";
 import { runServer, type ServerProcess, startServer } from "./support/server-process.js";
 
 const running: ServerProcess[] = [];

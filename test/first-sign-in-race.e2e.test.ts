@@ -2,13 +2,16 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { FakeProvider } from "@authsvc/adapters/testing";
+import {
+  type FreshNamespace,
+  freshNamespace,
+  githubCase,
+  keycloakCase,
+  startCase,
+} from "@authsvc/adapters/testing";
+import { productionServerEnv } from "@authsvc/http/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshNamespace, freshNamespace } from "./support/database.js";
-import type { FakeProvider } from "./support/oauth-fakes/fake-provider.js";
-import { githubCase } from "./support/oauth-fakes/github.js";
-import { keycloakCase } from "./support/oauth-fakes/keycloak.js";
-import { startCase } from "./support/oauth-fakes/provider-suite.js";
-import { productionServerEnv } from "./support/server-env.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
 
 /**

@@ -1,14 +1,19 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type FreshNamespace, freshNamespace, startSmtpSink } from "@authsvc/adapters/testing";
+import {
+  ENDPOINTS,
+  fuzzRuns,
+  productionServerEnv,
+  type RequestSpec,
+  requestArbitrary,
+  roleKey,
+  toRequest,
+} from "@authsvc/http/testing";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshNamespace, freshNamespace } from "./support/database.js";
-import { ENDPOINTS } from "./support/fuzz-endpoints.js";
-import { fuzzRuns, type RequestSpec, requestArbitrary, toRequest } from "./support/fuzz-requests.js";
-import { productionServerEnv, roleKey } from "./support/server-env.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
-import { startSmtpSink } from "./support/smtp-sink.js";
 
 /**
  * The built server process under malformed requests to every endpoint, over real sockets (bodies that

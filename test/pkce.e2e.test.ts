@@ -1,13 +1,17 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  type FreshNamespace,
+  migratedNamespace,
+  nthMail,
+  startSmtpSink,
+  verifyLink,
+} from "@authsvc/adapters/testing";
+import { productionServerEnv, roleKey } from "@authsvc/http/testing";
 import { GoTrueAdminApi, GoTrueClient } from "@supabase/auth-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshNamespace, migratedNamespace } from "./support/database.js";
-import { nthMail, verifyLink } from "./support/mail-content.js";
-import { productionServerEnv, roleKey } from "./support/server-env.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
-import { startSmtpSink } from "./support/smtp-sink.js";
 
 /**
  * The PKCE flow of every email link, end to end: the official client with `flowType: 'pkce'` keeps

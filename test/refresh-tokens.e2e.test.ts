@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type FreshNamespace, migratedNamespace } from "@authsvc/adapters/testing";
+import { productionServerEnv } from "@authsvc/http/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshNamespace, migratedNamespace } from "./support/database.js";
-import { productionServerEnv } from "./support/server-env.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
 
 /**

@@ -1,10 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  type FreshNamespace,
+  migratedNamespace,
+  redisAnswers,
+  TEST_REDIS_URL,
+} from "@authsvc/adapters/testing";
+import { productionServerEnv } from "@authsvc/http/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshNamespace, migratedNamespace } from "./support/database.js";
-import { redisAnswers, TEST_REDIS_URL } from "./support/redis.js";
-import { productionServerEnv } from "./support/server-env.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
 
 /**

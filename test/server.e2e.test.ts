@@ -2,14 +2,17 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectPostgres, resolveMigrationsDir } from "@authsvc/adapters";
+import { type FreshNamespace, freshNamespace, testDatabase } from "@authsvc/adapters/testing";
+import { productionServerEnv } from "@authsvc/http/testing";
 import { jwtVerify } from "jose";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { type FreshNamespace, freshNamespace, testDatabase } from "./support/database.js";
 import { embeddedDatabaseUrl } from "./support/embedded-database.js";
-import { productionServerEnv } from "./support/server-env.js";
 import { parseLines, runServer, type ServerProcess, startServer } from "./support/server-process.js";
 
 const migrationCount = readdirSync(resolveMigrationsDir()).filter((f) => f.endsWith(".sql")).length;
+const functionCount = readdirSync(join(resolveMigrationsDir(), "functions")).filter((f) =>
+  f.endsWith(".sql"),
+).length;
 
 const running: ServerProcess[] = [];
 const namespaces: FreshNamespace[] = [];
@@ -112,6 +115,8 @@ describe("the server on a real database", () => {
     expect(rows).toHaveLength(migrationCount);
     const applied = servers.map((s) => s.lines().find((l) => l.msg === "migrations up to date")?.applied);
     expect(applied.map((list) => (list as string[]).length).sort()).toEqual([0, migrationCount]);
+    const functions = servers.map((s) => s.lines().find((l) => l.msg === "migrations up to date")?.functions);
+    expect(functions.map((list) => (list as string[]).length).sort()).toEqual([0, functionCount]);
     await Promise.all(servers.map(stop));
   });
 
@@ -122,9 +127,15 @@ describe("the server on a real database", () => {
     expect(parseLines(first.stdout).find((l) => l.msg === "migrations up to date")?.applied).toHaveLength(
       migrationCount,
     );
+    expect(parseLines(first.stdout).find((l) => l.msg === "migrations up to date")?.functions).toHaveLength(
+      functionCount,
+    );
     const second = await runServer(env, { args: ["migrate"], cwd: tempDir() });
     expect(second.code).toBe(0);
-    expect(parseLines(second.stdout).find((l) => l.msg === "migrations up to date")?.applied).toEqual([]);
+    expect(parseLines(second.stdout).find((l) => l.msg === "migrations up to date")).toMatchObject({
+      applied: [],
+      functions: [],
+    });
     const [count] = await ns.sql`select count(*)::int as n from ${ns.sql(ns.namespace)}.schema_migrations`;
     expect(count?.n).toBe(migrationCount);
   });
@@ -192,7 +203,11 @@ describe("the embedded mode (no DATABASE_URL)", () => {
     // A fresh data folder starts from the template `npm run build` made, already migrated.
     const started = lines.find((l) => l.msg === "embedded database started");
     expect(started?.created).toBe("template");
-    expect(lines.find((l) => l.msg === "migrations up to date")?.applied).toEqual([]);
+    // The template holds the functions too: nothing left to apply.
+    expect(lines.find((l) => l.msg === "migrations up to date")).toMatchObject({
+      applied: [],
+      functions: [],
+    });
     const account = { email: "signed-up@example.com", password: "embedded-pw-1" };
     const signup = await post(`${first.url}/signup`, account);
     expect(signup.status).toBe(200);

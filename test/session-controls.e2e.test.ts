@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as elapse } from "node:timers/promises";
+import { type FreshNamespace, migratedNamespace } from "@authsvc/adapters/testing";
+import { productionServerEnv, roleKey } from "@authsvc/http/testing";
 import { GoTrueAdminApi, GoTrueClient } from "@supabase/auth-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshNamespace, migratedNamespace } from "./support/database.js";
-import { productionServerEnv, roleKey } from "./support/server-env.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
 
 /**

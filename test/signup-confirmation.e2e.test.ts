@@ -1,13 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type FreshNamespace, mailCode, migratedNamespace, startSmtpSink } from "@authsvc/adapters/testing";
+import { productionServerEnv } from "@authsvc/http/testing";
 import { GoTrueClient } from "@supabase/auth-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshNamespace, migratedNamespace } from "./support/database.js";
-import { mailCode } from "./support/mail-content.js";
-import { productionServerEnv } from "./support/server-env.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
-import { startSmtpSink } from "./support/smtp-sink.js";
 
 /**
  * A sign-up as a new user makes it with auth-js against the real server and a real SMTP server: what

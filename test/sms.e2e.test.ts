@@ -1,18 +1,19 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { GoTrueAdminApi, GoTrueClient } from "@supabase/auth-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshNamespace, migratedNamespace } from "./support/database.js";
-import { productionServerEnv, roleKey } from "./support/server-env.js";
-import { type ServerProcess, startServer } from "./support/server-process.js";
 import {
+  type FreshNamespace,
+  migratedNamespace,
   type SmsGatewayFake,
   startMessagebirdFake,
   startTextlocalFake,
   startTwilioFake,
   startVonageFake,
-} from "./support/sms-fakes/index.js";
+} from "@authsvc/adapters/testing";
+import { productionServerEnv, roleKey } from "@authsvc/http/testing";
+import { GoTrueAdminApi, GoTrueClient } from "@supabase/auth-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ServerProcess, startServer } from "./support/server-process.js";
 
 /**
  * Phone sign-up and phone OTP through each of the four gateways, each gateway a loopback fake of its

@@ -3,10 +3,10 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type FreshNamespace, migratedNamespace } from "@authsvc/adapters/testing";
+import { productionServerEnv } from "@authsvc/http/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshNamespace, migratedNamespace } from "./support/database.js";
 import { freePort, type OtlpReceiver, startOtlpReceiver } from "./support/otlp-receiver.js";
-import { productionServerEnv } from "./support/server-env.js";
 import { runServer, type ServerProcess, startServer } from "./support/server-process.js";
 
 /**

@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type FreshNamespace, migratedNamespace } from "@authsvc/adapters/testing";
+import { productionServerEnv, roleKey } from "@authsvc/http/testing";
 import { GoTrueAdminApi, GoTrueClient } from "@supabase/auth-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshNamespace, migratedNamespace } from "./support/database.js";
 import {
   freePort,
   type OtlpReceiver,
@@ -12,7 +13,6 @@ import {
   startOtlpReceiver,
 } from "./support/otlp-receiver.js";
 import { sample, scrape } from "./support/prometheus.js";
-import { productionServerEnv, roleKey } from "./support/server-env.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
 
 /**

@@ -83,6 +83,7 @@ export { AuthError, type ErrorCode, HookRejection } from "./kernel/errors.js";
 export { type FailureName, failures } from "./kernel/failures.js";
 export type { Clock } from "./kernel/ports/clock.js";
 export type { DeliveryFailure, DeliveryQueue } from "./kernel/ports/delivery-queue.js";
+export type { CommittedOutcome, MethodTraits, PortTraits } from "./kernel/ports/port-traits.js";
 export type { Random } from "./kernel/ports/random.js";
 export type { SecretTokens } from "./kernel/ports/secret-tokens.js";
 export { resolveRedirect } from "./kernel/redirect.js";
@@ -124,6 +125,7 @@ export {
   parsePkceChallenge,
 } from "./pkce/flow-state.js";
 export type { FlowStateStore } from "./pkce/ports/flow-state-store.js";
+export { type DepsTraits, depsTraits, type StoreTraits, storeTraits } from "./port-traits.js";
 export { recoverPassword } from "./recovery/recover.js";
 // Sessions
 export { authenticate, authenticateAdmin, type RequestAudience } from "./sessions/authenticate.js";

@@ -3,8 +3,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmbeddedPostgres } from "@authsvc/adapters";
+import { testDatabase } from "@authsvc/adapters/testing";
 import postgres from "postgres";
-import { testDatabase } from "./database.js";
 
 /**
  * A database of the test's own that it can take away from the server and give back, on either kind

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmbeddedPostgres } from "@authsvc/adapters";
+import type { DatabaseKind } from "@authsvc/adapters/testing";
 import type { TestProject } from "vitest/node";
-import type { DatabaseKind } from "./database.js";
 
 /**
  * Chooses the one database the whole run uses (design.md "Database for tests"):

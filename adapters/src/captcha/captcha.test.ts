@@ -1,10 +1,6 @@
 import { describeCaptchaVerifier, FakeCaptcha } from "@authsvc/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type CaptchaFake,
-  type CaptchaProviderName,
-  startCaptchaFake,
-} from "../../../test/support/captcha-fake.js";
+import { type CaptchaFake, type CaptchaProviderName, startCaptchaFake } from "../testing/captcha-fake.js";
 import { hcaptchaVerifier } from "./hcaptcha.js";
 import { turnstileVerifier } from "./turnstile.js";
 

@@ -2,13 +2,13 @@ import type { IdTokenVerifier } from "@authsvc/core";
 import { isStorableText } from "@authsvc/core";
 import type { JWTPayload } from "jose";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { appleCase } from "../../../test/support/oauth-fakes/apple.js";
-import { azureCase } from "../../../test/support/oauth-fakes/azure.js";
-import { facebookCase } from "../../../test/support/oauth-fakes/facebook.js";
-import type { FakeProvider } from "../../../test/support/oauth-fakes/fake-provider.js";
-import { googleCase } from "../../../test/support/oauth-fakes/google.js";
-import { keycloakCase } from "../../../test/support/oauth-fakes/keycloak.js";
-import { failure, type ProviderCase, startCase } from "../../../test/support/oauth-fakes/provider-suite.js";
+import { appleCase } from "../testing/providers/apple.js";
+import { azureCase } from "../testing/providers/azure.js";
+import { facebookCase } from "../testing/providers/facebook.js";
+import type { FakeProvider } from "../testing/providers/fake-provider.js";
+import { googleCase } from "../testing/providers/google.js";
+import { keycloakCase } from "../testing/providers/keycloak.js";
+import { failure, type ProviderCase, startCase } from "../testing/providers/provider-suite.js";
 
 /** Claims of types the JWT claim set does not allow, as a hostile or broken provider may sign them. */
 const hostile = (claims: Record<string, unknown>) => claims as JWTPayload;

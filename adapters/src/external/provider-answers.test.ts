@@ -1,12 +1,8 @@
 import { type ExternalProvider, isStorableText } from "@authsvc/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  type FakeProvider,
-  json,
-  startFakeProvider,
-} from "../../../test/support/oauth-fakes/fake-provider.js";
-import { keycloakCase } from "../../../test/support/oauth-fakes/keycloak.js";
-import { authorize, failure, REDIRECT_URI } from "../../../test/support/oauth-fakes/provider-suite.js";
+import { type FakeProvider, json, startFakeProvider } from "../testing/providers/fake-provider.js";
+import { keycloakCase } from "../testing/providers/keycloak.js";
+import { authorize, failure, REDIRECT_URI } from "../testing/providers/provider-suite.js";
 import { externalProvider } from "./external-providers.js";
 
 /** Every string and key of a JSON value. */

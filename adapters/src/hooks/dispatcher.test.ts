@@ -1,7 +1,7 @@
 import type { User } from "@authsvc/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshNamespace, migratedNamespace, testDatabase } from "../../../test/support/database.js";
 import { postgresStore } from "../postgres/store.js";
+import { type FreshNamespace, migratedNamespace, testDatabase } from "../testing/database.js";
 import { type HookRun, hookDispatcher } from "./dispatcher.js";
 import { parseHookSecrets, parseHookUri } from "./hook-uri.js";
 

@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:net";
 import { AuthError, type Mail, type MailKind } from "@authsvc/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSmtpSink } from "../../../test/support/smtp-sink.js";
-import { startTemplateServer } from "../../../test/support/template-server.js";
+import { startSmtpSink } from "../testing/mail/smtp-sink.js";
+import { startTemplateServer } from "../testing/mail/template-server.js";
 import { type SmtpMailerOptions, smtpMailer } from "./smtp-mailer.js";
 
 const SITE = "https://app.example.com";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTemplateServer } from "../../../test/support/template-server.js";
+import { startTemplateServer } from "../testing/mail/template-server.js";
 import { renderTemplate } from "./go-template.js";
 import { templateSource } from "./template-source.js";
 

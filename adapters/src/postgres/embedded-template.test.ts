@@ -30,8 +30,9 @@ describe("the embedded database template", () => {
   it("is made once, then reused while the migrations are unchanged, and ignored once one changes", async () => {
     const root = await tempDir();
     const migrations = join(root, "migrations");
-    await mkdir(migrations);
+    await mkdir(join(migrations, "functions"), { recursive: true });
     await writeFile(join(migrations, "0001_initial.sql"), "create table a (id int);");
+    await writeFile(join(migrations, "functions", "f.sql"), "create or replace function {{namespace}}.f() …");
     const template = join(root, "template");
     let builds = 0;
     const build = async (dataDir: string) => {
@@ -50,6 +51,15 @@ describe("the embedded database template", () => {
     expect(await usableTemplate(template, migrations)).toBeUndefined();
     expect(await prepareTemplate(template, migrations, build)).toBe(true);
     expect(builds).toBe(2);
+
+    // So must a database function whose file changed: the template holds its older text.
+    await writeFile(
+      join(migrations, "functions", "f.sql"),
+      "create or replace function {{namespace}}.f() …2",
+    );
+    expect(await usableTemplate(template, migrations)).toBeUndefined();
+    expect(await prepareTemplate(template, migrations, build)).toBe(true);
+    expect(builds).toBe(3);
   });
 
   it("is copied whole into an absent or empty pgdata folder, never over files", async () => {

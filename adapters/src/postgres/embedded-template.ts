@@ -4,6 +4,7 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { FUNCTIONS_FOLDER } from "./migrate-functions.js";
 
 /**
  * A ready-made embedded data folder: PGlite's initdb output with the migrations applied (namespace
@@ -12,20 +13,30 @@ import { fileURLToPath } from "node:url";
  * a first start on a fresh data folder cost about what a restart costs.
  *
  * The template is only used when its stamp matches this build: the PGlite version (the on-disk format)
- * and the text of every migration. A stale or missing template is ignored and the embedded database is
+ * and the text of every migration and database function. A stale or missing template is ignored and the embedded database is
  * created the slow way, so the template can never hand out a schema the migrations would not produce.
  */
 export const TEMPLATE_NAMESPACE = "auth";
 
-/** What the template was made from: PGlite's version and every migration file, by name and content. */
+/**
+ * What the template was made from: PGlite's version, every migration file and every function file
+ * (`functions/`), by name and content.
+ */
 export async function templateStamp(migrationsDir: string): Promise<string> {
   const hash = createHash("sha256");
-  hash.update(`template format 1\0pglite ${pgliteVersion()}\0namespace ${TEMPLATE_NAMESPACE}\0`);
-  const files = (await readdir(migrationsDir)).filter((f) => f.endsWith(".sql")).sort();
-  for (const file of files) {
-    hash.update(`${file}\0`);
-    hash.update(await readFile(join(migrationsDir, file)));
-    hash.update("\0");
+  hash.update(`template format 2\0pglite ${pgliteVersion()}\0namespace ${TEMPLATE_NAMESPACE}\0`);
+  const functionsDir = join(migrationsDir, FUNCTIONS_FOLDER);
+  for (const [dir, label] of [
+    [migrationsDir, ""],
+    [functionsDir, `${FUNCTIONS_FOLDER}/`],
+  ] as const) {
+    // A missing functions folder makes no template worth keeping, but migrate reports it, not the stamp.
+    const files = existsSync(dir) ? (await readdir(dir)).filter((f) => f.endsWith(".sql")).sort() : [];
+    for (const file of files) {
+      hash.update(`${label}${file}\0`);
+      hash.update(await readFile(join(dir, file)));
+      hash.update("\0");
+    }
   }
   return hash.digest("hex");
 }

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { connectTestDatabase } from "../../../test/support/database.js";
+import { connectTestDatabase } from "../testing/database.js";
 import { connectPostgres } from "./connect.js";
 import { isDatabaseUnavailable } from "./faults.js";
 

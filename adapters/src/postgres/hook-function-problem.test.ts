@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshNamespace, freshNamespace } from "../../../test/support/database.js";
+import { type FreshNamespace, freshNamespace } from "../testing/database.js";
 import { hookFunctionProblem } from "./hooks-store.js";
 
 // The start check of pg-functions hook targets: each reason a hook call would fail, told before the

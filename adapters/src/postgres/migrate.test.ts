@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -7,9 +7,10 @@ import {
   type FreshNamespace,
   freshNamespace,
   migratedNamespace,
-} from "../../../test/support/database.js";
+} from "../testing/database.js";
 import type { Sql } from "./connect.js";
 import { listMigrations, MigrationError, migrate, resolveMigrationsDir } from "./migrate.js";
+import { functionsDirOf, listFunctions } from "./migrate-functions.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -22,13 +23,16 @@ async function namespace(migrated = false, maxPoolSize = 4): Promise<FreshNamesp
   return ns;
 }
 
-/** A migrations directory holding the real migrations plus `extra` files. */
+/** A migrations directory holding the real migrations and functions plus `extra` files. */
 async function migrationsDir(extra: Record<string, string>, withReal = true): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "authsvc-migrations-"));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  await mkdir(functionsDirOf(dir));
   if (withReal) {
     for (const m of await listMigrations(resolveMigrationsDir()))
       await copyFile(m.path, join(dir, `${m.name}.sql`));
+    for (const fn of await listFunctions(functionsDirOf(resolveMigrationsDir())))
+      await copyFile(fn.path, join(functionsDirOf(dir), `${fn.name}.sql`));
   }
   for (const [file, text] of Object.entries(extra)) await writeFile(join(dir, file), text);
   return dir;
@@ -74,8 +78,13 @@ describe("migrate", () => {
       log: (msg) => log.push(msg),
     });
     const { names, versions: all } = await shipped();
+    const functions = (await listFunctions(functionsDirOf(resolveMigrationsDir()))).map((fn) => fn.name);
     expect(result.applied).toEqual(names);
-    expect(log).toEqual(names.map(() => "applied migration"));
+    expect(result.functions).toEqual(functions);
+    expect(log).toEqual([
+      ...names.map(() => "applied migration"),
+      ...functions.map(() => "applied function"),
+    ]);
     expect(await tables(sql, ns)).toEqual([
       "audit_log_entries",
       "flow_state",
@@ -86,6 +95,7 @@ describe("migrate", () => {
       "one_time_tokens",
       "refresh_tokens",
       "request_limits",
+      "schema_functions",
       "schema_migrations",
       "send_quota",
       "sessions",
@@ -98,7 +108,7 @@ describe("migrate", () => {
   it("is a no-op when run again", async () => {
     const { sql, namespace: ns } = await namespace(true);
     const again = await migrate(sql, { namespace: ns, migrationsDir: resolveMigrationsDir() });
-    expect(again.applied).toEqual([]);
+    expect(again).toEqual({ applied: [], functions: [] });
     expect(await versions(sql, ns)).toEqual((await shipped()).versions);
   });
 
@@ -129,6 +139,8 @@ describe("migrate", () => {
     ]);
     const files = await listMigrations(migrationsDir);
     expect(results.flatMap((r) => r.applied).sort()).toEqual(files.map((m) => m.name));
+    const functions = await listFunctions(functionsDirOf(migrationsDir));
+    expect(results.flatMap((r) => r.functions).sort()).toEqual(functions.map((fn) => fn.name));
     expect(await versions(sql, ns)).toEqual(files.map((m) => m.version));
   });
 

@@ -4,15 +4,14 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Sql } from "postgres";
+import { applyFunctions, functionsDirOf, neededFunctions, renderFunctions } from "./migrate-functions.js";
+import { MigrationError, renderMigrationText } from "./migration-text.js";
 
 /** A schema name we can splice into SQL: lowercase, so quoting never changes its meaning. */
 const NAMESPACE_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
 const FILE_PATTERN = /^(\d{4})_([a-z0-9_]+)\.sql$/;
-const PLACEHOLDER = "{{namespace}}";
 
-export class MigrationError extends Error {
-  override name = "MigrationError";
-}
+export { MigrationError };
 
 export interface Migration {
   /** The number, e.g. "0001": what schema_migrations records, so renaming a file never re-applies it. */
@@ -24,6 +23,7 @@ export interface Migration {
 
 export interface MigrateOptions {
   namespace: string;
+  /** The numbered migrations; its `functions/` folder holds the database functions. */
   migrationsDir: string;
   log?: (msg: string, fields?: object) => void;
 }
@@ -69,9 +69,19 @@ export function migrationLockKey(namespace: string): bigint {
   return createHash("sha256").update(`authsvc:migrate:${namespace}`).digest().readBigInt64BE(0);
 }
 
+/** What {@link migrate} did: the migrations and the functions applied, in order. */
+export interface MigrateResult {
+  /** Names of the numbered migrations applied ([] when up to date). */
+  applied: string[];
+  /** Names of the functions (re)created ([] when every one was current). */
+  functions: string[];
+}
+
 /**
  * Applies the pending migrations of `migrationsDir` to `namespace`, creating the schema and its
- * schema_migrations table when missing. Returns the names of the files applied ([] when up to date).
+ * schema_migrations table when missing, then (re)creates each database function of its `functions/`
+ * folder whose text changed since it was last applied (see applyFunctions). A migration that needs a
+ * function to exist names it (see neededFunctions), and that one is created just before it.
  *
  * All pending files run in ONE transaction: a server starting on an old database sees either the whole
  * new schema or none of it, and a failing file leaves nothing behind (Postgres DDL is transactional).
@@ -83,16 +93,22 @@ export function migrationLockKey(namespace: string): bigint {
  * moment wait and then find nothing pending. A transaction-scoped lock needs no unlock on failure and
  * also works on the embedded server, where all connections share one PGlite backend.
  */
-export async function migrate(sql: Sql, options: MigrateOptions): Promise<{ applied: string[] }> {
+export async function migrate(sql: Sql, options: MigrateOptions): Promise<MigrateResult> {
   const { namespace, log } = options;
   assertValidNamespace(namespace);
   // Read and validate every file before touching the database.
   const migrations = await listMigrations(options.migrationsDir);
   const sources = await Promise.all(
-    migrations.map(async (m) => render(m, await readFile(m.path, "utf8"), namespace)),
+    migrations.map(async (m) =>
+      renderMigrationText(`migration ${m.name}`, await readFile(m.path, "utf8"), namespace),
+    ),
+  );
+  const functions = await renderFunctions(functionsDirOf(options.migrationsDir), namespace);
+  const needs = migrations.map((m, i) =>
+    neededFunctions(`migration ${m.name}`, sources[i] as string, functions),
   );
 
-  const applied = await sql.begin(async (tx) => {
+  return sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(${migrationLockKey(namespace).toString()}::bigint)`;
     // Created under the lock: concurrent "create … if not exists" can still fail with a unique violation.
     await tx`create schema if not exists ${tx(namespace)}`;
@@ -112,8 +128,11 @@ export async function migrate(sql: Sql, options: MigrateOptions): Promise<{ appl
     }
 
     const names: string[] = [];
+    const early: string[] = [];
     for (const [i, m] of migrations.entries()) {
       if (done.has(m.version)) continue;
+      const needed = needs[i] ?? [];
+      if (needed.length > 0) early.push(...(await applyFunctions(tx, { namespace, functions: needed, log })));
       const started = performance.now();
       try {
         // sql.unsafe runs the file through the simple query protocol, which accepts many statements.
@@ -131,16 +150,14 @@ export async function migrate(sql: Sql, options: MigrateOptions): Promise<{ appl
       });
       names.push(m.name);
     }
-    return names;
+    if (unknown.length > 0) {
+      // The functions are the newer release's too: writing this build's texts would undo its changes.
+      log?.("database functions left as the newer build made them", { namespace });
+      return { applied: names, functions: [] };
+    }
+    const late = await applyFunctions(tx, { namespace, functions, log });
+    return { applied: names, functions: [...early, ...late] };
   });
-  return { applied };
-}
-
-function render(migration: Migration, text: string, namespace: string): string {
-  const rendered = text.replaceAll(PLACEHOLDER, `"${namespace}"`);
-  const stray = /\{\{.*?\}\}/.exec(rendered);
-  if (stray) throw new MigrationError(`migration ${migration.name}: unknown placeholder ${stray[0]}`);
-  return rendered;
 }
 
 /**

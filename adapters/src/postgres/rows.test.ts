@@ -1,7 +1,7 @@
 import type { AuditAction } from "@authsvc/core";
 import { aFullUser, aSession, aUser, newId } from "@authsvc/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshNamespace, migratedNamespace } from "../../../test/support/database.js";
+import { type FreshNamespace, migratedNamespace } from "../testing/database.js";
 import { postgresStore } from "./store.js";
 
 /**

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshNamespace, migratedNamespace } from "../../../test/support/database.js";
+import { type FreshNamespace, migratedNamespace } from "../testing/database.js";
 
 /** What the schema of 0001_initial promises, independent of any adapter code. */
 describe("schema 0001_initial", () => {

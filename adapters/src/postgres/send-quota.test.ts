@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  connectTestDatabase,
-  type FreshNamespace,
-  migratedNamespace,
-} from "../../../test/support/database.js";
+import { connectTestDatabase, type FreshNamespace, migratedNamespace } from "../testing/database.js";
 import { postgresSendQuota } from "./verification-store.js";
 
 describe("postgresSendQuota", () => {

@@ -175,9 +175,9 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
 
     async grantRefresh(input): Promise<RefreshGrantOutcome> {
       const ns = sql(options.namespace);
-      // One round trip: the function (migrations 0008, 0010–0013, 0016) makes the transition and answers the
-      // session as it locked it (before the refresh: the caller stamps it) and the user: its snapshot
-      // and the two secrets of its row that a snapshot leaves out.
+      // One round trip: the function (migrations/functions/refresh_token_grant.sql) makes the transition
+      // and answers the session as it locked it (before the refresh: the caller stamps it) and the user:
+      // its snapshot and the two secrets of its row that a snapshot leaves out.
       const [row] = await sql`
         select
           grant_outcome as outcome,
@@ -233,7 +233,7 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
         traits: { provider: input.provider },
         at: input.now,
       });
-      // One round trip: the function (migrations 0009, 0014 and 0016) writes; the identities and
+      // One round trip: the function (migrations/functions/password_grant.sql) writes; the identities and
       // factors are read in the same statement (the function writes neither).
       const [row] = await sql`
         select

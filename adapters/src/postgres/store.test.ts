@@ -2,7 +2,7 @@ import type { AuditAction, AuditEntry } from "@authsvc/core";
 import { aUser, describeStoreContract, type StoreHarness } from "@authsvc/core/testing";
 import type { Row } from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshNamespace, migratedNamespace, testDatabase } from "../../../test/support/database.js";
+import { type FreshNamespace, migratedNamespace, testDatabase } from "../testing/database.js";
 import type { Sql } from "./connect.js";
 import { postgresStore } from "./store.js";
 

@@ -1,7 +1,7 @@
 import type { RefreshGrantOutcome, User } from "@authsvc/core";
 import { aFactor, aFullUser, anIdentity, aSession, aToken, newHash } from "@authsvc/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshNamespace, migratedNamespace, testDatabase } from "../../../test/support/database.js";
+import { type FreshNamespace, migratedNamespace, testDatabase } from "../testing/database.js";
 import type { Queryable } from "./rows.js";
 import { postgresStore } from "./store.js";
 

@@ -1,9 +1,9 @@
 import { describeRequestLimiter } from "@authsvc/core/testing";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshNamespace, migratedNamespace, testDatabase } from "../../../test/support/database.js";
-import { redisAnswers, TEST_REDIS_URL } from "../../../test/support/redis.js";
 import { connectPostgres } from "../postgres/connect.js";
+import { type FreshNamespace, migratedNamespace, testDatabase } from "../testing/database.js";
+import { redisAnswers, TEST_REDIS_URL } from "../testing/redis.js";
 import { memoryLimiterStore } from "./flexible-limiter.js";
 import { postgresLimiterStore } from "./postgres-limiter.js";
 import { redisLimiterStore } from "./redis-limiter.js";

@@ -1,5 +1,5 @@
-import { startMessagebirdFake } from "../../../test/support/sms-fakes/messagebird.js";
-import { describeSmsGateway } from "../../../test/support/sms-fakes/sms-sender-suite.js";
+import { startMessagebirdFake } from "../testing/sms/messagebird.js";
+import { describeSmsGateway } from "../testing/sms/sms-sender-suite.js";
 import { messagebirdSms } from "./messagebird.js";
 
 const accessKey = "live_messagebird-access-key";

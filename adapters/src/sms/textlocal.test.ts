@@ -1,5 +1,5 @@
-import { describeSmsGateway } from "../../../test/support/sms-fakes/sms-sender-suite.js";
-import { startTextlocalFake } from "../../../test/support/sms-fakes/textlocal.js";
+import { describeSmsGateway } from "../testing/sms/sms-sender-suite.js";
+import { startTextlocalFake } from "../testing/sms/textlocal.js";
 import { textlocalSms } from "./textlocal.js";
 
 const apiKey = "textlocal-api-key-secret";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { describeSmsGateway } from "../../../test/support/sms-fakes/sms-sender-suite.js";
-import { startTwilioFake } from "../../../test/support/sms-fakes/twilio.js";
+import { describeSmsGateway } from "../testing/sms/sms-sender-suite.js";
+import { startTwilioFake } from "../testing/sms/twilio.js";
 import { twilioSms } from "./twilio.js";
 
 const accountSid = `AC${"a1".repeat(16)}`;

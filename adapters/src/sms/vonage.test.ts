@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { describeSmsGateway } from "../../../test/support/sms-fakes/sms-sender-suite.js";
-import { startVonageFake } from "../../../test/support/sms-fakes/vonage.js";
+import { describeSmsGateway } from "../testing/sms/sms-sender-suite.js";
+import { startVonageFake } from "../testing/sms/vonage.js";
 import { vonageSms } from "./vonage.js";
 
 const apiKey = "a1b2c3d4";

@@ -1,9 +1,10 @@
 import { Writable } from "node:stream";
+import { type FreshNamespace, freshNamespace, startSmtpSink, testDatabase } from "@authsvc/adapters/testing";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshNamespace, freshNamespace, testDatabase } from "../../../test/support/database.js";
-import { ENDPOINTS as SERVER_ENDPOINTS } from "../../../test/support/fuzz-endpoints.js";
-import { type FieldCase, fieldCaseArbitrary } from "../../../test/support/fuzz-fields.js";
+import { loadConfig } from "./config.js";
+import { ENDPOINTS as SERVER_ENDPOINTS } from "./testing/fuzz/endpoints.js";
+import { type FieldCase, fieldCaseArbitrary } from "./testing/fuzz/fields.js";
 import {
   endpointsOf,
   type FuzzKeys,
@@ -13,10 +14,8 @@ import {
   toRequest,
   USER_TOKEN_PLACEHOLDER,
   withUserToken,
-} from "../../../test/support/fuzz-requests.js";
-import { roleKey, TEST_JWT_SECRET } from "../../../test/support/server-env.js";
-import { startSmtpSink } from "../../../test/support/smtp-sink.js";
-import { loadConfig } from "./config.js";
+} from "./testing/fuzz/requests.js";
+import { roleKey, TEST_JWT_SECRET } from "./testing/server-env.js";
 import { type Composition, compose } from "./wiring/compose.js";
 import { createLogger } from "./wiring/logger.js";
 

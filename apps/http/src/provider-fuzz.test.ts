@@ -1,19 +1,21 @@
 import { Writable } from "node:stream";
+import {
+  type FakeProvider,
+  type FreshNamespace,
+  freshNamespace,
+  googleCase,
+  json,
+  keycloakCase,
+  startFakeProvider,
+  testDatabase,
+} from "@authsvc/adapters/testing";
 import fc from "fast-check";
 import type { JWTPayload } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshNamespace, freshNamespace, testDatabase } from "../../../test/support/database.js";
-import { idTokenClaims, personClaims, tokenAnswer } from "../../../test/support/fuzz-provider-answers.js";
-import { fuzzRuns } from "../../../test/support/fuzz-requests.js";
-import {
-  type FakeProvider,
-  json,
-  startFakeProvider,
-} from "../../../test/support/oauth-fakes/fake-provider.js";
-import { googleCase } from "../../../test/support/oauth-fakes/google.js";
-import { keycloakCase } from "../../../test/support/oauth-fakes/keycloak.js";
-import { TEST_JWT_SECRET } from "../../../test/support/server-env.js";
 import { loadConfig } from "./config.js";
+import { idTokenClaims, personClaims, tokenAnswer } from "./testing/fuzz/provider-answers.js";
+import { fuzzRuns } from "./testing/fuzz/requests.js";
+import { TEST_JWT_SECRET } from "./testing/server-env.js";
 import { type Composition, compose } from "./wiring/compose.js";
 import { createLogger } from "./wiring/logger.js";
 

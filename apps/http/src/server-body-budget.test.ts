@@ -1,8 +1,8 @@
 import { connect, type Socket } from "node:net";
 import { Hono } from "hono";
 import { afterEach, describe, expect, it } from "vitest";
-import { incomingOf } from "./http/admission.js";
 import { bodyFailureOf } from "./http/body-ahead.js";
+import { incomingOf } from "./http/incoming.js";
 import { MAX_BODY_BYTES } from "./http/middleware/json-body.js";
 import { listen, type RunningServer } from "./server.js";
 

@@ -2,10 +2,10 @@ import { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer, type Http2Bindings, type HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
-import { admission } from "./http/admission.js";
 import { DEFAULT_BASE_PATHS } from "./http/base-path.js";
 import { BodyBudget, readBodyAhead } from "./http/body-ahead.js";
 import { clientAddressFrom, limitedBlock, NO_PROXY, type ProxyTrust } from "./http/client-address.js";
+import { admission } from "./http/flow-control/index.js";
 import { MAX_BODY_BYTES } from "./http/middleware/json-body.js";
 
 export interface RunningServer {
@@ -68,7 +68,7 @@ function livenessCheck(basePaths: readonly string[]) {
 /**
  * Serves `app` on `host:port` (port 0 picks a free one) and resolves once it listens. At most
  * `maxConcurrentRequests` (`API_MAX_CONCURRENT_REQUESTS`; 0 or absent: no limit) are in the app at
- * once, the others wait their turn (http/admission.ts).
+ * once, the others wait their turn (http/flow-control/admission.ts).
  */
 export function listen(
   app: Hono<never> | Hono,

@@ -3,6 +3,6 @@ export * from "./access-token-claims.js";
 export * from "./hook-answer.js";
 export * from "./names.js";
 export type * from "./payloads.js";
-export type * from "./ports/hook-dispatcher.js";
+export * from "./ports/hook-dispatcher.js";
 export type * from "./ports/hook-functions.js";
 export * from "./steps.js";

@@ -6,6 +6,7 @@ export * from "./failures.js";
 export * from "./outbox.js";
 export type * from "./ports/clock.js";
 export type * from "./ports/delivery-queue.js";
+export type * from "./ports/port-traits.js";
 export type * from "./ports/random.js";
 export type * from "./ports/secret-tokens.js";
 export type * from "./ports/transactor.js";

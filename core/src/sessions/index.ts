@@ -3,7 +3,7 @@ export * from "./authenticate.js";
 export * from "./claims.js";
 export * from "./grants.js";
 export * from "./logout.js";
-export type * from "./ports/session-store.js";
+export * from "./ports/session-store.js";
 export type * from "./ports/token-signer.js";
 export * from "./refresh-decision.js";
 export * from "./refresh-session.js";

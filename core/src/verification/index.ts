@@ -7,7 +7,7 @@ export * from "./email-change.js";
 export * from "./phone-change.js";
 export type * from "./ports/mailer.js";
 export type * from "./ports/one-time-tokens.js";
-export type * from "./ports/send-quota.js";
+export * from "./ports/send-quota.js";
 export type * from "./ports/sms-sender.js";
 export * from "./resend.js";
 export * from "./steps/answer-alike.js";

@@ -39,3 +39,6 @@ export const PROVIDER_DEFINITIONS = {
 } as const satisfies Record<string, ProviderDefinition>;
 
 export type ProviderName = keyof typeof PROVIDER_DEFINITIONS;
+
+/** Every provider's name, in the order of the definitions: the one list of them the app reads. */
+export const PROVIDER_NAMES = Object.keys(PROVIDER_DEFINITIONS) as readonly ProviderName[];

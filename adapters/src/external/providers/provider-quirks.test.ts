@@ -1,9 +1,9 @@
 import { externalProvider, PROVIDER_DEFINITIONS } from "@authsvc/adapters";
 import type { ExternalUser } from "@authsvc/core";
 import { afterEach, describe, expect, it } from "vitest";
-import type { FakeProvider } from "../../../../test/support/oauth-fakes/fake-provider.js";
-import { googleCase } from "../../../../test/support/oauth-fakes/google.js";
-import { signIn, startCase } from "../../../../test/support/oauth-fakes/provider-suite.js";
+import type { FakeProvider } from "../../testing/providers/fake-provider.js";
+import { googleCase } from "../../testing/providers/google.js";
+import { signIn, startCase } from "../../testing/providers/provider-suite.js";
 
 const settings = { clientIds: ["client-1"], secret: "s", redirectUri: "https://auth.example.com/callback" };
 

@@ -2,7 +2,7 @@ import type { AuthDeps, UserWithIdentities } from "@authsvc/core";
 import type { Logger } from "pino";
 import type { ApiVersion } from "./api-version.js";
 import type { ProxyTrust } from "./client-address.js";
-import type { RequestDeadline } from "./middleware/deadline.js";
+import type { RequestDeadline } from "./flow-control/index.js";
 
 /** The signed-in caller of a user endpoint. */
 export interface UserAuth {
@@ -21,7 +21,7 @@ export type AppEnv = {
     adminRole: string;
     /** Proxies in front of the server whose `X-Forwarded-For` entries count (http/client-address.ts). */
     proxyTrust: ProxyTrust;
-    /** The request's deadline (middleware/deadline.ts). */
+    /** The request's deadline (flow-control/request-deadline.ts). */
     deadline: RequestDeadline;
     /** The use cases' ports bound to this request's deadline: what handlers pass to use cases. */
     deps: AuthDeps;

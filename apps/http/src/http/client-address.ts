@@ -1,7 +1,7 @@
 import { BlockList, isIP } from "node:net";
 import type { Context } from "hono";
-import { incomingOf } from "./admission.js";
 import type { AppEnv } from "./app-env.js";
+import { incomingOf } from "./incoming.js";
 
 /** `[2001:db8::1]`, `[2001:db8::1]:443`: an IPv6 address as RFC 7239 writes it, port or not. */
 const BRACKETED = /^\[([^\]]*)\](?::\d+)?$/;

@@ -1,39 +1,42 @@
-import type { Repositories, Session, Store } from "@authsvc/core";
+import {
+  type CommittedOutcome,
+  type MethodTraits,
+  type Repositories,
+  type Store,
+  type StoreTraits,
+  storeTraits,
+} from "@authsvc/core";
 import { type Attributes, SpanKind, SpanStatusCode, type Tracer } from "@opentelemetry/api";
 import type { Instruments } from "./instruments.js";
 
-/** What committed work tells the metrics: read from the calls core makes, counted after commit. */
+/** What committed work tells the metrics: what the store declares its calls stand for, counted after commit. */
 type Committed = (instruments: Instruments) => void;
 
-/** The outcome a repository call stands for, if it is one the metrics count. */
-function committedEvent(
-  repository: string,
-  method: string,
-  args: readonly unknown[],
-  result: unknown,
-): Committed | undefined {
-  if (repository === "sessions" && method === "create") {
-    const session = args[0] as Session;
-    const methodName = session.amr.at(-1)?.method ?? "unknown";
-    return (i) => i.signIns.add(1, { method: methodName });
+/** The count an outcome adds to. */
+function counted(outcome: CommittedOutcome): Committed {
+  switch (outcome.kind) {
+    case "signed_in":
+      return (i) => i.signIns.add(1, { method: outcome.method });
+    case "signed_up":
+      return (i) => i.signUps.add(1);
+    case "refresh_rotated":
+      return (i) => i.refreshRotations.add(1);
   }
-  // The password grant starts its session in one statement of its own; null when it was refused.
-  if (repository === "sessions" && method === "grantPassword") {
-    const session = (args[0] as { session: Session }).session;
-    const methodName = session.amr.at(-1)?.method ?? "unknown";
-    return result === null ? undefined : (i) => i.signIns.add(1, { method: methodName });
+}
+
+type Outcome = NonNullable<MethodTraits<unknown[], unknown>["outcome"]>;
+
+/** The declared outcome of each method that has one, by repository and method (read once). */
+function outcomesOf(traits: StoreTraits): ReadonlyMap<string, ReadonlyMap<string, Outcome>> {
+  const byRepository = new Map<string, Map<string, Outcome>>();
+  for (const [repository, methods] of Object.entries(
+    traits as Record<string, Record<string, MethodTraits<unknown[], unknown>>>,
+  )) {
+    const outcomes = new Map<string, Outcome>();
+    for (const [method, t] of Object.entries(methods)) if (t.outcome) outcomes.set(method, t.outcome);
+    if (outcomes.size > 0) byRepository.set(repository, outcomes);
   }
-  // The refresh grant commits in one statement of its own; its outcome says whether it rotated.
-  if (repository === "sessions" && method === "grantRefresh") {
-    const rotated = (result as { kind?: string } | undefined)?.kind === "rotated";
-    return rotated ? (i) => i.refreshRotations.add(1) : undefined;
-  }
-  if (repository === "audit" && method === "record") {
-    const action = (args[0] as { action: string }).action;
-    if (action === "user_signedup") return (i) => i.signUps.add(1);
-    if (action === "token_refreshed") return (i) => i.refreshRotations.add(1);
-  }
-  return undefined;
+  return byRepository;
 }
 
 /** Work in flight on the pool: statements outside transactions plus open transactions. */
@@ -46,6 +49,8 @@ interface Observation {
   readonly instruments: Instruments | undefined;
   readonly inFlight: InFlight;
   readonly dbSystem: string;
+  /** What the store's calls stand for (`storeTraits` unless a test declares its own). */
+  readonly traits?: StoreTraits;
 }
 
 /** Runs `work` in a client span named `name` (when tracing), marking thrown errors. */
@@ -78,18 +83,20 @@ export async function inSpan<T>(
 function observeRepositories(
   repos: Repositories,
   o: Observation,
+  outcomes: ReadonlyMap<string, ReadonlyMap<string, Outcome>>,
   onEvent: (event: Committed) => void,
   countInFlight: boolean,
 ): Repositories {
   const wrapped: Record<string, unknown> = {};
   for (const [name, repository] of Object.entries(repos)) {
-    if (name === "transaction") continue;
+    const declared = outcomes.get(name);
     const methods: Record<string, unknown> = {};
     for (const [method, fn] of Object.entries(repository as Record<string, unknown>)) {
       if (typeof fn !== "function") {
         methods[method] = fn;
         continue;
       }
+      const outcome = declared?.get(method);
       const operation = `${name}.${method}`;
       const attributes = {
         "db.system": o.dbSystem,
@@ -101,8 +108,8 @@ function observeRepositories(
         if (countInFlight) o.inFlight.count++;
         try {
           const result = await inSpan(o.tracer, operation, attributes, () => fn.apply(repository, args));
-          const event = o.instruments && committedEvent(name, method, args, result);
-          if (event) onEvent(event);
+          const committed = o.instruments && outcome?.(args, result);
+          if (committed) onEvent(counted(committed));
           return result;
         } finally {
           if (countInFlight) o.inFlight.count--;
@@ -121,7 +128,9 @@ function observeRepositories(
  */
 export function observeStore(store: Store, o: Observation): Store {
   const count = (event: Committed) => o.instruments && event(o.instruments);
-  const direct = observeRepositories(store, o, count, true);
+  const outcomes = outcomesOf(o.traits ?? storeTraits);
+  const { transaction: _, ...repositories } = store;
+  const direct = observeRepositories(repositories, o, outcomes, count, true);
   const txAttributes = {
     "db.system": o.dbSystem,
     "db.system.name": o.dbSystem,
@@ -134,7 +143,9 @@ export function observeStore(store: Store, o: Observation): Store {
       const events: Committed[] = [];
       try {
         const result = await inSpan(o.tracer, "transaction", txAttributes, () =>
-          store.transaction((repos) => fn(observeRepositories(repos, o, (e) => events.push(e), false))),
+          store.transaction((repos) =>
+            fn(observeRepositories(repos, o, outcomes, (e) => events.push(e), false)),
+          ),
         );
         for (const event of events) count(event);
         return result;

@@ -56,12 +56,12 @@ export async function openDatabase(
     onNotice: (notice) => logger.debug({ notice: notice.message }, "database notice"),
   });
   try {
-    const { applied } = await migrate(sql, {
+    const { applied, functions } = await migrate(sql, {
       namespace: config.db.namespace,
       migrationsDir: resolveMigrationsDir(),
       log: (msg, fields) => logger.info(fields ?? {}, msg),
     });
-    logger.info({ applied, namespace: config.db.namespace }, "migrations up to date");
+    logger.info({ applied, functions, namespace: config.db.namespace }, "migrations up to date");
   } catch (error) {
     await sql.end({ timeout: 5 });
     await embedded?.stop();

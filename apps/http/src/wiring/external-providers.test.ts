@@ -1,8 +1,6 @@
+import type { FakeProvider } from "@authsvc/adapters/testing";
+import { authorize, githubCase, keycloakCase, startCase } from "@authsvc/adapters/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { FakeProvider } from "../../../../test/support/oauth-fakes/fake-provider.js";
-import { githubCase } from "../../../../test/support/oauth-fakes/github.js";
-import { keycloakCase } from "../../../../test/support/oauth-fakes/keycloak.js";
-import { authorize, startCase } from "../../../../test/support/oauth-fakes/provider-suite.js";
 import { type Config, EXTERNAL_PROVIDERS, loadConfig } from "../config.js";
 import { externalProvidersOf } from "./external-providers.js";
 import { settingsOf } from "./settings-view.js";

@@ -1,7 +1,6 @@
+import { startSmtpSink, startTemplateServer } from "@authsvc/adapters/testing";
 import { AuthError } from "@authsvc/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSmtpSink } from "../../../../test/support/smtp-sink.js";
-import { startTemplateServer } from "../../../../test/support/template-server.js";
 import { type Config, loadConfig } from "../config.js";
 import { memoryLogger } from "../testing/memory-log.js";
 import { mailerOf } from "./mailer.js";

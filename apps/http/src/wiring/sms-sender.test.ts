@@ -1,10 +1,12 @@
+import type { SmsGatewayFake } from "@authsvc/adapters/testing";
+import {
+  smsFailure,
+  startMessagebirdFake,
+  startTextlocalFake,
+  startTwilioFake,
+  startVonageFake,
+} from "@authsvc/adapters/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import type { SmsGatewayFake } from "../../../../test/support/sms-fakes/fake-server.js";
-import { startMessagebirdFake } from "../../../../test/support/sms-fakes/messagebird.js";
-import { smsFailure } from "../../../../test/support/sms-fakes/sms-sender-suite.js";
-import { startTextlocalFake } from "../../../../test/support/sms-fakes/textlocal.js";
-import { startTwilioFake } from "../../../../test/support/sms-fakes/twilio.js";
-import { startVonageFake } from "../../../../test/support/sms-fakes/vonage.js";
 import { type Config, loadConfig } from "../config.js";
 import { smsSenderOf } from "./sms-sender.js";
 

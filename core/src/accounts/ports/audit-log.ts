@@ -1,3 +1,5 @@
+import type { PortTraits } from "../../kernel/index.js";
+
 /** The reference's audit actions (and their log types). */
 export type AuditAction =
   | "login"
@@ -60,3 +62,15 @@ export interface AuditLog {
     search?: { fields: readonly AuditSearchField[]; text: string } | undefined;
   }): Promise<{ entries: AuditRecord[]; total: number }>;
 }
+
+/** Entries carry the client's address; a sign-up or a rotation recorded is one committed. */
+export const auditLogTraits: PortTraits<AuditLog> = {
+  record: {
+    addressed: true,
+    outcome: ([entry]) => {
+      if (entry.action === "user_signedup") return { kind: "signed_up" };
+      if (entry.action === "token_refreshed") return { kind: "refresh_rotated" };
+      return undefined;
+    },
+  },
+};

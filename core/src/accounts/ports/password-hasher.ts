@@ -1,3 +1,5 @@
+import type { PortTraits } from "../../kernel/index.js";
+
 /**
  * Password hashing. New hashes are argon2id (m=19456 KiB, t=2, p=1); imported bcrypt and argon2
  * hashes verify too. Every method is asynchronous so the event loop never blocks on a hash.
@@ -14,3 +16,10 @@ export interface PasswordHasher {
   /** Whether `hash` is an importable hash (bcrypt $2a/$2b/$2y, argon2i/argon2id PHC). */
   isSupportedHash(hash: string): boolean;
 }
+
+/** Hashes and verifications wait on the hash workers, not on the caller's thread. */
+export const passwordHasherTraits: PortTraits<PasswordHasher> = {
+  hash: { waitsOutside: true },
+  verify: { waitsOutside: true },
+  verifyDummy: { waitsOutside: true },
+};

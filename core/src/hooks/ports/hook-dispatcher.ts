@@ -1,4 +1,4 @@
-import type { Result } from "../../kernel/index.js";
+import type { PortTraits, Result } from "../../kernel/index.js";
 import type { HookName } from "../names.js";
 import type { HookInputs } from "../payloads.js";
 import type { HookFunctions } from "./hook-functions.js";
@@ -28,3 +28,6 @@ export interface HookDispatcher {
     functions?: HookFunctions,
   ): Promise<Result<Readonly<Record<string, unknown>>>>;
 }
+
+/** A hook waits on its endpoint or its function, not on this process's work. */
+export const hookDispatcherTraits: PortTraits<HookDispatcher> = { run: { waitsOutside: true } };

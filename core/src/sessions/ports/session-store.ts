@@ -1,4 +1,5 @@
 import type { UserWithIdentities } from "../../accounts/index.js";
+import type { PortTraits } from "../../kernel/index.js";
 import type { RefreshTokenRecord, Session } from "../session.js";
 import type { SessionLimits } from "../settings.js";
 
@@ -120,3 +121,25 @@ export interface SessionStore {
   /** Revokes every refresh token of the user (ban). */
   revokeAllForUser(userId: string, at: Date): Promise<number>;
 }
+
+/**
+ * The grants commit on their own (one statement each) and record the client's address on their audit
+ * entries; a session created is a sign-in by its last method, a rotation is a rotation.
+ */
+export const sessionStoreTraits: PortTraits<SessionStore> = {
+  create: {
+    outcome: ([session]) => ({ kind: "signed_in", method: session.amr.at(-1)?.method ?? "unknown" }),
+  },
+  grantPassword: {
+    commits: true,
+    addressed: true,
+    // Null: refused, nothing written.
+    outcome: ([{ session }], user) =>
+      user === null ? undefined : { kind: "signed_in", method: session.amr.at(-1)?.method ?? "unknown" },
+  },
+  grantRefresh: {
+    commits: true,
+    addressed: true,
+    outcome: (_args, outcome) => (outcome.kind === "rotated" ? { kind: "refresh_rotated" } : undefined),
+  },
+};

@@ -4,7 +4,7 @@ import type { FakeTables } from "../fake-tables.js";
 
 /**
  * `SessionStore.grantPassword` over the in-memory tables: the reference the Postgres function
- * (migrations 0009 and 0014) is held to by the contract suite. Synchronous up to its last
+ * (migrations/functions/password_grant.sql) is held to by the contract suite. Synchronous up to its last
  * read, so that two grants never interleave (as the row lock orders them in Postgres).
  */
 export function fakePasswordGrant(

@@ -5,7 +5,7 @@ import type { FakeTables } from "../fake-tables.js";
 
 /**
  * `SessionStore.grantRefresh` over the in-memory tables: the reference the Postgres function
- * (migrations/0008_refresh_rotation.sql) is held to by the contract suite. Grants run one after the
+ * (migrations/functions/refresh_token_grant.sql) is held to by the contract suite. Grants run one after the
  * other, as the function's row lock on the session orders them.
  */
 export function fakeRefreshGrant(

@@ -17,7 +17,7 @@ const UPGRADED = "$argon2id$v=19$m=19456,t=2,p=1$bmV3c2FsdA$bmV3aGFzaG5ld2hhc2g"
 
 /**
  * `SessionStore.grantPassword`, the writes of a password sign-in in one step: run against every
- * implementation (Postgres runs the function of migrations 0009 and 0014).
+ * implementation (Postgres runs migrations/functions/password_grant.sql).
  */
 export function describePasswordGrantContract(name: string, makeStore: MakeStore): void {
   describe(`SessionStore contract (password grant): ${name}`, () => {

@@ -19,8 +19,8 @@ const NO_LIMITS = { timeboxMs: 0, inactivityTimeoutMs: 0, singlePerUser: false }
 
 /**
  * `SessionStore.grantRefresh`, the refresh grant's transition in one step: run against every
- * implementation (the fake follows `decideRefresh`; Postgres runs the function of migrations 0008,
- * 0010–0013).
+ * implementation (the fake follows `decideRefresh`; Postgres runs
+ * migrations/functions/refresh_token_grant.sql).
  */
 export function describeRefreshGrantContract(name: string, makeStore: MakeStore): void {
   describe(`SessionStore contract (refresh grant): ${name}`, () => {

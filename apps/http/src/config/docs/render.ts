@@ -75,7 +75,7 @@ function providerSection(): string {
   ]);
   return [
     `### ${PROVIDER_GROUP}`,
-    "Each of the 17 providers has five variables, named after the provider's identifier (the `provider` of `/authorize`) in upper case. An enabled provider missing a required value is refused at start, by name. What each provider asks for and maps is in [external-sign-in.md](external-sign-in.md).",
+    `Each of the ${EXTERNAL_PROVIDERS.length} providers has five variables, named after the provider's identifier (the \`provider\` of \`/authorize\`) in upper case. An enabled provider missing a required value is refused at start, by name. What each provider asks for and maps is in [external-sign-in.md](external-sign-in.md).`,
     table(HEADER, generic),
     table(["Provider", "Enabled", "Client ID", "Secret", "Redirect URI", "Base URL"], matrix),
   ].join("\n\n");

@@ -3,6 +3,7 @@
  * needs its client id and secret (Keycloak its realm URL too); anything missing is refused at start,
  * by name.
  */
+import { PROVIDER_NAMES, type ProviderName } from "@authsvc/adapters";
 import type { AuthSettings } from "@authsvc/core";
 import * as k from "../kinds.js";
 import type { Reader } from "../reader.js";
@@ -10,27 +11,12 @@ import type { Config } from "../types.js";
 import { defineVariables, PREFIX } from "../variable.js";
 import { byKey, envSuffix, must, type SettleContext } from "./context.js";
 
-/** The 17 external OAuth providers, by the identifier used in `/authorize?provider=`. */
-export const EXTERNAL_PROVIDERS = [
-  "apple",
-  "azure",
-  "bitbucket",
-  "discord",
-  "facebook",
-  "figma",
-  "github",
-  "gitlab",
-  "google",
-  "keycloak",
-  "linkedin_oidc",
-  "notion",
-  "slack_oidc",
-  "spotify",
-  "twitch",
-  "workos",
-  "zoom",
-] as const;
-export type ExternalProviderId = (typeof EXTERNAL_PROVIDERS)[number];
+/**
+ * The external OAuth providers, by the identifier used in `/authorize?provider=`: every provider the
+ * adapters define, so that a new provider's definition is all it takes to configure it.
+ */
+export const EXTERNAL_PROVIDERS = PROVIDER_NAMES;
+export type ExternalProviderId = ProviderName;
 
 let variable = defineVariables("Sign-in methods");
 export const signInVariables = {

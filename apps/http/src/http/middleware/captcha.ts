@@ -1,9 +1,9 @@
 import { type AuthDeps, authenticateAdmin, type CaptchaVerifier, checkCaptcha } from "@authsvc/core";
 import type { Hono, MiddlewareHandler } from "hono";
-import { waitAside } from "../admission.js";
 import type { AppEnv } from "../app-env.js";
 import { unwrap } from "../body.js";
 import { clientAddress } from "../client-address.js";
+import { waitAside } from "../flow-control/index.js";
 import { bearerToken } from "./auth.js";
 import { readJsonObject } from "./json-body.js";
 

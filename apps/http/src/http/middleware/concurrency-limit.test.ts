@@ -4,8 +4,8 @@ import { HTTPException } from "hono/http-exception";
 import { describe, expect, it } from "vitest";
 import type { AppEnv } from "../app-env.js";
 import { errorResponse, toAuthError } from "../errors.js";
+import { requestDeadline } from "../flow-control/index.js";
 import { concurrencyLimit } from "./concurrency-limit.js";
-import { requestDeadline } from "./deadline.js";
 
 /** An app whose one route waits until released, recording how many run at once. */
 function gatedApp(max: number) {

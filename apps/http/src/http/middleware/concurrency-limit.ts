@@ -1,8 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import pLimit from "p-limit";
-import { incomingOf, stepAside } from "../admission.js";
 import type { AppEnv } from "../app-env.js";
-import { requestTimedOut } from "./deadline.js";
+import { asideOf, requestTimedOut } from "../flow-control/index.js";
 
 /**
  * Lets at most `max` of the requests it guards run at once; the rest wait in arrival order. Waiting
@@ -14,7 +13,7 @@ export function concurrencyLimit(max: number): MiddlewareHandler<AppEnv> {
   if (max <= 0) return (_c, next) => next();
   const limit = pLimit(max);
   return async (c, next) => {
-    const aside = stepAside(incomingOf(c));
+    const aside = asideOf(c);
     if (!aside) return limit(() => (requestTimedOut(c) ? undefined : next()));
     // Waiting for the turn is not work: the request's admission slot goes to others meanwhile.
     let started: () => void = () => {};

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
-import { admissionWaitMs, incomingOf } from "../admission.js";
 import type { AppEnv, UserAuth } from "../app-env.js";
 import { NO_PROXY, type ProxyTrust } from "../client-address.js";
+import { admissionWaitMs } from "../flow-control/index.js";
+import { incomingOf } from "../incoming.js";
 
 /** Response header carrying the request id when no `REQUEST_ID_HEADER` is configured. */
 export const DEFAULT_REQUEST_ID_HEADER = "x-request-id";
@@ -38,7 +39,7 @@ export const requestContext =
     await next();
     if (c.req.path === "/health") return;
     const status = c.res.status;
-    // Time spent waiting to be admitted (http/admission.ts) is part of what the client waited.
+    // Time spent waiting to be admitted (http/flow-control/admission.ts) is part of what the client waited.
     const queued = admissionWaitMs(incomingOf(c));
     const fields = {
       method: c.req.method,

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { MiddlewareHandler } from "hono";
-import { waitAside } from "../admission.js";
 import type { AppEnv } from "../app-env.js";
+import { waitAside } from "../flow-control/index.js";
 
 /**
  * The steps answers are aligned to on the endpoints that must not reveal whether an address has an

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { connectPostgres, migrate, resolveMigrationsDir, type Sql } from "@authsvc/adapters";
 import { inject } from "vitest";
+import { connectPostgres, migrate, resolveMigrationsDir, type Sql } from "../index.js";
 
 /** Which database global-setup chose for this run. */
 export type DatabaseKind = "external" | "testcontainers" | "embedded";

@@ -1,3 +1,5 @@
+import { incomingOf } from "../incoming.js";
+
 /**
  * Admission: at most `max` requests are in the application at once; the others wait in arrival
  * order, parsed but not started. A request in the application holds its context, logger, ports and
@@ -91,12 +93,11 @@ export function stepAside(request: object | undefined): Aside | undefined {
   return (request as Stamped | undefined)?.[ADMITTED]?.aside;
 }
 
+/** How the request of `c` steps aside (see `stepAside`); undefined when it holds no slot. */
+export const asideOf = (c: { env: unknown }): Aside | undefined => stepAside(incomingOf(c));
+
 /** Runs `wait` for the request of `c` with its slot given up meanwhile, when it holds one. */
 export function waitAside<T>(c: { env: unknown }, wait: () => Promise<T>): Promise<T> {
-  const aside = stepAside(incomingOf(c));
+  const aside = asideOf(c);
   return aside ? aside(wait) : wait();
 }
-
-/** The Node request under a Hono context served by @hono/node-server (its `env.incoming`). */
-export const incomingOf = (c: { env: unknown }): object | undefined =>
-  (c.env as { incoming?: object } | undefined)?.incoming;

@@ -1,5 +1,5 @@
+import { type FreshNamespace, testDatabase } from "@authsvc/adapters/testing";
 import { SignJWT } from "jose";
-import { type FreshNamespace, testDatabase } from "./database.js";
 
 export const TEST_JWT_SECRET = "an-e2e-test-secret-of-at-least-32-chars";
 

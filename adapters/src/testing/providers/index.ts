@@ -1,3 +1,4 @@
+import type { ProviderName } from "../../index.js";
 import { appleCase } from "./apple.js";
 import { azureCase } from "./azure.js";
 import { bitbucketCase } from "./bitbucket.js";
@@ -18,11 +19,45 @@ import { workosCase } from "./workos.js";
 import { zoomCase } from "./zoom.js";
 
 export type { FailureKind, FakePerson, FakeProvider } from "./fake-provider.js";
-export { startFakeProvider } from "./fake-provider.js";
-export { authorize, failure, type ProviderCase, REDIRECT_URI, signIn, startCase } from "./provider-suite.js";
+export { bearer, json, startFakeProvider } from "./fake-provider.js";
+export {
+  authorize,
+  describeExternalProvider,
+  failure,
+  type ProviderCase,
+  REDIRECT_URI,
+  signIn,
+  startCase,
+} from "./provider-suite.js";
 
-/** The fake of every provider, with what the adapter must make of it: 17 of 17. */
-export const PROVIDER_CASES: readonly ProviderCase[] = [
+/**
+ * The fake of every provider, by the name the provider definitions give it: the compiler refuses a
+ * provider without a fake, or a fake of a provider that is not defined.
+ */
+export const PROVIDER_FAKES = {
+  apple: appleCase,
+  azure: azureCase,
+  bitbucket: bitbucketCase,
+  discord: discordCase,
+  facebook: facebookCase,
+  figma: figmaCase,
+  github: githubCase,
+  gitlab: gitlabCase,
+  google: googleCase,
+  keycloak: keycloakCase,
+  linkedin_oidc: linkedinOidcCase,
+  notion: notionCase,
+  slack_oidc: slackOidcCase,
+  spotify: spotifyCase,
+  twitch: twitchCase,
+  workos: workosCase,
+  zoom: zoomCase,
+} as const satisfies Record<ProviderName, ProviderCase>;
+
+/** The fake of every provider, with what the adapter must make of it. */
+export const PROVIDER_CASES: readonly ProviderCase[] = Object.values(PROVIDER_FAKES);
+
+export {
   appleCase,
   azureCase,
   bitbucketCase,
@@ -40,4 +75,4 @@ export const PROVIDER_CASES: readonly ProviderCase[] = [
   twitchCase,
   workosCase,
   zoomCase,
-];
+};

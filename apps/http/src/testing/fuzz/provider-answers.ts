@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import type { JWTPayload } from "jose";
-import { loneSurrogateText } from "./fuzz-fields.js";
+import { loneSurrogateText } from "./fields.js";
 
 /**
  * What a hostile or broken identity provider may answer: token endpoint answers, user-info documents

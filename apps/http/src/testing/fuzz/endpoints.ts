@@ -1,4 +1,4 @@
-import type { Endpoint } from "./fuzz-requests.js";
+import type { Endpoint } from "./requests.js";
 
 /** Every route the app serves; apps/http/src/fuzz.test.ts checks this list against the app's own. */
 export const ENDPOINTS: Endpoint[] = [

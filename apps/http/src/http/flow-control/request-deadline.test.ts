@@ -2,9 +2,10 @@ import type { AuthDeps } from "@authsvc/core";
 import { fakeDeps } from "@authsvc/core/testing";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { admission } from "../admission.js";
 import type { AppEnv } from "../app-env.js";
-import { DELIVERY_TRANSACTIONS, requestDeadline } from "./deadline.js";
+import { admission } from "./admission.js";
+import { requestDeadline } from "./request-deadline.js";
+import { DELIVERY_TRANSACTIONS } from "./store-binding.js";
 
 /** Fake ports whose transactions take 20 ms each, counting how many run at once, by phase. */
 function countedDeps() {

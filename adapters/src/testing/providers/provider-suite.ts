@@ -1,6 +1,6 @@
-import { type BuiltProvider, externalProvider, type ProviderName } from "@authsvc/adapters";
 import { AuthError, type ExternalEmail, type ExternalProvider, type FailureName } from "@authsvc/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type BuiltProvider, externalProvider, type ProviderName } from "../../index.js";
 import { type FakeBehaviour, type FakeProvider, startFakeProvider } from "./fake-provider.js";
 
 export const REDIRECT_URI = "https://auth.example.com/callback";

@@ -1,0 +1,29 @@
+-- user_snapshot_of_user(): row trigger on users: rewrites the row's user's snapshot (a deleted
+-- user's snapshot goes with it).
+--
+-- Part of the user snapshots (`user_snapshots`, created by migration 0013, whose header gives the
+-- rules): the user as the API shows it, kept as one json document per user and rewritten by deferred
+-- constraint triggers when a transaction that changed the user commits. Security definer (a role
+-- allowed to change `users` need not be granted the table) and executable by its owner only.
+create or replace function {{namespace}}.user_snapshot_of_user()
+returns trigger
+language plpgsql
+security definer
+set search_path to ''
+as $$
+begin
+  if tg_op = 'DELETE' then
+    delete from {{namespace}}.user_snapshots where user_id = old.id;
+    return null;
+  end if;
+  perform {{namespace}}.user_snapshot_write(new.id);
+  if tg_op = 'UPDATE' then
+    if old.id is distinct from new.id then
+      delete from {{namespace}}.user_snapshots where user_id = old.id;
+    end if;
+  end if;
+  return null;
+end;
+$$;
+
+revoke execute on function {{namespace}}.user_snapshot_of_user() from public;
