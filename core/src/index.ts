@@ -79,7 +79,7 @@ export {
   mfaVerificationAttempt,
   type SendEmailData,
 } from "./hooks/index.js";
-export { AuthError, type ErrorCode, HookRejection } from "./kernel/errors.js";
+export { AuthError, type ErrorCode, ErrorCodes, HookRejection } from "./kernel/errors.js";
 export { type FailureName, failures } from "./kernel/failures.js";
 export type { Clock } from "./kernel/ports/clock.js";
 export type { DeliveryFailure, DeliveryQueue } from "./kernel/ports/delivery-queue.js";

@@ -1,26 +1,11 @@
-import type { AuthDeps, CaptchaVerifier } from "@authsvc/core";
-import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { grantRegistry } from "@authsvc/core";
+import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
-import type { Logger } from "pino";
-import { adminAuditRoutes } from "../routes/admin-audit.js";
-import { adminFactorRoutes } from "../routes/admin-factors.js";
-import { generateLinkRoutes } from "../routes/admin-generate-link.js";
-import { adminUserRoutes } from "../routes/admin-users.js";
-import { externalRoutes } from "../routes/external.js";
-import { factorRoutes } from "../routes/factors.js";
-import { healthRoutes } from "../routes/health.js";
-import { type Jwks, jwksRoutes } from "../routes/jwks.js";
-import { messageRoutes } from "../routes/messages.js";
-import { type ReadinessCheck, readyRoutes } from "../routes/ready.js";
-import { type Settings, settingsRoutes } from "../routes/settings.js";
-import { signupRoutes } from "../routes/signup.js";
-import { tokenRoutes } from "../routes/token.js";
-import { userRoutes } from "../routes/user.js";
-import { userSessionRoutes } from "../routes/user-sessions.js";
-import { verifyRoutes } from "../routes/verify.js";
+import { MODULES } from "../modules/index.js";
 import { API_VERSION_HEADER } from "./api-version.js";
+import type { AppDeps } from "./app-deps.js";
 import type { AppEnv } from "./app-env.js";
 import { basePathGetter, DEFAULT_BASE_PATHS } from "./base-path.js";
 import { type BodyFailure, bodyFailureOf, bodyReadAhead } from "./body-ahead.js";
@@ -34,53 +19,9 @@ import { applyCaptcha } from "./middleware/captcha.js";
 import { concurrencyLimit } from "./middleware/concurrency-limit.js";
 import { fastCors } from "./middleware/cors.js";
 import { MAX_BODY_BYTES } from "./middleware/json-body.js";
-import { applyRateLimits, type RateLimits } from "./middleware/rate-limit.js";
+import { applyRateLimits } from "./middleware/rate-limit.js";
 import { requestContext } from "./middleware/request-context.js";
 import { UNIFORM_LATENCY_SIGNUP_STEP_MS, uniformLatency } from "./middleware/uniform-latency.js";
-
-/** Everything the HTTP layer needs, built by the composition root (or by a test). */
-export interface AppDeps {
-  readonly logger: Logger;
-  readonly version: string;
-  readonly settings: Settings;
-  /** The public signing keys served at `/.well-known/jwks.json`; none when absent (`JWT_SECRET` alone). */
-  readonly jwks?: Jwks;
-  /** The ports and settings the use cases run with. */
-  readonly auth: AuthDeps;
-  /** Incoming header whose value becomes the request id (`REQUEST_ID_HEADER`). */
-  readonly requestIdHeader?: string | undefined;
-  /**
-   * Proxies in front of the server that append to `X-Forwarded-For` (`API_TRUSTED_PROXY_HOPS`); 0 or
-   * absent: the connection's peer is the client.
-   */
-  readonly trustedProxyHops?: number;
-  /** Addresses and ranges of proxies believed wherever they stand in the chain (`API_TRUSTED_PROXIES`). */
-  readonly trustedProxies?: readonly string[];
-  /** Extra headers allowed by CORS (`CORS_ALLOWED_HEADERS`). */
-  readonly corsAllowedHeaders?: readonly string[];
-  /** Longest a request may run before `504 request_timeout` (`API_MAX_REQUEST_DURATION`). */
-  readonly maxRequestDurationMs?: number;
-  /** Longest a client may take to send a body (`API_BODY_TIMEOUT`), named in the 408 it gets. */
-  readonly bodyTimeoutMs?: number;
-  /**
-   * Requests to the message-sending endpoints (`/otp`, `/magiclink`, `/recover`, `/resend`) worked on
-   * at once (`API_MESSAGE_CONCURRENCY`); no limit when absent or 0.
-   */
-  readonly messageConcurrency?: number;
-  /** Per-IP request limits (`RATE_LIMIT_*`); none when absent or without a header. */
-  readonly rateLimit?: RateLimits;
-  /** Captcha check of sign-up, password sign-in and OTP requests (`SECURITY_CAPTCHA_*`); none when absent. */
-  readonly captcha?: CaptchaVerifier | undefined;
-  /** Paths the whole API is served under (`API_BASE_PATHS`); `/` and `/auth/v1` when absent. */
-  readonly basePaths?: readonly string[];
-  /** What `GET /health/ready` checks (the database); ready with none. */
-  readonly readiness?: readonly ReadinessCheck[];
-  readonly readinessTimeoutMs?: number;
-  /** Misconfigurations `GET /health/ready` names without answering unready, by what they concern. */
-  readonly readinessWarnings?: Readonly<Record<string, string>>;
-  /** The request span and HTTP metrics, when telemetry is on; nothing runs for it when off. */
-  readonly telemetry?: MiddlewareHandler<AppEnv> | undefined;
-}
 
 // The reference's CORS policy (rs/cors in GoTrue): any origin, credentials allowed.
 const CORS_HEADERS = [
@@ -103,6 +44,8 @@ function bodyRefusal(c: Context<AppEnv>, failure: BodyFailure, timeoutMs: number
 }
 
 /** Builds the Hono application. It does not listen; `server.ts` does, tests call `app.request()`. */
+export type { AppDeps } from "./app-deps.js";
+
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: basePathGetter(deps.basePaths ?? DEFAULT_BASE_PATHS) });
 
@@ -164,22 +107,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   for (const path of ["/recover", "/magiclink", "/otp", "/resend"])
     app.post(path, uniformLatency(), messageTurn);
 
-  app.route("/", healthRoutes(deps.version));
-  app.route("/", readyRoutes(deps.readiness ?? [], deps.readinessTimeoutMs, deps.readinessWarnings));
-  app.route("/", settingsRoutes(deps.settings));
-  app.route("/", jwksRoutes(deps.jwks ?? { keys: [] }));
-  app.route("/", signupRoutes());
-  app.route("/", tokenRoutes());
-  app.route("/", userRoutes(auth));
-  app.route("/", userSessionRoutes(auth));
-  app.route("/", adminUserRoutes(auth));
-  app.route("/", adminAuditRoutes(auth));
-  app.route("/", verifyRoutes(auth));
-  app.route("/", messageRoutes());
-  app.route("/", generateLinkRoutes(auth));
-  app.route("/", externalRoutes(auth));
-  app.route("/", factorRoutes(auth));
-  app.route("/", adminFactorRoutes(auth));
+  // Each module's routes, in the list's order; no two modules answer one method and path (modules/).
+  const modules = deps.modules ?? MODULES;
+  const ctx = { ...deps, grants: grantRegistry(modules.flatMap((module) => module.grants ?? [])) };
+  for (const module of modules) if (module.routes) app.route(module.basePath ?? "/", module.routes(ctx));
 
   app.notFound((c) => errorResponse(c, httpFailures.routeNotFound()));
   app.onError((thrown, c) => {

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import type { AppEnv } from "../http/app-env.js";
 
 /** A JSON Web Key Set (RFC 7517 §5): the public keys that verify this server's access tokens. */
 export interface Jwks {
@@ -19,7 +20,7 @@ export const JWKS_CACHE_CONTROL = "public, max-age=600";
  */
 export const jwksRoutes = (jwks: Jwks) => {
   const body = JSON.stringify({ keys: jwks.keys });
-  return new Hono().get("/.well-known/jwks.json", (c) =>
+  return new Hono<AppEnv>().get("/.well-known/jwks.json", (c) =>
     c.body(body, 200, { "content-type": "application/json", "cache-control": JWKS_CACHE_CONTROL }),
   );
 };

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import type { AppEnv } from "../http/app-env.js";
 
 /** One dependency the server cannot answer without (the database). */
 export interface ReadinessCheck {
@@ -39,7 +40,7 @@ export const readyRoutes = (
   timeoutMs = READINESS_TIMEOUT_MS,
   warnings: Readonly<Record<string, string>> = {},
 ) =>
-  new Hono().get("/health/ready", async (c) => {
+  new Hono<AppEnv>().get("/health/ready", async (c) => {
     const results = await Promise.all(
       checks.map(async (check) => [check.name, await probe(check, timeoutMs)]),
     );

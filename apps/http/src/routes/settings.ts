@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { ExternalProviderId } from "../config.js";
+import type { AppEnv } from "../http/app-env.js";
 
 /** The public settings document (spec "Settings", plus the reference's extra fields). */
 export interface Settings {
@@ -15,5 +16,7 @@ export interface Settings {
 /** `GET /settings`: computed once at start, so the route does no work per request. */
 export const settingsRoutes = (settings: Settings) => {
   const body = JSON.stringify(settings);
-  return new Hono().get("/settings", (c) => c.body(body, 200, { "content-type": "application/json" }));
+  return new Hono<AppEnv>().get("/settings", (c) =>
+    c.body(body, 200, { "content-type": "application/json" }),
+  );
 };

@@ -4,8 +4,9 @@ import type { AppEnv } from "../../http/app-env.js";
 
 /**
  * How `POST /token` speaks one grant type: it reads the grant's fields from the JSON body, runs the
- * grant's use case and answers its outcome. One file per grant type in this folder, listed in
- * `index.ts`; the route looks the requested `grant_type` up there.
+ * grant's use case and answers its outcome. One file per grant type in this folder, named in the
+ * `grants` of the module that owns it (modules/); the route looks the requested `grant_type` up among
+ * every module's.
  */
 export interface HttpGrant {
   readonly type: string;

@@ -1,0 +1,22 @@
+import { userRoutes } from "../../routes/user.js";
+import type { HttpModule } from "../module.js";
+import { routesOf } from "../module.js";
+
+/** The signed-in user: `GET`/`PUT /user`, reauthentication and sign-out. */
+export const accountSettingsModule: HttpModule = {
+  name: "account-settings",
+  routes: (ctx) => routesOf(userRoutes(ctx.auth)),
+  statuses: {
+    reauthentication_needed: 400,
+    same_password: 422,
+    reauthentication_not_valid: 422,
+  },
+  failureStatuses: {
+    reauthenticationEmailNotConfirmed: 422,
+    reauthenticationPhoneNotConfirmed: 422,
+    reauthenticationNoAddress: 422,
+    anonymousPasswordUpdate: 422,
+    // PUT /user: a change of password, email or phone below aal2 is the reference's 401.
+    updateNeedsAal2: 401,
+  },
+};

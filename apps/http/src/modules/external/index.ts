@@ -1,0 +1,32 @@
+import * as external from "../../config/sections/external.js";
+import { sectionOf } from "../../config/sections/section.js";
+import { externalRoutes } from "../../routes/external.js";
+import { idTokenHttpGrant } from "../../routes/grants/id-token.js";
+import type { HttpModule } from "../module.js";
+import { routesOf } from "../module.js";
+
+/** Sign-in with an external provider (the OAuth client), the `id_token` grant and identity linking. */
+export const externalModule: HttpModule = {
+  name: "external",
+  section: sectionOf(external.variables),
+  routes: (ctx) => routesOf(externalRoutes(ctx.auth)),
+  grants: [idTokenHttpGrant],
+  statuses: {
+    provider_email_needs_verification: 422,
+    bad_oauth_state: 400,
+    bad_oauth_callback: 400,
+    oauth_provider_not_supported: 400,
+    provider_disabled: 404,
+    identity_already_exists: 422,
+    identity_not_found: 422,
+    single_identity_not_deletable: 422,
+    email_conflict_identity_not_deletable: 422,
+    manual_linking_disabled: 404,
+  },
+  failureStatuses: {
+    linkingTargetMissing: 422,
+    identityIdNotUuid: 404,
+    idTokenProviderDisabled: 400,
+    linkedEmailNeedsVerification: 422,
+  },
+};

@@ -1,0 +1,12 @@
+import * as jwt from "../../config/sections/jwt.js";
+import { sectionOf } from "../../config/sections/section.js";
+import { jwksRoutes } from "../../routes/jwks.js";
+import type { HttpModule } from "../module.js";
+import { routesOf } from "../module.js";
+
+/** The signing of access tokens and the public keys at `/.well-known/jwks.json`. */
+export const jwtModule: HttpModule = {
+  name: "jwt",
+  section: sectionOf(jwt.variables),
+  routes: (ctx) => routesOf(jwksRoutes(ctx.jwks ?? { keys: [] })),
+};

@@ -1,0 +1,15 @@
+import * as mail from "../../config/sections/mail.js";
+import { sectionOf } from "../../config/sections/section.js";
+import type { HttpModule } from "../module.js";
+
+/** Mail: the SMTP server, the templates and the send limits. */
+export const mailModule: HttpModule = {
+  name: "mail",
+  section: sectionOf(mail.variables),
+  statuses: {
+    email_address_invalid: 400,
+    email_address_not_authorized: 400,
+    email_send_failed: 500,
+    over_email_send_rate_limit: 429,
+  },
+};

@@ -1,0 +1,36 @@
+import * as mfa from "../../config/sections/mfa.js";
+import { sectionOf } from "../../config/sections/section.js";
+import { adminFactorRoutes } from "../../routes/admin-factors.js";
+import { factorRoutes } from "../../routes/factors.js";
+import type { HttpModule } from "../module.js";
+import { routesOf } from "../module.js";
+
+/** Multi-factor authentication: factors, challenges and the admin's view of them. */
+export const mfaModule: HttpModule = {
+  name: "mfa",
+  section: sectionOf(mfa.variables),
+  routes: (ctx) => routesOf(factorRoutes(ctx.auth), adminFactorRoutes(ctx.auth)),
+  statuses: {
+    mfa_verification_rejected: 403,
+    too_many_enrolled_mfa_factors: 422,
+    mfa_factor_name_conflict: 422,
+    mfa_factor_not_found: 404,
+    mfa_ip_address_mismatch: 422,
+    mfa_challenge_expired: 422,
+    mfa_verification_failed: 422,
+    mfa_verified_factor_exists: 422,
+    insufficient_aal: 403,
+    mfa_totp_enroll_not_enabled: 422,
+    mfa_totp_verify_not_enabled: 422,
+    mfa_phone_enroll_not_enabled: 422,
+    mfa_phone_verify_not_enabled: 422,
+  },
+  failureStatuses: {
+    // MFA (the reference's mfa.go): anonymous callers 403; a malformed factor id 404; an unknown
+    // challenge id 422; unenrolling a verified factor below aal2 422.
+    anonymousMfa: 403,
+    factorIdNotUuid: 404,
+    challengeNotFound: 422,
+    unenrollNeedsAal2: 422,
+  },
+};

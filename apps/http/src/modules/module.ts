@@ -1,0 +1,42 @@
+import type { ErrorCode, FailureName, GrantRegistry } from "@authsvc/core";
+import { Hono } from "hono";
+import type { Section } from "../config/sections/section.js";
+import type { AppDeps } from "../http/app-deps.js";
+import type { AppEnv } from "../http/app-env.js";
+import type { HttpGrant } from "../routes/grants/http-grant.js";
+
+/** What a module's routes are built from: the app's dependencies and the grant types of every module. */
+export interface ModuleContext extends AppDeps {
+  /** The grant types `POST /token` accepts: every module's `grants`, in the order of the list. */
+  readonly grants: GrantRegistry<HttpGrant>;
+}
+
+/**
+ * One capability of the server, as the HTTP application sees it: what it adds to the app, to the
+ * error-status table and to the configuration. A plain object; the app, the status table, the
+ * configuration catalogue (and so docs/configuration.md) and the grant registry are loops over
+ * `MODULES` (modules/index.ts), so a new capability is a folder here and one entry in that list.
+ */
+export interface HttpModule {
+  /** The capability's name (the folder's), unique in the list. */
+  readonly name: string;
+  /** Where its routes are mounted; `/` when absent (every base path of `API_BASE_PATHS` applies on top). */
+  readonly basePath?: string;
+  /** Its routes, built once per app. */
+  readonly routes?: (ctx: ModuleContext) => Hono<AppEnv>;
+  /** The HTTP status of each error code it owns: one module owns a code (modules/statuses.test.ts). */
+  readonly statuses?: Readonly<Partial<Record<ErrorCode, number>>>;
+  /** Failures of its own that the reference answers with another status than their code's. */
+  readonly failureStatuses?: Readonly<Partial<Record<FailureName, number>>>;
+  /** Its configuration section: its variables, documented in docs/configuration.md in the list's order. */
+  readonly section?: Section;
+  /** The grant types it adds to `POST /token`. */
+  readonly grants?: readonly HttpGrant[];
+}
+
+/** Mounts several route files of one module as one sub-app, in the order given. */
+export function routesOf(...apps: readonly Hono<AppEnv>[]): Hono<AppEnv> {
+  const module = new Hono<AppEnv>();
+  for (const app of apps) module.route("/", app);
+  return module;
+}

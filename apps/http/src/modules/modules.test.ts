@@ -1,0 +1,103 @@
+import { ErrorCodes, failures, grantRegistry } from "@authsvc/core";
+import { fakeDeps } from "@authsvc/core/testing";
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import type { AppEnv } from "../http/app-env.js";
+import { memoryLogger } from "../testing/memory-log.js";
+import { defaultSettings, testApp } from "../testing/test-app.js";
+import { MODULES } from "./index.js";
+import type { HttpModule, ModuleContext } from "./module.js";
+import { statusTable } from "./statuses.js";
+
+const context = (): ModuleContext => ({
+  logger: memoryLogger().logger,
+  version: "0.0.0-test",
+  settings: defaultSettings(),
+  auth: fakeDeps(),
+  grants: grantRegistry([]),
+});
+
+/** Each route of each module, as `METHOD /path`. */
+const routesByModule = () =>
+  MODULES.flatMap((module) =>
+    (module.routes?.(context()).routes ?? []).map((route) => ({ module: module.name, ...route })),
+  );
+
+/** Whether one request could match both patterns: same length, each segment equal or a parameter. */
+function overlap(a: string, b: string): boolean {
+  const as = a.split("/");
+  const bs = b.split("/");
+  return (
+    as.length === bs.length && as.every((s, i) => s === bs[i] || s.startsWith(":") || bs[i]?.startsWith(":"))
+  );
+}
+
+/** A throwaway capability: one route that fails with a code it owns. */
+const hello: HttpModule = {
+  name: "hello",
+  routes: () =>
+    new Hono<AppEnv>().get("/hello", () => {
+      throw failures.otpSignupDisabled();
+    }),
+};
+
+describe("the module list", () => {
+  it("names each module once", () => {
+    const names = MODULES.map((module) => module.name);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it("gives every error code exactly one status", () => {
+    const { byCode } = statusTable(MODULES);
+    expect(Object.keys(byCode).sort()).toEqual([...ErrorCodes].sort());
+  });
+
+  it("refuses a code that two modules give a status, and names it", () => {
+    const again: HttpModule = { name: "again", statuses: { weak_password: 400 } };
+    expect(() => statusTable([...MODULES, again])).toThrow(/"weak_password".*again/);
+  });
+
+  it("refuses a failure that two modules give a status", () => {
+    const again: HttpModule = { name: "again", failureStatuses: { updateNeedsAal2: 401 } };
+    expect(() => statusTable([...MODULES, again])).toThrow(/"updateNeedsAal2"/);
+  });
+
+  it("refuses a list that leaves a code without a status", () => {
+    const without = MODULES.map((module) => (module.name === "mfa" ? { ...module, statuses: {} } : module));
+    expect(() => statusTable(without)).toThrow(/no status for .*insufficient_aal/);
+  });
+
+  it("takes a code's status from the module that owns it", () => {
+    const moved = MODULES.map((module) =>
+      module.name === "verification"
+        ? { ...module, statuses: { ...module.statuses, otp_disabled: undefined } }
+        : module,
+    );
+    const { byCode } = statusTable([...moved, { ...hello, statuses: { otp_disabled: 418 } }]);
+    expect(byCode.otp_disabled).toBe(418);
+  });
+
+  it("has no two modules answering one method and path, so their order cannot decide a match", () => {
+    expect(overlap("/user/:id", "/user/sessions")).toBe(true);
+    expect(overlap("/health", "/health/ready")).toBe(false);
+    const routes = routesByModule();
+    expect(routes.length).toBeGreaterThan(30);
+    const clashes = routes.flatMap((a, i) =>
+      routes
+        .slice(i + 1)
+        .filter((b) => a.module !== b.module && a.method === b.method && overlap(a.path, b.path))
+        .map((b) => `${a.module} ${a.method} ${a.path} / ${b.module} ${b.path}`),
+    );
+    expect(clashes).toEqual([]);
+  });
+
+  it("serves the routes of a module added to the list", async () => {
+    const without = testApp();
+    expect((await without.app.request("/hello")).status).toBe(404);
+    const { app } = testApp({ modules: [...MODULES, hello] });
+    const res = await app.request("/hello");
+    expect(res.status).toBe(422);
+    expect(res.headers.get("x-sb-error-code")).toBe("otp_disabled");
+    expect((await app.request("/health")).status).toBe(200);
+  });
+});

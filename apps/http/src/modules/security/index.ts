@@ -1,0 +1,13 @@
+import { sectionOf } from "../../config/sections/section.js";
+import * as security from "../../config/sections/security.js";
+import type { HttpModule } from "../module.js";
+
+/** Password rules and the captcha check. */
+export const securityModule: HttpModule = {
+  name: "security",
+  section: sectionOf(security.variables),
+  statuses: {
+    captcha_failed: 400,
+    weak_password: 422,
+  },
+};

@@ -1,0 +1,13 @@
+import { sectionOf } from "../../config/sections/section.js";
+import * as sms from "../../config/sections/sms.js";
+import type { HttpModule } from "../module.js";
+
+/** SMS: the gateways and the send limits. */
+export const smsModule: HttpModule = {
+  name: "sms",
+  section: sectionOf(sms.variables),
+  statuses: {
+    sms_send_failed: 422,
+    over_sms_send_rate_limit: 429,
+  },
+};

@@ -1,0 +1,54 @@
+import { type ErrorCode, ErrorCodes, type FailureName } from "@authsvc/core";
+import type { HttpModule } from "./module.js";
+
+/** The status of the codes no capability owns: the request itself, and faults. */
+export const KERNEL_STATUSES: Readonly<Partial<Record<ErrorCode, number>>> = {
+  unknown: 500,
+  unexpected_failure: 500,
+  validation_failed: 400,
+  bad_json: 400,
+  request_entity_too_large: 413,
+  request_timeout: 504,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  feature_disabled: 404,
+  user_not_found: 404,
+};
+
+/** The HTTP status of every error code, and the failures answered with another status than their code's. */
+export interface StatusTable {
+  readonly byCode: Readonly<Record<ErrorCode, number>>;
+  readonly byFailure: Readonly<Partial<Record<FailureName, number>>>;
+}
+
+/**
+ * Merges the kernel's statuses and the modules'. A code or failure given twice, or a code given by
+ * none, is a mistake in the module list: it throws when the table is first built.
+ */
+export function statusTable(modules: readonly HttpModule[]): StatusTable {
+  const byCode = new Map<string, number>();
+  const byFailure = new Map<string, number>();
+  const add = (
+    into: Map<string, number>,
+    owner: string,
+    entries: Readonly<Record<string, number | undefined>>,
+  ) => {
+    for (const [key, status] of Object.entries(entries)) {
+      if (status === undefined) continue;
+      if (into.has(key)) throw new Error(`statusTable: "${key}" is given a status twice (again by ${owner})`);
+      into.set(key, status);
+    }
+  };
+  add(byCode, "the kernel", KERNEL_STATUSES);
+  for (const module of modules) {
+    add(byCode, module.name, module.statuses ?? {});
+    add(byFailure, module.name, module.failureStatuses ?? {});
+  }
+  const missing = ErrorCodes.filter((code) => !byCode.has(code));
+  if (missing.length > 0) throw new Error(`statusTable: no status for ${missing.join(", ")}`);
+  return {
+    byCode: Object.fromEntries(byCode) as Record<ErrorCode, number>,
+    byFailure: Object.fromEntries(byFailure) as Partial<Record<FailureName, number>>,
+  };
+}
