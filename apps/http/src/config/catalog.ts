@@ -1,22 +1,12 @@
-import * as S from "./sections/index.js";
+import { MODULES } from "../modules/index.js";
+import type { HttpModule } from "../modules/module.js";
 import { type ConfigVariable, describe, type Variable } from "./variable.js";
 
-/** Every variable, section by section, in the order docs/configuration.md presents them. */
-const all: readonly Variable<unknown>[] = [
-  ...Object.values(S.general.variables),
-  ...Object.values(S.api.variables),
-  ...Object.values(S.db.variables),
-  ...Object.values(S.telemetry.variables),
-  ...Object.values(S.jwt.variables),
-  ...Object.values(S.security.variables),
-  ...Object.values(S.sessions.variables),
-  ...Object.values(S.rateLimits.variables),
-  ...S.external.variables,
-  ...S.mail.variables,
-  ...S.sms.variables,
-  ...S.hooks.variables,
-  ...Object.values(S.mfa.variables),
-];
+/** Every variable of the modules' sections, in the list's order: the order docs/configuration.md presents them. */
+export const variablesOf = (modules: readonly HttpModule[]): readonly Variable<unknown>[] =>
+  modules.flatMap((module) => module.section?.variables ?? []);
+
+const all = variablesOf(MODULES);
 
 /** Name, type, default, requirement and meaning of every variable: the source of the docs. */
 export const configVariables: readonly ConfigVariable[] = all.map(describe);

@@ -2,6 +2,11 @@ import { ErrorCodes, failures, grantRegistry } from "@authsvc/core";
 import { fakeDeps } from "@authsvc/core/testing";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
+import { variablesOf } from "../config/catalog.js";
+import { renderTables } from "../config/docs/render.js";
+import * as k from "../config/kinds.js";
+import { sectionOf } from "../config/sections/section.js";
+import { defineVariables, describe as describeVariable } from "../config/variable.js";
 import type { AppEnv } from "../http/app-env.js";
 import { memoryLogger } from "../testing/memory-log.js";
 import { defaultSettings, testApp } from "../testing/test-app.js";
@@ -32,9 +37,17 @@ function overlap(a: string, b: string): boolean {
   );
 }
 
-/** A throwaway capability: one route that fails with a code it owns. */
+/** A throwaway capability: one route that fails with a code it owns, and one variable. */
 const hello: HttpModule = {
   name: "hello",
+  section: sectionOf({
+    greeting: defineVariables("Hello")({
+      key: "HELLO_GREETING",
+      kind: k.text,
+      default: "hello",
+      description: "What `GET /hello` would say.",
+    }),
+  }),
   routes: () =>
     new Hono<AppEnv>().get("/hello", () => {
       throw failures.otpSignupDisabled();
@@ -99,5 +112,16 @@ describe("the module list", () => {
     expect(res.status).toBe(422);
     expect(res.headers.get("x-sb-error-code")).toBe("otp_disabled");
     expect((await app.request("/health")).status).toBe(200);
+  });
+
+  it("documents the section of a module added to the list, after the others", () => {
+    const variables = variablesOf([...MODULES, hello]).map(describeVariable);
+    expect(variables.at(-1)).toMatchObject({
+      name: "AUTHSVC_HELLO_GREETING",
+      group: "Hello",
+      default: "hello",
+    });
+    expect(variablesOf(MODULES).map((v) => v.name)).not.toContain("AUTHSVC_HELLO_GREETING");
+    expect(renderTables(variables)).toMatch(/### Hello\n\n[^#]*`AUTHSVC_HELLO_GREETING`/);
   });
 });

@@ -1,4 +1,4 @@
-/** The configuration sections, in the order the docs present them. */
+/** The configuration sections, read and settled by load.ts; the catalogue and the docs list them through the modules (modules/index.ts), in that list's order. */
 import * as api from "./api.js";
 import * as db from "./db.js";
 import * as external from "./external.js";
