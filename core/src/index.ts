@@ -56,6 +56,7 @@ export type { ExternalIdentityStore } from "./external/ports/external-identities
 export { idTokenGrant, signInWithIdToken } from "./external/sign-in-with-id-token.js";
 export { type StartedExternalSignIn, startExternalSignIn } from "./external/start-external-sign-in.js";
 export { unlinkIdentity } from "./external/unlink-identity.js";
+export { type FailureName, failures } from "./failures.js";
 // Guards
 export {
   type CaptchaChallenge,
@@ -80,7 +81,6 @@ export {
   type SendEmailData,
 } from "./hooks/index.js";
 export { AuthError, type ErrorCode, ErrorCodes, HookRejection } from "./kernel/errors.js";
-export { type FailureName, failures } from "./kernel/failures.js";
 export type { Clock } from "./kernel/ports/clock.js";
 export type { DeliveryFailure, DeliveryQueue } from "./kernel/ports/delivery-queue.js";
 export type { CommittedOutcome, MethodTraits, PortTraits } from "./kernel/ports/port-traits.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { blankUser, type Identity, type User } from "../accounts/index.js";
-import { failures } from "../kernel/index.js";
+import { failures } from "../failures.js";
 import type { AuthSettings } from "../settings.js";
 import { defaultAuthSettings, fakeDeps } from "../testing/index.js";
 import { rollingBack } from "../testing/rolling-back-store.js";

@@ -1,5 +1,6 @@
 import type { User } from "../accounts/index.js";
-import { err, failures, type Outbox, ok, type Result } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { err, type Outbox, ok, type Result } from "../kernel/index.js";
 import { phoneApplied, saveChannelChange, textPhoneChange } from "../verification/index.js";
 import type { AccountSettingsDeps, AccountSettingsRepositories } from "./deps.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { blankUser, type Identity, type User } from "../accounts/index.js";
-import { failures } from "../kernel/index.js";
+import { failures } from "../failures.js";
 import { issueSession } from "../sessions/index.js";
 import type { AuthSettings } from "../settings.js";
 import { fakeDeps } from "../testing/index.js";

@@ -6,11 +6,11 @@ import {
   normalizeEmail,
   normalizePhone,
 } from "../accounts/index.js";
+import { failures } from "../failures.js";
 import {
   type AuthError,
   constantTimeEqual,
   err,
-  failures,
   Outbox,
   ok,
   orRollback,

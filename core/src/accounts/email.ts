@@ -1,4 +1,5 @@
-import { err, failures, ok, type Result } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { err, ok, type Result } from "../kernel/index.js";
 
 const MAX_EMAIL_LENGTH = 255;
 

@@ -1,4 +1,5 @@
-import { err, failures, ok, type Result } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { err, ok, type Result } from "../kernel/index.js";
 
 /** The longest password accepted, in characters (code points). */
 export const MAX_PASSWORD_LENGTH = 1024;

@@ -9,7 +9,8 @@ import {
   type UserWithIdentities,
   withProviders,
 } from "../accounts/index.js";
-import { err, failures, isUuid, NIL_UUID, ok, type Result } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { err, isUuid, NIL_UUID, ok, type Result } from "../kernel/index.js";
 import { type AdminUserFields, refuseAmbiguousPassword } from "./admin-user-fields.js";
 import { parseBanDuration } from "./ban-duration.js";
 import type { AdminDeps } from "./deps.js";

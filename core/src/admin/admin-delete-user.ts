@@ -1,5 +1,6 @@
 import type { User } from "../accounts/index.js";
-import { err, failures, isUuid, ok, type Result } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { err, isUuid, ok, type Result } from "../kernel/index.js";
 import type { AdminDeps, AdminRepositories } from "./deps.js";
 import { obfuscator } from "./obfuscate.js";
 

@@ -1,5 +1,6 @@
 import type { UserWithIdentities } from "../accounts/index.js";
-import { err, failures, isUuid, ok, type Result } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { err, isUuid, ok, type Result } from "../kernel/index.js";
 import type { AdminDeps } from "./deps.js";
 
 /**

@@ -1,5 +1,6 @@
 import type { AuditRecord, AuditSearchField } from "../accounts/index.js";
-import { err, failures, ok, type Result } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { err, ok, type Result } from "../kernel/index.js";
 import type { AdminDeps } from "./deps.js";
 import { pageWindow } from "./paging.js";
 

@@ -1,6 +1,7 @@
 import type { User, UserWithIdentities } from "../accounts/index.js";
 import { mergeMetadata, syncChannelIdentities, withProviders } from "../accounts/index.js";
-import { err, failures, isUuid, ok, type Result } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { err, isUuid, ok, type Result } from "../kernel/index.js";
 import { adminBannedUntil, adminChannels, adminPasswordHash } from "./admin-create-user.js";
 import { type AdminUserFields, refuseAmbiguousPassword } from "./admin-user-fields.js";
 import type { AdminDeps } from "./deps.js";

@@ -1,5 +1,6 @@
 import type { Metadata } from "../accounts/index.js";
-import { err, failures, ok, type Result } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { err, ok, type Result } from "../kernel/index.js";
 
 /**
  * The fields of an admin user body (`POST /admin/users`, `PUT /admin/users/{id}`), typed. An absent

@@ -1,4 +1,5 @@
-import { err, failures, ok, type Result } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { err, ok, type Result } from "../kernel/index.js";
 
 /** What an admin's `ban_duration` asks for: lift the ban, or ban for `ms` milliseconds from now. */
 export type BanDuration = { readonly kind: "none" } | { readonly kind: "ban"; readonly ms: number };

@@ -10,10 +10,10 @@ import {
   type User,
   type UserWithIdentities,
 } from "../accounts/index.js";
+import { failures } from "../failures.js";
 import { userToCreate, vetNewUser } from "../hooks/index.js";
 import {
   err,
-  failures,
   ok,
   orRollback,
   type Result,

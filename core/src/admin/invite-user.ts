@@ -6,10 +6,10 @@ import {
   type User,
   type UserWithIdentities,
 } from "../accounts/index.js";
+import { failures } from "../failures.js";
 import { userToCreate, vetNewUser } from "../hooks/index.js";
 import {
   err,
-  failures,
   Outbox,
   ok,
   orRollback,

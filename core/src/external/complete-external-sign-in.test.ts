@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { failures } from "../kernel/index.js";
+import { failures } from "../failures.js";
 import { exchangeAuthCode } from "../pkce/index.js";
 import type { AuthSettings } from "../settings.js";
 import { anIdentity, aUser, type FakePerson, fakeDeps, fakeProviders } from "../testing/index.js";

@@ -1,13 +1,5 @@
-import {
-  AuthError,
-  constantTimeEqual,
-  err,
-  failures,
-  isUuid,
-  Outbox,
-  ok,
-  type Result,
-} from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { AuthError, constantTimeEqual, err, isUuid, Outbox, ok, type Result } from "../kernel/index.js";
 import { flowStateExpired, storeIssuedFlow } from "../pkce/index.js";
 import { issueSession, type SessionTokens, signOutcome, type Unsigned } from "../sessions/index.js";
 import type {} from "../verification/index.js";

@@ -1,4 +1,5 @@
-import { AuthError, constantTimeEqual, err, failures, Outbox, ok, type Result } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { AuthError, constantTimeEqual, err, Outbox, ok, type Result } from "../kernel/index.js";
 import {
   defineGrant,
   issueSession,

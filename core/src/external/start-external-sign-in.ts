@@ -1,4 +1,5 @@
-import { err, failures, ok, type Result, resolveRedirect } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { err, ok, type Result, resolveRedirect } from "../kernel/index.js";
 import { newFlowState, type PkceChallenge } from "../pkce/index.js";
 import type { ExternalDeps } from "./deps.js";
 import { checkLinkingAssurance } from "./steps/linking-assurance.js";

@@ -1,5 +1,6 @@
 import { actorUsername, type Identity, type User, withProviders } from "../accounts/index.js";
-import { err, failures, isUuid, ok, type Result } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { err, isUuid, ok, type Result } from "../kernel/index.js";
 import type { ExternalDeps } from "./deps.js";
 import { checkLinkingAssurance } from "./steps/linking-assurance.js";
 

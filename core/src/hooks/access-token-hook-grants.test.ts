@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { err, failures, ok } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { err, ok } from "../kernel/index.js";
 import { challengeFactor, enrollFactor, verifyFactor } from "../mfa/index.js";
 import { exchangeAuthCode } from "../pkce/index.js";
 import { refreshSession } from "../sessions/index.js";

@@ -1,4 +1,5 @@
-import { type AuthError, failures } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import type { AuthError } from "../kernel/index.js";
 
 /**
  * The failure a hook's answer asks for, or null: an answer `{"error": {"http_code", "message"}}`

@@ -1,5 +1,6 @@
 import type { User } from "../accounts/index.js";
-import { type AuthError, err, failures, ok, type Result } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { type AuthError, err, ok, type Result } from "../kernel/index.js";
 import { validAccessTokenClaims } from "./access-token-claims.js";
 import type { HooksDeps } from "./deps.js";
 import { HOOK_REJECTION } from "./names.js";

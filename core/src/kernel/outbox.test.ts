@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { failures } from "./failures.js";
+import { failures } from "../failures.js";
 import { Outbox, transactionThenSend } from "./outbox.js";
 import type { DeliveryFailure } from "./ports/delivery-queue.js";
 import type { Transactor } from "./ports/transactor.js";

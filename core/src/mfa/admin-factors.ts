@@ -1,5 +1,6 @@
 import { type Factor, normalizePhone } from "../accounts/index.js";
-import { err, failures, isUuid, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { err, isUuid, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
 import type { MfaDeps, MfaRepositories } from "./deps.js";
 import { amrMethodOf, ownedFactor } from "./steps/factor-rules.js";
 

@@ -1,5 +1,6 @@
 import type { Factor, User } from "../accounts/index.js";
-import { err, failures, Outbox, ok, type Result, transactionThenSend } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { err, Outbox, ok, type Result, transactionThenSend } from "../kernel/index.js";
 import type { Challenge } from "./challenge.js";
 import type { MfaDeps, MfaRepositories } from "./deps.js";
 import { ownedFactor, verifyEnabled } from "./steps/factor-rules.js";

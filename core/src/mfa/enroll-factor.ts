@@ -1,5 +1,6 @@
 import { type Factor, type FactorType, normalizePhone, type User } from "../accounts/index.js";
-import { err, failures, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { err, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
 import type { MfaDeps, MfaRepositories } from "./deps.js";
 import type { TotpEnrolment } from "./ports/totp.js";
 import { callerSession } from "./steps/caller.js";

@@ -1,5 +1,6 @@
 import type { User } from "../accounts/index.js";
-import { err, failures, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { err, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
 import type { MfaDeps } from "./deps.js";
 import { callerSession } from "./steps/caller.js";
 import { amrMethodOf, ownedFactor } from "./steps/factor-rules.js";

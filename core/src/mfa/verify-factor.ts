@@ -1,13 +1,7 @@
 import { type Factor, type User, userBody } from "../accounts/index.js";
+import { failures } from "../failures.js";
 import { mfaVerificationAttempt } from "../hooks/index.js";
-import {
-  constantTimeEqual,
-  err,
-  failures,
-  ok,
-  type Result,
-  transactionRollingBackOn,
-} from "../kernel/index.js";
+import { constantTimeEqual, err, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
 import { type Session, type SessionTokens, type StartedSession, signSession } from "../sessions/index.js";
 import type { Challenge } from "./challenge.js";
 import type { MfaDeps, MfaRepositories } from "./deps.js";

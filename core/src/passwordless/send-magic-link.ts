@@ -1,8 +1,8 @@
 import type { Metadata, User } from "../accounts/index.js";
 import { actorUsername, normalizeEmail } from "../accounts/index.js";
+import { failures } from "../failures.js";
 import {
   err,
-  failures,
   Outbox,
   ok,
   orRollback,

@@ -1,5 +1,6 @@
 import { actorUsername, isBanned } from "../accounts/index.js";
-import { err, failures, ok, type Result } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { err, ok, type Result } from "../kernel/index.js";
 import {
   defineGrant,
   issueSession,

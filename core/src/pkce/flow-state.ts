@@ -1,4 +1,5 @@
-import { err, failures, ok, type Result } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { err, ok, type Result } from "../kernel/index.js";
 
 /** `s256` (the verifier's SHA-256, base64url) or `plain` (the verifier itself), as RFC 7636. */
 export type CodeChallengeMethod = "s256" | "plain";

@@ -1,6 +1,7 @@
 import type { UserWithIdentities } from "../accounts/index.js";
 import { isBanned } from "../accounts/index.js";
-import { type AuthError, err, failures, isUuid, NIL_UUID, ok, type Result } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { type AuthError, err, isUuid, NIL_UUID, ok, type Result } from "../kernel/index.js";
 import type { SessionsDeps } from "./deps.js";
 import { sessionEnd } from "./session-limits.js";
 

@@ -1,6 +1,7 @@
 import { isBanned, normalizeEmail, normalizePhone, type User } from "../accounts/index.js";
+import { failures } from "../failures.js";
 import { passwordVerificationAttempt } from "../hooks/index.js";
-import { err, failures, type Result } from "../kernel/index.js";
+import { err, type Result } from "../kernel/index.js";
 import type { SessionsDeps } from "./deps.js";
 import { defineGrant } from "./grants.js";
 import { newSession, type SessionTokens, signSession } from "./steps/issue-session.js";

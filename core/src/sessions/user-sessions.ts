@@ -1,5 +1,6 @@
 import { actorUsername } from "../accounts/index.js";
-import { err, failures, isUuid, ok, type Result } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { err, isUuid, ok, type Result } from "../kernel/index.js";
 import type { SessionsDeps } from "./deps.js";
 import type { Session } from "./session.js";
 import { fixedEnd, sessionEnd } from "./session-limits.js";

@@ -12,10 +12,10 @@ import {
   type UserWithIdentities,
   withProviders,
 } from "../accounts/index.js";
+import { failures } from "../failures.js";
 import { beforeUserCreated, userToCreate, vetNewUser } from "../hooks/index.js";
 import {
   err,
-  failures,
   Outbox,
   ok,
   orRollback,

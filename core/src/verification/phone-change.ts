@@ -1,6 +1,7 @@
 import type { User } from "../accounts/index.js";
 import { actorUsername, lockUserByAddress, normalizePhone } from "../accounts/index.js";
-import { err, failures, Outbox, ok, orRollback, type Result, transactionThenSend } from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { err, Outbox, ok, orRollback, type Result, transactionThenSend } from "../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { tooSoon } from "./steps/frequency.js";
 import { otpExpired, saveChannelChange } from "./steps/save-channel-change.js";

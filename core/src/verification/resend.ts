@@ -1,13 +1,6 @@
 import { lockUserByAddress, normalizeEmail, normalizePhone } from "../accounts/index.js";
-import {
-  err,
-  failures,
-  Outbox,
-  ok,
-  type Result,
-  resolveRedirect,
-  transactionThenSend,
-} from "../kernel/index.js";
+import { failures } from "../failures.js";
+import { err, Outbox, ok, type Result, resolveRedirect, transactionThenSend } from "../kernel/index.js";
 import type { PkceChallenge } from "../pkce/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { resendEmailChange } from "./email-change.js";

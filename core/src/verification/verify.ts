@@ -1,7 +1,7 @@
 import { actorUsername, isBanned, normalizeEmail, normalizePhone, type User } from "../accounts/index.js";
+import { failures } from "../failures.js";
 import {
   err,
-  failures,
   ok,
   orRollback,
   type Result,

@@ -9,8 +9,9 @@ import {
   type User,
   withProviders,
 } from "../../accounts/index.js";
+import { failures } from "../../failures.js";
 import { beforeUserCreated, userToCreate } from "../../hooks/index.js";
-import { err, failures, type Outbox, ok, orRollback, type Result } from "../../kernel/index.js";
+import { err, type Outbox, ok, orRollback, type Result } from "../../kernel/index.js";
 import { sendEmailToken, undoCreationWith } from "../../verification/index.js";
 import type { ExternalDeps, ExternalRepositories } from "../deps.js";
 import type { ExternalUser } from "../ports/external-provider.js";

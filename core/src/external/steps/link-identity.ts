@@ -1,5 +1,6 @@
 import { actorUsername, type User, withProviders } from "../../accounts/index.js";
-import { err, failures, type Outbox, ok, orRollback, type Result } from "../../kernel/index.js";
+import { failures } from "../../failures.js";
+import { err, type Outbox, ok, orRollback, type Result } from "../../kernel/index.js";
 import { sendEmailToken } from "../../verification/index.js";
 import type { ExternalDeps, ExternalRepositories } from "../deps.js";
 import type { ExternalUser } from "../ports/external-provider.js";

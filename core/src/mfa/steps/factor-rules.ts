@@ -1,5 +1,6 @@
 import type { Factor } from "../../accounts/index.js";
-import { err, failures, isUuid, ok, type Result } from "../../kernel/index.js";
+import { failures } from "../../failures.js";
+import { err, isUuid, ok, type Result } from "../../kernel/index.js";
 import type { MfaDeps, MfaRepositories } from "../deps.js";
 
 /** The `amr` method a verified factor of this type adds to its session. */

@@ -1,5 +1,6 @@
 import type { Factor } from "../../accounts/index.js";
-import { err, failures, isUuid, ok, type Result, transactionRollingBackOn } from "../../kernel/index.js";
+import { failures } from "../../failures.js";
+import { err, isUuid, ok, type Result, transactionRollingBackOn } from "../../kernel/index.js";
 import type { Challenge } from "../challenge.js";
 import type { MfaDeps } from "../deps.js";
 import type { FactorAttempts } from "../ports/factor-store.js";

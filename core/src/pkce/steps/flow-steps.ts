@@ -1,4 +1,5 @@
-import { err, failures, ok, type Result } from "../../kernel/index.js";
+import { failures } from "../../failures.js";
+import { err, ok, type Result } from "../../kernel/index.js";
 import type { PkceDeps, PkceRepositories } from "../deps.js";
 import type { FlowState, PkceChallenge } from "../flow-state.js";
 

@@ -1,6 +1,7 @@
 import { type User, type UserWithIdentities, userBody } from "../../accounts/index.js";
+import { failures } from "../../failures.js";
 import { customizeAccessToken } from "../../hooks/index.js";
-import { AuthError, err, failures, type KernelDeps, ok, type Result } from "../../kernel/index.js";
+import { AuthError, err, type KernelDeps, ok, type Result } from "../../kernel/index.js";
 import { type AccessTokenClaims, accessTokenClaims } from "../claims.js";
 import type { SessionsDeps, SessionsRepositories } from "../deps.js";
 import type { Session } from "../session.js";

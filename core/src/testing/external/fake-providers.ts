@@ -5,7 +5,7 @@ import type {
   ExternalUser,
   IdTokenVerifier,
 } from "../../external/index.js";
-import { failures } from "../../kernel/index.js";
+import { failures } from "../../failures.js";
 
 /** A person the fake provider signs in: subject, one address and whether the provider vouches for it. */
 export interface FakePerson {

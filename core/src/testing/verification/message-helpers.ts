@@ -1,4 +1,4 @@
-import { failures } from "../../kernel/index.js";
+import { failures } from "../../failures.js";
 import type { Mail, Mailer, SmsSender } from "../../verification/index.js";
 
 /** The link token a mail's link carries (`?token=`), i.e. what a client passes as `token_hash`. */

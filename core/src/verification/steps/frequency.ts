@@ -1,4 +1,5 @@
-import { type AuthError, failures } from "../../kernel/index.js";
+import { failures } from "../../failures.js";
+import type { AuthError } from "../../kernel/index.js";
 
 /**
  * The refusal of a message asked for too soon after the previous one (`SMTP_MAX_FREQUENCY`,

@@ -1,6 +1,7 @@
 import type { User } from "../../accounts/index.js";
 import { syncChannelIdentities, withProviders } from "../../accounts/index.js";
-import { err, failures, ok, type Result } from "../../kernel/index.js";
+import { failures } from "../../failures.js";
+import { err, ok, type Result } from "../../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "../deps.js";
 
 /** The refusal of a link or code that no longer matches anything pending (403, as `/verify` answers). */

@@ -1,5 +1,6 @@
 import type { User } from "../../accounts/index.js";
-import { failures, type Outbox, ok, type Result } from "../../kernel/index.js";
+import { failures } from "../../failures.js";
+import { type Outbox, ok, type Result } from "../../kernel/index.js";
 import { emailFlowMethod, PKCE_PREFIX, type PkceChallenge, startEmailFlow } from "../../pkce/index.js";
 import type { VerificationDeps, VerificationRepositories } from "../deps.js";
 import type { MailKind } from "../ports/mailer.js";

@@ -1,5 +1,6 @@
 import type { User } from "../../accounts/index.js";
-import { failures, type Outbox, ok, type Result } from "../../kernel/index.js";
+import { failures } from "../../failures.js";
+import { type Outbox, ok, type Result } from "../../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "../deps.js";
 import type { OneTimeTokenType } from "../ports/one-time-tokens.js";
 import { undoMessage } from "./undo-message.js";

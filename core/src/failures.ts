@@ -1,0 +1,66 @@
+import { accountsFailures } from "./accounts/failures.js";
+import { adminFailures } from "./admin/failures.js";
+import { externalFailures } from "./external/failures.js";
+import { guardsFailures } from "./guards/failures.js";
+import { hooksFailures } from "./hooks/failures.js";
+import {
+  AuthError,
+  assertNamedOnce,
+  type FailureCatalogue,
+  failureConstructors,
+  HookRejection,
+  kernelFailures,
+} from "./kernel/index.js";
+import { mfaFailures } from "./mfa/failures.js";
+import { pkceFailures } from "./pkce/failures.js";
+import { sessionsFailures } from "./sessions/failures.js";
+import { signupFailures } from "./signup/failures.js";
+import { verificationFailures } from "./verification/failures.js";
+
+const parts: readonly FailureCatalogue[] = [
+  kernelFailures,
+  externalFailures,
+  accountsFailures,
+  signupFailures,
+  sessionsFailures,
+  guardsFailures,
+  verificationFailures,
+  adminFailures,
+  pkceFailures,
+  hooksFailures,
+  mfaFailures,
+];
+
+/** Every slice's failures, each name once (a name two slices define is refused when core loads). */
+const catalogue = {
+  ...kernelFailures,
+  ...externalFailures,
+  ...accountsFailures,
+  ...signupFailures,
+  ...sessionsFailures,
+  ...guardsFailures,
+  ...verificationFailures,
+  ...adminFailures,
+  ...pkceFailures,
+  ...hooksFailures,
+  ...mfaFailures,
+};
+assertNamedOnce(parts);
+
+/** The name of a failure in the catalogue; `apps/http` keys its status overrides by it. */
+export type FailureName = keyof typeof catalogue;
+
+/** Named constructors, one per failure: `failures.userBanned()`, `failures.emailTooSoon(40)`. */
+export const failures = {
+  ...failureConstructors(catalogue),
+  /** `weak_password` carries its reasons (`length`, `characters`) beside the message. */
+  weakPassword: (sentences: readonly string[], reasons: readonly string[]): AuthError =>
+    new AuthError(
+      "weak_password",
+      catalogue.weakPassword[1](sentences),
+      { weak_password: { reasons } },
+      "weakPassword",
+    ),
+  /** A hook's error object: its `http_code` (default 500) becomes the status, its message the message. */
+  hookError: (httpCode: unknown, message: string): AuthError => new HookRejection(httpCode, message),
+} as const;

@@ -1,0 +1,52 @@
+import type { FailureCatalogue } from "../kernel/index.js";
+
+/** The verification slice's failures (composed with the others' in core/src/failures.ts). */
+export const verificationFailures = {
+  // Messages, one-time tokens and verification
+  emailRateLimit: ["over_email_send_rate_limit", "email rate limit exceeded"],
+  smsRateLimit: ["over_sms_send_rate_limit", "SMS rate limit exceeded"],
+  emailTooSoon: ["over_email_send_rate_limit", (seconds: number) => tooSoonMessage(seconds)],
+  smsTooSoon: ["over_sms_send_rate_limit", (seconds: number) => tooSoonMessage(seconds)],
+  emailSendFailed: ["email_send_failed", (kind?: string) => `Error sending ${kind ? `${kind} ` : ""}email`],
+  smsSendFailed: ["sms_send_failed", (reason?: string) => `Error sending SMS${reason ? `: ${reason}` : ""}`],
+  emailNotConfigured: ["email_send_failed", "Error sending email: no SMTP_HOST is configured"],
+  otpExpired: ["otp_expired", "Token has expired or is invalid"],
+  smsChannelUnsupported: ["validation_failed", "Invalid channel, only 'sms' is supported"],
+  verifyTypeUnsupported: ["validation_failed", "Unsupported verification type"],
+  verifyTokenOrHash: ["validation_failed", "Only the token or the token hash should be provided"],
+  verifyTokenMissing: ["validation_failed", "Verify requires a token or a token hash"],
+  verifyHashWithAddress: ["validation_failed", "Only the token_hash and type should be provided"],
+  verifyTypeRequired: [
+    "validation_failed",
+    (allowed: readonly string[]) => `Verify requires a verification type of ${allowed.join(", ")}`,
+  ],
+  verifyLinkTokenMissing: ["validation_failed", "Verify requires a token"],
+  otpEmailOrPhone: ["validation_failed", "Only an email address or phone number should be provided"],
+  otpEmailOrPhoneMissing: ["validation_failed", "An email address or phone number is required"],
+  magicLinkEmailMissing: ["validation_failed", "Password recovery requires an email"],
+  resendTypeMissing: [
+    "validation_failed",
+    "Missing one of these types: signup, email_change, sms, phone_change",
+  ],
+  resendEmailMissing: ["validation_failed", "Type provided requires an email address"],
+  resendPhoneMissing: ["validation_failed", "Type provided requires a phone number"],
+  reauthenticationNeeded: ["reauthentication_needed", "Password update requires reauthentication"],
+  reauthenticationNotValid: [
+    "reauthentication_not_valid",
+    "Reauthentication failed: nonce is invalid or has expired",
+  ],
+  reauthenticationEmailNotConfirmed: ["email_not_confirmed", "Please verify your email first."],
+  reauthenticationPhoneNotConfirmed: ["phone_not_confirmed", "Please verify your phone first."],
+  reauthenticationNoAddress: [
+    "validation_failed",
+    "Reauthentication requires the user to have an email or a phone number",
+  ],
+  anonymousPasswordUpdate: [
+    "validation_failed",
+    "Updating password of an anonymous user without an email or phone is not allowed",
+  ],
+} as const satisfies FailureCatalogue;
+
+function tooSoonMessage(seconds: number): string {
+  return `For security purposes, you can only request this after ${seconds} seconds.`;
+}
