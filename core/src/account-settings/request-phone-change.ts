@@ -10,7 +10,7 @@ import type { AccountSettingsDeps, AccountSettingsRepositories } from "./deps.js
  * autoconfirm the change is applied at once instead.
  *
  * Refusals are returned before anything is written: another user has the number (422 `phone_exists`),
- * the previous code is younger than `SMS_MAX_FREQUENCY` (429 `over_sms_send_rate_limit`). A gateway
+ * the previous code is younger than `SMS_MAX_FREQUENCY` (429 `over_sms_send_rate_limit`).
  * The code waits in `input.outbox` until the caller's transaction has committed (`transactionThenSend`).
  */
 export async function requestPhoneChange(
