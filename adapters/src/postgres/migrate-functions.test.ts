@@ -7,6 +7,9 @@ import type { Sql } from "./connect.js";
 import { listMigrations, MigrationError, migrate, resolveMigrationsDir } from "./migrate.js";
 import { functionsDirOf, listFunctions } from "./migrate-functions.js";
 
+/** The last numbered migration that defines a function: the release before function files ended there. */
+const LAST_DEFINING_MIGRATION = "0014";
+
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -25,6 +28,8 @@ interface Files {
   functions?: Record<string, string | null>;
   /** What to start from: the shipped migrations and functions (default), the migrations, or nothing. */
   shipped?: "all" | "migrations" | "nothing";
+  /** Only the shipped migrations up to this version (a release that had no more). */
+  through?: string;
 }
 
 /** A migrations directory: the shipped files (unless told otherwise) with `files` laid over them. */
@@ -35,8 +40,10 @@ async function migrationsDir(files: Files = {}): Promise<string> {
   await mkdir(functionsDir);
   const shipped = files.shipped ?? "all";
   if (shipped !== "nothing") {
-    for (const m of await listMigrations(resolveMigrationsDir()))
-      await copyFile(m.path, join(dir, `${m.name}.sql`));
+    for (const m of await listMigrations(resolveMigrationsDir())) {
+      if (files.through === undefined || m.version <= files.through)
+        await copyFile(m.path, join(dir, `${m.name}.sql`));
+    }
   }
   if (shipped === "all") {
     for (const fn of await listFunctions(functionsDirOf(resolveMigrationsDir())))
@@ -91,15 +98,32 @@ const answer = (value: number, args = "") =>
 describe("database functions", () => {
   it("are each in one file, which recreates the function exactly as the numbered migrations left it", async () => {
     const { sql, namespace: ns } = await namespace();
-    // A database of the release before function files: its functions come from the migrations alone.
-    await migrate(sql, { namespace: ns, migrationsDir: await migrationsDir({ shipped: "migrations" }) });
+    // A database of the release before function files (migrations through 0014): its functions come
+    // from the migrations alone.
+    await migrate(sql, {
+      namespace: ns,
+      migrationsDir: await migrationsDir({ shipped: "migrations", through: LAST_DEFINING_MIGRATION }),
+    });
     await sql`drop table ${sql(ns)}.schema_functions`;
     const before = await definitions(sql, ns);
 
     const upgrade = await migrate(sql, { namespace: ns, migrationsDir: resolveMigrationsDir() });
     const names = await shippedNames();
-    expect(upgrade).toEqual({ applied: [], functions: names });
-    expect(await definitions(sql, ns)).toEqual(before);
+    expect(upgrade).toEqual({
+      applied: ["0015_mfa_attempts", "0016_grant_client_address"],
+      functions: names,
+    });
+    const after = await definitions(sql, ns);
+    // 0016 gave the two grants a last parameter, the client's address; every other function is as it was.
+    const changed = (signature: string) => /\.(password|refresh_token)_grant\(/.test(signature);
+    const unchanged = (defs: Record<string, string>) =>
+      Object.fromEntries(Object.entries(defs).filter(([signature]) => !changed(signature)));
+    expect(unchanged(after)).toEqual(unchanged(before));
+    expect(Object.keys(after).filter(changed)).toEqual(
+      Object.keys(before)
+        .filter(changed)
+        .map((signature) => signature.replace(/\)$/, ",text)")),
+    );
     // Every function the migrations create has its file, and no file names a function they lack.
     expect(Object.keys(before).map((signature) => signature.replace(/^<ns>\.|\(.*$/g, ""))).toEqual(names);
     expect(await recorded(sql, ns)).toEqual(names);
@@ -245,14 +269,23 @@ describe("database functions", () => {
     expect(Object.keys(await definitions(sql, ns))).not.toContain("<ns>.answer()");
   });
 
-  it("live only in their files: no numbered migration after 0016 creates one", async () => {
-    // 0001–0016 ran on databases in use and stay as they are; the files hold their functions' current texts.
+  it(`live only in their files: no numbered migration after ${LAST_DEFINING_MIGRATION} creates one`, async () => {
+    // 0001–0014 ran on databases in use and stay as they are; the files hold their functions' current texts.
     const defining: string[] = [];
     for (const m of await listMigrations(resolveMigrationsDir())) {
       if (/\bcreate\s+(or\s+replace\s+)?function\b/i.test(await readFile(m.path, "utf8")))
         defining.push(m.version);
     }
-    expect(defining).toEqual(["0001", "0008", "0009", "0010", "0011", "0012", "0013", "0014", "0016"]);
+    expect(defining).toEqual([
+      "0001",
+      "0008",
+      "0009",
+      "0010",
+      "0011",
+      "0012",
+      "0013",
+      LAST_DEFINING_MIGRATION,
+    ]);
   });
 
   it.each([
