@@ -99,9 +99,10 @@ export function listen(
         // The body is read before the request is admitted: a client trickling it holds no slot. A
         // body that does not come (in time, or within the size limit) is refused, past the queue too:
         // the refusal costs nothing.
+        const { incoming } = env;
         const ahead =
-          env.incoming instanceof IncomingMessage
-            ? await readBodyAhead(env.incoming, bodyLimits, bodyClient(env.incoming, trust))
+          incoming instanceof IncomingMessage
+            ? await readBodyAhead(incoming, bodyLimits, () => bodyClient(incoming, trust))
             : undefined;
         let response: Response;
         try {

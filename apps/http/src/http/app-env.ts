@@ -21,6 +21,8 @@ export type AppEnv = {
     adminRole: string;
     /** Proxies in front of the server whose `X-Forwarded-For` entries count (http/client-address.ts). */
     proxyTrust: ProxyTrust;
+    /** The client address once found (`clientAddress`); null when the request has none. */
+    clientAddress: string | null;
     /** The request's deadline (flow-control/request-deadline.ts). */
     deadline: RequestDeadline;
     /** The use cases' ports bound to this request's deadline: what handlers pass to use cases. */

@@ -39,7 +39,7 @@ async function reader(
   const outcomes = new Map<string, { seen: Seen; ahead: BodyAhead }>();
   const waiting = new Map<string, () => void>();
   const server = createServer(async (req: IncomingMessage, res) => {
-    const ahead = await readBodyAhead(req, bodyLimits, clientOf(req));
+    const ahead = await readBodyAhead(req, bodyLimits, () => clientOf(req));
     const rawBody = (req as { rawBody?: Buffer }).rawBody;
     const seen: Seen = {
       failure: ahead.failure,

@@ -90,13 +90,14 @@ const NOTHING: BodyAhead = { failure: undefined, release: () => {} };
  * request is admitted, so that a client trickling its body holds no admission slot, no deadline and
  * no database connection meanwhile — only its socket. The body is left where @hono/node-server reads
  * it (`rawBody`), so routes read it as before. A failure is also stamped on the request
- * (`bodyFailureOf`). GET and HEAD bodies are not read: no route reads them. `client` (what the
- * per-client limits count) is charged for what the body draws on the shared budget.
+ * (`bodyFailureOf`). GET and HEAD bodies are not read: no route reads them. The client `clientOf`
+ * names (what the per-client limits count) is charged for what the body draws on the shared budget;
+ * it is asked only then, once, so that nearly every body within its free share costs no lookup.
  */
 export function readBodyAhead(
   incoming: IncomingMessage,
   limits: BodyLimits,
-  client?: string,
+  clientOf: () => string | undefined = () => undefined,
 ): Promise<BodyAhead> {
   if (incoming.method === "GET" || incoming.method === "HEAD" || !hasBody(incoming)) {
     return Promise.resolve(NOTHING);
@@ -112,6 +113,9 @@ export function readBodyAhead(
     let size = 0;
     let charged = 0;
     let settled = false;
+    // Asked at the first charge; `give` needs it only once something was charged.
+    let client: string | undefined;
+    let clientKnown = false;
     const release = () => {
       budget.give(charged, client);
       charged = 0;
@@ -139,6 +143,10 @@ export function readBodyAhead(
     const charge = () => {
       if (settled) return;
       const owed = Math.max(0, size - limits.freeBytes) - charged;
+      if (owed > 0 && !clientKnown) {
+        client = clientOf();
+        clientKnown = true;
+      }
       if (owed <= 0 || budget.take(owed, client)) {
         charged += Math.max(0, owed);
         incoming.resume();

@@ -90,10 +90,15 @@ const peerOf = (c: Context<AppEnv>): string | undefined =>
 /**
  * The client address of a request (see `clientAddressFrom`): what the per-IP limits count,
  * captcha's `remoteip`, the address an MFA challenge is bound to, and audit entries' `ip_address`.
- * Undefined only for a request made in-process without `X-Forwarded-For`.
+ * Undefined only for a request made in-process without `X-Forwarded-For`. Found once per request:
+ * each of those (every audit entry of it, too) asks again.
  */
 export function clientAddress(c: Context<AppEnv>): string | undefined {
-  return clientAddressFrom(peerOf(c), c.req.header("x-forwarded-for"), c.get("proxyTrust"));
+  const known = c.get("clientAddress") as string | null | undefined;
+  if (known !== undefined) return known ?? undefined;
+  const found = clientAddressFrom(peerOf(c), c.req.header("x-forwarded-for"), c.get("proxyTrust"));
+  c.set("clientAddress", found ?? null);
+  return found;
 }
 
 /**
