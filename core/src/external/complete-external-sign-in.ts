@@ -2,7 +2,6 @@ import { failures } from "../failures.js";
 import { AuthError, constantTimeEqual, err, isUuid, Outbox, ok, type Result } from "../kernel/index.js";
 import { flowStateExpired, storeIssuedFlow } from "../pkce/index.js";
 import { issueSession, type SessionTokens, signOutcome, type Unsigned } from "../sessions/index.js";
-import type {} from "../verification/index.js";
 import type { ExternalDeps, ExternalRepositories } from "./deps.js";
 import type { ProviderTokens } from "./ports/external-provider.js";
 import { commitThenSend } from "./steps/commit-then-send.js";

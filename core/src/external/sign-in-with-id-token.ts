@@ -7,7 +7,6 @@ import {
   type StartedSession,
   signSession,
 } from "../sessions/index.js";
-import type {} from "../verification/index.js";
 import type { ExternalDeps, ExternalRepositories } from "./deps.js";
 import type { ExternalUser } from "./ports/external-provider.js";
 import { commitThenSend } from "./steps/commit-then-send.js";
