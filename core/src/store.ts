@@ -1,6 +1,7 @@
 import type { AccountSettingsRepositories } from "./account-settings/deps.js";
 import type { AccountsRepositories } from "./accounts/deps.js";
 import type { ExternalRepositories } from "./external/deps.js";
+import type { HooksRepositories } from "./hooks/index.js";
 import type { Transactor } from "./kernel/index.js";
 import type { MfaRepositories } from "./mfa/deps.js";
 import type { PasswordlessRepositories } from "./passwordless/deps.js";
@@ -21,7 +22,8 @@ export interface Repositories
         RecoveryRepositories &
         PasswordlessRepositories &
         AccountSettingsRepositories &
-        ExternalRepositories,
+        ExternalRepositories &
+        HooksRepositories,
       "factors"
     >,
     // MFA's factor store is the full one; the other slices only read factors through it.
