@@ -22,8 +22,7 @@ export interface Repositories
         RecoveryRepositories &
         PasswordlessRepositories &
         AccountSettingsRepositories &
-        ExternalRepositories &
-        HooksRepositories,
+        ExternalRepositories,
       "factors"
     >,
     // MFA's factor store is the full one; the other slices only read factors through it.
@@ -33,5 +32,6 @@ export interface Repositories
  * The database. Reads may use the repositories directly; a change that spans several writes runs in
  * `transaction`, which commits when the callback resolves and rolls back when it throws. Expected
  * failures are returned from the callback (so what was written before them commits), never thrown.
+ * Hook functions are the store's alone: a hook runs with no transaction of a use case open.
  */
-export interface Store extends Repositories, Transactor<Repositories> {}
+export interface Store extends Repositories, HooksRepositories, Transactor<Repositories> {}
