@@ -1,6 +1,7 @@
 import type { AccountSettingsRepositories } from "./account-settings/deps.js";
 import type { AccountsRepositories } from "./accounts/deps.js";
 import type { ExternalRepositories } from "./external/deps.js";
+import type { HooksRepositories } from "./hooks/index.js";
 import type { Transactor } from "./kernel/index.js";
 import type { MfaRepositories } from "./mfa/deps.js";
 import type { PasswordlessRepositories } from "./passwordless/deps.js";
@@ -31,5 +32,6 @@ export interface Repositories
  * The database. Reads may use the repositories directly; a change that spans several writes runs in
  * `transaction`, which commits when the callback resolves and rolls back when it throws. Expected
  * failures are returned from the callback (so what was written before them commits), never thrown.
+ * Hook functions are the store's alone: a hook runs with no transaction of a use case open.
  */
-export interface Store extends Repositories, Transactor<Repositories> {}
+export interface Store extends Repositories, HooksRepositories, Transactor<Repositories> {}

@@ -36,7 +36,7 @@ export interface HookRun {
 export interface HookDispatcherOptions {
   /** The enabled hooks; any other is off. */
   readonly hooks: Partial<Readonly<Record<HookName, HookSetting>>>;
-  /** Postgres-function hooks outside any transaction of the caller (one of their own). */
+  /** Postgres-function hooks, each run in a transaction of its own. */
   readonly functions: HookFunctions;
   /** A user as the payload carries it: the API's user body. */
   readonly presentUser: (user: User) => unknown;
@@ -46,7 +46,7 @@ export interface HookDispatcherOptions {
   readonly onRun?: (run: HookRun) => void;
 }
 
-type Runner = (payload: Record<string, unknown>, functions?: HookFunctions) => Promise<Result<unknown>>;
+type Runner = (payload: Record<string, unknown>) => Promise<Result<unknown>>;
 
 /**
  * The `HookDispatcher` over the configured hooks: builds each payload (the hook's input, its `user`
@@ -66,7 +66,7 @@ export function hookDispatcher(options: HookDispatcherOptions): HookDispatcher {
   return {
     enabled: (name) => runners.has(name),
     overHttp: (name) => runners.get(name)?.target.kind === "http",
-    async run(name, input, functions) {
+    async run(name, input) {
       const runner = runners.get(name);
       if (runner === undefined) throw new Error(`hook ${name} is not enabled`);
       const { user, ...rest } = input as { user?: User } & Record<string, unknown>;
@@ -87,7 +87,7 @@ export function hookDispatcher(options: HookDispatcherOptions): HookDispatcher {
         });
       let answer: Result<unknown>;
       try {
-        answer = await runner.run(payload, functions);
+        answer = await runner.run(payload);
       } catch (thrown) {
         if (thrown instanceof FunctionFailed) {
           report(false, thrown.message, thrown.code);
@@ -129,10 +129,10 @@ function runnerOf(target: HookTarget, setting: HookSetting, options: HookDispatc
     return (payload) => post(JSON.stringify(payload));
   }
   const timeoutMs = options.postgresTimeoutMs ?? POSTGRES_HOOK_TIMEOUT_MS;
-  return async (payload, functions) => {
+  return async (payload) => {
     let answer: unknown;
     try {
-      answer = await (functions ?? options.functions).call(target.schema, target.name, payload, timeoutMs);
+      answer = await options.functions.call(target.schema, target.name, payload, timeoutMs);
     } catch (thrown) {
       // The function's own error (or its timeout, or a function that is not there): the operator's
       // code failed, not the database.

@@ -27,7 +27,6 @@ function repositories(sql: Queryable, namespace: string, transaction?: Transacti
     ...postgresVerificationRepositories(sql, { namespace }),
     flowStates: postgresFlowStateStore(sql, { namespace }),
     externalIdentities: postgresExternalIdentities(sql, { namespace }),
-    hookFunctions: postgresHookFunctions(sql, { transaction }),
     factors: postgresFactorStore(sql, { namespace }),
     challenges: postgresChallengeStore(sql, { namespace }),
     assurance: postgresSessionAssurance(sql, { namespace }),
@@ -49,6 +48,7 @@ export function postgresStore(sql: Sql, options: PostgresStoreOptions): Store {
   const { namespace } = options;
   return {
     ...repositories(sql, namespace),
+    hookFunctions: rejectingUnstorableInput(postgresHookFunctions(sql)),
     // postgres.js types begin's result as UnwrapPromiseArray<T>; it awaits an array result element-wise,
     // which for the values a use case returns is the value itself.
     transaction: <T>(fn: (repos: Repositories) => Promise<T>) =>

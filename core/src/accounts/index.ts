@@ -13,6 +13,7 @@ export * from "./ports/password-hasher.js";
 export type * from "./ports/user-factors.js";
 export type * from "./ports/user-repository.js";
 export * from "./steps/create-user.js";
+export * from "./steps/drop-external-identities.js";
 export * from "./steps/lock-user.js";
 export * from "./steps/user-body.js";
 export * from "./user.js";

@@ -1,5 +1,5 @@
 import type { AuditLog, IdentityRepository, PasswordHasher, UserRepository } from "../accounts/index.js";
-import type { HookDispatcher, HookFunctions } from "../hooks/index.js";
+import type { HookDispatcher } from "../hooks/index.js";
 import type { DeliveryQueue, KernelDeps, Transactor } from "../kernel/index.js";
 import type { ChallengeStore, FactorStore, SessionAssurance } from "../mfa/index.js";
 import type { FlowStateStore } from "../pkce/index.js";
@@ -11,7 +11,6 @@ export interface AdminRepositories {
   readonly users: UserRepository;
   readonly identities: IdentityRepository;
   readonly audit: AuditLog;
-  readonly hookFunctions: HookFunctions;
   readonly sessions: SessionStore;
   readonly flowStates: FlowStateStore;
   readonly oneTimeTokens: OneTimeTokenStore;

@@ -2,13 +2,12 @@ import { failures } from "../failures.js";
 import { AuthError, constantTimeEqual, err, isUuid, Outbox, ok, type Result } from "../kernel/index.js";
 import { flowStateExpired, storeIssuedFlow } from "../pkce/index.js";
 import { issueSession, type SessionTokens, signOutcome, type Unsigned } from "../sessions/index.js";
-import type {} from "../verification/index.js";
 import type { ExternalDeps, ExternalRepositories } from "./deps.js";
 import type { ProviderTokens } from "./ports/external-provider.js";
 import { commitThenSend } from "./steps/commit-then-send.js";
-import { externalAccount, vetExternalAccount } from "./steps/external-account.js";
+import { vetExternalAccount } from "./steps/external-account.js";
 import { afterFirstSignInRaces } from "./steps/first-sign-in-race.js";
-import { linkIdentityToUser } from "./steps/link-identity.js";
+import { signInAccount } from "./steps/sign-in-account.js";
 
 export interface CallbackInput {
   readonly state?: string | undefined;
@@ -109,24 +108,15 @@ export async function completeExternalSignIn(
   const outcome = await afterFirstSignInRaces(() => {
     const outbox = new Outbox<ExternalRepositories>();
     return commitThenSend(deps.store, outbox, async (repos): Promise<Result<Unsigned<CallbackOutcome>>> => {
-      const account =
-        state.linkingTargetId !== null
-          ? await linkIdentityToUser(deps, repos, {
-              targetId: state.linkingTargetId,
-              provider: provider.name,
-              person,
-              redirectTo,
-              now,
-              outbox,
-            })
-          : await externalAccount(deps, repos, {
-              provider: provider.name,
-              person,
-              redirectTo,
-              now,
-              outbox,
-              vetted: vetted.value,
-            });
+      const account = await signInAccount(deps, repos, {
+        linkTargetId: state.linkingTargetId,
+        provider: provider.name,
+        person,
+        redirectTo,
+        now,
+        outbox,
+        vetted: vetted.value,
+      });
       if (!account.ok) return account;
       if (state.codeChallenge !== null) {
         const code = await storeIssuedFlow(

@@ -5,7 +5,7 @@ import type {
   UserFactors,
   UserRepository,
 } from "../accounts/index.js";
-import type { HookDispatcher, HookFunctions } from "../hooks/index.js";
+import type { HookDispatcher } from "../hooks/index.js";
 import type { DeliveryQueue, KernelDeps, KernelSettings, Transactor } from "../kernel/index.js";
 import type { FlowStateStore } from "../pkce/index.js";
 import type { SessionStore, TokenSigner } from "../sessions/index.js";
@@ -23,7 +23,6 @@ export interface ExternalRepositories {
   readonly identities: IdentityRepository;
   readonly audit: AuditLog;
   readonly factors: UserFactors;
-  readonly hookFunctions: HookFunctions;
   readonly sessions: SessionStore;
   readonly flowStates: FlowStateStore;
   readonly oneTimeTokens: OneTimeTokenStore;

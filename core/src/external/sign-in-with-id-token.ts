@@ -7,14 +7,13 @@ import {
   type StartedSession,
   signSession,
 } from "../sessions/index.js";
-import type {} from "../verification/index.js";
 import type { ExternalDeps, ExternalRepositories } from "./deps.js";
 import type { ExternalUser } from "./ports/external-provider.js";
 import { commitThenSend } from "./steps/commit-then-send.js";
-import { externalAccount, vetExternalAccount } from "./steps/external-account.js";
+import { vetExternalAccount } from "./steps/external-account.js";
 import { afterFirstSignInRaces } from "./steps/first-sign-in-race.js";
-import { linkIdentityToUser } from "./steps/link-identity.js";
 import { checkLinkingAssurance } from "./steps/linking-assurance.js";
+import { signInAccount } from "./steps/sign-in-account.js";
 
 export interface IdTokenSignInInput {
   readonly provider: string;
@@ -82,24 +81,15 @@ export async function signInWithIdToken(
   const started = await afterFirstSignInRaces(() => {
     const outbox = new Outbox<ExternalRepositories>();
     return commitThenSend(deps.store, outbox, async (repos): Promise<Result<StartedSession>> => {
-      const account =
-        input.linkTargetId !== undefined
-          ? await linkIdentityToUser(deps, repos, {
-              targetId: input.linkTargetId,
-              provider: verifier.name,
-              person,
-              redirectTo,
-              now,
-              outbox,
-            })
-          : await externalAccount(deps, repos, {
-              provider: verifier.name,
-              person,
-              redirectTo,
-              now,
-              outbox,
-              vetted: vetted.value,
-            });
+      const account = await signInAccount(deps, repos, {
+        linkTargetId: input.linkTargetId ?? null,
+        provider: verifier.name,
+        person,
+        redirectTo,
+        now,
+        outbox,
+        vetted: vetted.value,
+      });
       if (!account.ok) return account;
       const user = { ...account.value, lastSignInAt: now };
       await repos.users.update(user);

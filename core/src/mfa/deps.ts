@@ -1,5 +1,5 @@
 import type { AuditLog, IdentityRepository, PasswordHasher, UserRepository } from "../accounts/index.js";
-import type { HookDispatcher, HookFunctions } from "../hooks/index.js";
+import type { HookDispatcher } from "../hooks/index.js";
 import type { DeliveryQueue, KernelDeps, KernelSettings, Transactor } from "../kernel/index.js";
 import type { FlowStateStore } from "../pkce/index.js";
 import type { SessionStore, SessionsSettings, TokenSigner } from "../sessions/index.js";
@@ -14,7 +14,6 @@ export interface MfaRepositories {
   readonly users: UserRepository;
   readonly identities: IdentityRepository;
   readonly audit: AuditLog;
-  readonly hookFunctions: HookFunctions;
   readonly sessions: SessionStore;
   readonly flowStates: FlowStateStore;
   readonly oneTimeTokens: OneTimeTokenStore;

@@ -1,5 +1,4 @@
 import type { AuditLog, IdentityRepository, UserFactors, UserRepository } from "../accounts/index.js";
-import type { HookFunctions } from "../hooks/index.js";
 import type { KernelDeps, Transactor } from "../kernel/index.js";
 import type { SessionStore, TokenSigner } from "../sessions/index.js";
 import type { FlowStateStore } from "./ports/flow-state-store.js";
@@ -10,7 +9,6 @@ export interface PkceRepositories {
   readonly identities: IdentityRepository;
   readonly audit: AuditLog;
   readonly factors: UserFactors;
-  readonly hookFunctions: HookFunctions;
   readonly sessions: SessionStore;
   readonly flowStates: FlowStateStore;
 }

@@ -1,5 +1,4 @@
 import type { AuditLog, IdentityRepository, UserFactors, UserRepository } from "../accounts/index.js";
-import type { HookFunctions } from "../hooks/index.js";
 import type { DeliveryQueue, KernelDeps, Transactor } from "../kernel/index.js";
 import type { FlowStateStore } from "../pkce/index.js";
 import type { SessionStore } from "../sessions/index.js";
@@ -11,7 +10,6 @@ export interface RecoveryRepositories {
   readonly identities: IdentityRepository;
   readonly audit: AuditLog;
   readonly factors: UserFactors;
-  readonly hookFunctions: HookFunctions;
   readonly sessions: SessionStore;
   readonly flowStates: FlowStateStore;
   readonly oneTimeTokens: OneTimeTokenStore;

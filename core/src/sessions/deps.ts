@@ -5,19 +5,18 @@ import type {
   UserFactors,
   UserRepository,
 } from "../accounts/index.js";
-import type { HookDispatcher, HookFunctions } from "../hooks/index.js";
+import type { HookDispatcher } from "../hooks/index.js";
 import type { KernelDeps, KernelSettings, Transactor } from "../kernel/index.js";
 import type { SessionStore } from "./ports/session-store.js";
 import type { TokenSigner } from "./ports/token-signer.js";
 import type { SessionsSettings } from "./settings.js";
 
-/** The repositories sessions use: users and their identities, the session store, audit, hook functions. */
+/** The repositories sessions use: users and their identities, the session store, audit. */
 export interface SessionsRepositories {
   readonly users: UserRepository;
   readonly identities: IdentityRepository;
   readonly audit: AuditLog;
   readonly factors: UserFactors;
-  readonly hookFunctions: HookFunctions;
   readonly sessions: SessionStore;
 }
 

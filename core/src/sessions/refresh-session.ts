@@ -1,5 +1,4 @@
 import { failures } from "../failures.js";
-import type {} from "../hooks/index.js";
 import { err, type Result } from "../kernel/index.js";
 import type { SessionsDeps } from "./deps.js";
 import { defineGrant } from "./grants.js";

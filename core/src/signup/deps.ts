@@ -5,7 +5,7 @@ import type {
   UserFactors,
   UserRepository,
 } from "../accounts/index.js";
-import type { HookDispatcher, HookFunctions } from "../hooks/index.js";
+import type { HookDispatcher } from "../hooks/index.js";
 import type { DeliveryQueue, KernelDeps, Transactor } from "../kernel/index.js";
 import type { FlowStateStore } from "../pkce/index.js";
 import type { SessionStore, TokenSigner } from "../sessions/index.js";
@@ -17,7 +17,6 @@ export interface SignupRepositories {
   readonly identities: IdentityRepository;
   readonly audit: AuditLog;
   readonly factors: UserFactors;
-  readonly hookFunctions: HookFunctions;
   readonly sessions: SessionStore;
   readonly flowStates: FlowStateStore;
   readonly oneTimeTokens: OneTimeTokenStore;

@@ -10,7 +10,7 @@ import {
   normalizePhone,
   type User,
   type UserWithIdentities,
-  withProviders,
+  withoutExternalIdentities,
 } from "../accounts/index.js";
 import { failures } from "../failures.js";
 import { beforeUserCreated, userToCreate, vetNewUser } from "../hooks/index.js";
@@ -354,12 +354,11 @@ async function dropUnproven(repos: SignupRepositories, existing: User, f: NewUse
   // An identity of a provider that did not vouch for the address opened this account: its holder
   // would sign into what the owner confirms. It goes as well (the external sign-in's `keepOnly`,
   // the other way round).
-  const droppedIdentities = await repos.identities.deleteExternal(locked.id);
-  if (!dropPassword && droppedIdentities === 0) return;
+  const withoutIdentities = await withoutExternalIdentities(repos.identities, locked);
+  if (!dropPassword && withoutIdentities === null) return;
   await repos.users.update({
-    ...locked,
+    ...(withoutIdentities ?? locked),
     encryptedPassword: dropPassword ? null : locked.encryptedPassword,
-    appMetadata: withProviders(locked.appMetadata, await repos.identities.listByUser(locked.id)),
     updatedAt: f.now,
   });
   await repos.sessions.deleteForUser(locked.id);

@@ -25,7 +25,6 @@ export function fakeStore(): Store & { tables: FakeTables } {
     quota: fakeQuota(),
     flowStates: fakeFlowStates(tables.flowStates),
     externalIdentities: fakeExternalIdentities(tables),
-    hookFunctions: fakeHookFunctions(),
     factors: fakeFactors(tables),
     challenges: fakeChallenges(tables),
     assurance: fakeAssurance(tables),
@@ -63,5 +62,5 @@ export function fakeStore(): Store & { tables: FakeTables } {
       locks.releaseAll();
     }
   };
-  return { ...repos, tables, transaction };
+  return { ...repos, hookFunctions: fakeHookFunctions(), tables, transaction };
 }

@@ -5,7 +5,6 @@ import type {
   UserFactors,
   UserRepository,
 } from "../accounts/index.js";
-import type { HookFunctions } from "../hooks/index.js";
 import type { DeliveryQueue, KernelDeps, Transactor } from "../kernel/index.js";
 import type { FlowStateStore } from "../pkce/index.js";
 import type { SessionStore, TokenSigner } from "../sessions/index.js";
@@ -23,7 +22,6 @@ export interface VerificationRepositories {
   readonly identities: IdentityRepository;
   readonly audit: AuditLog;
   readonly factors: UserFactors;
-  readonly hookFunctions: HookFunctions;
   readonly sessions: SessionStore;
   readonly flowStates: FlowStateStore;
   readonly oneTimeTokens: OneTimeTokenStore;

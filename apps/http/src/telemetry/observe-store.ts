@@ -80,13 +80,13 @@ export async function inSpan<T>(
  * receives the outcomes to count; `countInFlight` is false inside a transaction, whose connection is
  * already counted.
  */
-function observeRepositories(
-  repos: Repositories,
+function observeRepositories<R extends object>(
+  repos: R,
   o: Observation,
   outcomes: ReadonlyMap<string, ReadonlyMap<string, Outcome>>,
   onEvent: (event: Committed) => void,
   countInFlight: boolean,
-): Repositories {
+): R {
   const wrapped: Record<string, unknown> = {};
   for (const [name, repository] of Object.entries(repos)) {
     const declared = outcomes.get(name);
@@ -118,7 +118,7 @@ function observeRepositories(
     }
     wrapped[name] = methods;
   }
-  return wrapped as unknown as Repositories;
+  return wrapped as R;
 }
 
 /**

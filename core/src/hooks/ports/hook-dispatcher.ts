@@ -1,7 +1,6 @@
 import type { PortTraits, Result } from "../../kernel/index.js";
 import type { HookName } from "../names.js";
 import type { HookInputs } from "../payloads.js";
-import type { HookFunctions } from "./hook-functions.js";
 
 /**
  * Runs the configured auth hooks (`HOOK_<NAME>_URI`): a Postgres function (`pg-functions://`) or an
@@ -18,15 +17,11 @@ export interface HookDispatcher {
   /**
    * Runs hook `name` with `input` and resolves its answer as parsed JSON (`{}` for an empty one),
    * or the failure to answer: the hook's own error object (`{"error": {"http_code", "message"}}`,
-   * see `failures.hookError`), a timeout, an unusable answer. `functions` is the caller's open
-   * transaction, in which a Postgres-function hook then runs (without it, in one of its own).
-   * Rejects only for faults (a database error inside the function included).
+   * see `failures.hookError`), a timeout, an unusable answer. A Postgres-function hook runs in a
+   * transaction of its own: no caller holds one open across a hook. Rejects only for faults (a
+   * database error inside the function included).
    */
-  run<N extends HookName>(
-    name: N,
-    input: HookInputs[N],
-    functions?: HookFunctions,
-  ): Promise<Result<Readonly<Record<string, unknown>>>>;
+  run<N extends HookName>(name: N, input: HookInputs[N]): Promise<Result<Readonly<Record<string, unknown>>>>;
 }
 
 /** A hook waits on its endpoint or its function, not on this process's work. */

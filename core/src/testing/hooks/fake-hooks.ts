@@ -2,23 +2,23 @@ import type { HookDispatcher, HookFunctions, HookName } from "../../hooks/index.
 import type { Result } from "../../kernel/index.js";
 
 type Answer = Result<Readonly<Record<string, unknown>>>;
-/** A hook's behaviour in a test: its answer to `input`; `functions` is the caller's transaction, if any. */
-export type FakeHook = (input: unknown, functions?: HookFunctions) => Answer | Promise<Answer>;
+/** A hook's behaviour in a test: its answer to `input`. */
+export type FakeHook = (input: unknown) => Answer | Promise<Answer>;
 
 /** A `HookDispatcher` whose enabled hooks are the handlers given; records every call. */
 export function fakeHooks(
   handlers: Partial<Record<HookName, FakeHook>> = {},
   options: { overHttp?: boolean } = {},
 ) {
-  const calls: { name: HookName; input: unknown; functions: HookFunctions | undefined }[] = [];
+  const calls: { name: HookName; input: unknown }[] = [];
   const dispatcher: HookDispatcher = {
     enabled: (name) => handlers[name] !== undefined,
     overHttp: () => options.overHttp ?? true,
-    async run(name, input, functions) {
-      calls.push({ name, input, functions });
+    async run(name, input) {
+      calls.push({ name, input });
       const handler = handlers[name];
       if (handler === undefined) throw new Error(`fakeHooks: hook ${name} is not enabled`);
-      return handler(input, functions);
+      return handler(input);
     },
   };
   return { dispatcher, calls };

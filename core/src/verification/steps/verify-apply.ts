@@ -1,5 +1,10 @@
 import type { AuditAction, User } from "../../accounts/index.js";
-import { actorUsername, checkPassword, confirmedAt, withProviders } from "../../accounts/index.js";
+import {
+  actorUsername,
+  checkPassword,
+  confirmedAt,
+  withoutExternalIdentities,
+} from "../../accounts/index.js";
 import { orRollback, type Result } from "../../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "../deps.js";
 import type { VerifyType } from "../verify-type.js";
@@ -50,11 +55,7 @@ export async function applyVerification(
     if (provenByOwnerOnly && confirmedAt(user) === null) {
       // Nor an identity of a provider that did not vouch for the address (the account was never
       // confirmed): its holder would sign into the account the owner now confirms.
-      await repos.identities.deleteExternal(user.id);
-      next = {
-        ...next,
-        appMetadata: withProviders(next.appMetadata, await repos.identities.listByUser(user.id)),
-      };
+      next = (await withoutExternalIdentities(repos.identities, next)) ?? next;
     }
     if (acceptsInvitation && user.emailConfirmedAt === null) audits.push("invite_accepted");
     else if (user.emailConfirmedAt === null) audits.push("user_signedup");
