@@ -1,0 +1,68 @@
+import { proxyTrust } from "../../http/client-address.js";
+import { listen } from "../../server.js";
+import { announceDevelopmentMode, compose } from "../../wiring/compose.js";
+import { guardAgainstDatabaseFaults } from "../../wiring/fault-guard.js";
+import { limitHeapGrowth } from "../../wiring/heap-growth.js";
+import { createLogger } from "../../wiring/logger.js";
+import { lowerWorkerPoolPriority } from "../../wiring/worker-pool-priority.js";
+import type { Command } from "../command.js";
+import { configure } from "../environment.js";
+
+/** How long shutdown may take before the process gives up and exits non-zero. */
+const SHUTDOWN_DEADLINE_MS = 8_000;
+
+/** `authsvc serve` (the default): runs the server until SIGTERM or SIGINT. */
+export const serve: Command = {
+  name: "serve",
+  summary: "run the server (the default command)",
+  usage: "usage: authsvc [serve]\n\nRuns the server with the configuration from the environment and .env.",
+  async run(args) {
+    if (args.length > 0) {
+      process.stderr.write(`authsvc serve: unexpected argument ${args[0]}\n${this.usage}\n`);
+      return 2;
+    }
+    const { config, notices, warnings } = configure();
+    const logger = createLogger({ level: config.log.level, file: config.log.file });
+
+    if (config.embedded) await announceDevelopmentMode(config, logger, notices);
+    else for (const notice of notices) logger.info(notice);
+    for (const warning of warnings) logger.warn(warning);
+
+    limitHeapGrowth();
+    guardAgainstDatabaseFaults(process, logger, (code) => process.exit(code));
+    const composition = await compose(config, logger);
+    const server = await listen(composition.app, {
+      host: config.api.host,
+      port: config.api.port,
+      maxConcurrentRequests: config.api.maxConcurrentRequests,
+      bodyTimeoutMs: config.api.bodyTimeoutMs,
+      basePaths: config.api.basePaths,
+      proxyTrust: proxyTrust(config.api.trustedProxyHops, config.api.trustedProxies),
+    });
+    logger.info({ url: server.url }, `authsvc listening on ${server.url}`);
+    // Password hashing yields to the event loop (wiring/worker-pool-priority.ts); a few ms of work, off the start.
+    void lowerWorkerPoolPriority().then(
+      (threads) => logger.debug({ threads }, "worker pool threads lowered below the event loop"),
+      (err: unknown) => logger.warn({ err }, "could not lower the worker pool's priority"),
+    );
+
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, "shutting down: no new connections, finishing requests in flight");
+      setTimeout(() => {
+        logger.error("shutdown deadline passed, exiting");
+        logger.flush();
+        process.exit(1);
+      }, SHUTDOWN_DEADLINE_MS).unref();
+      await server.close();
+      await composition.close();
+      logger.info("stopped");
+      logger.flush(() => process.exit(0));
+    };
+    process.on("SIGTERM", () => void stop("SIGTERM"));
+    process.on("SIGINT", () => void stop("SIGINT"));
+    return undefined;
+  },
+};
