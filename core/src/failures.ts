@@ -6,6 +6,7 @@ import { hooksFailures } from "./hooks/failures.js";
 import {
   AuthError,
   assertNamedOnce,
+  type ErrorCode,
   type FailureCatalogue,
   failureConstructors,
   HookRejection,
@@ -17,7 +18,8 @@ import { sessionsFailures } from "./sessions/failures.js";
 import { signupFailures } from "./signup/failures.js";
 import { verificationFailures } from "./verification/failures.js";
 
-const parts: readonly FailureCatalogue[] = [
+/** Each slice's failures (its `failures.ts`): a new slice with failures of its own is one entry here. */
+const parts = [
   kernelFailures,
   externalFailures,
   accountsFailures,
@@ -29,26 +31,23 @@ const parts: readonly FailureCatalogue[] = [
   pkceFailures,
   hooksFailures,
   mfaFailures,
-];
+] as const;
+
+type Intersection<U> = (U extends unknown ? (part: U) => void : never) extends (part: infer I) => void
+  ? I
+  : never;
 
 /** Every slice's failures, each name once (a name two slices define is refused when core loads). */
-const catalogue = {
-  ...kernelFailures,
-  ...externalFailures,
-  ...accountsFailures,
-  ...signupFailures,
-  ...sessionsFailures,
-  ...guardsFailures,
-  ...verificationFailures,
-  ...adminFailures,
-  ...pkceFailures,
-  ...hooksFailures,
-  ...mfaFailures,
-};
 assertNamedOnce(parts);
+const catalogue = Object.assign({}, ...parts) as Intersection<(typeof parts)[number]>;
 
 /** The name of a failure in the catalogue; `apps/http` keys its status overrides by it. */
 export type FailureName = keyof typeof catalogue;
+
+/** The codes the catalogue's failures answer with: each needs an HTTP status. */
+export const failureCodes: ReadonlySet<ErrorCode> = new Set(
+  (Object.values(catalogue) as FailureCatalogue[string][]).map(([code]) => code),
+);
 
 /** Named constructors, one per failure: `failures.userBanned()`, `failures.emailTooSoon(40)`. */
 export const failures = {

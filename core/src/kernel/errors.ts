@@ -1,4 +1,9 @@
-/** The error vocabulary: GoTrue's `error_code` strings, defined once. */
+/**
+ * The error vocabulary: every `error_code` string of the reference (its `apierrors/errorcode.go`), plus
+ * the HTTP protocol's own (`not_found`, `method_not_allowed`) and `email_send_failed`, defined once. A
+ * capability uses these; it adds none here unless the reference grows one. A code has an HTTP status
+ * when a module owns it (the `statuses` of its module in apps/http); a code no failure uses needs none.
+ */
 export const ErrorCodes = [
   "unknown",
   "unexpected_failure",
@@ -76,6 +81,42 @@ export const ErrorCodes = [
   "mfa_totp_verify_not_enabled",
   "mfa_phone_enroll_not_enabled",
   "mfa_phone_verify_not_enabled",
+  "oauth_client_state_not_found",
+  "oauth_client_state_expired",
+  "oauth_invalid_state",
+  "saml_provider_disabled",
+  "saml_relay_state_not_found",
+  "saml_relay_state_expired",
+  "saml_idp_not_found",
+  "saml_assertion_no_user_id",
+  "saml_assertion_no_email",
+  "sso_provider_not_found",
+  "sso_provider_disabled",
+  "saml_metadata_fetch_failed",
+  "saml_idp_already_exists",
+  "sso_domain_already_exists",
+  "saml_entity_id_mismatch",
+  "user_sso_managed",
+  "current_password_invalid",
+  "current_password_required",
+  "mfa_webauthn_enroll_not_enabled",
+  "mfa_webauthn_verify_not_enabled",
+  "web3_provider_disabled",
+  "web3_unsupported_chain",
+  "oauth_dynamic_client_registration_disabled",
+  "email_address_not_provided",
+  "oauth_client_not_found",
+  "oauth_authorization_not_found",
+  "oauth_consent_not_found",
+  "custom_provider_not_found",
+  "over_custom_provider_quota",
+  "passkey_disabled",
+  "too_many_passkeys",
+  "webauthn_credential_not_found",
+  "webauthn_challenge_not_found",
+  "webauthn_challenge_expired",
+  "webauthn_verification_failed",
+  "webauthn_credential_exists",
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

@@ -25,13 +25,14 @@ export class HttpError extends AuthError {
 
 /**
  * The HTTP status of `error`: its own (HTTP-layer errors), its failure's override, else its code's;
- * the modules (modules/) give both, the kernel's table the codes none owns.
+ * the modules (modules/) give both, the kernel's table the codes none owns (500 for a code nobody
+ * owns, which no failure answers with: modules/statuses.ts refuses that at start).
  */
 export function statusOf(error: AuthError): number {
   if (error instanceof HttpError) return error.status;
   if (error instanceof HookRejection) return error.httpStatus;
   const { byCode, byFailure } = statuses();
-  return byFailure[error.failure as FailureName] ?? byCode[error.code];
+  return byFailure[error.failure as FailureName] ?? byCode[error.code] ?? 500;
 }
 
 /** The message GoTrue gives for every unexpected fault: nothing internal reaches the client. */

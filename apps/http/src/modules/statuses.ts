@@ -1,4 +1,4 @@
-import { type ErrorCode, ErrorCodes, type FailureName } from "@authsvc/core";
+import { type ErrorCode, type FailureName, failureCodes } from "@authsvc/core";
 import type { HttpModule } from "./module.js";
 
 /** The status of the codes no capability owns: the request itself, and faults. */
@@ -18,13 +18,15 @@ export const KERNEL_STATUSES: Readonly<Partial<Record<ErrorCode, number>>> = {
 
 /** The HTTP status of every error code, and the failures answered with another status than their code's. */
 export interface StatusTable {
-  readonly byCode: Readonly<Record<ErrorCode, number>>;
+  /** The status of each code a module owns (every code a failure answers with has one). */
+  readonly byCode: Readonly<Partial<Record<ErrorCode, number>>>;
   readonly byFailure: Readonly<Partial<Record<FailureName, number>>>;
 }
 
 /**
- * Merges the kernel's statuses and the modules'. A code or failure given twice, or a code given by
- * none, is a mistake in the module list: it throws when the table is first built.
+ * Merges the kernel's statuses and the modules'. A code or failure given twice, or a code that a
+ * failure answers with and no module gives a status, is a mistake in the module list: it throws when
+ * the table is first built.
  */
 export function statusTable(modules: readonly HttpModule[]): StatusTable {
   const byCode = new Map<string, number>();
@@ -45,10 +47,10 @@ export function statusTable(modules: readonly HttpModule[]): StatusTable {
     add(byCode, module.name, module.statuses ?? {});
     add(byFailure, module.name, module.failureStatuses ?? {});
   }
-  const missing = ErrorCodes.filter((code) => !byCode.has(code));
+  const missing = [...failureCodes].filter((code) => !byCode.has(code));
   if (missing.length > 0) throw new Error(`statusTable: no status for ${missing.join(", ")}`);
   return {
-    byCode: Object.fromEntries(byCode) as Record<ErrorCode, number>,
+    byCode: Object.fromEntries(byCode) as Partial<Record<ErrorCode, number>>,
     byFailure: Object.fromEntries(byFailure) as Partial<Record<FailureName, number>>,
   };
 }
