@@ -11,5 +11,9 @@ const all = variablesOf(MODULES);
 /** Name, type, default, requirement and meaning of every variable: the source of the docs. */
 export const configVariables: readonly ConfigVariable[] = all.map(describe);
 
+/** Every name the sections of `modules` read, aliases included. */
+export const knownNamesOf = (modules: readonly HttpModule[]): ReadonlySet<string> =>
+  new Set(variablesOf(modules).flatMap((v) => [v.name, ...v.aliases]));
+
 /** Every name that is read, aliases included. */
-export const knownNames: ReadonlySet<string> = new Set(all.flatMap((v) => [v.name, ...v.aliases]));
+export const knownNames: ReadonlySet<string> = knownNamesOf(MODULES);

@@ -1,9 +1,12 @@
-import { knownNames } from "./catalog.js";
+import { MODULES } from "../modules/index.js";
+import type { HttpModule } from "../modules/module.js";
+import { knownNames, knownNamesOf } from "./catalog.js";
 import { clientAddressWarnings } from "./client-address-warnings.js";
 import { inFamily, unknownFamilyMembers } from "./families.js";
 import { Reader } from "./reader.js";
 import type { SettleContext } from "./sections/context.js";
-import * as S from "./sections/index.js";
+import * as db from "./sections/db.js";
+import * as general from "./sections/general.js";
 import type { Config } from "./types.js";
 import { unknownNameWarnings } from "./unknown-names.js";
 
@@ -15,6 +18,8 @@ export interface LoadOptions {
    * caller may create and store the secret lazily (in `<AUTHSVC_DATA_DIR>/jwt-secret`).
    */
   readonly devJwtSecret?: (dataDir: string) => string;
+  /** The capabilities whose sections are read; `MODULES` when absent. */
+  readonly modules?: readonly HttpModule[];
 }
 
 export type LoadResult =
@@ -26,55 +31,37 @@ export type LoadResult =
  * at once, or the typed configuration with notices about defaults that embedded mode applied and
  * warnings about variables that are set but not read (misspelt `AUTHSVC_` names, GoTrue's names) and
  * about per-IP limits that would not count the client the operator meant.
- * Two passes over the sections: every value is parsed first, so that malformed values are reported
- * before the requirements that depend on them.
+ * Two passes over the modules' sections, in the list's order: every value is parsed first, so that
+ * malformed values are reported before the requirements that depend on them.
  */
 export function loadConfig(
   vars: Readonly<Record<string, string | undefined>>,
   options: LoadOptions = {},
 ): LoadResult {
+  const modules = options.modules ?? MODULES;
   const r = new Reader(vars);
-  const general = S.general.read(r);
-  const api = S.api.read(r);
-  const db = S.db.read(r);
-  const telemetry = S.telemetry.read(r);
-  const jwt = S.jwt.read(r);
-  const security = S.security.read(r);
-  const sessions = S.sessions.read(r);
-  const rateLimits = S.rateLimits.read(r);
-  const external = S.external.read(r);
-  const mail = S.mail.read(r);
-  const sms = S.sms.read(r);
-  const hooks = S.hooks.read(r);
-  const mfa = S.mfa.read(r);
+  const sections = modules.flatMap((module) => (module.section ? [module.section] : []));
+  const values = sections.map((section) => section.read?.(r));
 
-  const embedded = S.db.isEmbedded(r);
+  const embedded = db.isEmbedded(r);
+  // Read again on a reader of its own: a malformed value is reported once, by its section.
+  const dataDir = new Reader(vars).get(general.variables.dataDir);
   const notices: string[] = [];
   if (embedded)
     notices.push(
-      `No database URL set (${S.db.variables.url.name} or DATABASE_URL): using the embedded database in ${general.dataDir}`,
+      `No database URL set (${db.variables.url.name} or DATABASE_URL): using the embedded database in ${dataDir}`,
     );
-  const ctx: SettleContext = { r, embedded, notices, devJwtSecret: options.devJwtSecret };
+  const ctx: SettleContext = { r, embedded, notices, dataDir, devJwtSecret: options.devJwtSecret };
+  // Each section's part, declared beside its `settle` (see types.ts); together they are the Config.
+  const config = Object.assign(
+    {},
+    ...sections.map((section, i) => section.settle?.(values[i] as never, ctx)),
+  ) as Config;
 
-  const config: Config = {
-    ...S.general.settle(general, ctx),
-    ...S.api.settle(api, ctx),
-    ...S.db.settle(db),
-    ...S.telemetry.settle(telemetry),
-    ...S.jwt.settle(jwt, ctx, general.dataDir),
-    ...S.security.settle(security, ctx),
-    ...S.sessions.settle(sessions),
-    ...S.rateLimits.settle(rateLimits),
-    ...S.external.settle(external, ctx),
-    ...S.mail.settle(mail, ctx),
-    ...S.sms.settle(sms, ctx),
-    ...S.hooks.settle(hooks, ctx),
-    ...S.mfa.settle(mfa, ctx),
-  };
-
-  const problems = [...r.problems, ...unknownFamilyMembers(vars, knownNames)];
+  const known = options.modules ? knownNamesOf(modules) : knownNames;
+  const problems = [...r.problems, ...unknownFamilyMembers(vars, known)];
   if (problems.length > 0) return { ok: false, problems };
-  const warnings = [...unknownNameWarnings(vars, knownNames, inFamily), ...clientAddressWarnings(config)];
+  const warnings = [...unknownNameWarnings(vars, known, inFamily), ...clientAddressWarnings(config)];
   return { ok: true, config: deepFreeze(config), notices, warnings };
 }
 

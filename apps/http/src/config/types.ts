@@ -2,20 +2,6 @@
  * The shape of the parsed configuration: the union of what each section (sections/) yields. Units
  * are in the fields' TSDoc (plain numbers of seconds unless the name ends in `Ms`).
  */
-import type { ApiConfig } from "./sections/api.js";
-import type { DbConfig } from "./sections/db.js";
-import type { ExternalConfig } from "./sections/external.js";
-import type { GeneralConfig } from "./sections/general.js";
-import type { HooksConfig } from "./sections/hooks.js";
-import type { JwtConfig } from "./sections/jwt.js";
-import type { MailerConfig, SmtpConfig } from "./sections/mail.js";
-import type { MfaConfig } from "./sections/mfa.js";
-import type { RateLimitConfig } from "./sections/rate-limits.js";
-import type { PasswordConfig, SecurityConfig } from "./sections/security.js";
-import type { SessionsConfig } from "./sections/sessions.js";
-import type { SmsConfig } from "./sections/sms.js";
-import type { TelemetryConfig } from "./sections/telemetry.js";
-
 export type { ApiConfig } from "./sections/api.js";
 export type { DbConfig } from "./sections/db.js";
 export {
@@ -67,19 +53,10 @@ export {
   type TracingConfig,
 } from "./sections/telemetry.js";
 
-export type Config = GeneralConfig &
-  TelemetryConfig & {
-    readonly api: ApiConfig;
-    readonly db: DbConfig;
-    readonly jwt: JwtConfig;
-    readonly password: PasswordConfig;
-    readonly security: SecurityConfig;
-    readonly sessions: SessionsConfig;
-    readonly rateLimit: RateLimitConfig;
-    readonly external: ExternalConfig;
-    readonly smtp: SmtpConfig;
-    readonly mailer: MailerConfig;
-    readonly sms: SmsConfig;
-    readonly hooks: HooksConfig;
-    readonly mfa: MfaConfig;
-  };
+/**
+ * The parsed configuration. Each section's file adds its part (`declare module "../types.js" {
+ * interface Config { readonly mfa: MfaConfig } }`) beside the `settle` that builds it, so a new section
+ * changes no file but its own; the loader (load.ts) merges what every module's section settles into.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: the sections fill it in by declaration merging.
+export interface Config {}

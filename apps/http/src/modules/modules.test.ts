@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { variablesOf } from "../config/catalog.js";
 import { renderTables } from "../config/docs/render.js";
 import * as k from "../config/kinds.js";
+import { loadConfig } from "../config/load.js";
 import { sectionOf } from "../config/sections/section.js";
 import { defineVariables, describe as describeVariable } from "../config/variable.js";
 import type { AppEnv } from "../http/app-env.js";
@@ -37,16 +38,22 @@ function overlap(a: string, b: string): boolean {
   );
 }
 
+const helloVariables = {
+  greeting: defineVariables("Hello")({
+    key: "HELLO_GREETING",
+    kind: k.text,
+    default: "hello",
+    description: "What `GET /hello` would say.",
+  }),
+};
+
 /** A throwaway capability: one route that fails with a code it owns, and one variable. */
 const hello: HttpModule = {
   name: "hello",
   section: sectionOf({
-    greeting: defineVariables("Hello")({
-      key: "HELLO_GREETING",
-      kind: k.text,
-      default: "hello",
-      description: "What `GET /hello` would say.",
-    }),
+    variables: helloVariables,
+    read: (r) => r.getAll(helloVariables),
+    settle: (values) => ({ hello: values }),
   }),
   routes: () =>
     new Hono<AppEnv>().get("/hello", () => {
@@ -113,6 +120,19 @@ describe("the module list", () => {
     expect(res.status).toBe(422);
     expect(res.headers.get("x-sb-error-code")).toBe("otp_disabled");
     expect((await app.request("/health")).status).toBe(200);
+  });
+
+  it("reads and settles the section of a module added to the list, and knows its variables", () => {
+    const vars = { AUTHSVC_HELLO_GREETING: "hi there" };
+    const devJwtSecret = () => "a-development-secret-of-forty-characters!";
+    const result = loadConfig(vars, { modules: [...MODULES, hello], devJwtSecret });
+    if (!result.ok) throw new Error(result.problems.join("; "));
+    expect(result.config).toMatchObject({ hello: { greeting: "hi there" }, embedded: true });
+    expect(result.warnings.join("\n")).not.toContain("AUTHSVC_HELLO_GREETING");
+    const without = loadConfig(vars, { devJwtSecret });
+    if (!without.ok) throw new Error(without.problems.join("; "));
+    expect(without.config).not.toHaveProperty("hello");
+    expect(without.warnings.join("\n")).toContain("AUTHSVC_HELLO_GREETING");
   });
 
   it("documents the section of a module added to the list, after the others", () => {

@@ -160,3 +160,9 @@ export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { a
     },
   };
 }
+
+declare module "../types.js" {
+  interface Config {
+    readonly api: ApiConfig;
+  }
+}

@@ -8,6 +8,8 @@ export interface SettleContext {
   readonly embedded: boolean;
   /** Messages about defaults applied, logged at start. */
   readonly notices: string[];
+  /** Where embedded mode keeps its files (`DATA_DIR`). */
+  readonly dataDir: string;
   /** The development JWT secret for embedded mode (see `LoadOptions`). */
   readonly devJwtSecret: ((dataDir: string) => string) | undefined;
 }

@@ -95,3 +95,9 @@ export function settle(values: ReturnType<typeof read>): { db: DbConfig } {
     },
   };
 }
+
+declare module "../types.js" {
+  interface Config {
+    readonly db: DbConfig;
+  }
+}

@@ -167,3 +167,9 @@ export function signupSettings(config: Config): AuthSettings["signup"] {
     hideExisting: config.security.signupHideExisting,
   };
 }
+
+declare module "../types.js" {
+  interface Config {
+    readonly external: ExternalConfig;
+  }
+}

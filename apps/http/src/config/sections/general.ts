@@ -83,3 +83,7 @@ export function redirectSettings(
     uriAllowList: config.uriAllowList,
   };
 }
+
+declare module "../types.js" {
+  interface Config extends GeneralConfig {}
+}

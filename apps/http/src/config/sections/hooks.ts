@@ -95,3 +95,9 @@ export function settle(s: ReturnType<typeof read>, ctx: SettleContext): { hooks:
   }
   return { hooks };
 }
+
+declare module "../types.js" {
+  interface Config {
+    readonly hooks: HooksConfig;
+  }
+}

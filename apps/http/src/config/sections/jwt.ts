@@ -94,11 +94,8 @@ export interface JwtConfig {
 
 export const read = (r: Reader) => r.getAll(variables);
 
-export function settle(
-  values: ReturnType<typeof read>,
-  ctx: SettleContext,
-  dataDir: string,
-): { jwt: JwtConfig } {
+export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { jwt: JwtConfig } {
+  const { dataDir } = ctx;
   const secretFile = `${dataDir.replace(/\/+$/, "")}/${DEV_JWT_SECRET_FILE}`;
   const secret =
     values.secret ??
@@ -129,4 +126,10 @@ function devSecret(ctx: SettleContext, dataDir: string): string | undefined {
 export function jwtSettings(config: Config): AuthSettings["jwt"] {
   const { exp, aud, issuer, defaultGroupName, adminRoles } = config.jwt;
   return { exp, aud, issuer, defaultRole: defaultGroupName, adminRoles };
+}
+
+declare module "../types.js" {
+  interface Config {
+    readonly jwt: JwtConfig;
+  }
 }

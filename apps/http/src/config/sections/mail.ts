@@ -216,3 +216,10 @@ export function mailSettings(config: Config): AuthSettings["mailer"] {
     urlPaths: config.mailer.urlPaths,
   };
 }
+
+declare module "../types.js" {
+  interface Config {
+    readonly smtp: SmtpConfig;
+    readonly mailer: MailerConfig;
+  }
+}

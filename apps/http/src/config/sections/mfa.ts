@@ -182,3 +182,9 @@ export function settle(m: ReturnType<typeof read>, ctx: SettleContext): { mfa: M
 
 /** The use cases' MFA settings. */
 export const mfaSettings = (config: Config): AuthSettings["mfa"] => config.mfa.settings;
+
+declare module "../types.js" {
+  interface Config {
+    readonly mfa: MfaConfig;
+  }
+}

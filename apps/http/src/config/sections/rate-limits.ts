@@ -86,3 +86,9 @@ export const read = (r: Reader) => r.getAll(variables);
 export function settle(values: ReturnType<typeof read>): { rateLimit: RateLimitConfig } {
   return { rateLimit: { ...values } };
 }
+
+declare module "../types.js" {
+  interface Config {
+    readonly rateLimit: RateLimitConfig;
+  }
+}

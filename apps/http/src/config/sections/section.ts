@@ -1,13 +1,34 @@
+import type { Reader } from "../reader.js";
 import type { Variable } from "../variable.js";
+import type { SettleContext } from "./context.js";
 
-/** A configuration section as the catalogue sees it: its variables, in the order the docs list them. */
+/**
+ * A configuration section as the loader and the catalogue see it: its variables (in the order the
+ * docs list them), how they are read, and the part of the `Config` they settle into. A section's
+ * file declares that part by augmenting `Config` (config/types.ts), so a new section needs no edit
+ * anywhere else: its module names it (`section: sectionOf(file)`) and the loader loops over modules.
+ */
 export interface Section {
   readonly variables: readonly Variable<unknown>[];
+  /** Parses every variable; problems go to the reader. Runs for every section before any settles. */
+  read?(r: Reader): unknown;
+  /** Its part of the `Config`, from what `read` gave, once every section has been read. */
+  settle?(values: never, ctx: SettleContext): object;
 }
 
-/** The section of a file of sections/, whose `variables` are a named record or a list. */
-export const sectionOf = (
-  variables: Readonly<Record<string, Variable<unknown>>> | readonly Variable<unknown>[],
-): Section => ({
-  variables: Array.isArray(variables) ? variables : Object.values(variables),
-});
+/** What a file of sections/ exports: `variables` (a named record or a list), and `read` / `settle`. */
+export interface SectionFile<R> {
+  readonly variables: Readonly<Record<string, Variable<unknown>>> | readonly Variable<unknown>[];
+  readonly read?: (r: Reader) => R;
+  readonly settle?: (values: R, ctx: SettleContext) => object;
+}
+
+/** The section of a file of sections/ (pass the file's namespace: `import * as mfa from …`). */
+export function sectionOf<R>(file: SectionFile<R>): Section {
+  const { variables, read, settle } = file;
+  return {
+    variables: Array.isArray(variables) ? variables : Object.values(variables),
+    ...(read && { read }),
+    ...(settle && { settle: settle as (values: never, ctx: SettleContext) => object }),
+  };
+}

@@ -175,3 +175,10 @@ export function securitySettings(
     manualLinkingEnabled: config.security.manualLinkingEnabled,
   };
 }
+
+declare module "../types.js" {
+  interface Config {
+    readonly password: PasswordConfig;
+    readonly security: SecurityConfig;
+  }
+}

@@ -54,3 +54,9 @@ export function settle(s: ReturnType<typeof read>): { sessions: SessionsConfig }
 export function sessionsSettings(config: Config): AuthSettings["sessions"] {
   return { ...config.sessions };
 }
+
+declare module "../types.js" {
+  interface Config {
+    readonly sessions: SessionsConfig;
+  }
+}

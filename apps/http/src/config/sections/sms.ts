@@ -266,3 +266,9 @@ export function smsSettings(config: Config): AuthSettings["sms"] {
     rateLimitPerHour: config.rateLimit.smsSent,
   };
 }
+
+declare module "../types.js" {
+  interface Config {
+    readonly sms: SmsConfig;
+  }
+}

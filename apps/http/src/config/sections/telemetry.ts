@@ -117,3 +117,7 @@ export function settle(t: ReturnType<typeof read>): TelemetryConfig {
     otel: { resourceAttributes: t.resourceAttributes, debug: t.debug?.toLowerCase() === "true" },
   };
 }
+
+declare module "../types.js" {
+  interface Config extends TelemetryConfig {}
+}

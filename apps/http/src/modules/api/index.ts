@@ -5,5 +5,5 @@ import type { HttpModule } from "../module.js";
 /** The API's request handling: base paths, proxies, body and request limits. */
 export const apiModule: HttpModule = {
   name: "api",
-  section: sectionOf(api.variables),
+  section: sectionOf(api),
 };

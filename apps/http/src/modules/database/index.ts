@@ -5,7 +5,7 @@ import type { HttpModule } from "../module.js";
 /** The database: its connection, or the embedded one. */
 export const databaseModule: HttpModule = {
   name: "database",
-  section: sectionOf(db.variables),
+  section: sectionOf(db),
   failureStatuses: {
     // A restart or a killed backend is not a bug: a retryable 503 while the pool reconnects.
     databaseUnavailable: 503,

@@ -8,7 +8,7 @@ import { routesOf } from "../module.js";
 /** Sign-in with an external provider (the OAuth client), the `id_token` grant and identity linking. */
 export const externalModule: HttpModule = {
   name: "external",
-  section: sectionOf(external.variables),
+  section: sectionOf(external),
   routes: (ctx) => routesOf(externalRoutes(ctx.auth)),
   grants: [idTokenHttpGrant],
   statuses: {

@@ -5,7 +5,7 @@ import type { HttpModule } from "../module.js";
 /** Hooks: the server's calls out at points of a flow. */
 export const hooksModule: HttpModule = {
   name: "hooks",
-  section: sectionOf(hooks.variables),
+  section: sectionOf(hooks),
   statuses: {
     hook_timeout: 422,
     hook_timeout_after_retry: 422,

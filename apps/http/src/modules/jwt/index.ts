@@ -7,6 +7,6 @@ import { routesOf } from "../module.js";
 /** The signing of access tokens and the public keys at `/.well-known/jwks.json`. */
 export const jwtModule: HttpModule = {
   name: "jwt",
-  section: sectionOf(jwt.variables),
+  section: sectionOf(jwt),
   routes: (ctx) => routesOf(jwksRoutes(ctx.jwks ?? { keys: [] })),
 };

@@ -5,7 +5,7 @@ import type { HttpModule } from "../module.js";
 /** Mail: the SMTP server, the templates and the send limits. */
 export const mailModule: HttpModule = {
   name: "mail",
-  section: sectionOf(mail.variables),
+  section: sectionOf(mail),
   statuses: {
     email_address_invalid: 400,
     email_address_not_authorized: 400,

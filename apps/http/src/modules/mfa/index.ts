@@ -8,7 +8,7 @@ import { routesOf } from "../module.js";
 /** Multi-factor authentication: factors, challenges and the admin's view of them. */
 export const mfaModule: HttpModule = {
   name: "mfa",
-  section: sectionOf(mfa.variables),
+  section: sectionOf(mfa),
   routes: (ctx) => routesOf(factorRoutes(ctx.auth), adminFactorRoutes(ctx.auth)),
   statuses: {
     mfa_verification_rejected: 403,

@@ -5,7 +5,7 @@ import type { HttpModule } from "../module.js";
 /** Per-IP request limits. */
 export const rateLimitsModule: HttpModule = {
   name: "rate-limits",
-  section: sectionOf(rateLimits.variables),
+  section: sectionOf(rateLimits),
   statuses: {
     over_request_rate_limit: 429,
   },

@@ -5,7 +5,7 @@ import type { HttpModule } from "../module.js";
 /** Password rules and the captcha check. */
 export const securityModule: HttpModule = {
   name: "security",
-  section: sectionOf(security.variables),
+  section: sectionOf(security),
   statuses: {
     captcha_failed: 400,
     weak_password: 422,

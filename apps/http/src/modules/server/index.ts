@@ -9,7 +9,7 @@ import { routesOf } from "../module.js";
 /** The server itself: liveness, readiness and the public settings, with the general variables. */
 export const serverModule: HttpModule = {
   name: "server",
-  section: sectionOf(general.variables),
+  section: sectionOf(general),
   routes: (ctx) =>
     routesOf(
       healthRoutes(ctx.version),

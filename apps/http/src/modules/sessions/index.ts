@@ -10,7 +10,7 @@ import { routesOf } from "../module.js";
 /** Sessions: `POST /token` with its grant types, the caller's sessions, and access-token checks. */
 export const sessionsModule: HttpModule = {
   name: "sessions",
-  section: sectionOf(sessions.variables),
+  section: sectionOf(sessions),
   routes: (ctx) => routesOf(tokenRoutes(ctx.grants), userSessionRoutes(ctx.auth)),
   grants: [passwordHttpGrant, refreshTokenHttpGrant],
   statuses: {

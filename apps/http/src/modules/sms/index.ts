@@ -5,7 +5,7 @@ import type { HttpModule } from "../module.js";
 /** SMS: the gateways and the send limits. */
 export const smsModule: HttpModule = {
   name: "sms",
-  section: sectionOf(sms.variables),
+  section: sectionOf(sms),
   statuses: {
     sms_send_failed: 422,
     over_sms_send_rate_limit: 429,

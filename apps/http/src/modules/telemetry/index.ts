@@ -5,5 +5,5 @@ import type { HttpModule } from "../module.js";
 /** Logs, traces and metrics. */
 export const telemetryModule: HttpModule = {
   name: "telemetry",
-  section: sectionOf(telemetry.variables),
+  section: sectionOf(telemetry),
 };
