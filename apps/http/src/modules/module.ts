@@ -1,6 +1,7 @@
-import type { ErrorCode, FailureName, GrantRegistry } from "@authsvc/core";
+import type { AuthSettings, ErrorCode, FailureName, GrantRegistry } from "@authsvc/core";
 import { Hono } from "hono";
 import type { Section } from "../config/sections/section.js";
+import type { Config } from "../config/types.js";
 import type { AppDeps } from "../http/app-deps.js";
 import type { AppEnv } from "../http/app-env.js";
 import type { HttpGrant } from "../routes/grants/http-grant.js";
@@ -30,6 +31,8 @@ export interface HttpModule {
   readonly failureStatuses?: Readonly<Partial<Record<FailureName, number>>>;
   /** Its configuration section: its variables, documented in docs/configuration.md in the list's order. */
   readonly section?: Section;
+  /** Its part of the settings the use cases read (`AuthSettings`), derived from the configuration. */
+  readonly settings?: (config: Config) => Partial<AuthSettings>;
   /** The grant types it adds to `POST /token`. */
   readonly grants?: readonly HttpGrant[];
 }

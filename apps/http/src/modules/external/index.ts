@@ -9,6 +9,7 @@ import { routesOf } from "../module.js";
 export const externalModule: HttpModule = {
   name: "external",
   section: sectionOf(external),
+  settings: (config) => ({ signup: external.signupSettings(config) }),
   routes: (ctx) => routesOf(externalRoutes(ctx.auth)),
   grants: [idTokenHttpGrant],
   statuses: {

@@ -8,5 +8,6 @@ import { routesOf } from "../module.js";
 export const jwtModule: HttpModule = {
   name: "jwt",
   section: sectionOf(jwt),
+  settings: (config) => ({ jwt: jwt.jwtSettings(config) }),
   routes: (ctx) => routesOf(jwksRoutes(ctx.jwks ?? { keys: [] })),
 };

@@ -6,6 +6,7 @@ import type { HttpModule } from "../module.js";
 export const mailModule: HttpModule = {
   name: "mail",
   section: sectionOf(mail),
+  settings: (config) => ({ mailer: mail.mailSettings(config) }),
   statuses: {
     email_address_invalid: 400,
     email_address_not_authorized: 400,

@@ -9,6 +9,7 @@ import { routesOf } from "../module.js";
 export const mfaModule: HttpModule = {
   name: "mfa",
   section: sectionOf(mfa),
+  settings: (config) => ({ mfa: mfa.mfaSettings(config) }),
   routes: (ctx) => routesOf(factorRoutes(ctx.auth), adminFactorRoutes(ctx.auth)),
   statuses: {
     mfa_verification_rejected: 403,

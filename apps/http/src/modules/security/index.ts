@@ -6,6 +6,7 @@ import type { HttpModule } from "../module.js";
 export const securityModule: HttpModule = {
   name: "security",
   section: sectionOf(security),
+  settings: (config) => security.securitySettings(config),
   statuses: {
     captcha_failed: 400,
     weak_password: 422,

@@ -10,6 +10,7 @@ import { routesOf } from "../module.js";
 export const serverModule: HttpModule = {
   name: "server",
   section: sectionOf(general),
+  settings: (config) => general.redirectSettings(config),
   routes: (ctx) =>
     routesOf(
       healthRoutes(ctx.version),

@@ -11,6 +11,7 @@ import { routesOf } from "../module.js";
 export const sessionsModule: HttpModule = {
   name: "sessions",
   section: sectionOf(sessions),
+  settings: (config) => ({ sessions: sessions.sessionsSettings(config) }),
   routes: (ctx) => routesOf(tokenRoutes(ctx.grants), userSessionRoutes(ctx.auth)),
   grants: [passwordHttpGrant, refreshTokenHttpGrant],
   statuses: {

@@ -6,6 +6,7 @@ import type { HttpModule } from "../module.js";
 export const smsModule: HttpModule = {
   name: "sms",
   section: sectionOf(sms),
+  settings: (config) => ({ sms: sms.smsSettings(config) }),
   statuses: {
     sms_send_failed: 422,
     over_sms_send_rate_limit: 429,
