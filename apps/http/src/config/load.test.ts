@@ -146,7 +146,7 @@ describe("problems", () => {
       AUTHSVC_SMS_TWILIO_MESSAGE_SERVICE_SID: "MG456",
       AUTHSVC_SMS_TWILIO_BASE_URL: "http://127.0.0.1:4010",
     });
-    expect(sms.provider === "twilio" && sms.twilio).toEqual({
+    expect(sms.provider === "twilio" && sms.gateway).toEqual({
       accountSid: "AC123",
       authToken: "tw-token",
       messageServiceSid: "MG456",

@@ -32,14 +32,10 @@ export {
 } from "./sections/security.js";
 export type { SessionsConfig } from "./sections/sessions.js";
 export {
-  type MessagebirdSettings,
   SMS_PROVIDERS,
   type SmsConfig,
   type SmsGatewayChoice,
   type SmsProvider,
-  type TextlocalSettings,
-  type TwilioSettings,
-  type VonageSettings,
 } from "./sections/sms.js";
 export {
   LOG_LEVELS,

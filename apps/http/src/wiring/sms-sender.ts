@@ -1,6 +1,6 @@
-import { messagebirdSms, textlocalSms, twilioSms, vonageSms } from "@authsvc/adapters";
 import { failures, type SmsSender } from "@authsvc/core";
 import type { Config } from "../config.js";
+import { SMS_GATEWAYS } from "../modules/sms/gateways/index.js";
 
 /** With no gateway, an SMS that must go out fails the request instead of vanishing. */
 const noSmsProvider: SmsSender = {
@@ -11,17 +11,10 @@ const noSmsProvider: SmsSender = {
 
 /** The gateway `SMS_PROVIDER` selects, built from its settings (base URL override included). */
 export function smsSenderOf(config: Config): SmsSender {
-  const sms = config.sms;
-  switch (sms.provider) {
-    case "twilio":
-      return twilioSms(sms.twilio);
-    case "messagebird":
-      return messagebirdSms(sms.messagebird);
-    case "textlocal":
-      return textlocalSms(sms.textlocal);
-    case "vonage":
-      return vonageSms(sms.vonage);
-    case undefined:
-      return noSmsProvider;
-  }
+  const { sms } = config;
+  if (sms.provider === undefined) return noSmsProvider;
+  const gateway = SMS_GATEWAYS.find((candidate) => candidate.id === sms.provider);
+  // The loader accepts only the ids of the list, and settles the selected gateway's values.
+  if (!gateway) throw new Error(`sms: no gateway "${sms.provider}"`);
+  return gateway.sender(sms.gateway as never);
 }

@@ -1,15 +1,17 @@
 /** SMS: codes by text message, and the credentials of each gateway (only the selected one's are required). */
 import type { AuthSettings } from "@authsvc/core";
+import { SMS_GATEWAYS } from "../../modules/sms/gateways/index.js";
 import * as k from "../kinds.js";
 import type { Reader } from "../reader.js";
 import type { Config } from "../types.js";
-import { defineVariables, PREFIX } from "../variable.js";
+import { defineVariables } from "../variable.js";
 import { must, type SettleContext } from "./context.js";
 
-export const SMS_PROVIDERS = ["twilio", "messagebird", "textlocal", "vonage"] as const;
-export type SmsProvider = (typeof SMS_PROVIDERS)[number];
+/** The values `SMS_PROVIDER` takes: the ids of the gateways (modules/sms/gateways/). */
+export const SMS_PROVIDERS: readonly string[] = SMS_GATEWAYS.map((gateway) => gateway.id);
+export type SmsProvider = string;
 
-let variable = defineVariables("SMS");
+const variable = defineVariables("SMS");
 export const smsVariables = {
   autoconfirm: variable({
     key: "SMS_AUTOCONFIRM",
@@ -37,126 +39,16 @@ export const smsVariables = {
   }),
   provider: variable({
     key: "SMS_PROVIDER",
-    kind: k.oneOf(SMS_PROVIDERS),
+    kind: k.oneOf(SMS_PROVIDERS as [string, ...string[]]),
     description: "SMS gateway. Its credentials below become required. Unset: no SMS can be sent.",
   }),
-};
-
-variable = defineVariables("SMS gateways");
-const whenSelected = (gateway: SmsProvider) => `when ${PREFIX}SMS_PROVIDER is ${gateway}` as const;
-const baseUrl = (gateway: SmsProvider) =>
-  variable({
-    key: `SMS_${gateway.toUpperCase()}_BASE_URL`,
-    kind: k.url,
-    computedDefault: "the gateway's public API",
-    description: `Base URL of the ${gateway} API (tests point it at a fake).`,
-  });
-
-export const smsGateways = {
-  twilio: {
-    accountSid: variable({
-      key: "SMS_TWILIO_ACCOUNT_SID",
-      kind: k.text,
-      required: whenSelected("twilio"),
-      description: "Twilio account SID.",
-    }),
-    authToken: variable({
-      key: "SMS_TWILIO_AUTH_TOKEN",
-      kind: k.secret(),
-      required: whenSelected("twilio"),
-      description: "Twilio auth token.",
-    }),
-    messageServiceSid: variable({
-      key: "SMS_TWILIO_MESSAGE_SERVICE_SID",
-      kind: k.text,
-      required: whenSelected("twilio"),
-      description: "Twilio message-service SID, or the sender phone number.",
-    }),
-    baseUrl: baseUrl("twilio"),
-  },
-  messagebird: {
-    accessKey: variable({
-      key: "SMS_MESSAGEBIRD_ACCESS_KEY",
-      kind: k.secret(),
-      required: whenSelected("messagebird"),
-      description: "MessageBird access key.",
-    }),
-    originator: variable({
-      key: "SMS_MESSAGEBIRD_ORIGINATOR",
-      kind: k.text,
-      required: whenSelected("messagebird"),
-      description: "Sender: a phone number with `+`, or a company name.",
-    }),
-    baseUrl: baseUrl("messagebird"),
-  },
-  textlocal: {
-    apiKey: variable({
-      key: "SMS_TEXTLOCAL_API_KEY",
-      kind: k.secret(),
-      required: whenSelected("textlocal"),
-      description: "Textlocal API key.",
-    }),
-    sender: variable({
-      key: "SMS_TEXTLOCAL_SENDER",
-      kind: k.text,
-      required: whenSelected("textlocal"),
-      description: "Textlocal sender name.",
-    }),
-    baseUrl: baseUrl("textlocal"),
-  },
-  vonage: {
-    apiKey: variable({
-      key: "SMS_VONAGE_API_KEY",
-      kind: k.secret(),
-      required: whenSelected("vonage"),
-      description: "Vonage API key.",
-    }),
-    apiSecret: variable({
-      key: "SMS_VONAGE_API_SECRET",
-      kind: k.secret(),
-      required: whenSelected("vonage"),
-      description: "Vonage API secret.",
-    }),
-    from: variable({
-      key: "SMS_VONAGE_FROM",
-      kind: k.text,
-      required: whenSelected("vonage"),
-      description: "Vonage sender number or name.",
-    }),
-    baseUrl: baseUrl("vonage"),
-  },
 };
 
 /** Every variable of the section, in the order the docs present them. */
 export const variables = [
   ...Object.values(smsVariables),
-  ...Object.values(smsGateways).flatMap((gateway) => Object.values(gateway)),
+  ...SMS_GATEWAYS.flatMap((gateway) => Object.values(gateway.variables)),
 ];
-
-export interface TwilioSettings {
-  readonly accountSid: string;
-  readonly authToken: string;
-  /** A message-service SID or a sender phone number. */
-  readonly messageServiceSid: string;
-  readonly baseUrl: string | undefined;
-}
-export interface MessagebirdSettings {
-  readonly accessKey: string;
-  /** A phone number with `+`, or a company name. */
-  readonly originator: string;
-  readonly baseUrl: string | undefined;
-}
-export interface TextlocalSettings {
-  readonly apiKey: string;
-  readonly sender: string;
-  readonly baseUrl: string | undefined;
-}
-export interface VonageSettings {
-  readonly apiKey: string;
-  readonly apiSecret: string;
-  readonly from: string;
-  readonly baseUrl: string | undefined;
-}
 
 interface SmsCommon {
   readonly autoconfirm: boolean;
@@ -166,95 +58,44 @@ interface SmsCommon {
   readonly otpExp: number;
   readonly otpLength: number;
 }
-/** Only the selected gateway's settings are present, and then complete. */
+/**
+ * Only the selected gateway's values are present, and then complete: what its `sender` (see
+ * modules/sms/gateways/) is built from.
+ */
 export type SmsGatewayChoice =
   | { readonly provider: undefined }
-  | { readonly provider: "twilio"; readonly twilio: TwilioSettings }
-  | { readonly provider: "messagebird"; readonly messagebird: MessagebirdSettings }
-  | { readonly provider: "textlocal"; readonly textlocal: TextlocalSettings }
-  | { readonly provider: "vonage"; readonly vonage: VonageSettings };
+  | { readonly provider: SmsProvider; readonly gateway: Readonly<Record<string, unknown>> };
 export type SmsConfig = SmsCommon & SmsGatewayChoice;
 
 export const read = (r: Reader) => ({
   sms: r.getAll(smsVariables),
-  gateways: {
-    twilio: r.getAll(smsGateways.twilio),
-    messagebird: r.getAll(smsGateways.messagebird),
-    textlocal: r.getAll(smsGateways.textlocal),
-    vonage: r.getAll(smsGateways.vonage),
-  },
+  gateways: SMS_GATEWAYS.map((gateway) => r.getAll(gateway.variables)),
 });
 
 export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { sms: SmsConfig } {
   const { sms } = values;
-  for (const gateway of SMS_PROVIDERS) {
-    for (const variable of Object.values(smsGateways[gateway])) {
-      if (variable.required !== "no") ctx.r.requireIf(sms.provider === gateway, variable);
+  const index = SMS_GATEWAYS.findIndex((gateway) => gateway.id === sms.provider);
+  for (const [i, gateway] of SMS_GATEWAYS.entries()) {
+    for (const variable of Object.values(gateway.variables)) {
+      if (variable.required !== "no") ctx.r.requireIf(i === index, variable);
     }
   }
-  return {
-    sms: {
-      autoconfirm: sms.autoconfirm,
-      maxFrequency: sms.maxFrequency,
-      otpExp: sms.otpExp,
-      otpLength: sms.otpLength,
-      ...smsGateway(ctx, sms.provider, values.gateways),
-    },
+  const selected = SMS_GATEWAYS[index];
+  const common = {
+    autoconfirm: sms.autoconfirm,
+    maxFrequency: sms.maxFrequency,
+    otpExp: sms.otpExp,
+    otpLength: sms.otpLength,
   };
-}
-
-/** Only the selected gateway is passed on; its credentials were required above. */
-function smsGateway(
-  ctx: SettleContext,
-  provider: ReturnType<typeof read>["sms"]["provider"],
-  g: ReturnType<typeof read>["gateways"],
-): SmsGatewayChoice {
-  const t = smsGateways.twilio;
-  const m = smsGateways.messagebird;
-  const x = smsGateways.textlocal;
-  const n = smsGateways.vonage;
-  switch (provider) {
-    case undefined:
-      return { provider };
-    case "twilio":
-      return {
-        provider,
-        twilio: {
-          accountSid: must(ctx, g.twilio.accountSid, t.accountSid),
-          authToken: must(ctx, g.twilio.authToken, t.authToken),
-          messageServiceSid: must(ctx, g.twilio.messageServiceSid, t.messageServiceSid),
-          baseUrl: g.twilio.baseUrl,
-        },
-      };
-    case "messagebird":
-      return {
-        provider,
-        messagebird: {
-          accessKey: must(ctx, g.messagebird.accessKey, m.accessKey),
-          originator: must(ctx, g.messagebird.originator, m.originator),
-          baseUrl: g.messagebird.baseUrl,
-        },
-      };
-    case "textlocal":
-      return {
-        provider,
-        textlocal: {
-          apiKey: must(ctx, g.textlocal.apiKey, x.apiKey),
-          sender: must(ctx, g.textlocal.sender, x.sender),
-          baseUrl: g.textlocal.baseUrl,
-        },
-      };
-    case "vonage":
-      return {
-        provider,
-        vonage: {
-          apiKey: must(ctx, g.vonage.apiKey, n.apiKey),
-          apiSecret: must(ctx, g.vonage.apiSecret, n.apiSecret),
-          from: must(ctx, g.vonage.from, n.from),
-          baseUrl: g.vonage.baseUrl,
-        },
-      };
-  }
+  if (selected === undefined) return { sms: { ...common, provider: undefined } };
+  // Each credential was required above: `must` only passes on a value that is present.
+  const gateway = Object.fromEntries(
+    Object.entries(selected.variables).map(([key, variable]) => {
+      const value = values.gateways[index]?.[key];
+      return [key, variable.required === "no" ? value : must(ctx, value, variable)];
+    }),
+  );
+  return { sms: { ...common, provider: selected.id, gateway } };
 }
 
 /** What the verification slice needs to send and check SMS codes. */
