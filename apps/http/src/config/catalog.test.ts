@@ -35,7 +35,7 @@ describe("docs/configuration.md and example.env", () => {
   });
 
   it("show every variable, with the type, default, requirement and meaning the code has", () => {
-    for (const variable of configVariables.filter((v) => v.group !== PROVIDER_GROUP)) {
+    for (const variable of configVariables().filter((v) => v.group !== PROVIDER_GROUP)) {
       expect(rows, variable.name).toContainEqual(variableRow(variable));
     }
     expect(rows).toContainEqual([
@@ -55,12 +55,14 @@ describe("docs/configuration.md and example.env", () => {
       );
       expect(rows).toContainEqual([id, ...names.map(code)]);
     }
-    const providerVariables = configVariables.filter((v) => v.group === PROVIDER_GROUP);
+    const providerVariables = configVariables().filter((v) => v.group === PROVIDER_GROUP);
     expect(providerVariables).toHaveLength(defined.length * 5);
   });
 
   it("mention every unprefixed alias", () => {
-    const aliases = configVariables.flatMap((v) => v.aliases).filter((name) => !name.startsWith("AUTHSVC_"));
+    const aliases = configVariables()
+      .flatMap((v) => v.aliases)
+      .filter((name) => !name.startsWith("AUTHSVC_"));
     expect(aliases.sort()).toEqual([
       "API_EXTERNAL_URL",
       "DATABASE_URL",
@@ -80,7 +82,7 @@ describe("docs/configuration.md and example.env", () => {
       .split("\n")
       .filter((line) => /^# AUTHSVC_[A-Z0-9_]+=/.test(line))
       .map((line) => line.slice(2).split("=") as [string, string]);
-    expect(assignments.length).toBe(configVariables.filter((v) => v.group !== PROVIDER_GROUP).length);
+    expect(assignments.length).toBe(configVariables().filter((v) => v.group !== PROVIDER_GROUP).length);
     const result = loadConfig({
       ...Object.fromEntries(assignments),
       AUTHSVC_DB_DATABASE_URL: "postgres://authsvc@db.internal:5432/authsvc",
@@ -94,25 +96,27 @@ describe("docs/configuration.md and example.env", () => {
 
 describe("the docs", () => {
   it("name no variable that the code does not read", () => {
-    const known = new Set(configVariables.flatMap((v) => [v.name, ...v.aliases]));
+    const known = new Set(configVariables().flatMap((v) => [v.name, ...v.aliases]));
     // Names ending in "_" are family prefixes such as `AUTHSVC_EXTERNAL_<PROVIDER>_ENABLED`.
     const mentioned = allDocs.flatMap((doc) =>
       [...doc.matchAll(/\bAUTHSVC_[A-Z0-9_]+/g)].map(([name]) => name).filter((n) => !n.endsWith("_")),
     );
-    expect(mentioned.length).toBeGreaterThan(configVariables.length);
+    expect(mentioned.length).toBeGreaterThan(configVariables().length);
     expect(mentioned.filter((name) => !known.has(name))).toEqual([]);
   });
 });
 
 describe("configVariables", () => {
   it("has unique names, each with the AUTHSVC_ prefix", () => {
-    const names = configVariables.map((v) => v.name);
+    const names = configVariables().map((v) => v.name);
     expect(new Set(names).size).toBe(names.length);
     expect(names.filter((name) => !name.startsWith("AUTHSVC_"))).toEqual([]);
   });
 
   it("marks credentials as secret", () => {
-    const secrets = configVariables.filter((v) => v.secret).map((v) => v.name);
+    const secrets = configVariables()
+      .filter((v) => v.secret)
+      .map((v) => v.name);
     expect(secrets).toEqual(
       expect.arrayContaining([
         "AUTHSVC_JWT_SECRET",

@@ -6,14 +6,23 @@ import { type ConfigVariable, describe, type Variable } from "./variable.js";
 export const variablesOf = (modules: readonly HttpModule[]): readonly Variable<unknown>[] =>
   modules.flatMap((module) => module.section?.variables ?? []);
 
-const all = variablesOf(MODULES);
-
-/** Name, type, default, requirement and meaning of every variable: the source of the docs. */
-export const configVariables: readonly ConfigVariable[] = all.map(describe);
-
 /** Every name the sections of `modules` read, aliases included. */
 export const knownNamesOf = (modules: readonly HttpModule[]): ReadonlySet<string> =>
   new Set(variablesOf(modules).flatMap((v) => [v.name, ...v.aliases]));
 
+// Computed on first use, not at import: modules import wiring that imports the configuration's
+// types and constants, so the module list may still be loading when this file is.
+let described: readonly ConfigVariable[] | undefined;
+let known: ReadonlySet<string> | undefined;
+
+/** Name, type, default, requirement and meaning of every variable: the source of the docs. */
+export function configVariables(): readonly ConfigVariable[] {
+  described ??= variablesOf(MODULES).map(describe);
+  return described;
+}
+
 /** Every name that is read, aliases included. */
-export const knownNames: ReadonlySet<string> = knownNamesOf(MODULES);
+export function knownNames(): ReadonlySet<string> {
+  known ??= knownNamesOf(MODULES);
+  return known;
+}

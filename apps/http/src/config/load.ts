@@ -58,7 +58,7 @@ export function loadConfig(
     ...sections.map((section, i) => section.settle?.(values[i] as never, ctx)),
   ) as Config;
 
-  const known = options.modules ? knownNamesOf(modules) : knownNames;
+  const known = options.modules ? knownNamesOf(modules) : knownNames();
   const problems = [...r.problems, ...unknownFamilyMembers(vars, known)];
   if (problems.length > 0) return { ok: false, problems };
   const warnings = [...unknownNameWarnings(vars, known, inFamily), ...clientAddressWarnings(config)];

@@ -20,20 +20,20 @@ describe("editDistance", () => {
 
 describe("nearestName", () => {
   it("finds the variable a misspelt name meant", () => {
-    expect(nearestName("AUTHSVC_MAILER_AUTO_CONFIRM", knownNames)).toBe("AUTHSVC_MAILER_AUTOCONFIRM");
-    expect(nearestName("AUTHSVC_JWT_SECERT", knownNames)).toBe("AUTHSVC_JWT_SECRET");
-    expect(nearestName("AUTHSVC_SITEURL", knownNames)).toBe("AUTHSVC_SITE_URL");
+    expect(nearestName("AUTHSVC_MAILER_AUTO_CONFIRM", knownNames())).toBe("AUTHSVC_MAILER_AUTOCONFIRM");
+    expect(nearestName("AUTHSVC_JWT_SECERT", knownNames())).toBe("AUTHSVC_JWT_SECRET");
+    expect(nearestName("AUTHSVC_SITEURL", knownNames())).toBe("AUTHSVC_SITE_URL");
   });
 
   it("suggests nothing for a name far from every variable, or a short one", () => {
-    expect(nearestName("AUTHSVC_COMPLETELY_DIFFERENT", knownNames)).toBeUndefined();
+    expect(nearestName("AUTHSVC_COMPLETELY_DIFFERENT", knownNames())).toBeUndefined();
     expect(nearestName("AUTHSVC_X", ["AUTHSVC_Y"])).toBeUndefined();
   });
 });
 
 describe("unknownNameWarnings", () => {
   const warnings = (vars: Record<string, string | undefined>) =>
-    unknownNameWarnings(vars, knownNames, inFamily);
+    unknownNameWarnings(vars, knownNames(), inFamily);
 
   it("names the nearest variable of a misspelt AUTHSVC_ name, never its value", () => {
     const found = warnings({ AUTHSVC_JWT_SECERT: "the-secret-value", AUTHSVC_MAILER_AUTO_CONFIRM: "true" });

@@ -1,5 +1,7 @@
-import type { AuthSettings, ErrorCode, FailureName, GrantRegistry } from "@authsvc/core";
+import type { Sql } from "@authsvc/adapters";
+import type { AuthDeps, AuthSettings, ErrorCode, FailureName, GrantRegistry } from "@authsvc/core";
 import { Hono } from "hono";
+import type { Logger } from "pino";
 import type { Section } from "../config/sections/section.js";
 import type { Config } from "../config/types.js";
 import type { AppDeps } from "../http/app-deps.js";
@@ -10,6 +12,20 @@ import type { HttpGrant } from "../routes/grants/http-grant.js";
 export interface ModuleContext extends AppDeps {
   /** The grant types `POST /token` accepts: every module's `grants`, in the order of the list. */
   readonly grants: GrantRegistry<HttpGrant>;
+}
+
+/** The ports every module may build on, made by the composition root before any module's own. */
+export type SharedPorts = Pick<
+  AuthDeps,
+  "store" | "clock" | "random" | "hasher" | "deliveries" | "hooks" | "settings"
+>;
+
+/** What a module's ports are built from. */
+export interface WiringContext {
+  readonly config: Config;
+  readonly sql: Sql;
+  readonly logger: Logger;
+  readonly shared: SharedPorts;
 }
 
 /**
@@ -33,6 +49,8 @@ export interface HttpModule {
   readonly section?: Section;
   /** Its part of the settings the use cases read (`AuthSettings`), derived from the configuration. */
   readonly settings?: (config: Config) => Partial<AuthSettings>;
+  /** The ports of its slices (`AuthDeps`), built from the configuration and the shared ports. */
+  readonly ports?: (ctx: WiringContext) => Partial<AuthDeps>;
   /** The grant types it adds to `POST /token`. */
   readonly grants?: readonly HttpGrant[];
 }

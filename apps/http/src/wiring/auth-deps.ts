@@ -1,34 +1,37 @@
-import { cryptoRandom, otpauthTotp, type Sql, systemClock } from "@authsvc/adapters";
+import { cryptoRandom, type Sql, systemClock } from "@authsvc/adapters";
 import type { AuthDeps, DeliveryQueue } from "@authsvc/core";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
+import { MODULES } from "../modules/index.js";
+import type { HttpModule, SharedPorts } from "../modules/module.js";
 import { authSettingsOf } from "./auth-settings.js";
-import { hasherOf, secretBoxOf, signerOf, tokensOf } from "./crypto.js";
+import { hasherOf } from "./crypto.js";
 import { storeOf } from "./database.js";
-import { externalProvidersOf } from "./external-providers.js";
-import { hooksOf, mailerWithHooks, smsWithHooks } from "./hooks.js";
-import { mailerOf } from "./mailer.js";
-import { smsSenderOf } from "./sms-sender.js";
+import { hooksOf } from "./hooks.js";
 
-/** Builds the ports the use cases run with: one builder per port family. */
-export function authDepsOf(config: Config, sql: Sql, logger: Logger, deliveries: DeliveryQueue): AuthDeps {
-  const clock = systemClock();
+/**
+ * Builds the ports the use cases run with: the shared ones here (the store, the clock, randomness,
+ * password hashing, the delivery queue, the hook dispatcher, the settings), then each module's own
+ * (its `ports`), merged in the list's order.
+ */
+export function authDepsOf(
+  config: Config,
+  sql: Sql,
+  logger: Logger,
+  deliveries: DeliveryQueue,
+  modules: readonly HttpModule[] = MODULES,
+): AuthDeps {
   const store = storeOf(config, sql);
-  const hooks = hooksOf(config, store, logger);
-  return {
+  const shared: SharedPorts = {
     store,
-    clock,
+    clock: systemClock(),
     random: cryptoRandom(),
-    tokens: tokensOf(config),
     hasher: hasherOf(),
-    signer: signerOf(config, clock),
-    mailer: mailerWithHooks(config, hooks, mailerOf(config, logger)),
-    sms: smsWithHooks(hooks, smsSenderOf(config)),
     deliveries,
-    providers: externalProvidersOf(config),
-    hooks,
-    settings: authSettingsOf(config),
-    totp: otpauthTotp(),
-    secretBox: secretBoxOf(config),
+    hooks: hooksOf(config, store, logger),
+    settings: authSettingsOf(config, modules),
   };
+  const ctx = { config, sql, logger, shared };
+  // auth-deps.test.ts checks that together the modules give every port.
+  return Object.assign({}, shared, ...modules.map((module) => module.ports?.(ctx))) as AuthDeps;
 }

@@ -2,6 +2,7 @@ import * as external from "../../config/sections/external.js";
 import { sectionOf } from "../../config/sections/section.js";
 import { externalRoutes } from "../../routes/external.js";
 import { idTokenHttpGrant } from "../../routes/grants/id-token.js";
+import { externalProvidersOf } from "../../wiring/external-providers.js";
 import type { HttpModule } from "../module.js";
 import { routesOf } from "../module.js";
 
@@ -9,6 +10,7 @@ import { routesOf } from "../module.js";
 export const externalModule: HttpModule = {
   name: "external",
   section: sectionOf(external),
+  ports: ({ config }) => ({ providers: externalProvidersOf(config) }),
   settings: (config) => ({ signup: external.signupSettings(config) }),
   routes: (ctx) => routesOf(externalRoutes(ctx.auth)),
   grants: [idTokenHttpGrant],

@@ -1,11 +1,16 @@
 import * as mail from "../../config/sections/mail.js";
 import { sectionOf } from "../../config/sections/section.js";
+import { mailerWithHooks } from "../../wiring/hooks.js";
+import { mailerOf } from "../../wiring/mailer.js";
 import type { HttpModule } from "../module.js";
 
 /** Mail: the SMTP server, the templates and the send limits. */
 export const mailModule: HttpModule = {
   name: "mail",
   section: sectionOf(mail),
+  ports: ({ config, logger, shared }) => ({
+    mailer: mailerWithHooks(config, shared.hooks, mailerOf(config, logger)),
+  }),
   settings: (config) => ({ mailer: mail.mailSettings(config) }),
   statuses: {
     email_address_invalid: 400,

@@ -1,7 +1,9 @@
+import { otpauthTotp } from "@authsvc/adapters";
 import * as mfa from "../../config/sections/mfa.js";
 import { sectionOf } from "../../config/sections/section.js";
 import { adminFactorRoutes } from "../../routes/admin-factors.js";
 import { factorRoutes } from "../../routes/factors.js";
+import { secretBoxOf } from "../../wiring/crypto.js";
 import type { HttpModule } from "../module.js";
 import { routesOf } from "../module.js";
 
@@ -9,6 +11,7 @@ import { routesOf } from "../module.js";
 export const mfaModule: HttpModule = {
   name: "mfa",
   section: sectionOf(mfa),
+  ports: ({ config }) => ({ totp: otpauthTotp(), secretBox: secretBoxOf(config) }),
   settings: (config) => ({ mfa: mfa.mfaSettings(config) }),
   routes: (ctx) => routesOf(factorRoutes(ctx.auth), adminFactorRoutes(ctx.auth)),
   statuses: {

@@ -1,11 +1,14 @@
 import { sectionOf } from "../../config/sections/section.js";
 import * as sms from "../../config/sections/sms.js";
+import { smsWithHooks } from "../../wiring/hooks.js";
+import { smsSenderOf } from "../../wiring/sms-sender.js";
 import type { HttpModule } from "../module.js";
 
 /** SMS: the gateways and the send limits. */
 export const smsModule: HttpModule = {
   name: "sms",
   section: sectionOf(sms),
+  ports: ({ config, shared }) => ({ sms: smsWithHooks(shared.hooks, smsSenderOf(config)) }),
   settings: (config) => ({ sms: sms.smsSettings(config) }),
   statuses: {
     sms_send_failed: 422,
