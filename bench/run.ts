@@ -9,9 +9,10 @@
  *   --scenarios=user,refresh,password,signup   which scenarios (default: all four)
  *   --connections=16,64                         concurrency levels (default: 16,64)
  *   --rounds=3 --duration=5                     interleaved rounds, seconds per run
- *   --extras=decay,rss,mixed,start              the other targets (default: none; `all` for every one)
- *   --population=10000                          other users, each with a session and a refresh token, in
- *                                               the database before the run (0 for an empty database)
+ *   --extras=admin,decay,rss,mixed,start        the other targets (default: none; `all` for every one)
+ *   --population=10000                          other users, each with an identity, a session and ten
+ *                                               refresh tokens (nine revoked), in the database before the
+ *                                               run (0 for an empty database; test/support/population.ts)
  *   --scenarios=none                            no scenario: only the extras
  *   --start-runs=3                              fresh/restart pairs measured by the `start` extra
  *   --telemetry                                 also compare GET /user with telemetry off / on
@@ -39,6 +40,8 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { populate } from "../test/support/population.js";
+import { adminList } from "./admin-list.js";
 import { keepAliveLoad } from "./keep-alive-clients.js";
 import { compareGetUser, otlpSink, telemetryEnv, type Variant } from "./telemetry.js";
 
@@ -59,7 +62,7 @@ const extrasArg = list("extras", "");
 const POPULATION = Number(args.get("population") ?? 10_000);
 // Both servers' database pool size (default: each one's own default, 10 for both).
 const POOL = args.get("pool");
-const EXTRAS = extrasArg.includes("all") ? ["decay", "rss", "mixed", "start"] : extrasArg;
+const EXTRAS = extrasArg.includes("all") ? ["admin", "decay", "rss", "mixed", "start"] : extrasArg;
 
 const PASSWORD = "bench-password";
 const SECRET = "a-benchmark-secret-of-at-least-32-characters";
@@ -141,29 +144,6 @@ function psql(command: string) {
   execFileSync("psql", ["-q", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-c", command], {
     stdio: "ignore",
   });
-}
-
-/**
- * Gives the database `count` other users, each with an email identity, a session and a refresh token,
- * and fresh planner statistics: a service in use is not an empty database, and a query that reads a
- * whole table (a sequential scan planned for an unexpected row count) only shows its cost on a
- * populated one. (Without identities the planner would scan that table whole for GET /user, and keep
- * the plan as sign-ups fill it; with autovacuum off, nothing would make it plan again.)
- */
-function populate(url: string, count: number) {
-  if (count <= 0) return;
-  const script = `
-    insert into auth.users (id, aud, role, email, created_at, updated_at)
-      select gen_random_uuid(), 'authenticated', 'authenticated', 'population-' || g || '@example.com', now(), now()
-      from generate_series(1, ${count}) g;
-    insert into auth.identities (provider_id, user_id, identity_data, provider)
-      select id, id, jsonb_build_object('sub', id, 'email', email), 'email' from auth.users where email like 'population-%';
-    insert into auth.sessions (user_id) select id from auth.users where email like 'population-%';
-    insert into auth.refresh_tokens (token_hash, user_id, session_id)
-      select encode(sha256(convert_to(s.id::text, 'UTF8')), 'hex'), s.user_id, s.id from auth.sessions s
-      where s.user_id in (select id from auth.users where email like 'population-%');
-    analyze;`;
-  execFileSync("psql", ["-q", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", script], { stdio: "ignore" });
 }
 
 /** The database of this run (set by `benchDatabase`). */
@@ -604,7 +584,7 @@ async function main() {
     server = await startServer(["apps/http/dist/main.js"], env);
     const ours = server;
     // After authsvc has migrated the database: the baselines use its tables.
-    populate(db.url, POPULATION);
+    extras.population = await populate(db.url, { count: POPULATION, log });
     bare = await startServer(["--import", "tsx", "bench/bare-server.ts"], {
       DATABASE_URL: db.url,
       JWT_SECRET: SECRET,
@@ -711,6 +691,14 @@ async function main() {
       }
     }
 
+    if (EXTRAS.includes("admin")) {
+      extras.admin = await adminList({
+        url: ours.url,
+        databaseUrl: db.url,
+        secret: SECRET,
+        durationS: DURATION_S,
+      });
+    }
     if (EXTRAS.includes("decay")) extras.decay = await decay(ours, token);
     if (EXTRAS.includes("mixed")) extras.mixed = await mixed(ours, token);
     if (EXTRAS.includes("rss")) {
