@@ -20,6 +20,11 @@ export interface PopulationOptions {
   namespace?: string;
   /** Refresh tokens per session (default 10). */
   tokensPerSession?: number;
+  /**
+   * Also a pending confirmation token per user (`one_time_tokens`, hash `sha256('ott:' || user id)`
+   * hex), as if every user had asked for one (default false).
+   */
+  oneTimeTokens?: boolean;
   /** Users a transaction (default 50,000). */
   batch?: number;
   log?: (line: string) => void;
@@ -34,6 +39,7 @@ export interface PopulationReport {
 
 export async function populate(url: string, options: PopulationOptions): Promise<PopulationReport> {
   const { count, namespace = "auth", tokensPerSession = 10, batch = 50_000, log } = options;
+  const oneTimeTokens = options.oneTimeTokens ?? false;
   const began = performance.now();
   if (count <= 0) return { users: 0, refreshTokens: 0, seconds: 0, usersPerSecond: 0 };
   const sql = postgres(url, { max: 1, onnotice: () => {} });
@@ -79,6 +85,14 @@ export async function populate(url: string, options: PopulationOptions): Promise
           where u.xmin = pg_current_xact_id()::xid
         `;
           await tx`select ${sql(namespace)}.user_snapshots_flush()`;
+          if (oneTimeTokens) {
+            await tx`
+              insert into ${t("one_time_tokens")} (user_id, token_type, token_hash, relates_to)
+              select u.id, 'confirmation_token', encode(sha256(convert_to('ott:' || u.id, 'UTF8')), 'hex'), u.email
+              from ${t("users")} u
+              where u.xmin = pg_current_xact_id()::xid
+            `;
+          }
           if (superuser) await tx`set local session_replication_role = replica`;
           await tx`
           insert into ${t("sessions")} (user_id, created_at, updated_at, aal, refreshed_at)
@@ -121,7 +135,11 @@ export async function populate(url: string, options: PopulationOptions): Promise
       select setval(pg_get_serial_sequence(${`${namespace}.refresh_tokens`}, 'id'),
         (select max(id) from ${t("refresh_tokens")}))
     `;
-    await sql`vacuum analyze`;
+    // The namespace's tables only: a shared test database holds other namespaces.
+    const tables = await sql<{ name: string }[]>`
+      select tablename as name from pg_tables where schemaname = ${namespace}
+    `;
+    for (const { name } of tables) await sql`vacuum analyze ${sql(namespace)}.${sql(name)}`;
     const seconds = (performance.now() - began) / 1000;
     log?.(
       `population: ${count} users, ${count * tokensPerSession} refresh tokens in ${seconds.toFixed(0)} s`,
