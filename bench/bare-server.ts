@@ -11,7 +11,8 @@
  * (e) POST /signup    one argon2id hash + the sign-up inserts (user, identity) in a transaction
  * and POST /sessions, which seeds (c): a session with a first refresh token for the user of `email`.
  *
- * Environment: DATABASE_URL, JWT_SECRET, DB_MAX_POOL_SIZE (10), DB_NAMESPACE (auth).
+ * Environment: DATABASE_URL, JWT_SECRET, DB_MAX_POOL_SIZE (10), DB_NAMESPACE (auth), DB_PREPARED_STATEMENTS
+ * (true).
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { serve } from "@hono/node-server";
@@ -25,6 +26,8 @@ const secret = process.env.JWT_SECRET;
 if (!url || !secret) throw new Error("bare-server: DATABASE_URL and JWT_SECRET are required");
 const sql = postgres(url, {
   max: Number(process.env.DB_MAX_POOL_SIZE ?? 10),
+  // false behind PgBouncer in transaction mode (`npm run bench -- --pgbouncer`), as authsvc there.
+  prepare: process.env.DB_PREPARED_STATEMENTS !== "false",
   onnotice: () => {},
   // The bench reads the CPU time of the backends by this name.
   connection: { application_name: "bench-baseline" },

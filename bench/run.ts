@@ -9,13 +9,16 @@
  *   --scenarios=user,refresh,password,signup   which scenarios (default: all four)
  *   --connections=16,64                         concurrency levels (default: 16,64)
  *   --rounds=3 --duration=5                     interleaved rounds, seconds per run
- *   --extras=decay,rss,mixed,start              the other targets (default: none; `all` for every one)
- *   --population=10000                          other users, each with a session and a refresh token, in
- *                                               the database before the run (0 for an empty database)
+ *   --extras=admin,decay,rss,mixed,start        the other targets (default: none; `all` for every one)
+ *   --population=10000                          other users, each with an identity, a session and ten
+ *                                               refresh tokens (nine revoked), in the database before the
+ *                                               run (0 for an empty database; test/support/population.ts)
  *   --scenarios=none                            no scenario: only the extras
  *   --start-runs=3                              fresh/restart pairs measured by the `start` extra
  *   --telemetry                                 also compare GET /user with telemetry off / on
  *   --pool=6                                    both servers' database pool size (default: 10, each one's default)
+ *   --pgbouncer                                 both servers through a PgBouncer in transaction mode
+ *                                               (/usr/sbin/pgbouncer, started on a free loopback port)
  *   --json                                      write the results as JSON too (the path is printed)
  *
  * Profiles: BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" starts both servers with those Node
@@ -39,6 +42,9 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { startPgBouncer } from "../test/support/pgbouncer.js";
+import { populate } from "../test/support/population.js";
+import { adminList } from "./admin-list.js";
 import { keepAliveLoad } from "./keep-alive-clients.js";
 import { compareGetUser, otlpSink, telemetryEnv, type Variant } from "./telemetry.js";
 
@@ -59,7 +65,9 @@ const extrasArg = list("extras", "");
 const POPULATION = Number(args.get("population") ?? 10_000);
 // Both servers' database pool size (default: each one's own default, 10 for both).
 const POOL = args.get("pool");
-const EXTRAS = extrasArg.includes("all") ? ["decay", "rss", "mixed", "start"] : extrasArg;
+// Both servers reach the database through a PgBouncer in transaction mode that the bench starts.
+const PGBOUNCER = args.has("pgbouncer");
+const EXTRAS = extrasArg.includes("all") ? ["admin", "decay", "rss", "mixed", "start"] : extrasArg;
 
 const PASSWORD = "bench-password";
 const SECRET = "a-benchmark-secret-of-at-least-32-characters";
@@ -141,29 +149,6 @@ function psql(command: string) {
   execFileSync("psql", ["-q", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-c", command], {
     stdio: "ignore",
   });
-}
-
-/**
- * Gives the database `count` other users, each with an email identity, a session and a refresh token,
- * and fresh planner statistics: a service in use is not an empty database, and a query that reads a
- * whole table (a sequential scan planned for an unexpected row count) only shows its cost on a
- * populated one. (Without identities the planner would scan that table whole for GET /user, and keep
- * the plan as sign-ups fill it; with autovacuum off, nothing would make it plan again.)
- */
-function populate(url: string, count: number) {
-  if (count <= 0) return;
-  const script = `
-    insert into auth.users (id, aud, role, email, created_at, updated_at)
-      select gen_random_uuid(), 'authenticated', 'authenticated', 'population-' || g || '@example.com', now(), now()
-      from generate_series(1, ${count}) g;
-    insert into auth.identities (provider_id, user_id, identity_data, provider)
-      select id, id, jsonb_build_object('sub', id, 'email', email), 'email' from auth.users where email like 'population-%';
-    insert into auth.sessions (user_id) select id from auth.users where email like 'population-%';
-    insert into auth.refresh_tokens (token_hash, user_id, session_id)
-      select encode(sha256(convert_to(s.id::text, 'UTF8')), 'hex'), s.user_id, s.id from auth.sessions s
-      where s.user_id in (select id from auth.users where email like 'population-%');
-    analyze;`;
-  execFileSync("psql", ["-q", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", script], { stdio: "ignore" });
 }
 
 /** The database of this run (set by `benchDatabase`). */
@@ -285,7 +270,18 @@ function refreshLoad(seed: () => Promise<string>) {
   const pool: string[] = [];
   return async (url: string, connections: number): Promise<autocannon.Options> => {
     const missing = connections - pool.length;
-    const seeded = await Promise.all(Array.from({ length: Math.max(0, missing) }, seed));
+    // A seed that times out on a loaded machine is tried again, not the end of the run.
+    const retried = async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await seed();
+        } catch (error) {
+          if (attempt >= 5) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+        }
+      }
+    };
+    const seeded = await Promise.all(Array.from({ length: Math.max(0, missing) }, retried));
     pool.push(...seeded);
     return {
       url,
@@ -581,6 +577,9 @@ async function main() {
     return;
   }
   const db = benchDatabase();
+  const bouncer = PGBOUNCER ? await startPgBouncer(db.url, { poolSize: 20 }) : undefined;
+  // What the servers connect to; the bench itself (population, CPU of the backends) goes direct.
+  const serverDbUrl = bouncer?.url ?? db.url;
   const dataDir = mkdtempSync(join(tmpdir(), "authsvc-bench-"));
   const env: Record<string, string> = {
     AUTHSVC_API_HOST: "127.0.0.1",
@@ -592,7 +591,8 @@ async function main() {
     AUTHSVC_SITE_URL: "http://localhost:3000",
     AUTHSVC_API_EXTERNAL_URL: "http://localhost:9999",
     AUTHSVC_JWT_SECRET: SECRET,
-    DATABASE_URL: db.url,
+    DATABASE_URL: serverDbUrl,
+    ...(bouncer ? { AUTHSVC_DB_PREPARED_STATEMENTS: "false" } : {}),
     ...(POOL ? { AUTHSVC_DB_MAX_POOL_SIZE: POOL } : {}),
   };
   let server: Server | undefined;
@@ -604,9 +604,10 @@ async function main() {
     server = await startServer(["apps/http/dist/main.js"], env);
     const ours = server;
     // After authsvc has migrated the database: the baselines use its tables.
-    populate(db.url, POPULATION);
+    extras.population = await populate(db.url, { count: POPULATION, log });
     bare = await startServer(["--import", "tsx", "bench/bare-server.ts"], {
-      DATABASE_URL: db.url,
+      DATABASE_URL: serverDbUrl,
+      ...(bouncer ? { DB_PREPARED_STATEMENTS: "false" } : {}),
       JWT_SECRET: SECRET,
       ...(POOL ? { DB_MAX_POOL_SIZE: POOL } : {}),
     });
@@ -711,6 +712,14 @@ async function main() {
       }
     }
 
+    if (EXTRAS.includes("admin")) {
+      extras.admin = await adminList({
+        url: ours.url,
+        databaseUrl: db.url,
+        secret: SECRET,
+        durationS: DURATION_S,
+      });
+    }
     if (EXTRAS.includes("decay")) extras.decay = await decay(ours, token);
     if (EXTRAS.includes("mixed")) extras.mixed = await mixed(ours, token);
     if (EXTRAS.includes("rss")) {
@@ -758,6 +767,7 @@ async function main() {
     for (const s of extra) await stop(s);
     await stop(server);
     await stop(bare);
+    await bouncer?.stop();
     db.drop();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(logDir, { recursive: true, force: true });
@@ -772,7 +782,7 @@ function report(
 ) {
   const n = (x: number, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : "-");
   console.log(
-    `\nauthsvc benchmark: ${ROUNDS} interleaved rounds × ${DURATION_S}s, medians; PostgreSQL with ${POPULATION} other users; ${pinning ? "servers on core 0, load generator on core 1" : "no core pinning"}\n`,
+    `\nauthsvc benchmark: ${ROUNDS} interleaved rounds × ${DURATION_S}s, medians; PostgreSQL with ${POPULATION} other users${PGBOUNCER ? ", through PgBouncer (transaction mode)" : ""}; ${pinning ? "servers on core 0, load generator on core 1" : "no core pinning"}\n`,
   );
   for (const b of bareRows)
     console.log(`(a) bare route @${b.connections}: ${n(b.rps)} req/s, p99 ${n(b.p99)} ms`);
@@ -799,7 +809,7 @@ function report(
     const file = join(dir, `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
     writeFileSync(
       file,
-      `${JSON.stringify({ at: new Date().toISOString(), database: dbUrl.replace(/\/\/[^@]*@/, "//"), rounds: ROUNDS, durationS: DURATION_S, population: POPULATION, pinning, bare: bareRows, scenarios: summaries, extras }, null, 2)}\n`,
+      `${JSON.stringify({ at: new Date().toISOString(), database: dbUrl.replace(/\/\/[^@]*@/, "//"), rounds: ROUNDS, durationS: DURATION_S, population: POPULATION, pgbouncer: PGBOUNCER, pinning, bare: bareRows, scenarios: summaries, extras }, null, 2)}\n`,
     );
     console.log(`\nJSON: ${file}`);
   }

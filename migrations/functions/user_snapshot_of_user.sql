@@ -12,6 +12,10 @@ security definer
 set search_path to ''
 as $$
 begin
+  -- Run early by user_snapshots_flush, which then rewrites the transaction's users set-wise.
+  if tg_op <> 'DELETE' and current_setting('authsvc.user_snapshots_bulk', true) = '{{namespace}}' then
+    return null;
+  end if;
   if tg_op = 'DELETE' then
     delete from {{namespace}}.user_snapshots where user_id = old.id;
     return null;

@@ -1,5 +1,5 @@
 -- user_snapshots_rebuild(): trigger after a truncate of identities or mfa_factors (which fires no
--- row triggers): every snapshot rewritten, each as a writer does.
+-- row triggers): every snapshot rewritten, set-wise (user_snapshots_write_set).
 --
 -- Part of the user snapshots (`user_snapshots`, created by migration 0013, whose header gives the
 -- rules): the user as the API shows it, kept as one json document per user and rewritten by deferred
@@ -12,7 +12,7 @@ security definer
 set search_path to ''
 as $$
 begin
-  perform {{namespace}}.user_snapshot_write(id) from {{namespace}}.users order by id;
+  perform {{namespace}}.user_snapshots_write_set(array(select id from {{namespace}}.users order by id));
   return null;
 end;
 $$;

@@ -1,0 +1,140 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { connect, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/**
+ * Debian's PgBouncer (`/usr/sbin/pgbouncer`, or PGBOUNCER_BIN) in transaction mode on a free loopback
+ * port, in front of the PostgreSQL of `targetUrl`, as production runs many instances behind it: every
+ * transaction of a client may run on another server connection, so no session state (named prepared
+ * statements, session-level SET, LISTEN, session advisory locks) survives between transactions.
+ * Its configuration, user list, log and pid file are written to a temporary folder.
+ */
+export const PGBOUNCER_BIN = process.env.PGBOUNCER_BIN ?? "/usr/sbin/pgbouncer";
+
+/** Whether the binary is installed: a test through PgBouncer is skipped, with this message, when not. */
+export const pgbouncerInstalled = () => existsSync(PGBOUNCER_BIN);
+export const PGBOUNCER_MISSING = `PgBouncer tests NOT RUN: ${PGBOUNCER_BIN} is missing (apt-get install pgbouncer)`;
+
+export interface PgBouncer {
+  /** `targetUrl` with PgBouncer's host and port. */
+  url: string;
+  port: number;
+  /** What PgBouncer logged so far. */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+
+/** The uid and gid of an account, or undefined. */
+function account(name: string): { uid: number; gid: number } | undefined {
+  try {
+    const uid = Number(execFileSync("id", ["-u", name], { encoding: "utf8" }).trim());
+    const gid = Number(execFileSync("id", ["-g", name], { encoding: "utf8" }).trim());
+    return { uid, gid };
+  } catch {
+    return undefined;
+  }
+}
+
+export async function startPgBouncer(
+  targetUrl: string,
+  options: { poolSize?: number; maxClients?: number } = {},
+): Promise<PgBouncer> {
+  const target = new URL(targetUrl);
+  const user = decodeURIComponent(target.username || "postgres");
+  const dir = mkdtempSync(join(tmpdir(), "authsvc-pgbouncer-"));
+  const port = await freePort();
+  const config = join(dir, "pgbouncer.ini");
+  const logFile = join(dir, "pgbouncer.log");
+  writeFileSync(join(dir, "userlist.txt"), `"${user}" "${decodeURIComponent(target.password)}"\n`);
+  writeFileSync(
+    config,
+    [
+      "[databases]",
+      // Every database name the clients ask for, on the target server.
+      `* = host=${target.hostname} port=${target.port || "5432"}`,
+      "[pgbouncer]",
+      "listen_addr = 127.0.0.1",
+      `listen_port = ${port}`,
+      "unix_socket_dir =",
+      // Loopback only, as the target PostgreSQL of the tests (trust); the user must still be listed.
+      "auth_type = trust",
+      `auth_file = ${join(dir, "userlist.txt")}`,
+      "pool_mode = transaction",
+      `default_pool_size = ${options.poolSize ?? 20}`,
+      `max_client_conn = ${options.maxClients ?? 500}`,
+      // postgres.js sends these at startup; PgBouncer would refuse a parameter it does not track.
+      "ignore_startup_parameters = extra_float_digits,options",
+      `logfile = ${logFile}`,
+      `pidfile = ${join(dir, "pgbouncer.pid")}`,
+      "",
+    ].join("\n"),
+  );
+  // PgBouncer refuses to run as root: as root, it runs as the postgres account, which owns the folder.
+  const asRoot = process.getuid?.() === 0;
+  const owner = asRoot ? account("postgres") : undefined;
+  if (asRoot && !owner) throw new Error("PgBouncer as root needs a postgres account to run as");
+  if (owner) {
+    for (const path of [dir, config, join(dir, "userlist.txt")]) chownSync(path, owner.uid, owner.gid);
+  }
+  const child: ChildProcess = spawn(PGBOUNCER_BIN, [...(owner ? ["-u", "postgres"] : []), config], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const log = () => (existsSync(logFile) ? readFileSync(logFile, "utf8") : "") + stderr;
+  let exited = false;
+  const gone = new Promise<void>((resolve) =>
+    child.once("exit", () => {
+      exited = true;
+      resolve();
+    }),
+  );
+  for (const began = Date.now(); !(await accepts(port)); ) {
+    if (exited || Date.now() - began > 10_000) {
+      child.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`PgBouncer did not start on port ${port}:\n${log()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  const url = new URL(targetUrl);
+  url.hostname = "127.0.0.1";
+  url.port = String(port);
+  return {
+    url: url.href,
+    port,
+    log,
+    async stop() {
+      if (!exited) {
+        child.kill("SIGINT");
+        await gone;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
