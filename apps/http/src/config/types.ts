@@ -3,6 +3,7 @@
  * are in the fields' TSDoc (plain numbers of seconds unless the name ends in `Ms`).
  */
 import type { ApiConfig } from "./sections/api.js";
+import type { CleanupConfig } from "./sections/cleanup.js";
 import type { DbConfig } from "./sections/db.js";
 import type { ExternalConfig } from "./sections/external.js";
 import type { GeneralConfig } from "./sections/general.js";
@@ -17,6 +18,7 @@ import type { SmsConfig } from "./sections/sms.js";
 import type { TelemetryConfig } from "./sections/telemetry.js";
 
 export type { ApiConfig } from "./sections/api.js";
+export type { CleanupConfig } from "./sections/cleanup.js";
 export type { DbConfig } from "./sections/db.js";
 export {
   EXTERNAL_PROVIDERS,
@@ -82,4 +84,5 @@ export type Config = GeneralConfig &
     readonly sms: SmsConfig;
     readonly hooks: HooksConfig;
     readonly mfa: MfaConfig;
+    readonly cleanup: CleanupConfig;
   };
