@@ -6,6 +6,7 @@
  */
 
 export * from "./captcha-fake.js";
+export * from "./cleanup-rows.js";
 export * from "./database.js";
 export * from "./mail/mail-content.js";
 export * from "./mail/mime.js";

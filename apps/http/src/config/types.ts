@@ -3,6 +3,7 @@
  * are in the fields' TSDoc (plain numbers of seconds unless the name ends in `Ms`).
  */
 export type { ApiConfig } from "./sections/api.js";
+export type { CleanupConfig } from "./sections/cleanup.js";
 export type { DbConfig } from "./sections/db.js";
 export {
   EXTERNAL_PROVIDERS,

@@ -1,6 +1,7 @@
 import { accountSettingsModule } from "./account-settings/index.js";
 import { adminModule } from "./admin/index.js";
 import { apiModule } from "./api/index.js";
+import { cleanupModule } from "./cleanup/index.js";
 import { databaseModule } from "./database/index.js";
 import { externalModule } from "./external/index.js";
 import { hooksModule } from "./hooks/index.js";
@@ -41,4 +42,5 @@ export const MODULES: readonly HttpModule[] = [
   smsModule,
   hooksModule,
   mfaModule,
+  cleanupModule,
 ];

@@ -20,6 +20,8 @@ export interface TelemetryOptions {
   readonly version: string;
   /** The pool's maximum number of connections, for the pool gauges. */
   readonly dbPoolMax: number;
+  /** Rows the instance's cleanup removed so far (`gotrue_cleanup_affected_rows`). */
+  readonly cleanupAffectedRows?: () => number;
 }
 
 /**

@@ -31,6 +31,8 @@ export interface GaugeSources {
   /** Database work in flight: statements outside transactions plus open transactions. */
   readonly dbInFlight: () => number;
   readonly dbPoolMax: number;
+  /** Rows removed by the cleanup since start (none counted when absent). */
+  readonly cleanupAffectedRows?: () => number;
 }
 
 const VERSION = /^(\d+)\.(\d+)\.(\d+)(?:-rc\.?(\d+))?/;
@@ -77,6 +79,12 @@ export function createInstruments(meter: Meter, gauges: GaugeSources): Instrumen
     Math.max(0, n - max),
   );
   poolGauge("authsvc_db_pool_max", "The pool's maximum number of connections", () => max);
+  // The reference's observable counter: the cleanup keeps its own running total.
+  meter
+    .createObservableCounter("gotrue_cleanup_affected_rows", {
+      description: "Number of affected rows from cleaning up stale entities",
+    })
+    .addCallback((result) => result.observe(gauges.cleanupAffectedRows?.() ?? 0));
 
   return {
     httpStatusCodes: counter("http_status_codes", "Responses by status code and route"),

@@ -69,6 +69,7 @@ export async function startSdk(options: TelemetryOptions): Promise<Telemetry> {
         version,
         dbInFlight: () => inFlight.count,
         dbPoolMax: options.dbPoolMax,
+        cleanupAffectedRows: options.cleanupAffectedRows ?? (() => 0),
       })
     : undefined;
   const observation = { tracer, instruments };

@@ -5,6 +5,7 @@ import type { Config } from "../config.js";
 import { createApp } from "../http/app.js";
 import { startTelemetry } from "../telemetry/index.js";
 import { authDepsOf } from "./auth-deps.js";
+import { scheduledCleanup } from "./cleanup.js";
 import { jwksOf } from "./crypto.js";
 import { openDatabase } from "./database.js";
 import { DELIVERY_DRAIN_MS, deliveriesOf } from "./deliveries.js";
@@ -35,14 +36,19 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
   if (!(await limits.ready()))
     logger.warn({ store: limits.kind }, "request-limit store not answering at start");
   const version = readVersion();
-  const telemetry = await startTelemetry({ config, logger, version, dbPoolMax: sql.options.max }).catch(
-    async (error: unknown) => {
-      await limits.close();
-      await sql.end({ timeout: 5 });
-      await embedded?.stop();
-      throw error;
-    },
-  );
+  const cleanup = scheduledCleanup(config, sql, logger);
+  const telemetry = await startTelemetry({
+    config,
+    logger,
+    version,
+    dbPoolMax: sql.options.max,
+    cleanupAffectedRows: () => cleanup.affectedRows,
+  }).catch(async (error: unknown) => {
+    await limits.close();
+    await sql.end({ timeout: 5 });
+    await embedded?.stop();
+    throw error;
+  });
   await checkHookTargets(config, sql, logger);
   const auth = authDepsOf(config, sql, logger, deliveries);
   const mailWarning = mailDeliveryWarning(config);
@@ -71,10 +77,12 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
     readinessWarnings: mailWarning ? { mail: mailWarning } : {},
     telemetry: telemetry?.middleware,
   }) as unknown as Hono;
+  cleanup.start();
   return {
     app,
     sql,
     async close() {
+      await cleanup.stop();
       // Deliveries use the pool (a failed one removes its code), so they go before it.
       const undelivered = await deliveries.drain(DELIVERY_DRAIN_MS);
       if (undelivered > 0) logger.error({ undelivered }, "stopped with messages not delivered");

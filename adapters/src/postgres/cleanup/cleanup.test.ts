@@ -1,0 +1,283 @@
+import { randomBytes } from "node:crypto";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ago, cleanupRows, DAY_MS, HOUR_MS } from "../../testing/cleanup-rows.js";
+import { connectTestDatabase, type FreshNamespace, migratedNamespace } from "../../testing/database.js";
+import { postgresSessionStore } from "../sessions-store.js";
+import { cleaner } from "./cleaner.js";
+import { type CleanupSettings, cleanupTasks } from "./tasks/index.js";
+
+const SETTINGS: CleanupSettings = {
+  sessionTimeboxMs: 0,
+  sessionInactivityTimeoutMs: 0,
+  anonymousUsersEnabled: true,
+  oneTimeTokenLifetimeMs: HOUR_MS,
+  mfaChallengeLifetimeMs: 5 * 60 * 1000,
+  auditLogRetentionMs: 30 * DAY_MS,
+};
+
+describe("cleanup", () => {
+  let ns: FreshNamespace;
+  let rows: ReturnType<typeof cleanupRows>;
+  // A schema per test: each counts what its own pass removed.
+  beforeEach(async () => {
+    ns = await migratedNamespace();
+    rows = cleanupRows(ns.sql, ns.namespace);
+  });
+  afterEach(async () => ns.drop());
+
+  const clean = (settings: Partial<CleanupSettings> = {}, batchSize = 100) =>
+    cleaner(ns.sql, cleanupTasks({ ...SETTINGS, ...settings }), { namespace: ns.namespace, batchSize });
+
+  it("removes each kind of stale row and keeps the live ones", async () => {
+    const user = await rows.user();
+    const live = await rows.session(user);
+    const tokens = await rows.family(user, live, [ago(3 * DAY_MS), ago(2 * DAY_MS), ago(HOUR_MS)]);
+    const ended = await rows.session(user, { createdAt: ago(10 * DAY_MS), notAfter: ago(2 * DAY_MS) });
+    const endedTokens = await rows.family(user, ended, [ago(3 * DAY_MS)]);
+    const endingToday = await rows.session(user, { notAfter: ago(HOUR_MS) });
+    const oldFlow = await rows.flowState(ago(2 * DAY_MS));
+    const codeIssuedLately = await rows.flowState(ago(2 * DAY_MS), ago(HOUR_MS));
+    const freshFlow = await rows.flowState(ago(HOUR_MS));
+    const verified = await rows.factor(user, "verified", ago(40 * DAY_MS));
+    const unverifiedOld = await rows.factor(user, "unverified", ago(2 * DAY_MS));
+    const unverifiedNew = await rows.factor(user, "unverified", ago(HOUR_MS));
+    const oldChallenge = await rows.challenge(verified, ago(2 * DAY_MS));
+    const newChallenge = await rows.challenge(verified, ago(HOUR_MS));
+    const expiredToken = await rows.oneTimeToken(user, "recovery_token", ago(2 * HOUR_MS));
+    const pendingToken = await rows.oneTimeToken(user, "confirmation_token", ago(10 * 60 * 1000));
+    await rows.requestLimit("ended", ago(1000));
+    await rows.requestLimit("running", ago(-60_000));
+    await rows.sendWindow("email", ago(2 * HOUR_MS));
+    await rows.sendWindow("email-now", ago(10 * 60 * 1000));
+    const oldAudit = await rows.auditEntry(ago(31 * DAY_MS));
+    const newAudit = await rows.auditEntry(ago(29 * DAY_MS));
+    const oldAnonymous = await rows.user({ anonymous: true, createdAt: ago(31 * DAY_MS) });
+    const anonymousSession = await rows.session(oldAnonymous, { createdAt: ago(31 * DAY_MS) });
+    await rows.family(oldAnonymous, anonymousSession, [ago(31 * DAY_MS)]);
+    const newAnonymous = await rows.user({ anonymous: true, createdAt: ago(29 * DAY_MS) });
+    const oldPermanent = await rows.user({ createdAt: ago(400 * DAY_MS) });
+
+    const report = await clean().pass();
+
+    expect(report.failures).toEqual([]);
+    expect(report.complete).toBe(true);
+    expect(report.removed).toMatchObject({
+      // Two of the live family, the ended session's one, the old anonymous user's one.
+      refresh_tokens: 4,
+      sessions_past_not_after: 1,
+      flow_states: 1,
+      mfa_challenges: 1,
+      unverified_factors: 1,
+      one_time_tokens: 1,
+      request_limits: 1,
+      send_quota: 1,
+      anonymous_users: 1,
+      audit_log_entries: 1,
+    });
+    // The revoked tokens of more than a day go; the last revoked one and the live one stay.
+    expect(await rows.present("refresh_tokens", tokens.ids)).toEqual(tokens.ids.slice(2));
+    expect(await rows.present("refresh_tokens", endedTokens.ids)).toEqual([]);
+    expect(await rows.present("sessions", [live, ended, endingToday, anonymousSession])).toEqual([
+      live,
+      endingToday,
+    ]);
+    expect(await rows.present("flow_state", [oldFlow, codeIssuedLately, freshFlow])).toEqual([
+      codeIssuedLately,
+      freshFlow,
+    ]);
+    expect(await rows.present("mfa_factors", [verified, unverifiedOld, unverifiedNew])).toEqual([
+      verified,
+      unverifiedNew,
+    ]);
+    expect(await rows.present("mfa_challenges", [oldChallenge, newChallenge])).toEqual([newChallenge]);
+    expect(await rows.present("one_time_tokens", [expiredToken, pendingToken])).toEqual([pendingToken]);
+    expect(await rows.count("request_limits")).toBe(1);
+    expect(await rows.count("send_quota")).toBe(1);
+    expect(await rows.present("audit_log_entries", [oldAudit, newAudit])).toEqual([newAudit]);
+    expect(await rows.present("users", [user, oldAnonymous, newAnonymous, oldPermanent])).toEqual([
+      user,
+      newAnonymous,
+      oldPermanent,
+    ]);
+    // The live token's parent went: it stands alone, still live.
+    const [liveToken] = await ns.sql`
+      select revoked, parent_id from ${ns.sql(ns.namespace)}.refresh_tokens where id = ${tokens.ids[3] ?? 0}`;
+    expect(liveToken).toMatchObject({ revoked: false, parent_id: String(tokens.ids[2]) });
+
+    const again = await clean().pass();
+    expect(again.total).toBe(0);
+  });
+
+  it("keeps a family's live token however old, and its session with it", async () => {
+    const user = await rows.user({ createdAt: ago(90 * DAY_MS) });
+    const session = await rows.session(user, { createdAt: ago(90 * DAY_MS) });
+    const family = await rows.family(user, session, [ago(80 * DAY_MS), ago(70 * DAY_MS)]);
+    await ns.sql`update ${ns.sql(ns.namespace)}.refresh_tokens set created_at = ${ago(70 * DAY_MS)}, updated_at = ${ago(70 * DAY_MS)} where id = ${family.ids[2] ?? 0}`;
+
+    const report = await clean().pass();
+
+    expect(report.failures).toEqual([]);
+    expect(await rows.present("refresh_tokens", family.ids)).toEqual([family.ids[2]]);
+    expect(await rows.present("sessions", [session])).toEqual([session]);
+  });
+
+  it("leaves anonymous users while anonymous sign-ins are off, and audit entries without a retention", async () => {
+    const anonymous = await rows.user({ anonymous: true, createdAt: ago(60 * DAY_MS) });
+    const audit = await rows.auditEntry(ago(3650 * DAY_MS));
+    await clean({ anonymousUsersEnabled: false, auditLogRetentionMs: 0 }).pass();
+    expect(await rows.present("users", [anonymous])).toEqual([anonymous]);
+    expect(await rows.present("audit_log_entries", [audit])).toEqual([audit]);
+  });
+
+  it("removes sessions past the timebox or idle past the inactivity timeout only when those are set", async () => {
+    const user = await rows.user();
+    const boxed = await rows.session(user, { createdAt: ago(3 * DAY_MS), refreshedAt: ago(HOUR_MS) });
+    const idle = await rows.session(user, { createdAt: ago(HOUR_MS * 40), refreshedAt: ago(HOUR_MS * 38) });
+    const neverRefreshed = await rows.session(user, { createdAt: ago(HOUR_MS * 40) });
+    const active = await rows.session(user, { createdAt: ago(HOUR_MS * 40), refreshedAt: ago(HOUR_MS) });
+    for (const session of [boxed, idle, neverRefreshed, active]) await rows.family(user, session, []);
+
+    await clean().pass();
+    expect(await rows.present("sessions", [boxed, idle, neverRefreshed, active])).toHaveLength(4);
+
+    const timebox = await clean({ sessionTimeboxMs: DAY_MS + HOUR_MS }).pass();
+    expect(timebox.removed.sessions_past_timebox).toBe(1);
+    expect(await rows.present("sessions", [boxed, idle, neverRefreshed, active])).toEqual([
+      idle,
+      neverRefreshed,
+      active,
+    ]);
+
+    const inactivity = await clean({ sessionInactivityTimeoutMs: 12 * HOUR_MS }).pass();
+    expect(inactivity.removed.inactive_sessions).toBe(2);
+    expect(await rows.present("sessions", [idle, neverRefreshed, active])).toEqual([active]);
+  });
+
+  it("takes many rows in small batches within one pass", async () => {
+    const user = await rows.user();
+    const session = await rows.session(user);
+    const stamps = Array.from({ length: 230 }, () => ago(2 * DAY_MS));
+    const family = await rows.family(user, session, stamps);
+
+    const report = await clean({}, 25).pass();
+
+    expect(report.removed.refresh_tokens).toBe(230);
+    // 230 rows by 25: ten turns, the last one short, one that finds nothing left, and one turn
+    // each for the other tasks, which find nothing.
+    expect(report.turns).toBe(11 + cleanupTasks(SETTINGS).length - 1);
+    expect(await rows.present("refresh_tokens", family.ids)).toEqual([family.ids[230]]);
+  });
+
+  it("two cleaners on two connections clean at once without deadlock or double counting", async () => {
+    const families: { ids: number[] }[] = [];
+    const sessions: string[] = [];
+    for (let u = 0; u < 6; u++) {
+      const user = await rows.user();
+      for (let s = 0; s < 4; s++) {
+        const session = await rows.session(user);
+        sessions.push(session);
+        families.push(
+          await rows.family(
+            user,
+            session,
+            Array.from({ length: 40 }, () => ago(2 * DAY_MS)),
+          ),
+        );
+      }
+      const ended = await rows.session(user, { notAfter: ago(3 * DAY_MS) });
+      // Its one token is live: only the session's removal takes it (a cascade, not counted).
+      await rows.family(user, ended, []);
+    }
+    for (let i = 0; i < 150; i++) await rows.auditEntry(ago(40 * DAY_MS));
+    const second = connectTestDatabase({ maxPoolSize: 2 });
+    try {
+      const tasks = cleanupTasks(SETTINGS);
+      const a = cleaner(ns.sql, tasks, { namespace: ns.namespace, batchSize: 7 });
+      const b = cleaner(second, tasks, { namespace: ns.namespace, batchSize: 7 });
+      const reports = await Promise.all([a.pass(), b.pass(), a.pass(), b.pass()]);
+
+      expect(reports.flatMap((report) => report.failures)).toEqual([]);
+      const sum = (task: string) => reports.reduce((n, report) => n + (report.removed[task] ?? 0), 0);
+      // Every stale row removed once and counted once, whichever cleaner took it.
+      expect(sum("refresh_tokens")).toBe(24 * 40);
+      expect(sum("sessions_past_not_after")).toBe(6);
+      expect(sum("audit_log_entries")).toBe(150);
+      expect(a.affectedRows + b.affectedRows).toBe(reports.reduce((n, report) => n + report.total, 0));
+      const liveIds = families.map((family) => family.ids[40]);
+      expect(
+        await rows.present(
+          "refresh_tokens",
+          families.flatMap((family) => family.ids),
+        ),
+      ).toEqual(liveIds);
+      expect(await rows.present("sessions", sessions)).toEqual(sessions);
+    } finally {
+      await second.end();
+    }
+  });
+
+  it("refreshes racing a pass answer as they would without it", async () => {
+    const families: { session: string; hashes: string[] }[] = [];
+    for (let u = 0; u < 4; u++) {
+      const user = await rows.user();
+      for (let s = 0; s < 3; s++) {
+        const session = await rows.session(user);
+        const family = await rows.family(
+          user,
+          session,
+          Array.from({ length: 30 }, () => ago(2 * DAY_MS)),
+        );
+        families.push({ session, hashes: family.hashes });
+      }
+    }
+    const second = connectTestDatabase({ maxPoolSize: 4 });
+    try {
+      const sessions = postgresSessionStore(second, { namespace: ns.namespace });
+      const refresh = (tokenHash: string, childHash: string) =>
+        sessions.grantRefresh({
+          tokenHash,
+          childHash,
+          now: new Date(),
+          rotationEnabled: true,
+          reuseIntervalMs: 10_000,
+          limits: { timeboxMs: 0, inactivityTimeoutMs: 0, singlePerUser: false },
+        });
+      const cleaning = clean({}, 3).pass();
+      // Each family's live token rotated five times while the pass removes its revoked ones.
+      const chains = await Promise.all(
+        families.map(async (family) => {
+          let current = family.hashes[30] ?? "";
+          const outcomes: string[] = [];
+          const chain = [current];
+          for (let i = 0; i < 5; i++) {
+            const child = randomBytes(32).toString("hex");
+            outcomes.push((await refresh(current, child)).kind);
+            chain.push(child);
+            current = child;
+          }
+          return { outcomes, chain };
+        }),
+      );
+      const report = await cleaning;
+
+      expect(report.failures).toEqual([]);
+      for (const { outcomes } of chains) expect(outcomes).toEqual(Array(5).fill("rotated"));
+      // Within the reuse interval the previous token still answers its child, as without cleanup.
+      for (const { chain } of chains) {
+        const previous = chain[4] ?? "";
+        expect((await refresh(previous, chain[5] ?? "")).kind).toBe("reissued");
+      }
+      const remaining = await clean().pass();
+      expect((report.removed.refresh_tokens ?? 0) + (remaining.removed.refresh_tokens ?? 0)).toBe(12 * 30);
+      expect(
+        await rows.present(
+          "sessions",
+          families.map((family) => family.session),
+        ),
+      ).toHaveLength(12);
+      expect(await rows.count("refresh_tokens")).toBe(12 * 6);
+    } finally {
+      await second.end();
+    }
+  });
+});

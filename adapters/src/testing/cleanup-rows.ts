@@ -1,0 +1,133 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { Sql } from "postgres";
+
+/** Milliseconds in an hour and in a day, for stamps in the past. */
+export const HOUR_MS = 60 * 60 * 1000;
+export const DAY_MS = 24 * HOUR_MS;
+
+/** A moment `ms` before now. */
+export const ago = (ms: number): Date => new Date(Date.now() - ms);
+
+const hash = () => randomBytes(32).toString("hex");
+
+/**
+ * Writes rows straight into a migrated schema, with the stamps a test chooses, as weeks of use would
+ * leave them: for the cleanup's tests, which must see old rows go and live ones stay.
+ */
+export function cleanupRows(sql: Sql, namespace: string) {
+  const ns = sql(namespace);
+  return {
+    async user(options: { createdAt?: Date; anonymous?: boolean } = {}): Promise<string> {
+      const id = randomUUID();
+      const at = options.createdAt ?? new Date();
+      await sql`
+        insert into ${ns}.users (id, aud, role, email, is_anonymous, created_at, updated_at)
+        values (${id}, 'authenticated', 'authenticated',
+          ${options.anonymous ? null : `${id}@example.test`}, ${options.anonymous ?? false}, ${at}, ${at})`;
+      return id;
+    },
+
+    async session(
+      userId: string,
+      options: { createdAt?: Date; notAfter?: Date | null; refreshedAt?: Date | null } = {},
+    ): Promise<string> {
+      const id = randomUUID();
+      const at = options.createdAt ?? new Date();
+      await sql`
+        insert into ${ns}.sessions (id, user_id, aal, created_at, updated_at, not_after, refreshed_at)
+        values (${id}, ${userId}, 'aal1', ${at}, ${at}, ${options.notAfter ?? null}, ${options.refreshedAt ?? null})`;
+      return id;
+    },
+
+    /**
+     * A family of `revoked.length + 1` tokens in one session, each the child of the one before: the
+     * revoked ones at the given stamps (revocation times), then the live one. Answers the hashes and
+     * ids, oldest first; the last is live.
+     */
+    async family(
+      userId: string,
+      sessionId: string,
+      revoked: readonly Date[],
+    ): Promise<{ ids: number[]; hashes: string[] }> {
+      const ids: number[] = [];
+      const hashes: string[] = [];
+      let parent: number | null = null;
+      for (let i = 0; i <= revoked.length; i++) {
+        const tokenHash = hash();
+        const stamp = revoked[i] ?? new Date();
+        const isRevoked = i < revoked.length;
+        const inserted: { id: string }[] = await sql`
+          insert into ${ns}.refresh_tokens (token_hash, user_id, session_id, parent_id, revoked, created_at, updated_at)
+          values (${tokenHash}, ${userId}, ${sessionId}, ${parent}, ${isRevoked}, ${stamp}, ${stamp})
+          returning id`;
+        parent = Number(inserted[0]?.id);
+        ids.push(parent);
+        hashes.push(tokenHash);
+      }
+      return { ids, hashes };
+    },
+
+    async flowState(createdAt: Date, authCodeIssuedAt: Date | null = null): Promise<string> {
+      const id = randomUUID();
+      await sql`
+        insert into ${ns}.flow_state (id, provider_type, authentication_method, created_at, updated_at, auth_code_issued_at)
+        values (${id}, 'email', 'magiclink', ${createdAt}, ${createdAt}, ${authCodeIssuedAt})`;
+      return id;
+    },
+
+    async factor(userId: string, status: "verified" | "unverified", createdAt: Date): Promise<string> {
+      const id = randomUUID();
+      await sql`
+        insert into ${ns}.mfa_factors (id, user_id, friendly_name, factor_type, status, created_at, updated_at)
+        values (${id}, ${userId}, ${id}, 'totp', ${status}, ${createdAt}, ${createdAt})`;
+      return id;
+    },
+
+    async challenge(factorId: string, createdAt: Date): Promise<string> {
+      const id = randomUUID();
+      await sql`
+        insert into ${ns}.mfa_challenges (id, factor_id, created_at, ip_address)
+        values (${id}, ${factorId}, ${createdAt}, '127.0.0.1')`;
+      return id;
+    },
+
+    async oneTimeToken(userId: string, type: string, createdAt: Date): Promise<string> {
+      const id = randomUUID();
+      await sql`
+        insert into ${ns}.one_time_tokens (id, user_id, token_type, token_hash, relates_to, created_at, updated_at)
+        values (${id}, ${userId}, ${type}, ${hash()}, 'someone@example.test', ${createdAt}, ${createdAt})`;
+      return id;
+    },
+
+    async requestLimit(key: string, expire: Date): Promise<void> {
+      await sql`insert into ${ns}.request_limits (key, points, expire) values (${key}, 1, ${expire.getTime()})`;
+    },
+
+    async sendWindow(key: string, windowStart: Date): Promise<void> {
+      await sql`insert into ${ns}.send_quota (key, window_start, count) values (${key}, ${windowStart}, 1)`;
+    },
+
+    async auditEntry(createdAt: Date): Promise<string> {
+      const id = randomUUID();
+      await sql`
+        insert into ${ns}.audit_log_entries (id, payload, created_at, ip_address)
+        values (${id}, ${sql.json({ action: "login" })}, ${createdAt}, '')`;
+      return id;
+    },
+
+    /** How many rows `table` holds. */
+    async count(table: string): Promise<number> {
+      const [row] = await sql<{ n: number }[]>`select count(*)::int as n from ${ns}.${sql(table)}`;
+      return row?.n ?? 0;
+    },
+
+    /** Which of `ids` are still rows of `table` (by its `id` column). */
+    async present(table: string, ids: readonly (string | number)[]): Promise<(string | number)[]> {
+      if (ids.length === 0) return [];
+      const rows = await sql<{ id: string | number }[]>`
+        select id from ${ns}.${sql(table)} where id::text = any(${ids.map(String)}::text[])`;
+      const found = new Set(rows.map((row) => String(row.id)));
+      return ids.filter((id) => found.has(String(id)));
+    },
+  };
+}

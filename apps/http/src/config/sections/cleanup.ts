@@ -1,0 +1,77 @@
+/** Cleanup: the stale rows every instance removes continuously, so that the tables stay bounded. */
+import type { CleanupSettings } from "@authsvc/adapters";
+import * as k from "../kinds.js";
+import type { Reader } from "../reader.js";
+import type { Config } from "../types.js";
+import { defineVariables } from "../variable.js";
+
+const variable = defineVariables("Cleanup");
+export const variables = {
+  enabled: variable({
+    key: "CLEANUP_ENABLED",
+    kind: k.boolean,
+    default: "true",
+    description:
+      "Remove stale rows continuously: refresh tokens revoked more than a day ago (never a session's live one), sessions a day past their end (`not_after`, `SESSIONS_TIMEBOX`, `SESSIONS_INACTIVITY_TIMEOUT`), flow states, MFA challenges, unverified factors older than a day, expired one-time tokens, request-limit and send-cap windows that ended, anonymous users older than 30 days while anonymous sign-ins are on, and audit entries past `AUDIT_LOG_RETENTION`. Safe on every instance at once: each statement takes a small batch of rows no one else holds (`for update skip locked`). `authsvc cleanup` runs one full pass by hand.",
+  }),
+  interval: variable({
+    key: "CLEANUP_INTERVAL",
+    kind: k.duration(1_000),
+    default: "10s",
+    description:
+      "Time between two passes of an instance's cleanup. A pass runs each kind's statement again while it finds rows, for at most this long, so a backlog (after an import) is worked off across passes without crowding out requests.",
+  }),
+  batchSize: variable({
+    key: "CLEANUP_BATCH_SIZE",
+    kind: k.wholeNumber({ min: 1, max: 10_000 }),
+    default: "100",
+    description:
+      "Most rows one cleanup statement removes (a tenth of it for sessions and users, whose removal cascades): each statement's locks are held only for that many rows.",
+  }),
+  auditLogRetention: variable({
+    key: "AUDIT_LOG_RETENTION",
+    kind: k.duration(),
+    default: "0",
+    description:
+      "Audit entries older than this are removed by the cleanup (e.g. `2160h` for 90 days); `0` keeps them forever.",
+  }),
+};
+
+export interface CleanupConfig {
+  readonly enabled: boolean;
+  readonly intervalMs: number;
+  readonly batchSize: number;
+  /** Milliseconds; 0: audit entries are kept. */
+  readonly auditLogRetentionMs: number;
+}
+
+export const read = (r: Reader) => r.getAll(variables);
+
+export function settle(c: ReturnType<typeof read>): { cleanup: CleanupConfig } {
+  return {
+    cleanup: {
+      enabled: c.enabled,
+      intervalMs: c.interval,
+      batchSize: c.batchSize,
+      auditLogRetentionMs: c.auditLogRetention,
+    },
+  };
+}
+
+/** What decides which rows are stale: lifetimes the other sections set. */
+export function cleanupSettings(config: Config): CleanupSettings {
+  return {
+    sessionTimeboxMs: config.sessions.timeboxMs,
+    sessionInactivityTimeoutMs: config.sessions.inactivityTimeoutMs,
+    anonymousUsersEnabled: config.external.anonymousUsers.enabled,
+    oneTimeTokenLifetimeMs: Math.max(config.mailer.otpExp, config.sms.otpExp) * 1000,
+    mfaChallengeLifetimeMs: config.mfa.settings.challengeExpiry * 1000,
+    auditLogRetentionMs: config.cleanup.auditLogRetentionMs,
+  };
+}
+
+declare module "../types.js" {
+  interface Config {
+    readonly cleanup: CleanupConfig;
+  }
+}

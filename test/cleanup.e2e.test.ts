@@ -1,0 +1,141 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ago, cleanupRows, DAY_MS, type FreshNamespace, migratedNamespace } from "@authsvc/adapters/testing";
+import { productionServerEnv } from "@authsvc/http/testing";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { freePort } from "./support/otlp-receiver.js";
+import { sample, scrape } from "./support/prometheus.js";
+import { parseLines, runServer, type ServerProcess, startServer } from "./support/server-process.js";
+
+const running: ServerProcess[] = [];
+const namespaces: FreshNamespace[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.stop("SIGKILL")));
+});
+afterAll(async () => {
+  await Promise.all(namespaces.map((ns) => ns.drop()));
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "authsvc-cleanup-"));
+  dirs.push(dir);
+  return dir;
+}
+
+async function migrated(): Promise<{ ns: FreshNamespace; rows: ReturnType<typeof cleanupRows> }> {
+  const ns = await migratedNamespace();
+  namespaces.push(ns);
+  return { ns, rows: cleanupRows(ns.sql, ns.namespace) };
+}
+
+/** A user with one live session whose family has `revoked` tokens revoked two days ago. */
+async function seedFamily(rows: ReturnType<typeof cleanupRows>, revoked: number) {
+  const user = await rows.user();
+  const session = await rows.session(user);
+  return {
+    session,
+    ...(await rows.family(
+      user,
+      session,
+      Array.from({ length: revoked }, () => ago(2 * DAY_MS)),
+    )),
+  };
+}
+
+describe("authsvc cleanup", () => {
+  it("--help prints its usage", async () => {
+    const result = await runServer({}, { args: ["cleanup", "--help"], cwd: tempDir() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("usage: authsvc cleanup");
+  });
+
+  it("refuses an argument", async () => {
+    const result = await runServer({}, { args: ["cleanup", "now"], cwd: tempDir() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("unexpected argument now");
+  });
+
+  it("removes every stale row in one run, keeps the live ones, and says what it removed", async () => {
+    const { ns, rows } = await migrated();
+    const family = await seedFamily(rows, 250);
+    const oldAudit = await rows.auditEntry(ago(100 * DAY_MS));
+    const newAudit = await rows.auditEntry(ago(DAY_MS));
+    const oldFlow = await rows.flowState(ago(3 * DAY_MS));
+    const env = productionServerEnv(ns, {
+      AUTHSVC_CLEANUP_BATCH_SIZE: "40",
+      AUTHSVC_AUDIT_LOG_RETENTION: "720h",
+    });
+
+    const result = await runServer(env, { args: ["cleanup"], cwd: tempDir() });
+
+    expect(result.code).toBe(0);
+    const line = parseLines(result.stdout).find((entry) => entry.msg === "cleanup pass");
+    expect(line).toMatchObject({
+      removed: [
+        { task: "refresh_tokens", rows: 250 },
+        { task: "flow_states", rows: 1 },
+        { task: "audit_log_entries", rows: 1 },
+      ],
+      total: 252,
+      complete: true,
+    });
+    expect(await rows.present("refresh_tokens", family.ids)).toEqual([family.ids[250]]);
+    expect(await rows.present("sessions", [family.session])).toEqual([family.session]);
+    expect(await rows.present("audit_log_entries", [oldAudit, newAudit])).toEqual([newAudit]);
+    expect(await rows.present("flow_state", [oldFlow])).toEqual([]);
+
+    const again = await runServer(env, { args: ["cleanup"], cwd: tempDir() });
+    expect(parseLines(again.stdout).find((entry) => entry.msg === "cleanup pass")).toMatchObject({
+      total: 0,
+    });
+  });
+});
+
+describe("the server's continuous cleanup", () => {
+  it("removes stale rows every interval, counts them in gotrue_cleanup_affected_rows, and logs each pass", async () => {
+    const { ns, rows } = await migrated();
+    // Written before the server starts: its passes must not meet a family half written.
+    const family = await seedFamily(rows, 90);
+    const port = await freePort();
+    const server = await startServer(
+      productionServerEnv(ns, {
+        AUTHSVC_CLEANUP_INTERVAL: "1s",
+        AUTHSVC_CLEANUP_BATCH_SIZE: "20",
+        AUTHSVC_METRICS_ENABLED: "true",
+        AUTHSVC_METRICS_EXPORTER: "prometheus",
+        OTEL_EXPORTER_PROMETHEUS_HOST: "127.0.0.1",
+        OTEL_EXPORTER_PROMETHEUS_PORT: String(port),
+      }),
+      { cwd: tempDir() },
+    );
+    running.push(server);
+
+    const deadline = Date.now() + 15_000;
+    while ((await rows.present("refresh_tokens", family.ids)).length > 1 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 200));
+
+    expect(await rows.present("refresh_tokens", family.ids)).toEqual([family.ids[90]]);
+    const passes = server.lines().filter((line) => line.msg === "cleanup pass");
+    expect(passes.reduce((n, line) => n + Number(line.total), 0)).toBe(90);
+    const metrics = await scrape(`http://127.0.0.1:${port}/`);
+    expect(sample(metrics, "gotrue_cleanup_affected_rows_total")).toBe(90);
+    const stopped = await server.stop("SIGTERM");
+    running.splice(running.indexOf(server), 1);
+    expect(stopped.code).toBe(0);
+  });
+
+  it("does nothing with AUTHSVC_CLEANUP_ENABLED=false", async () => {
+    const { ns, rows } = await migrated();
+    const family = await seedFamily(rows, 5);
+    const server = await startServer(
+      productionServerEnv(ns, { AUTHSVC_CLEANUP_ENABLED: "false", AUTHSVC_CLEANUP_INTERVAL: "1s" }),
+      { cwd: tempDir() },
+    );
+    running.push(server);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(await rows.present("refresh_tokens", family.ids)).toHaveLength(6);
+  });
+});
