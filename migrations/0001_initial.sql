@@ -1,4 +1,4 @@
--- 0001_initial: the core GoTrue-compatible schema (gotrue.md §5), in the namespace chosen by DB_NAMESPACE.
+-- 0001_initial: the core GoTrue-compatible schema (the tables of GoTrue's migrations), in the namespace chosen by DB_NAMESPACE.
 --
 -- {{namespace}} is replaced by the migration runner with the quoted, validated schema name
 -- (^[a-z_][a-z0-9_]{0,62}$). The runner applies this file inside one transaction, under an advisory lock.

@@ -8,7 +8,7 @@ alter table {{namespace}}.sessions
   add column amr jsonb not null default '[]'::jsonb,
   add constraint sessions_amr_is_array check (jsonb_typeof(amr) = 'array');
 
--- Every session starts at aal1 (gotrue.md §4.3); a row inserted without aal (by hand, by another tool)
+-- Every session starts at aal1 (as in GoTrue); a row inserted without aal (by hand, by another tool)
 -- must not read as "no assurance level".
 alter table {{namespace}}.sessions alter column aal set default 'aal1';
 update {{namespace}}.sessions set aal = 'aal1' where aal is null;

@@ -1,4 +1,4 @@
--- 0006_mfa: multi-factor authentication (gotrue.md §5: mfa_factors, mfa_challenges).
+-- 0006_mfa: multi-factor authentication (GoTrue's mfa_factors and mfa_challenges).
 --
 -- Deliberate differences from GoTrue:
 --   * mfa_factors.secret (TOTP) and mfa_challenges.otp_code (phone) are always encrypted, in GoTrue's

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 /**
  * postgres.js 3.4.9's request queue only compacted when it drained completely. Under sustained load
  * a busy pool's queue never drains, so its array grew without bound and every remove() scanned it
- * all (design.md "Known hazard"). patches/postgres+3.4.9.patch compacts it while busy; this checks
+ * all. patches/postgres+3.4.9.patch compacts it while busy; this checks
  * the queue actually loaded, in both builds Node may load (ESM `src/`, CommonJS `cjs/src/`).
  */
 interface Queue<T> {

@@ -6,7 +6,7 @@ import type { DatabaseKind } from "@authsvc/adapters/testing";
 import type { TestProject } from "vitest/node";
 
 /**
- * Chooses the one database the whole run uses (design.md "Database for tests"):
+ * Chooses the one database the whole run uses (README.md, "Tests"):
  * TEST_DATABASE_URL → a Testcontainers PostgreSQL when a container runtime answers → embedded PGlite.
  * Tests never skip for lack of a database. Test files isolate themselves with freshNamespace().
  */

@@ -159,7 +159,7 @@ describe("audit_log_entries", () => {
     ]);
   });
 
-  // The reference's log types (gotrue.md; GoTrue internal/models/audit_log_entry.go).
+  // The reference's log types (GoTrue internal/models/audit_log_entry.go).
   it.each([
     ["login", "account"],
     ["logout", "account"],

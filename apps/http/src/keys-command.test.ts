@@ -1,6 +1,6 @@
 import { parseJwtKeys } from "@authsvc/adapters";
 import { describe, expect, it } from "vitest";
-import { keysCommand } from "./keys-command.js";
+import { keysCommand, LEGACY_SECRET_KID } from "./keys-command.js";
 
 type Jwk = Record<string, unknown>;
 
@@ -73,5 +73,51 @@ describe("authsvc keys", () => {
     expect(errorOf(["--add"], [{ ...set[0], alg: "XX" }])).toMatch(
       /^AUTHSVC_JWT_KEYS: key 1 .*alg "XX" is not supported/,
     );
+  });
+
+  describe("a new set and the JWT secret", () => {
+    const secret = "a-jwt-secret-of-more-than-32-bytes-0123";
+    const outcome = (args: string[], jwtSecret?: string) => {
+      const result = keysCommand(args, {}, jwtSecret);
+      if (!result.ok) throw new Error(result.error);
+      return { keys: JSON.parse(result.output) as Jwk[], notes: result.notes };
+    };
+
+    it("keeps the secret as a verify-only HS256 key, so API keys signed with it keep verifying", () => {
+      const { keys, notes } = outcome([], secret);
+      expect(keys).toHaveLength(2);
+      expect(signerKid(keys)).toEqual([keys[0]?.kid]);
+      expect(keys[1]).toEqual({
+        kty: "oct",
+        kid: LEGACY_SECRET_KID,
+        use: "sig",
+        key_ops: ["verify"],
+        alg: "HS256",
+        k: Buffer.from(secret).toString("base64url"),
+      });
+      expect(notes).toEqual([expect.stringContaining(`--remove ${LEGACY_SECRET_KID}`)]);
+    });
+
+    it("says plainly that API keys must be re-made when it cannot keep the secret", () => {
+      for (const [args, jwtSecret] of [
+        [["--without-secret"], secret],
+        [[], undefined],
+        [[], "only-20-bytes-secret"],
+      ] as const) {
+        const { keys, notes } = outcome([...args], jwtSecret);
+        expect(keys).toHaveLength(1);
+        expect(notes).toEqual([expect.stringMatching(/stop verifying \(403 bad_jwt\).*authsvc api-keys/)]);
+      }
+    });
+
+    it("--without-secret is for a new set only", () => {
+      const set = run([]);
+      const refused = keysCommand(
+        ["--add", "--without-secret"],
+        { AUTHSVC_JWT_KEYS: JSON.stringify(set) },
+        secret,
+      );
+      expect(refused).toEqual({ ok: false, error: "--without-secret applies to a new set (no option)" });
+    });
   });
 });

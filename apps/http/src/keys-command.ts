@@ -1,11 +1,24 @@
 import { parseArgs } from "node:util";
-import { generateJwtKey, JWT_KEY_ALGORITHMS, type JwtKeyAlgorithm, parseJwtKeys } from "@authsvc/adapters";
+import {
+  generateJwtKey,
+  JWT_KEY_ALGORITHMS,
+  type JwtKeyAlgorithm,
+  LEAST_SYMMETRIC_KEY_BYTES,
+  parseJwtKeys,
+} from "@authsvc/adapters";
 
-export const KEYS_USAGE = `usage: authsvc keys [--alg ${JWT_KEY_ALGORITHMS.join("|")}] [--add [--standby]]
-       authsvc keys --promote <kid> | --remove <kid>
+/** The kid under which a new set keeps AUTHSVC_JWT_SECRET as a verify-only key. */
+export const LEGACY_SECRET_KID = "legacy-secret";
 
-Prints a value for AUTHSVC_JWT_KEYS (one line of JSON) on stdout.
-  (no option)       a new set of one signing key (ES256 unless --alg)
+export const KEYS_USAGE = `usage: authsvc keys [--alg ${JWT_KEY_ALGORITHMS.join("|")}] [--without-secret]
+       authsvc keys --add [--standby] [--alg …] | --promote <kid> | --remove <kid>
+
+Prints a value for AUTHSVC_JWT_KEYS (one line of JSON) on stdout; notes go to stderr.
+  (no option)       a new set of one signing key (ES256 unless --alg), plus AUTHSVC_JWT_SECRET as
+                    the verify-only HS256 key "${LEGACY_SECRET_KID}", so the API keys and tokens signed
+                    with the secret keep verifying
+  --without-secret  a new set without the secret: existing API keys must be re-made
+                    ('authsvc api-keys' with the new set)
   --add             the current AUTHSVC_JWT_KEYS plus a new key; without --standby the new key
                     signs and the current signing key only verifies
   --standby         with --add: the new key only verifies (published before it signs)
@@ -15,7 +28,7 @@ Rotation: --add --standby, wait 10 minutes (JWKS caches), --promote, wait JWT_EX
 
 const KEYS_VARIABLE = "AUTHSVC_JWT_KEYS";
 
-export type KeysOutcome = { ok: true; output: string } | { ok: false; error: string };
+export type KeysOutcome = { ok: true; output: string; notes: string[] } | { ok: false; error: string };
 
 const fail = (error: string): KeysOutcome => ({ ok: false, error });
 
@@ -27,8 +40,16 @@ const fail = (error: string): KeysOutcome => ({ ok: false, error });
 export function keysCommand(
   args: readonly string[],
   vars: Readonly<Record<string, string | undefined>>,
+  secret?: string,
 ): KeysOutcome {
-  let values: { alg?: string; add?: boolean; standby?: boolean; promote?: string; remove?: string };
+  let values: {
+    alg?: string;
+    add?: boolean;
+    standby?: boolean;
+    promote?: string;
+    remove?: string;
+    "without-secret"?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args: [...args],
@@ -38,6 +59,7 @@ export function keysCommand(
         standby: { type: "boolean" },
         promote: { type: "string" },
         remove: { type: "string" },
+        "without-secret": { type: "boolean" },
       },
       strict: true,
     }));
@@ -53,7 +75,10 @@ export function keysCommand(
   if (!(JWT_KEY_ALGORITHMS as readonly string[]).includes(alg))
     return fail(`--alg must be one of ${JWT_KEY_ALGORITHMS.join(", ")}, got ${JSON.stringify(alg)}`);
 
-  if (modes.length === 0) return printed([generateJwtKey(alg as JwtKeyAlgorithm)]);
+  if (values["without-secret"] && modes.length > 0)
+    return fail("--without-secret applies to a new set (no option)");
+
+  if (modes.length === 0) return newSet(generateJwtKey(alg as JwtKeyAlgorithm), secret, values);
   const current = currentSet(vars);
   if (!Array.isArray(current)) return current;
   if (values.add) {
@@ -84,9 +109,42 @@ const isSigning = (key: Jwk): boolean => Array.isArray(key.key_ops) && key.key_o
 const verifyOnly = (key: Jwk): Jwk => ({ ...key, key_ops: ["verify"] });
 const signing = (key: Jwk): Jwk => ({ ...key, key_ops: ["sign", "verify"] });
 
-function printed(keys: Jwk[]): KeysOutcome {
+function printed(keys: Jwk[], notes: string[] = []): KeysOutcome {
   const text = JSON.stringify(keys);
   const checked = parseJwtKeys(text);
   if (!checked.ok) return fail(checked.problems.join("; "));
-  return { ok: true, output: `${text}\n` };
+  return { ok: true, output: `${text}\n`, notes };
+}
+
+/**
+ * A new set. A ring without an HS256 key refuses every token signed with JWT_SECRET, the `anon` and
+ * `service_role` API keys included (403 bad_jwt); the secret kept as a verify-only key avoids that
+ * (adapters/src/crypto/key-ring-signer.ts). When it cannot be kept, the note says so plainly.
+ */
+function newSet(key: Jwk, secret: string | undefined, values: { "without-secret"?: boolean }): KeysOutcome {
+  const remake = `existing API keys (anon, service_role) and tokens signed with AUTHSVC_JWT_SECRET stop verifying (403 bad_jwt) once this set is in use: make new API keys with 'authsvc api-keys' after setting ${KEYS_VARIABLE}`;
+  if (values["without-secret"]) return printed([key], [`without the secret: ${remake}`]);
+  if (secret === undefined) return printed([key], [`no AUTHSVC_JWT_SECRET found: ${remake}`]);
+  const bytes = Buffer.from(secret, "utf8");
+  if (bytes.length < LEAST_SYMMETRIC_KEY_BYTES)
+    return printed(
+      [key],
+      [
+        `AUTHSVC_JWT_SECRET is shorter than ${LEAST_SYMMETRIC_KEY_BYTES} bytes, too short for a key of the set: ${remake}`,
+      ],
+    );
+  const legacy = {
+    kty: "oct",
+    kid: LEGACY_SECRET_KID,
+    use: "sig",
+    key_ops: ["verify"],
+    alg: "HS256",
+    k: bytes.toString("base64url"),
+  };
+  return printed(
+    [key, legacy],
+    [
+      `AUTHSVC_JWT_SECRET is kept as the verify-only key "${LEGACY_SECRET_KID}": API keys signed with it keep working. Once they are re-made ('authsvc api-keys'), drop it with 'authsvc keys --remove ${LEGACY_SECRET_KID}'.`,
+    ],
+  );
 }

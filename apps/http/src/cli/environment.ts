@@ -12,17 +12,20 @@ export function environment(): Record<string, string> {
   }
 }
 
+/** Writes every configuration problem, one per line, on stderr; resolves to exit code 1. */
+export function refuseConfiguration(problems: readonly string[]): number {
+  const count = problems.length;
+  process.stderr.write(
+    `authsvc: invalid configuration (${count} ${count === 1 ? "problem" : "problems"}):\n`,
+  );
+  for (const problem of problems) process.stderr.write(`  ${problem}\n`);
+  return 1;
+}
+
 /** Loads the configuration or exits 1 with every problem, one per line, on stderr. */
 export function configure(): { config: Config; notices: string[]; warnings: string[] } {
   const vars = environment();
   const result = loadConfig(vars, { devJwtSecret: ensureDevSecret });
-  if (!result.ok) {
-    const count = result.problems.length;
-    process.stderr.write(
-      `authsvc: invalid configuration (${count} ${count === 1 ? "problem" : "problems"}):\n`,
-    );
-    for (const problem of result.problems) process.stderr.write(`  ${problem}\n`);
-    process.exit(1);
-  }
+  if (!result.ok) process.exit(refuseConfiguration(result.problems));
   return result;
 }

@@ -1,4 +1,4 @@
-import { type Sql, signApiKey } from "@authsvc/adapters";
+import type { Sql } from "@authsvc/adapters";
 import type { Hono } from "hono";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
@@ -11,7 +11,6 @@ import { openDatabase } from "./database.js";
 import { DELIVERY_DRAIN_MS, deliveriesOf } from "./deliveries.js";
 import { captchaVerifierOf, requestLimiterStoreOf } from "./guards.js";
 import { checkHookTargets } from "./hooks.js";
-import { logUnredacted } from "./logger.js";
 import { mailDeliveryWarning, undeliverableMailFeatures } from "./mail-delivery.js";
 import { databaseReadiness } from "./readiness.js";
 import { settingsOf } from "./settings-view.js";
@@ -94,25 +93,4 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
       await telemetry?.shutdown();
     },
   };
-}
-
-/**
- * The embedded mode's welcome: what it is, and two keys signed with the development secret so that
- * every endpoint can be called at once (anon for public ones, service_role for /admin).
- */
-export async function announceDevelopmentMode(config: Config, logger: Logger, notices: readonly string[]) {
-  logger.warn(
-    { data_dir: config.dataDir },
-    "DEVELOPMENT MODE: no DATABASE_URL set, using the embedded database with development defaults. Do not use in production.",
-  );
-  for (const notice of notices) logger.warn(notice);
-  const now = Math.floor(Date.now() / 1000);
-  logUnredacted(
-    logger,
-    {
-      anon_key: await signApiKey(config.jwt.secret, "anon", now, config.jwt.keys),
-      service_role_key: await signApiKey(config.jwt.secret, "service_role", now, config.jwt.keys),
-    },
-    "development API keys (signed with the development JWT secret, or the JWT_KEYS signing key): send as 'Authorization: Bearer <key>' and 'apikey: <key>'",
-  );
 }

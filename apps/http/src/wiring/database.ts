@@ -17,7 +17,7 @@ import { logUnredacted } from "./logger.js";
 
 /** Opens the database (starting the embedded one when no URL is configured) and migrates it. */
 export async function openDatabase(
-  config: Config,
+  config: Pick<Config, "db" | "dataDir">,
   logger: Logger,
 ): Promise<{ sql: Sql; embedded?: EmbeddedPostgres }> {
   let embedded: EmbeddedPostgres | undefined;

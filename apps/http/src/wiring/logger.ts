@@ -1,4 +1,5 @@
 import { type DestinationStream, type Logger, pino } from "pino";
+import { type LogFormat, logFormat, prettyDestination } from "./log-format.js";
 
 /** The reference's log levels; pino has no `panic`, which logs as `fatal`. */
 export type LogLevel = "panic" | "fatal" | "error" | "warn" | "info" | "debug";
@@ -52,14 +53,16 @@ export function redact(value: unknown, depth = 0): unknown {
 
 export interface LoggerOptions {
   readonly level: LogLevel;
-  /** `LOG_FILE`: append JSON lines there instead of standard output. */
+  /** `LOG_FILE`: append the lines there instead of standard output. */
   readonly file?: string | undefined;
+  /** `LOG_FORMAT`; undefined: `pretty` on a terminal, else `json` (wiring/log-format.ts). */
+  readonly format?: LogFormat | undefined;
   /** For tests: where the lines go. */
   readonly destination?: DestinationStream;
 }
 
 /**
- * JSON lines through pino. Every object logged passes through `redact`, and every message through
+ * JSON lines through pino, pretty-printed for a person (`format`). Every object logged passes through `redact`, and every message through
  * `scrubText`, so a careless `log.info({ body })` cannot leak a password, token or OTP.
  */
 export function createLogger(options: LoggerOptions): Logger {
@@ -67,9 +70,11 @@ export function createLogger(options: LoggerOptions): Logger {
   // so the last lines before exit (shutting down, stopped) could be reordered or lost.
   const destination =
     options.destination ??
-    pino.destination(
-      options.file ? { dest: options.file, mkdir: true, sync: true } : { dest: 1, sync: true },
-    );
+    (logFormat(options) === "pretty"
+      ? prettyDestination(options.file)
+      : pino.destination(
+          options.file ? { dest: options.file, mkdir: true, sync: true } : { dest: 1, sync: true },
+        ));
   return pino(
     {
       level: options.level === "panic" ? "fatal" : options.level,

@@ -1,19 +1,23 @@
+import { configuredJwtSecret } from "../../config/partial-load.js";
 import { KEYS_USAGE, keysCommand } from "../../keys-command.js";
 import type { Command } from "../command.js";
 import { environment } from "../environment.js";
+import { refuse } from "../refuse.js";
 
-/** `authsvc keys …`: needs no configuration and no database; prints a value for AUTHSVC_JWT_KEYS. */
+/**
+ * `authsvc keys …`: needs no database; prints a value for AUTHSVC_JWT_KEYS on stdout, and on stderr
+ * what becomes of the API keys signed with the JWT secret.
+ */
 export const keys: Command = {
   name: "keys",
   summary: "make and rotate signing keys for AUTHSVC_JWT_KEYS",
   usage: KEYS_USAGE,
   async run(args) {
-    const outcome = keysCommand(args, environment());
-    if (outcome.ok) {
-      process.stdout.write(outcome.output);
-      return 0;
-    }
-    process.stderr.write(`authsvc keys: ${outcome.error}\n${KEYS_USAGE}\n`);
-    return 2;
+    const vars = environment();
+    const outcome = keysCommand(args, vars, configuredJwtSecret(vars));
+    if (!outcome.ok) return refuse(this, outcome.error);
+    process.stdout.write(outcome.output);
+    for (const note of outcome.notes) process.stderr.write(`authsvc keys: ${note}\n`);
+    return 0;
   },
 };

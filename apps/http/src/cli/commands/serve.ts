@@ -1,12 +1,16 @@
+import { apiKeyWarnings } from "../../config/api-key-warnings.js";
 import { proxyTrust } from "../../http/client-address.js";
 import { listen } from "../../server.js";
-import { announceDevelopmentMode, compose } from "../../wiring/compose.js";
+import { compose } from "../../wiring/compose.js";
+import { announceDevelopmentKeys, announceDevelopmentMode } from "../../wiring/development-announcement.js";
 import { guardAgainstDatabaseFaults } from "../../wiring/fault-guard.js";
 import { limitHeapGrowth } from "../../wiring/heap-growth.js";
+import { logFormat } from "../../wiring/log-format.js";
 import { createLogger } from "../../wiring/logger.js";
 import { lowerWorkerPoolPriority } from "../../wiring/worker-pool-priority.js";
 import type { Command } from "../command.js";
 import { configure } from "../environment.js";
+import { refuseArguments } from "../refuse.js";
 
 /** How long shutdown may take before the process gives up and exits non-zero. */
 const SHUTDOWN_DEADLINE_MS = 8_000;
@@ -17,16 +21,14 @@ export const serve: Command = {
   summary: "run the server (the default command)",
   usage: "usage: authsvc [serve]\n\nRuns the server with the configuration from the environment and .env.",
   async run(args) {
-    if (args.length > 0) {
-      process.stderr.write(`authsvc serve: unexpected argument ${args[0]}\n${this.usage}\n`);
-      return 2;
-    }
+    const refused = refuseArguments(this, args);
+    if (refused !== undefined) return refused;
     const { config, notices, warnings } = configure();
-    const logger = createLogger({ level: config.log.level, file: config.log.file });
+    const logger = createLogger(config.log);
 
-    if (config.embedded) await announceDevelopmentMode(config, logger, notices);
+    if (config.embedded) announceDevelopmentMode(config, logger, notices);
     else for (const notice of notices) logger.info(notice);
-    for (const warning of warnings) logger.warn(warning);
+    for (const warning of [...warnings, ...apiKeyWarnings(config)]) logger.warn(warning);
 
     limitHeapGrowth();
     guardAgainstDatabaseFaults(process, logger, (code) => process.exit(code));
@@ -39,6 +41,8 @@ export const serve: Command = {
       basePaths: config.api.basePaths,
       proxyTrust: proxyTrust(config.api.trustedProxyHops, config.api.trustedProxies),
     });
+    // Before the line that says where it listens, which is what a waiting script looks for.
+    if (config.embedded) await announceDevelopmentKeys(config, logger, server.url, logFormat(config.log));
     logger.info({ url: server.url }, `authsvc listening on ${server.url}`);
     // Password hashing yields to the event loop (wiring/worker-pool-priority.ts); a few ms of work, off the start.
     void lowerWorkerPoolPriority().then(

@@ -6,6 +6,9 @@ import { defineVariables } from "../variable.js";
 export const LOG_LEVELS = ["panic", "fatal", "error", "warn", "info", "debug"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+export const LOG_FORMATS = ["json", "pretty"] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 export const METRICS_EXPORTERS = ["opentelemetry", "prometheus"] as const;
 export type MetricsExporter = (typeof METRICS_EXPORTERS)[number];
 
@@ -19,6 +22,13 @@ export const variables = {
     description: "Least severe level that is logged.",
   }),
   logFile: variable({ key: "LOG_FILE", kind: k.text, description: "Also write logs to this file." }),
+  logFormat: variable({
+    key: "LOG_FORMAT",
+    kind: k.oneOf(LOG_FORMATS),
+    computedDefault: "`pretty` when standard output is a terminal (and no `LOG_FILE`), else `json`",
+    description:
+      "`json`: one JSON object per line, for log collectors. `pretty`: for a person (pino-pretty): level, time and message on one line, then the fields; in embedded mode the URL, data folder and development API keys as plain lines. Secrets are redacted in both.",
+  }),
   tracingEnabled: variable({
     key: "TRACING_ENABLED",
     kind: k.boolean,
@@ -77,6 +87,8 @@ export const variables = {
 export interface LogConfig {
   readonly level: LogLevel;
   readonly file: string | undefined;
+  /** Undefined: chosen at start by whether standard output is a terminal. */
+  readonly format: LogFormat | undefined;
 }
 
 export interface TracingConfig {
@@ -107,7 +119,7 @@ export const read = (r: Reader) => r.getAll(variables);
 
 export function settle(t: ReturnType<typeof read>): TelemetryConfig {
   return {
-    log: { level: t.logLevel, file: t.logFile },
+    log: { level: t.logLevel, file: t.logFile, format: t.logFormat },
     tracing: { enabled: t.tracingEnabled, exporter: t.tracingExporter },
     metrics: {
       enabled: t.metricsEnabled,
