@@ -1,4 +1,4 @@
-import { createCipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { createCipheriv, createHash, createHmac, hkdfSync, randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -94,4 +94,28 @@ export async function fillGotrueBulk(
       ss.user_id::text, false, now(), now(), null, ss.id
     from ${s("sessions")} ss join ${s("users")} u on u.id = ss.user_id where u.email like 'bulk-%'
   `;
+}
+
+/**
+ * The reference's `crypto.RefreshToken.Encode` (second algorithm), written from its Go source: what a
+ * client of a session with `refresh_token_hmac_key` and `refresh_token_counter` holds.
+ */
+export function referenceRefreshTokenV2(sessionId: string, counter: number, hmacKey: Buffer): string {
+  const varint: number[] = [];
+  for (let rest = counter; ; rest = Math.floor(rest / 128)) {
+    if (rest < 128) {
+      varint.push(rest);
+      break;
+    }
+    varint.push((rest % 128) | 0x80);
+  }
+  const head = Buffer.concat([
+    Buffer.from([0]),
+    Buffer.from(sessionId.replaceAll("-", ""), "hex"),
+    Buffer.from(varint),
+  ]);
+  const signed = Buffer.concat([head, createHmac("sha256", hmacKey).update(head).digest().subarray(0, 16)]);
+  return Buffer.concat([signed, createHash("sha256").update(signed).digest().subarray(0, 4)]).toString(
+    "base64url",
+  );
 }

@@ -6,6 +6,7 @@ import {
   type ImportStep,
   readRows,
   type SourceRow,
+  sourceIsNewer,
   sourceTable,
   targetTable,
   updateAll,
@@ -75,7 +76,7 @@ export const factors: ImportStep = {
       from json_populate_recordset(null::${table}, ${JSON.stringify(rows)}::text::json) x
       where exists (select 1 from ${targetTable(tx, ctx, "users")} u where u.id = x.user_id)
       on conflict (id) do update set ${updateAll(tx, COLUMNS)}
-      where t.updated_at < excluded.updated_at
+      where ${sourceIsNewer(tx)}
       returning (xmax = 0) as inserted
     `;
     return countWrites(written);

@@ -4,6 +4,7 @@ import {
   countWrites,
   type ImportStep,
   readRows,
+  sourceIsNewer,
   sourceTable,
   targetTable,
   updateAll,
@@ -85,7 +86,7 @@ export const sessions: ImportStep = {
       from json_populate_recordset(null::${table}, ${JSON.stringify(rows)}::text::json) x
       where exists (select 1 from ${targetTable(tx, ctx, "users")} u where u.id = x.user_id)
       on conflict (id) do update set ${updateAll(tx, COLUMNS)}
-      where t.updated_at < excluded.updated_at
+      where ${sourceIsNewer(tx)}
       returning (xmax = 0) as inserted
     `;
     return countWrites(written);

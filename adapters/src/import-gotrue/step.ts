@@ -120,3 +120,11 @@ export async function countRows(
   `;
   return Number(row?.n ?? 0);
 }
+
+/**
+ * The reference's row (`excluded`) changed after authsvc's (`t`). Compared to the millisecond:
+ * authsvc writes its timestamps from JavaScript dates, so a row it wrote back unchanged has lost the
+ * microseconds the reference's copy still has, and would otherwise look older than it is.
+ */
+export const sourceIsNewer = (tx: TransactionSql) =>
+  tx`date_trunc('milliseconds', t.updated_at) < date_trunc('milliseconds', excluded.updated_at)`;

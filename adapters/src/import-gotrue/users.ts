@@ -4,6 +4,7 @@ import {
   countWrites,
   type ImportStep,
   readRows,
+  sourceIsNewer,
   sourceTable,
   targetTable,
   updateAll,
@@ -100,7 +101,7 @@ export const users: ImportStep = {
       select ${tx(COLUMNS)}
       from json_populate_recordset(null::${table}, ${JSON.stringify(rows)}::text::json)
       on conflict (id) do update set ${updateAll(tx, COLUMNS)}
-      where t.updated_at < excluded.updated_at
+      where ${sourceIsNewer(tx)}
       returning (xmax = 0) as inserted
     `;
     return countWrites(written);
