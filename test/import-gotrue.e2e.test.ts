@@ -211,7 +211,8 @@ describe("authsvc import-gotrue", () => {
         .split("\n")
         .find((l) => l.trim().startsWith(`${table} `))
         ?.trim()
-        .split(/\s+/);
+        .split(/\s+/)
+        .slice(0, 6);
     // table, read, inserted, updated, unchanged, rejected
     expect(line("users")).toEqual(["users", "5", "0", "0", "4", "1"]);
     expect(line("identities")).toEqual(["identities", "3", "0", "0", "3", "0"]);
@@ -314,9 +315,49 @@ describe("authsvc import-gotrue", () => {
     const changed = run.stdout
       .split("\n")
       .map((l) => l.trim().split(/\s+/))
-      .filter((cells) => cells.length === 6 && /^\d/.test(cells[1] as string))
+      .filter((cells) => cells.length === 7 && /^\d/.test(cells[1] as string))
       .filter((cells) => cells[2] !== "0" || cells[3] !== "0");
     expect(changed).toEqual([]);
     expect(await targetDigest()).toEqual(before);
+  });
+});
+
+describe("authsvc import-gotrue refusals", () => {
+  it("answers --help with its usage", async () => {
+    const run = await runServer({}, { cwd, args: ["import-gotrue", "--help"] });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^usage: authsvc import-gotrue --from <database URL> \[--schema auth\]/);
+  });
+
+  it("refuses an unknown option with the usage, before touching any database", async () => {
+    const run = await runServer(
+      {},
+      { cwd, args: ["import-gotrue", "--from", "postgres://x@127.0.0.1:1/x", "--force"] },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      "authsvc import-gotrue: unknown option --force\nusage: authsvc import-gotrue",
+    );
+  });
+
+  it("says plainly that a schema is not the reference's, and writes nothing", async () => {
+    const run = await runServer(env(), {
+      cwd,
+      args: ["import-gotrue", "--from", testDatabase().url, "--schema", "no_gotrue_here"],
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      "the source has no users, identities, mfa_factors, mfa_amr_claims, sessions, refresh_tokens in schema no_gotrue_here",
+    );
+  });
+
+  it("fails with the connection's error, not a crash, when the source cannot be reached", async () => {
+    const run = await runServer(env(), {
+      cwd,
+      args: ["import-gotrue", "--from", "postgres://someone:hunter2@127.0.0.1:1/gotrue"],
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^authsvc import-gotrue: .*ECONNREFUSED/);
+    expect(run.stderr).not.toContain("hunter2");
   });
 });

@@ -19,6 +19,8 @@ export interface ImportOptions {
 export interface StepSummary {
   readonly name: string;
   readonly counts: CopyCounts;
+  /** How long the step took. */
+  readonly seconds: number;
   /** Rows of the reference left out by rule, and why. */
   readonly leftOut?: { readonly count: number; readonly why: string };
 }
@@ -51,12 +53,14 @@ export async function importGotrue(ctx: ImportContext, options: ImportOptions): 
   const rejections: Rejection[] = [];
   let rejectedTotal = 0;
   for (const step of steps) {
+    const stepStarted = performance.now();
     const result = await runStep(ctx, step, { batchSize: options.batchSize, ...pick(options) });
     if (step === refreshTokens) await advanceRefreshTokenIds(ctx);
     const leftOut = step.leftOut ? await step.leftOut(ctx) : undefined;
     summaries.push({
       name: step.name,
       counts: result.counts,
+      seconds: (performance.now() - stepStarted) / 1000,
       ...(leftOut && leftOut.count > 0 ? { leftOut } : {}),
     });
     rejectedTotal += result.rejections.length;

@@ -28,8 +28,9 @@ export function summaryText(summary: ImportSummary): string {
     number(s.counts.updated),
     number(s.counts.unchanged),
     number(s.counts.rejected),
+    s.seconds.toFixed(1),
   ]);
-  const header = ["table", "read", "inserted", "updated", "unchanged", "rejected"];
+  const header = ["table", "read", "inserted", "updated", "unchanged", "rejected", "seconds"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: string[]) =>
     `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join("  ")}`;
