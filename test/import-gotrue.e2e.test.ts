@@ -229,7 +229,7 @@ describe("authsvc import-gotrue", () => {
     const tokens = await target.sql<
       { token_hash: string; revoked: boolean; parent_id: string | null; id: string }[]
     >`
-      select id, token_hash, revoked, parent_id from ${t("refresh_tokens")} where session_id = ${alice.session} order by id
+      select id, token_hash, revoked, parent_id from ${t("refresh_tokens")} where session_id = ${alice.session} order by created_at
     `;
     const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
     expect(tokens.map((r) => [r.token_hash, r.revoked])).toEqual([
@@ -306,6 +306,59 @@ describe("authsvc import-gotrue", () => {
     const verified = await client.mfa.challengeAndVerify({ factorId: alice.factor, code });
     expect(verified.error).toBeNull();
     expect(decodeJwt(String(verified.data?.access_token)).aal).toBe("aal2");
+  });
+
+  it("catches up with what changed at the reference since, and revokes a token revoked there", async () => {
+    const s = (name: string) => target.sql(`${sourceSchema}.${name}`);
+    await target.sql`
+      update ${s("users")} set raw_user_meta_data = '{"name":"bob","plan":"pro"}', updated_at = now()
+      where id = ${bob.id}
+    `;
+    const newToken = referenceRefreshToken();
+    await target.sql`
+      insert into ${s("sessions")} (id, user_id, created_at, updated_at, aal)
+      values (${randomUUID()}, ${bob.id}, now(), now(), 'aal1')
+    `;
+    const [session] = await target.sql<{ id: string }[]>`
+      select id from ${s("sessions")} where user_id = ${bob.id} and refresh_token_hmac_key is null
+    `;
+    await target.sql`
+      insert into ${s("refresh_tokens")} (token, user_id, revoked, created_at, updated_at, session_id)
+      values (${newToken}, ${bob.id}, false, now(), now(), ${session?.id as string})
+    `;
+    const run = await importOnce();
+    expect(run.code).toBe(0);
+    const cells = (table: string) =>
+      run.stdout
+        .split("\n")
+        .find((l) => l.trim().startsWith(`${table} `))
+        ?.trim()
+        .split(/\s+/)
+        .slice(2, 4);
+    expect(cells("users")).toEqual(["0", "1"]); // inserted, updated
+    expect(cells("sessions")).toEqual(["1", "0"]);
+    expect(cells("refresh_tokens")).toEqual(["1", "0"]);
+    const [snapshot] = await target.sql<
+      { body: { user_metadata?: unknown; raw_user_meta_data?: unknown } }[]
+    >`
+      select body from ${t("user_snapshots")} where user_id = ${bob.id}
+    `;
+    expect(JSON.stringify(snapshot?.body)).toContain('"plan":"pro"');
+    expect((await refresh(newToken)).status).toBe(200);
+
+    // Revoked at the reference after the copy: revoked here too by the next run.
+    const another = referenceRefreshToken();
+    await target.sql`
+      insert into ${s("refresh_tokens")} (token, user_id, revoked, created_at, updated_at, session_id)
+      values (${another}, ${bob.id}, false, now(), now(), ${session?.id as string})
+    `;
+    expect((await importOnce()).code).toBe(0);
+    await target.sql`update ${s("refresh_tokens")} set revoked = true, updated_at = now() where token = ${another}`;
+    expect((await importOnce()).code).toBe(0);
+    const [copied] = await target.sql<{ revoked: boolean }[]>`
+      select revoked from ${t("refresh_tokens")} where token_hash = ${createHash("sha256").update(another).digest("hex")}
+    `;
+    expect(copied?.revoked).toBe(true);
   });
 
   it("changes nothing when run again, after the server has used what it copied", async () => {

@@ -1,7 +1,7 @@
 import { auditLog } from "./audit.js";
 import { factors } from "./factors.js";
 import { identities } from "./identities.js";
-import { advanceRefreshTokenIds, refreshTokens } from "./refresh-tokens.js";
+import { refreshTokens } from "./refresh-tokens.js";
 import { runStep, type StepProgress } from "./run-step.js";
 import { sessionTokens } from "./session-tokens.js";
 import { sessions } from "./sessions.js";
@@ -55,7 +55,6 @@ export async function importGotrue(ctx: ImportContext, options: ImportOptions): 
   for (const step of steps) {
     const stepStarted = performance.now();
     const result = await runStep(ctx, step, { batchSize: options.batchSize, ...pick(options) });
-    if (step === refreshTokens) await advanceRefreshTokenIds(ctx);
     const leftOut = step.leftOut ? await step.leftOut(ctx) : undefined;
     summaries.push({
       name: step.name,
