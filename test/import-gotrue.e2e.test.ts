@@ -29,7 +29,15 @@ const TOTP_SECRET = new Secret({ size: 20 }).base32;
 const PASSWORD = "old-gotrue-password";
 
 const alice = { id: randomUUID(), email: "alice@example.com", session: randomUUID(), factor: randomUUID() };
-const bob = { id: randomUUID(), email: "bob@example.com", session: randomUUID(), hmacKey: randomBytes(32) };
+const bob = {
+  id: randomUUID(),
+  email: "bob@example.com",
+  session: randomUUID(),
+  hmacKey: randomBytes(32),
+  // A second device, which does not refresh until after the move.
+  idleSession: randomUUID(),
+  idleKey: randomBytes(32),
+};
 const twins = [randomUUID(), randomUUID()];
 const erin = { id: randomUUID(), email: "erin@example.com", factor: randomUUID() };
 const aliceTokens = { first: referenceRefreshToken(), current: referenceRefreshToken() };
@@ -136,7 +144,8 @@ async function fillSource(): Promise<void> {
   await sql`
     insert into ${s("sessions")} (id, user_id, created_at, updated_at, aal, refresh_token_hmac_key, refresh_token_counter)
     values (${bob.session}, ${bob.id}, now(), now(), 'aal1',
-      ${referenceEncrypt(bob.session, bob.hmacKey.toString("base64url"), GOTRUE_KEY.id, GOTRUE_KEY.key)}, ${BOB_COUNTER})
+      ${referenceEncrypt(bob.session, bob.hmacKey.toString("base64url"), GOTRUE_KEY.id, GOTRUE_KEY.key)}, ${BOB_COUNTER}),
+      (${bob.idleSession}, ${bob.id}, now(), now(), 'aal1', ${bob.idleKey.toString("base64url")}, 7)
   `;
   await sql`
     insert into ${s("audit_log_entries")} (instance_id, id, payload, created_at, ip_address)
@@ -217,9 +226,9 @@ describe("authsvc import-gotrue", () => {
     expect(line("users")).toEqual(["users", "5", "0", "0", "4", "1"]);
     expect(line("identities")).toEqual(["identities", "3", "0", "0", "3", "0"]);
     expect(line("mfa_factors")).toEqual(["mfa_factors", "1", "1", "0", "0", "0"]);
-    expect(line("sessions")).toEqual(["sessions", "2", "2", "0", "0", "0"]);
+    expect(line("sessions")).toEqual(["sessions", "3", "3", "0", "0", "0"]);
     expect(line("refresh_tokens")).toEqual(["refresh_tokens", "2", "2", "0", "0", "0"]);
-    expect(line("session_tokens")).toEqual(["session_tokens", "1", "1", "0", "0", "0"]);
+    expect(line("session_tokens")).toEqual(["session_tokens", "2", "2", "0", "0", "0"]);
     expect(line("audit_log_entries")).toEqual(["audit_log_entries", "1", "1", "0", "0", "0"]);
     expect(run.stdout).toContain("left out: 1 WebAuthn factors (authsvc offers none)");
     expect(run.stdout).toMatch(/users [0-9a-f-]{36}: violates users_email_partial_key/);
@@ -326,6 +335,11 @@ describe("authsvc import-gotrue", () => {
       insert into ${s("refresh_tokens")} (token, user_id, revoked, created_at, updated_at, session_id)
       values (${newToken}, ${bob.id}, false, now(), now(), ${session?.id as string})
     `;
+    // Both of Bob's devices refresh at the reference once more.
+    await target.sql`
+      update ${s("sessions")} set refresh_token_counter = refresh_token_counter + 1, refreshed_at = now() at time zone 'UTC'
+      where id in ${target.sql([bob.session, bob.idleSession])}
+    `;
     const run = await importOnce();
     expect(run.code).toBe(0);
     const cells = (table: string) =>
@@ -336,8 +350,15 @@ describe("authsvc import-gotrue", () => {
         .split(/\s+/)
         .slice(2, 4);
     expect(cells("users")).toEqual(["0", "1"]); // inserted, updated
-    expect(cells("sessions")).toEqual(["1", "0"]);
+    expect(cells("sessions")).toEqual(["1", "2"]);
     expect(cells("refresh_tokens")).toEqual(["1", "0"]);
+    // The idle device's new token replaces the one copied before; the other device's session was
+    // rotated here meanwhile, and stays as authsvc left it.
+    expect(cells("session_tokens")).toEqual(["1", "0"]);
+    expect((await refresh(referenceRefreshTokenV2(bob.idleSession, 8, bob.idleKey))).status).toBe(200);
+    expect((await refresh(referenceRefreshTokenV2(bob.session, BOB_COUNTER + 1, bob.hmacKey))).status).toBe(
+      400,
+    );
     const [snapshot] = await target.sql<
       { body: { user_metadata?: unknown; raw_user_meta_data?: unknown } }[]
     >`

@@ -12,9 +12,8 @@ import {
 
 /**
  * The current refresh token of each session the reference signs with its second algorithm (no row in
- * `refresh_tokens`: the session's HMAC key and counter make it, see refresh-token-v2.ts). Written only
- * for a session that has no token here yet, so a run after authsvc has rotated it cannot bring the
- * old one back.
+ * `refresh_tokens`: the session's HMAC key and counter make it, see refresh-token-v2.ts). A run after
+ * authsvc has rotated a session leaves it alone, so it cannot bring an old token back.
  */
 export const sessionTokens: ImportStep = {
   name: "session_tokens",
@@ -57,12 +56,38 @@ export const sessionTokens: ImportStep = {
   },
   async write(tx, ctx, rows) {
     const tokens = targetTable(tx, ctx, "refresh_tokens");
+    // A session with no token here gets its current one. A session whose only token is one this
+    // import wrote (authsvc never rotated it: a rotation leaves a child) and whose counter moved on
+    // at the reference since gets the new token, the old one revoked as its parent. A session
+    // authsvc has rotated is left alone.
     const written = await tx<{ inserted: boolean }[]>`
-      insert into ${tokens} (token_hash, user_id, session_id, revoked, created_at, updated_at)
-      select x.token_hash, s.user_id, s.id, false, x.created_at, x.created_at
-      from json_to_recordset(${JSON.stringify(rows)}::text::json) as x(id uuid, token_hash text, created_at timestamptz)
-      join ${targetTable(tx, ctx, "sessions")} s on s.id = x.id
-      where not exists (select 1 from ${tokens} r where r.session_id = s.id)
+      with x as (
+        select * from json_to_recordset(${JSON.stringify(rows)}::text::json)
+          as x(id uuid, token_hash text, created_at timestamptz)
+      ),
+      here as (
+        select
+          x.id, x.token_hash, x.created_at, s.user_id,
+          (select count(*) from ${tokens} r where r.session_id = s.id) as tokens,
+          (
+            select r.id from ${tokens} r
+            where r.session_id = s.id and not r.revoked and r.parent_id is null and r.token_hash <> x.token_hash
+          ) as superseded
+        from x
+        join ${targetTable(tx, ctx, "sessions")} s on s.id = x.id
+      ),
+      retired as (
+        update ${tokens} r
+        set revoked = true, updated_at = here.created_at
+        from here
+        where here.tokens = 1 and r.id = here.superseded
+        returning r.id, r.session_id
+      )
+      insert into ${tokens} (token_hash, user_id, session_id, parent_id, revoked, created_at, updated_at)
+      select here.token_hash, here.user_id, here.id, retired.id, false, here.created_at, here.created_at
+      from here
+      left join retired on retired.session_id = here.id
+      where here.tokens = 0 or retired.id is not null
       on conflict (token_hash) do nothing
       returning true as inserted
     `;
