@@ -14,6 +14,7 @@ export * from "./hooks/hook-mailer.js";
 export * from "./hooks/hook-sms-sender.js";
 export * from "./hooks/hook-uri.js";
 export * from "./hooks/http-hook.js";
+export * from "./import-gotrue/index.js";
 export * from "./mail/log-mailer.js";
 export * from "./mail/smtp-mailer.js";
 export * from "./mfa/secret-box.js";

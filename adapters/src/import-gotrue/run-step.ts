@@ -1,0 +1,88 @@
+import type { TransactionSql } from "postgres";
+import type { CopyCounts, ImportContext, ImportStep, Rejection, SourceRow, WriteCounts } from "./step.js";
+
+/** Where a step stands, for the progress line. */
+export interface StepProgress {
+  readonly step: string;
+  readonly done: number;
+  readonly total: number;
+}
+
+export interface RunStepOptions {
+  readonly batchSize: number;
+  readonly onProgress?: (progress: StepProgress) => void;
+}
+
+/**
+ * Copies one table batch by batch, each batch in a transaction of its own: a run stopped anywhere
+ * leaves whole batches behind, and the next run reads them again and finds them there (every write
+ * is keyed by the reference's id), so resuming is running again.
+ */
+export async function runStep(
+  ctx: ImportContext,
+  step: ImportStep,
+  options: RunStepOptions,
+): Promise<{ counts: CopyCounts; rejections: Rejection[] }> {
+  const counts: CopyCounts = { read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0 };
+  const rejections: Rejection[] = [];
+  const total = await step.count(ctx);
+  options.onProgress?.({ step: step.name, done: 0, total });
+  let after: string | null = null;
+  for (;;) {
+    const rows = await step.read(ctx, after, options.batchSize);
+    if (rows.length === 0) break;
+    const written = await ctx.target.begin((tx) => writeBatch(tx, ctx, step, rows, rejections));
+    counts.read += rows.length;
+    counts.inserted += written.inserted;
+    counts.updated += written.updated;
+    counts.rejected += written.rejected;
+    counts.unchanged += rows.length - written.inserted - written.updated - written.rejected;
+    after = String((rows[rows.length - 1] as SourceRow).id);
+    options.onProgress?.({ step: step.name, done: counts.read, total: Math.max(total, counts.read) });
+    if (rows.length < options.batchSize) break;
+  }
+  return { counts, rejections };
+}
+
+// 23xxx: integrity constraint violations (unique, foreign key, check, not null).
+const isConstraintViolation = (error: unknown) =>
+  typeof (error as { code?: unknown }).code === "string" && (error as { code: string }).code.startsWith("23");
+
+/**
+ * The batch in one statement; when the target refuses it for a constraint, row by row, each in a
+ * savepoint, so that one bad row (an email two reference users share in another case, say) is named
+ * and left out instead of stopping the run or its batch.
+ */
+async function writeBatch(
+  tx: TransactionSql,
+  ctx: ImportContext,
+  step: ImportStep,
+  rows: readonly SourceRow[],
+  rejections: Rejection[],
+): Promise<WriteCounts & { rejected: number }> {
+  try {
+    return { ...(await tx.savepoint((sp) => step.write(sp, ctx, rows))), rejected: 0 };
+  } catch (error) {
+    if (!isConstraintViolation(error)) throw error;
+  }
+  let inserted = 0;
+  let updated = 0;
+  let rejected = 0;
+  for (const row of rows) {
+    try {
+      const written = await tx.savepoint((sp) => step.write(sp, ctx, [row]));
+      inserted += written.inserted;
+      updated += written.updated;
+    } catch (error) {
+      if (!isConstraintViolation(error)) throw error;
+      rejected += 1;
+      const constraint = (error as { constraint_name?: unknown }).constraint_name;
+      rejections.push({
+        table: step.name,
+        id: String(row.id),
+        reason: typeof constraint === "string" ? `violates ${constraint}` : (error as Error).message,
+      });
+    }
+  }
+  return { inserted, updated, rejected };
+}
