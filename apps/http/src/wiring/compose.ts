@@ -1,6 +1,7 @@
 import { type Sql, signApiKey } from "@authsvc/adapters";
 import type { Hono } from "hono";
 import type { Logger } from "pino";
+import { openapiSettings } from "../config/sections/openapi.js";
 import type { Config } from "../config.js";
 import { createApp } from "../http/app.js";
 import { startTelemetry } from "../telemetry/index.js";
@@ -70,6 +71,7 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
     readiness: [databaseReadiness(sql)],
     readinessWarnings: mailWarning ? { mail: mailWarning } : {},
     telemetry: telemetry?.middleware,
+    ...openapiSettings(config),
   }) as unknown as Hono;
   return {
     app,

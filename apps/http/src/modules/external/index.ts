@@ -1,6 +1,7 @@
 import * as external from "../../config/sections/external.js";
 import { sectionOf } from "../../config/sections/section.js";
 import { externalRoutes } from "../../routes/external.js";
+import { externalOperations } from "../../routes/external.openapi.js";
 import { idTokenHttpGrant } from "../../routes/grants/id-token.js";
 import type { HttpModule } from "../module.js";
 import { routesOf } from "../module.js";
@@ -29,4 +30,5 @@ export const externalModule: HttpModule = {
     idTokenProviderDisabled: 400,
     linkedEmailNeedsVerification: 422,
   },
+  operations: [...externalOperations],
 };

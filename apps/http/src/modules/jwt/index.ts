@@ -1,6 +1,7 @@
 import * as jwt from "../../config/sections/jwt.js";
 import { sectionOf } from "../../config/sections/section.js";
 import { jwksRoutes } from "../../routes/jwks.js";
+import { jwksOperations } from "../../routes/jwks.openapi.js";
 import type { HttpModule } from "../module.js";
 import { routesOf } from "../module.js";
 
@@ -9,4 +10,5 @@ export const jwtModule: HttpModule = {
   name: "jwt",
   section: sectionOf(jwt.variables),
   routes: (ctx) => routesOf(jwksRoutes(ctx.jwks ?? { keys: [] })),
+  operations: [...jwksOperations],
 };
