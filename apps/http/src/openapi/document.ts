@@ -7,7 +7,7 @@ import { toJsonSchema } from "@valibot/to-json-schema";
 import type { GenericSchema } from "valibot";
 import { OBJECT_SCHEMA } from "../http/body.js";
 import type { HttpModule } from "../modules/module.js";
-import { commonErrors, errorCodesByStatus, errorResponse, errorSchema } from "./errors.js";
+import { commonErrors, errorCodesByStatus, errorResponse, errorSchema, hookErrorSchema } from "./errors.js";
 import type { JsonSchema, Operation, Parameter, RequestBody } from "./operation.js";
 import { SCHEMAS } from "./schemas.js";
 
@@ -142,6 +142,9 @@ function operationObject(
     responses[String(status)] = { $ref: `#/components/responses/Error${status}` };
     errorStatuses.add(status);
   }
+  if (op.hooks) {
+    for (const range of ["4XX", "5XX"]) responses[range] = { $ref: "#/components/responses/HookError" };
+  }
   const body = op.path === "/token" && op.method === "post" ? grantBody(modules) : op.body;
   return {
     operationId: `${op.method}${op.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase())}`,
@@ -149,6 +152,7 @@ function operationObject(
     ...(op.description ? { description: op.description } : {}),
     tags: [module.name],
     security: SECURITY[op.access],
+    "x-authsvc-access": op.access,
     ...(op.pathParameters || query.length > 0
       ? {
           parameters: [
@@ -168,7 +172,8 @@ export function openApiDocument(
   options: { version?: string; servers?: readonly string[] } = {},
 ): OpenApiDocument {
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  const errorStatuses = new Set<number>();
+  // Any path answers 404 and any listed path 405 to a method it does not take (the info says so).
+  const errorStatuses = new Set<number>([404, 405]);
   for (const module of modules) {
     for (const op of module.operations ?? []) {
       const path = paths[op.path] ?? {};
@@ -185,6 +190,14 @@ export function openApiDocument(
     errorResponses[`Error${status}`] = errorResponse(status, codes.get(status) ?? []);
     errorSchemas[`Error${status}`] = errorSchema(status, codes.get(status) ?? []);
   }
+  errorSchemas.HookError = hookErrorSchema();
+  errorResponses.HookError = {
+    description: "A hook refused: the status and message are the hook's (docs/hooks.md).",
+    headers: {
+      "x-sb-error-code": { description: "The error code.", required: true, schema: { type: "string" } },
+    },
+    content: { "application/json": { schema: { $ref: "#/components/schemas/HookError" } } },
+  };
   return {
     openapi: "3.1.0",
     info: { ...INFO, version: options.version ?? "0.1.0" },

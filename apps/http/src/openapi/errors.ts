@@ -59,6 +59,27 @@ export function errorSchema(status: number, codes: readonly string[]): JsonSchem
   };
 }
 
+/** A hook's refusal: the status the hook chose (`http_code`, 400–599), the reference's empty code. */
+export function hookErrorSchema(): JsonSchema {
+  const legacy = SCHEMAS.ErrorLegacy as { properties: Record<string, JsonSchema> };
+  const dated = SCHEMAS.Error20240101 as { properties: Record<string, JsonSchema> };
+  const codes = { enum: ["unknown", "unexpected_failure"] };
+  return {
+    description: "A hook's refusal (docs/hooks.md): its `http_code` and message.",
+    oneOf: [
+      {
+        ...SCHEMAS.ErrorLegacy,
+        properties: {
+          ...legacy.properties,
+          code: { type: "integer", minimum: 400, maximum: 599 },
+          error_code: codes,
+        },
+      },
+      { ...SCHEMAS.Error20240101, properties: { ...dated.properties, code: codes } },
+    ],
+  };
+}
+
 /** `components.responses.Error<status>`: that error body, and `x-sb-error-code`. */
 export function errorResponse(status: number, codes: readonly string[]): JsonSchema {
   const all = codesAt(status, codes);

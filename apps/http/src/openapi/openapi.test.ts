@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
@@ -7,6 +8,7 @@ import { MODULES } from "../modules/index.js";
 import { endpointsOf } from "../testing/fuzz/requests.js";
 import { testApp } from "../testing/test-app.js";
 import { openApiDocument } from "./document.js";
+import { updateHttpApiDoc } from "./markdown.js";
 
 const doc = openApiDocument(MODULES);
 
@@ -61,9 +63,12 @@ describe("the OpenAPI description", () => {
       ["code_challenge", "code_challenge_method", "data", "email", "password", "phone"].sort(),
     );
     const token = doc.paths["/token"]?.post as { parameters: { name: string; schema: { enum: string[] } }[] };
-    expect(token.parameters.find((p) => p.name === "grant_type")?.schema.enum.sort()).toEqual(
-      ["id_token", "password", "pkce", "refresh_token"].sort(),
-    );
+    expect(
+      token.parameters
+        .find((p) => p.name === "grant_type")
+        ?.schema.enum.slice()
+        .sort(),
+    ).toEqual(["id_token", "password", "pkce", "refresh_token"].sort());
     const callback = doc.paths["/callback"]?.post as { requestBody: { content: object } };
     expect(Object.keys(callback.requestBody.content)).toContain("application/x-www-form-urlencoded");
   });
@@ -122,5 +127,13 @@ describe("GET /openapi.json", () => {
     expect(off.ok && off.config.openapi.enabled).toBe(false);
     const bad = loadConfig({ ...productionEnv(), AUTHSVC_API_OPENAPI_ENABLED: "sometimes" });
     expect(bad.ok).toBe(false);
+  });
+});
+
+describe("docs/http-api.md", () => {
+  it("holds the endpoint table and the operations rendered from the description (`npm run docs:api`)", () => {
+    const page = readFileSync(new URL("../../../../docs/http-api.md", import.meta.url), "utf8");
+    expect(page).toBe(updateHttpApiDoc(page, doc));
+    expect(page).toContain("### POST /verify");
   });
 });

@@ -68,6 +68,8 @@ export interface Operation {
   readonly errors?: readonly number[];
   /** Answered 429 when `RATE_LIMIT_*` or the send limits apply to it. */
   readonly limited?: boolean;
+  /** It calls hooks (docs/hooks.md): a hook's refusal is answered with the status the hook chose. */
+  readonly hooks?: boolean;
 }
 
 /** The JSON object every route reads its body as: unknown fields are ignored, `null` counts as absent. */

@@ -8,6 +8,7 @@ export const generateLinkOperations: readonly Operation[] = [
     path: "/admin/generate_link",
     summary:
       "The link (and code) a mail would carry — `signup`, `invite`, `magiclink`, `recovery`, `email_change_current`, `email_change_new` — without sending it.",
+    hooks: true,
     access: "admin",
     query: [REDIRECT_QUERY],
     body: { schema: GenerateLinkBody },

@@ -9,6 +9,7 @@ export const signupOperations: readonly Operation[] = [
     summary: "Sign up with an email or a phone and a password; with neither, sign in anonymously.",
     description:
       "Under autoconfirm (or anonymously) a session; otherwise the user, with a confirmation mailed or texted. An address already confirmed answers a user like a new one, with `identities: []`.",
+    hooks: true,
     access: "public",
     limited: true,
     query: [REDIRECT_QUERY],

@@ -6,6 +6,7 @@ export const tokenOperations: readonly Operation[] = [
     method: "post",
     path: "/token",
     summary: "Sign in or refresh: a session for a password, a refresh token, a PKCE code or an ID token.",
+    hooks: true,
     access: "public",
     limited: true,
     query: [{ name: "grant_type", description: "The grant type; its fields make the body.", required: true }],

@@ -16,6 +16,7 @@ export const userOperations: readonly Operation[] = [
     summary: "Changes the signed-in user: `data` (merged, `null` deletes a key), password, email, phone.",
     description:
       "A new email or phone is confirmed by a code or link before it applies. With a verified second factor, a change of password, email or phone needs an `aal2` session (401 `insufficient_aal`).",
+    hooks: true,
     access: "user",
     limited: true,
     query: [REDIRECT_QUERY],
@@ -27,6 +28,7 @@ export const userOperations: readonly Operation[] = [
     method: "get",
     path: "/reauthenticate",
     summary: "Sends a code to the user's email or phone, the `nonce` of a later password change.",
+    hooks: true,
     access: "user",
     limited: true,
     responses: { 200: { description: "Sent.", body: ref("MessageId") } },

@@ -8,6 +8,7 @@ export const verifyOperations: readonly Operation[] = [
     path: "/verify",
     summary: "Verifies a code (with its email or phone) or a token hash: a session.",
     description: `\`type\` is one of ${TYPES.map((t) => `\`${t}\``).join(", ")}. The first confirmation of a two-step email change answers a message instead.`,
+    hooks: true,
     access: "public",
     limited: true,
     query: [REDIRECT_QUERY],
