@@ -28,6 +28,7 @@ const INFO = {
     "A request to a path not listed here is answered `404 not_found`; a listed path with another method",
     "`405 method_not_allowed` with `Allow`. Errors come in two shapes: the legacy one by default, the",
     "2024-01-01 one when the request carries `X-Supabase-Api-Version: 2024-01-01` (or a later date).",
+    "A request whose headers take over 2 s to arrive gets Node's bare `408` (no body) and a closed connection.",
   ].join(" "),
 };
 

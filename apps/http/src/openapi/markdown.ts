@@ -62,7 +62,7 @@ function bodyLines(operation: Json): string[] {
   const media = Object.keys(content);
   const schema = content[media[0] ?? ""]?.schema ?? {};
   const lines = [
-    `Body (${media.map((m) => `\`${m}\``).join(" or ")})${body.description ? `: ${String(body.description)}` : ""}:`,
+    `Body (${media.map((m) => `\`${m}\``).join(" or ")})${body.description ? ` — ${String(body.description).replace(/\.$/, "")}` : ""}:`,
   ];
   const variants = (schema.anyOf as Json[] | undefined) ?? [schema];
   for (const variant of variants) {
@@ -147,6 +147,23 @@ export function renderOperations(doc: Doc): string {
       if (block.length > 0) out.push("", ...block);
     }
   }
+  const bodies = doc.components.schemas as Record<string, Json>;
+  out.push(
+    "",
+    "### Answer bodies",
+    "",
+    "The named bodies above (`components.schemas`); fields marked * are always present:",
+    "",
+  );
+  for (const [name, schema] of Object.entries(bodies)) {
+    if (/^(Error\d{3}|HookError)$/.test(name)) continue;
+    const required = new Set((schema.required as string[] | undefined) ?? []);
+    const fields = Object.entries((schema.properties as Record<string, Json> | undefined) ?? {}).map(
+      ([field, type]) => `\`${field}\`${required.has(field) ? "*" : ""} (${typeOf(type)})`,
+    );
+    const about = schema.description ? ` ${String(schema.description)}` : "";
+    out.push(`- \`${name}\`:${about} ${fields.length > 0 ? fields.join(", ") : "no fields"}.`);
+  }
   const schemas = doc.components.schemas as Record<
     string,
     { oneOf?: { properties: { error_code?: { enum?: string[] } } }[] }
@@ -165,6 +182,9 @@ export function renderOperations(doc: Doc): string {
     const codes = schema.oneOf?.[0]?.properties.error_code?.enum ?? [];
     if (status) out.push(`| ${status} | ${codes.map((code) => `\`${code}\``).join(", ")} |`);
   }
+  out.push(
+    "| 4XX, 5XX | A hook's refusal, at the status the hook chose: `unknown` (4xx) or `unexpected_failure` (5xx) |",
+  );
   return out.join("\n");
 }
 

@@ -4,6 +4,8 @@ import type { HttpModule } from "../modules/module.js";
 import { openApiDocument } from "../openapi/document.js";
 
 const PATH = "/openapi.json";
+/** The base paths whose bodies are kept: each configured one, spelt as clients spell it. */
+const KEPT = 16;
 
 /**
  * `GET /openapi.json`: the description of `modules`, with the base path it was asked under as its
@@ -17,7 +19,8 @@ export const openapiRoutes = (modules: () => readonly HttpModule[], version: str
     let body = bodies.get(base);
     if (body === undefined) {
       body = JSON.stringify(openApiDocument(modules(), { version, servers: [base || "/"] }));
-      bodies.set(base, body);
+      // Odd spellings of a prefix (percent-escapes) are answered but not kept: memory stays bounded.
+      if (bodies.size < KEPT) bodies.set(base, body);
     }
     return c.body(body, 200, { "content-type": "application/json" });
   });
