@@ -24,6 +24,8 @@ export default defineConfig({
       "test/**/*.test.ts",
     ],
     globalSetup: ["test/support/global-setup.ts"],
+    // Every answer of an authsvc server a test fetches is checked against the OpenAPI description.
+    setupFiles: ["test/support/openapi-fetch-check.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

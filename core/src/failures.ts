@@ -63,3 +63,8 @@ export const failures = {
   /** A hook's error object: its `http_code` (default 500) becomes the status, its message the message. */
   hookError: (httpCode: unknown, message: string): AuthError => new HookRejection(httpCode, message),
 } as const;
+
+/** The error code of each failure: what a description of the interface lists under each status. */
+export const failureCodeOf: Readonly<Record<FailureName, ErrorCode>> = Object.fromEntries(
+  Object.entries(catalogue).map(([name, [code]]) => [name, code]),
+) as Record<FailureName, ErrorCode>;

@@ -56,7 +56,7 @@ export type { ExternalIdentityStore } from "./external/ports/external-identities
 export { idTokenGrant, signInWithIdToken } from "./external/sign-in-with-id-token.js";
 export { type StartedExternalSignIn, startExternalSignIn } from "./external/start-external-sign-in.js";
 export { unlinkIdentity } from "./external/unlink-identity.js";
-export { type FailureName, failureCodes, failures } from "./failures.js";
+export { type FailureName, failureCodeOf, failureCodes, failures } from "./failures.js";
 // Guards
 export {
   type CaptchaChallenge,

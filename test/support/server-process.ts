@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { recordServer } from "./served-apis.js";
 
 /** The built server, as `npm start` runs it. `npm test` builds first (pretest). */
 export const SERVER_ENTRY = fileURLToPath(new URL("../../apps/http/dist/main.js", import.meta.url));
@@ -96,6 +97,7 @@ export async function startServer(
       reject(new Error(`server exited before listening (${JSON.stringify(exit)}): ${spawned.stderr()}`));
     });
   });
+  recordServer(url, env);
   return {
     url,
     pid: spawned.child.pid ?? 0,

@@ -52,4 +52,6 @@ export interface AppDeps {
   readonly telemetry?: MiddlewareHandler<AppEnv> | undefined;
   /** The capabilities whose routes the app serves, in order; `MODULES` (modules/index.ts) when absent. */
   readonly modules?: readonly HttpModule[];
+  /** Whether `GET /openapi.json` is served (`API_OPENAPI_ENABLED`); served when absent. */
+  readonly openapiEnabled?: boolean;
 }

@@ -65,6 +65,8 @@ const object = v.custom<Record<string, unknown>>(
   (value) => typeof value === "object" && value !== null && !Array.isArray(value),
   "an object",
 );
+/** Any JSON object (metadata); the OpenAPI description names it `{"type": "object"}`. */
+export const OBJECT_SCHEMA = object;
 
 /** A metadata object that Postgres can store and that stays small (64 KiB, 32 levels). */
 const storableObject = v.pipe(

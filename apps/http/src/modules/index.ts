@@ -9,6 +9,7 @@ import { jwtModule } from "./jwt/index.js";
 import { mailModule } from "./mail/index.js";
 import { mfaModule } from "./mfa/index.js";
 import type { HttpModule } from "./module.js";
+import { openapiModule } from "./openapi/index.js";
 import { pkceModule } from "./pkce/index.js";
 import { rateLimitsModule } from "./rate-limits/index.js";
 import { securityModule } from "./security/index.js";
@@ -43,4 +44,5 @@ export const MODULES: readonly HttpModule[] = [
   hooksModule,
   mfaModule,
   cleanupModule,
+  openapiModule,
 ];

@@ -6,6 +6,7 @@ import type { Section } from "../config/sections/section.js";
 import type { Config } from "../config/types.js";
 import type { AppDeps } from "../http/app-deps.js";
 import type { AppEnv } from "../http/app-env.js";
+import type { Operation } from "../openapi/operation.js";
 import type { HttpGrant } from "../routes/grants/http-grant.js";
 
 /** What a module's routes are built from: the app's dependencies and the grant types of every module. */
@@ -53,6 +54,8 @@ export interface HttpModule {
   readonly ports?: (ctx: WiringContext) => Partial<AuthDeps>;
   /** The grant types it adds to `POST /token`. */
   readonly grants?: readonly HttpGrant[];
+  /** Its routes' descriptions (beside each route file), listed in the OpenAPI description in this order. */
+  readonly operations?: readonly Operation[];
 }
 
 /** Mounts several route files of one module as one sub-app, in the order given. */

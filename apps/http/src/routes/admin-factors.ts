@@ -7,7 +7,7 @@ import { requireAdmin } from "../http/middleware/auth.js";
 import { readJsonObject } from "../http/middleware/json-body.js";
 import { factorJson } from "../http/presenters/factor-json.js";
 
-const UpdateFactorBody = v.object({ friendly_name: text, phone: text });
+export const UpdateFactorBody = v.object({ friendly_name: text, phone: text });
 
 /** `GET /admin/users/{id}/factors`, `PUT` and `DELETE /admin/users/{id}/factors/{factor_id}`. */
 export const adminFactorRoutes = (deps: AuthDeps) => {

@@ -7,7 +7,7 @@ import { requireAdmin } from "../http/middleware/auth.js";
 import { readJsonObject } from "../http/middleware/json-body.js";
 import { userJson } from "../http/presenters/user-json.js";
 
-const GenerateLinkBody = v.object({
+export const GenerateLinkBody = v.object({
   type: text,
   email: text,
   new_email: text,

@@ -36,7 +36,7 @@ const filledShortText = v.pipe(
  * `null` is absent, and so is `""` for every field but `password` (the reference decodes into Go zero
  * values); an empty password stays, for the use case to tell "none" on create from "too short" on update.
  */
-const AdminUserBody = v.pipe(
+export const AdminUserBody = v.pipe(
   v.object({
     id: filledText,
     aud: filledShortText,
@@ -66,8 +66,8 @@ const AdminUserBody = v.pipe(
     banDuration: body.ban_duration,
   })),
 );
-const DeleteBody = v.object({ should_soft_delete: flag });
-const InviteBody = v.object({ email: text, data: metadata, redirect_to: text });
+export const DeleteBody = v.object({ should_soft_delete: flag });
+export const InviteBody = v.object({ email: text, data: metadata, redirect_to: text });
 
 const adminUserFields = async (c: Context<AppEnv>) => parseBody(AdminUserBody, await readJsonObject(c));
 

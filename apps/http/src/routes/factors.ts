@@ -16,9 +16,9 @@ import { requireUser } from "../http/middleware/auth.js";
 import { readJsonObject } from "../http/middleware/json-body.js";
 import { sessionJson } from "../http/presenters/session-json.js";
 
-const EnrollBody = v.object({ factor_type: text, friendly_name: text, issuer: text, phone: text });
-const ChallengeBody = v.object({ channel: text });
-const VerifyBody = v.object({ challenge_id: text, code: text });
+export const EnrollBody = v.object({ factor_type: text, friendly_name: text, issuer: text, phone: text });
+export const ChallengeBody = v.object({ channel: text });
+export const VerifyBody = v.object({ challenge_id: text, code: text });
 
 /** The address a challenge is bound to: the client's (http/client-address.ts). */
 const callerIp = (c: Context<AppEnv>) => clientAddress(c) ?? "";

@@ -6,7 +6,7 @@ import { defined, filledText, flag, metadata, parseBody, text, unwrap } from "..
 import { readJsonObject } from "../http/middleware/json-body.js";
 import { pkceFields, pkceOf } from "../http/pkce.js";
 
-const OtpBody = v.object({
+export const OtpBody = v.object({
   email: filledText,
   phone: filledText,
   data: metadata,
@@ -14,9 +14,9 @@ const OtpBody = v.object({
   redirect_to: text,
   ...pkceFields,
 });
-const MagicLinkBody = v.object({ email: text, data: metadata, redirect_to: text, ...pkceFields });
-const RecoverBody = v.object({ email: text, redirect_to: text, ...pkceFields });
-const ResendBody = v.object({
+export const MagicLinkBody = v.object({ email: text, data: metadata, redirect_to: text, ...pkceFields });
+export const RecoverBody = v.object({ email: text, redirect_to: text, ...pkceFields });
+export const ResendBody = v.object({
   type: text,
   email: filledText,
   phone: filledText,

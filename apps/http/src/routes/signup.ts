@@ -8,7 +8,7 @@ import { pkceFields, pkceOf } from "../http/pkce.js";
 import { sessionJson } from "../http/presenters/session-json.js";
 import { userJson } from "../http/presenters/user-json.js";
 
-const SignupBody = v.object({
+export const SignupBody = v.object({
   email: filledText,
   phone: filledText,
   password: text,

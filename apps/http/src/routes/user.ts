@@ -8,10 +8,10 @@ import { readJsonObject } from "../http/middleware/json-body.js";
 import { pkceFields, pkceOf } from "../http/pkce.js";
 import { userJson } from "../http/presenters/user-json.js";
 
-const SCOPES = ["global", "local", "others"] as const;
+export const SCOPES = ["global", "local", "others"] as const;
 type Scope = (typeof SCOPES)[number];
 
-const UpdateUserBody = v.object({
+export const UpdateUserBody = v.object({
   password: text,
   nonce: text,
   email: filledText,

@@ -8,7 +8,7 @@ import { readJsonObject } from "../http/middleware/json-body.js";
 import { sessionJson } from "../http/presenters/session-json.js";
 import { oauthErrorWord, withQuery } from "../http/redirects.js";
 
-const TYPES = [
+export const TYPES = [
   "signup",
   "invite",
   "magiclink",
@@ -18,11 +18,11 @@ const TYPES = [
   "sms",
   "phone_change",
 ] as const;
-const LINK_TYPES = ["signup", "invite", "magiclink", "recovery", "email_change", "email"] as const;
+export const LINK_TYPES = ["signup", "invite", "magiclink", "recovery", "email_change", "email"] as const;
 type VerifyType = (typeof TYPES)[number];
 const PHONE_TYPES: readonly string[] = ["sms", "phone_change"];
 
-const VerifyBody = v.object({
+export const VerifyBody = v.object({
   type: text,
   token: filledText,
   token_hash: filledText,

@@ -1,6 +1,7 @@
 import type { Sql } from "@authsvc/adapters";
 import type { Hono } from "hono";
 import type { Logger } from "pino";
+import { openapiSettings } from "../config/sections/openapi.js";
 import type { Config } from "../config.js";
 import { createApp } from "../http/app.js";
 import { startTelemetry } from "../telemetry/index.js";
@@ -75,6 +76,7 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
     readiness: [databaseReadiness(sql)],
     readinessWarnings: mailWarning ? { mail: mailWarning } : {},
     telemetry: telemetry?.middleware,
+    ...openapiSettings(config),
   }) as unknown as Hono;
   cleanup.start();
   return {

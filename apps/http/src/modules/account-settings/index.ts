@@ -1,4 +1,5 @@
 import { userRoutes } from "../../routes/user.js";
+import { userOperations } from "../../routes/user.openapi.js";
 import type { HttpModule } from "../module.js";
 import { routesOf } from "../module.js";
 
@@ -19,4 +20,5 @@ export const accountSettingsModule: HttpModule = {
     // PUT /user: a change of password, email or phone below aal2 is the reference's 401.
     updateNeedsAal2: 401,
   },
+  operations: [...userOperations],
 };

@@ -1,6 +1,9 @@
 import { adminAuditRoutes } from "../../routes/admin-audit.js";
+import { adminAuditOperations } from "../../routes/admin-audit.openapi.js";
 import { generateLinkRoutes } from "../../routes/admin-generate-link.js";
+import { generateLinkOperations } from "../../routes/admin-generate-link.openapi.js";
 import { adminUserRoutes } from "../../routes/admin-users.js";
+import { adminUserOperations } from "../../routes/admin-users.openapi.js";
 import type { HttpModule } from "../module.js";
 import { routesOf } from "../module.js";
 
@@ -18,4 +21,5 @@ export const adminModule: HttpModule = {
     // The reference fails with a 500 there; the clash is with existing state, not a malformed input.
     userIdTaken: 422,
   },
+  operations: [...adminUserOperations, ...adminAuditOperations, ...generateLinkOperations],
 };

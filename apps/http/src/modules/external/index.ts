@@ -1,6 +1,7 @@
 import * as external from "../../config/sections/external.js";
 import { sectionOf } from "../../config/sections/section.js";
 import { externalRoutes } from "../../routes/external.js";
+import { externalOperations } from "../../routes/external.openapi.js";
 import { idTokenHttpGrant } from "../../routes/grants/id-token.js";
 import { externalProvidersOf } from "../../wiring/external-providers.js";
 import type { HttpModule } from "../module.js";
@@ -32,4 +33,5 @@ export const externalModule: HttpModule = {
     idTokenProviderDisabled: 400,
     linkedEmailNeedsVerification: 422,
   },
+  operations: [...externalOperations],
 };

@@ -1,6 +1,7 @@
 import * as jwt from "../../config/sections/jwt.js";
 import { sectionOf } from "../../config/sections/section.js";
 import { jwksRoutes } from "../../routes/jwks.js";
+import { jwksOperations } from "../../routes/jwks.openapi.js";
 import { signerOf, tokensOf } from "../../wiring/crypto.js";
 import type { HttpModule } from "../module.js";
 import { routesOf } from "../module.js";
@@ -12,4 +13,5 @@ export const jwtModule: HttpModule = {
   ports: ({ config, shared }) => ({ tokens: tokensOf(config), signer: signerOf(config, shared.clock) }),
   settings: (config) => ({ jwt: jwt.jwtSettings(config) }),
   routes: (ctx) => routesOf(jwksRoutes(ctx.jwks ?? { keys: [] })),
+  operations: [...jwksOperations],
 };

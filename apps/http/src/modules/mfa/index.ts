@@ -2,7 +2,9 @@ import { otpauthTotp } from "@authsvc/adapters";
 import * as mfa from "../../config/sections/mfa.js";
 import { sectionOf } from "../../config/sections/section.js";
 import { adminFactorRoutes } from "../../routes/admin-factors.js";
+import { adminFactorOperations } from "../../routes/admin-factors.openapi.js";
 import { factorRoutes } from "../../routes/factors.js";
+import { factorOperations } from "../../routes/factors.openapi.js";
 import { secretBoxOf } from "../../wiring/crypto.js";
 import type { HttpModule } from "../module.js";
 import { routesOf } from "../module.js";
@@ -37,4 +39,5 @@ export const mfaModule: HttpModule = {
     challengeNotFound: 422,
     unenrollNeedsAal2: 422,
   },
+  operations: [...factorOperations, ...adminFactorOperations],
 };

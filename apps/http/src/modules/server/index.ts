@@ -2,6 +2,7 @@ import * as general from "../../config/sections/general.js";
 import { sectionOf } from "../../config/sections/section.js";
 import { healthRoutes } from "../../routes/health.js";
 import { readyRoutes } from "../../routes/ready.js";
+import { serverOperations } from "../../routes/server.openapi.js";
 import { settingsRoutes } from "../../routes/settings.js";
 import type { HttpModule } from "../module.js";
 import { routesOf } from "../module.js";
@@ -17,4 +18,5 @@ export const serverModule: HttpModule = {
       readyRoutes(ctx.readiness ?? [], ctx.readinessTimeoutMs, ctx.readinessWarnings),
       settingsRoutes(ctx.settings),
     ),
+  operations: [...serverOperations],
 };

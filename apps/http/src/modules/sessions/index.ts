@@ -3,7 +3,9 @@ import * as sessions from "../../config/sections/sessions.js";
 import { passwordHttpGrant } from "../../routes/grants/password.js";
 import { refreshTokenHttpGrant } from "../../routes/grants/refresh-token.js";
 import { tokenRoutes } from "../../routes/token.js";
+import { tokenOperations } from "../../routes/token.openapi.js";
 import { userSessionRoutes } from "../../routes/user-sessions.js";
+import { userSessionOperations } from "../../routes/user-sessions.openapi.js";
 import type { HttpModule } from "../module.js";
 import { routesOf } from "../module.js";
 
@@ -41,4 +43,5 @@ export const sessionsModule: HttpModule = {
     // Not one of the caller's sessions: a missing resource, as the reference answers a factor it cannot find.
     userSessionNotFound: 404,
   },
+  operations: [...tokenOperations, ...userSessionOperations],
 };

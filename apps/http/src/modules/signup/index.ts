@@ -1,4 +1,5 @@
 import { signupRoutes } from "../../routes/signup.js";
+import { signupOperations } from "../../routes/signup.openapi.js";
 import type { HttpModule } from "../module.js";
 import { routesOf } from "../module.js";
 
@@ -15,4 +16,5 @@ export const signupModule: HttpModule = {
     phone_provider_disabled: 400,
     anonymous_provider_disabled: 422,
   },
+  operations: [...signupOperations],
 };

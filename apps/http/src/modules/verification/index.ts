@@ -1,5 +1,7 @@
 import { messageRoutes } from "../../routes/messages.js";
+import { messageOperations } from "../../routes/messages.openapi.js";
 import { verifyRoutes } from "../../routes/verify.js";
+import { verifyOperations } from "../../routes/verify.openapi.js";
 import type { HttpModule } from "../module.js";
 import { routesOf } from "../module.js";
 
@@ -19,4 +21,5 @@ export const verificationModule: HttpModule = {
     // GET /verify answers a PKCE link without its flow state with 400 (the grant's own lookup is 404).
     noFlowStateForUser: 400,
   },
+  operations: [...verifyOperations, ...messageOperations],
 };

@@ -1,5 +1,6 @@
 import type { AuthDeps, Grant, Result } from "@authsvc/core";
 import type { Context } from "hono";
+import type { GenericSchema } from "valibot";
 import type { AppEnv } from "../../http/app-env.js";
 
 /**
@@ -11,6 +12,8 @@ import type { AppEnv } from "../../http/app-env.js";
 export interface HttpGrant {
   readonly type: string;
   readonly handle: (c: Context<AppEnv>, json: Record<string, unknown>) => Promise<Response>;
+  /** The body it reads, for the OpenAPI description of `POST /token`. */
+  readonly body?: GenericSchema;
 }
 
 /** The HTTP side of `grant`: `handle` gets the grant's use case bound to the request's ports. */
@@ -21,9 +24,11 @@ export function httpGrant<I, O>(
     json: Record<string, unknown>,
     run: (input: I) => Promise<Result<O>>,
   ) => Promise<Response>,
+  body?: GenericSchema,
 ): HttpGrant {
   return {
     type: grant.type,
+    ...(body ? { body } : {}),
     handle: (c, json) => handle(c, json, (input) => grant.run(c.get("deps"), input)),
   };
 }

@@ -25,34 +25,38 @@ const OAUTH_ERRORS: Readonly<Record<string, string>> = {
 };
 
 /** `grant_type=id_token`: an OpenID provider's ID token, optionally linked to the signed-in user. */
-export const idTokenHttpGrant = httpGrant(idTokenGrant, async (c, json, run) => {
-  const body = parseBody(IdTokenGrant, json);
-  const oauthError = (error: string, description: string) =>
-    c.json({ error, error_description: description }, 400);
-  if (!body.id_token) return oauthError("invalid request", "id_token required");
-  if (!body.provider) return oauthError("invalid request", "provider or client_id and issuer required");
-  let linkTargetId: string | undefined;
-  let linkSessionId: string | null | undefined;
-  if (body.link_identity) {
-    const token = bearerToken(c.req.header("authorization"));
-    if (!token)
-      return oauthError("invalid request", "Linking requires a valid user access token in Authorization");
-    const caller = unwrap(await authenticate(c.get("deps"), { bearerToken: token }));
-    linkTargetId = caller.user.id;
-    linkSessionId = caller.sessionId;
-  }
-  const result = await run({
-    provider: body.provider,
-    idToken: body.id_token,
-    nonce: body.nonce,
-    linkTargetId,
-    linkSessionId,
-  });
-  if (!result.ok) {
-    const word = OAUTH_ERRORS[result.error.failure];
-    if (word !== undefined) return oauthError(word, result.error.message);
-    throw result.error;
-  }
-  logLogin(c, { method: "oidc", userId: result.value.user.id, provider: body.provider });
-  return c.json(sessionJson(result.value));
-});
+export const idTokenHttpGrant = httpGrant(
+  idTokenGrant,
+  async (c, json, run) => {
+    const body = parseBody(IdTokenGrant, json);
+    const oauthError = (error: string, description: string) =>
+      c.json({ error, error_description: description }, 400);
+    if (!body.id_token) return oauthError("invalid request", "id_token required");
+    if (!body.provider) return oauthError("invalid request", "provider or client_id and issuer required");
+    let linkTargetId: string | undefined;
+    let linkSessionId: string | null | undefined;
+    if (body.link_identity) {
+      const token = bearerToken(c.req.header("authorization"));
+      if (!token)
+        return oauthError("invalid request", "Linking requires a valid user access token in Authorization");
+      const caller = unwrap(await authenticate(c.get("deps"), { bearerToken: token }));
+      linkTargetId = caller.user.id;
+      linkSessionId = caller.sessionId;
+    }
+    const result = await run({
+      provider: body.provider,
+      idToken: body.id_token,
+      nonce: body.nonce,
+      linkTargetId,
+      linkSessionId,
+    });
+    if (!result.ok) {
+      const word = OAUTH_ERRORS[result.error.failure];
+      if (word !== undefined) return oauthError(word, result.error.message);
+      throw result.error;
+    }
+    logLogin(c, { method: "oidc", userId: result.value.user.id, provider: body.provider });
+    return c.json(sessionJson(result.value));
+  },
+  IdTokenGrant,
+);

@@ -7,7 +7,11 @@ import { httpGrant } from "./http-grant.js";
 const PasswordGrant = v.object({ email: filledText, phone: filledText, password: text });
 
 /** `grant_type=password`: an email or a phone and a password. */
-export const passwordHttpGrant = httpGrant(passwordGrant, async (c, json, run) => {
-  const { password = "", ...address } = parseBody(PasswordGrant, json);
-  return c.json(sessionJson(unwrap(await run({ ...address, password }))));
-});
+export const passwordHttpGrant = httpGrant(
+  passwordGrant,
+  async (c, json, run) => {
+    const { password = "", ...address } = parseBody(PasswordGrant, json);
+    return c.json(sessionJson(unwrap(await run({ ...address, password }))));
+  },
+  PasswordGrant,
+);

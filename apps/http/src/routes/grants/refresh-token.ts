@@ -7,10 +7,14 @@ import { httpGrant } from "./http-grant.js";
 const RefreshGrant = v.object({ refresh_token: filledText });
 
 /** `grant_type=refresh_token`: a refresh token for a new access token and its child. */
-export const refreshTokenHttpGrant = httpGrant(refreshTokenGrant, async (c, json, run) => {
-  const { refresh_token: refreshToken } = parseBody(RefreshGrant, json);
-  // The reference answers a missing refresh token with an OAuth-style error body.
-  if (!refreshToken)
-    return c.json({ error: "invalid_request", error_description: "refresh_token required" }, 400);
-  return c.json(sessionJson(unwrap(await run({ refreshToken }))));
-});
+export const refreshTokenHttpGrant = httpGrant(
+  refreshTokenGrant,
+  async (c, json, run) => {
+    const { refresh_token: refreshToken } = parseBody(RefreshGrant, json);
+    // The reference answers a missing refresh token with an OAuth-style error body.
+    if (!refreshToken)
+      return c.json({ error: "invalid_request", error_description: "refresh_token required" }, 400);
+    return c.json(sessionJson(unwrap(await run({ refreshToken }))));
+  },
+  RefreshGrant,
+);

@@ -41,4 +41,5 @@ export const ENDPOINTS: Endpoint[] = [
   ["GET", "/admin/users/:user_id/factors"],
   ["PUT", "/admin/users/:user_id/factors/:factor_id"],
   ["DELETE", "/admin/users/:user_id/factors/:factor_id"],
+  ["GET", "/openapi.json"],
 ].map(([method, path]) => ({ method: method as string, path: path as string }));

@@ -1,0 +1,36 @@
+/** The OpenAPI description of the interface, served at `GET /openapi.json`. */
+import * as k from "../kinds.js";
+import type { Reader } from "../reader.js";
+import type { Config } from "../types.js";
+import { defineVariables } from "../variable.js";
+
+const variable = defineVariables("OpenAPI description");
+export const variables = {
+  enabled: variable({
+    key: "API_OPENAPI_ENABLED",
+    kind: k.boolean,
+    default: "true",
+    description:
+      "Serves the OpenAPI 3.1 description of the HTTP interface at `GET /openapi.json` (under every base path); docs/http-api.md is rendered from it.",
+  }),
+};
+
+export interface OpenApiConfig {
+  /** Whether `GET /openapi.json` is served. */
+  readonly enabled: boolean;
+}
+
+export const read = (r: Reader) => r.getAll(variables);
+
+export const settle = (values: ReturnType<typeof read>): { openapi: OpenApiConfig } => ({
+  openapi: { enabled: values.enabled },
+});
+
+/** What the app takes of it (http/app-deps.ts). */
+export const openapiSettings = (config: Config) => ({ openapiEnabled: config.openapi.enabled });
+
+declare module "../types.js" {
+  interface Config {
+    readonly openapi: OpenApiConfig;
+  }
+}

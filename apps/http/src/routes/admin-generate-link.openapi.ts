@@ -1,0 +1,18 @@
+import { type Operation, REDIRECT_QUERY, ref } from "../openapi/operation.js";
+import { GenerateLinkBody } from "./admin-generate-link.js";
+
+/** `POST /admin/generate_link` (routes/admin-generate-link.ts). */
+export const generateLinkOperations: readonly Operation[] = [
+  {
+    method: "post",
+    path: "/admin/generate_link",
+    summary:
+      "The link (and code) a mail would carry — `signup`, `invite`, `magiclink`, `recovery`, `email_change_current`, `email_change_new` — without sending it.",
+    hooks: true,
+    access: "admin",
+    query: [REDIRECT_QUERY],
+    body: { schema: GenerateLinkBody },
+    responses: { 200: { description: "The user and the link.", body: ref("GeneratedLink") } },
+    errors: [404, 422],
+  },
+];
