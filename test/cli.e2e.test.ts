@@ -1,6 +1,8 @@
+import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import {
   type FreshNamespace,
   freshNamespace,
@@ -106,6 +108,23 @@ describe("help and refusals", () => {
     const run = await runCli(["--help"], { cwd, file: join(bin, "authsvc") });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("api-keys");
+  });
+});
+
+describe("npx authsvc", () => {
+  it("runs from the repository through package.json's bin", async () => {
+    const root = fileURLToPath(new URL("..", import.meta.url));
+    const run = await new Promise<{ code: number | null; stdout: string }>((resolve) =>
+      execFile(
+        "npx",
+        ["--no-install", "authsvc", "api-keys", "--help"],
+        { cwd: root, timeout: 60_000 },
+        (error, stdout) =>
+          resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout }),
+      ),
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^usage: authsvc api-keys/);
   });
 });
 
