@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,6 +10,7 @@ import {
   testDatabase,
 } from "@authsvc/adapters/testing";
 import { productionServerEnv, TEST_JWT_SECRET } from "@authsvc/http/testing";
+import { jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTHSVC_BIN, runCli } from "./support/cli.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
@@ -165,6 +166,19 @@ describe("api-keys and keys", () => {
       env: { DATABASE_URL: testDatabase().url, AUTHSVC_JWT_SECRET: TEST_JWT_SECRET },
     });
     expect(one.stdout).toMatch(/^eyJ[\w-]+\.[\w-]+\.[\w-]+\n$/);
+  });
+
+  it("api-keys in embedded mode signs with the development secret kept in the data folder", async () => {
+    const dir = mkdtempSync(join(cwd, "embedded-"));
+    const run = await runCli(["api-keys", "--role", "service_role"], { cwd: dir });
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    const secret = readFileSync(join(dir, ".authsvc", "jwt-secret"), "utf8").trim();
+    const { payload } = await jwtVerify(run.stdout.trim(), new TextEncoder().encode(secret));
+    expect(payload.role).toBe("service_role");
+    // The same secret the next time: the server started there accepts these keys.
+    const again = await runCli(["api-keys", "--role", "service_role"], { cwd: dir });
+    expect(readFileSync(join(dir, ".authsvc", "jwt-secret"), "utf8").trim()).toBe(secret);
+    await jwtVerify(again.stdout.trim(), new TextEncoder().encode(secret));
   });
 
   it("api-keys in PostgreSQL mode without a secret says which variable is missing, exit 1", async () => {
