@@ -1,6 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import {
   type FreshNamespace,
   freshNamespace,
@@ -8,6 +10,7 @@ import {
   testDatabase,
 } from "@authsvc/adapters/testing";
 import { productionServerEnv, TEST_JWT_SECRET } from "@authsvc/http/testing";
+import { jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTHSVC_BIN, runCli } from "./support/cli.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
@@ -109,6 +112,23 @@ describe("help and refusals", () => {
   });
 });
 
+describe("npx authsvc", () => {
+  it("runs from the repository through package.json's bin", async () => {
+    const root = fileURLToPath(new URL("..", import.meta.url));
+    const run = await new Promise<{ code: number | null; stdout: string }>((resolve) =>
+      execFile(
+        "npx",
+        ["--no-install", "authsvc", "api-keys", "--help"],
+        { cwd: root, timeout: 60_000 },
+        (error, stdout) =>
+          resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout }),
+      ),
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^usage: authsvc api-keys/);
+  });
+});
+
 describe("migrate", () => {
   it("needs only the database variables", async () => {
     const fresh = await freshNamespace();
@@ -146,6 +166,19 @@ describe("api-keys and keys", () => {
       env: { DATABASE_URL: testDatabase().url, AUTHSVC_JWT_SECRET: TEST_JWT_SECRET },
     });
     expect(one.stdout).toMatch(/^eyJ[\w-]+\.[\w-]+\.[\w-]+\n$/);
+  });
+
+  it("api-keys in embedded mode signs with the development secret kept in the data folder", async () => {
+    const dir = mkdtempSync(join(cwd, "embedded-"));
+    const run = await runCli(["api-keys", "--role", "service_role"], { cwd: dir });
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    const secret = readFileSync(join(dir, ".authsvc", "jwt-secret"), "utf8").trim();
+    const { payload } = await jwtVerify(run.stdout.trim(), new TextEncoder().encode(secret));
+    expect(payload.role).toBe("service_role");
+    // The same secret the next time: the server started there accepts these keys.
+    const again = await runCli(["api-keys", "--role", "service_role"], { cwd: dir });
+    expect(readFileSync(join(dir, ".authsvc", "jwt-secret"), "utf8").trim()).toBe(secret);
+    await jwtVerify(again.stdout.trim(), new TextEncoder().encode(secret));
   });
 
   it("api-keys in PostgreSQL mode without a secret says which variable is missing, exit 1", async () => {

@@ -64,7 +64,7 @@ describe("on a terminal", () => {
     } finally {
       await run.stop();
     }
-  }, 60_000);
+  }, 90_000);
 
   it("AUTHSVC_LOG_FORMAT=json keeps JSON lines even there", async () => {
     const run = runOnTerminal(productionServerEnv(ns, { AUTHSVC_LOG_FORMAT: "json" }), tempDir());
@@ -76,7 +76,7 @@ describe("on a terminal", () => {
     } finally {
       await run.stop();
     }
-  }, 60_000);
+  }, 90_000);
 
   it("a production server: pretty lines only, and no secret of its configuration", async () => {
     const run = runOnTerminal(
@@ -101,7 +101,7 @@ describe("on a terminal", () => {
     } finally {
       await run.stop();
     }
-  }, 60_000);
+  }, 90_000);
 });
 
 describe("on a pipe", () => {
@@ -121,7 +121,7 @@ describe("on a pipe", () => {
     } finally {
       await server.stop();
     }
-  }, 60_000);
+  }, 90_000);
 
   it("AUTHSVC_LOG_FORMAT=pretty prints for a person even there, without colours", async () => {
     const run = runOnTerminal(productionServerEnv(ns, { AUTHSVC_LOG_FORMAT: "pretty" }), tempDir(), false);
@@ -133,5 +133,5 @@ describe("on a pipe", () => {
     } finally {
       await run.stop();
     }
-  }, 60_000);
+  }, 90_000);
 });

@@ -39,7 +39,7 @@ export function runOnTerminal(env: Record<string, string>, cwd: string, terminal
   const text = () => raw.replace(ANSI, "").replace(/\r/g, "");
   return {
     text,
-    waitFor(pattern, timeoutMs = 30_000) {
+    waitFor(pattern, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {
         const started = Date.now();
         const poll = setInterval(() => {
