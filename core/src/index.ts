@@ -112,6 +112,8 @@ export {
   verifyFactor,
 } from "./mfa/index.js";
 export type { MfaSettings } from "./mfa/settings.js";
+// Passkeys
+export * from "./passkeys/index.js";
 export { sendMagicLink } from "./passwordless/send-magic-link.js";
 export { sendSmsOtp } from "./passwordless/send-otp-sms.js";
 // PKCE

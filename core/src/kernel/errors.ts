@@ -76,6 +76,14 @@ export const ErrorCodes = [
   "mfa_totp_verify_not_enabled",
   "mfa_phone_enroll_not_enabled",
   "mfa_phone_verify_not_enabled",
+  "passkey_disabled",
+  "too_many_passkeys",
+  "webauthn_challenge_not_found",
+  "webauthn_challenge_expired",
+  "webauthn_verification_failed",
+  "webauthn_credential_exists",
+  "mfa_webauthn_enroll_not_enabled",
+  "mfa_webauthn_verify_not_enabled",
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

@@ -10,6 +10,7 @@ import type { HooksConfig } from "./sections/hooks.js";
 import type { JwtConfig } from "./sections/jwt.js";
 import type { MailerConfig, SmtpConfig } from "./sections/mail.js";
 import type { MfaConfig } from "./sections/mfa.js";
+import type { PasskeysConfig } from "./sections/passkeys.js";
 import type { RateLimitConfig } from "./sections/rate-limits.js";
 import type { PasswordConfig, SecurityConfig } from "./sections/security.js";
 import type { SessionsConfig } from "./sections/sessions.js";
@@ -82,4 +83,5 @@ export type Config = GeneralConfig &
     readonly sms: SmsConfig;
     readonly hooks: HooksConfig;
     readonly mfa: MfaConfig;
+    readonly passkeys: PasskeysConfig;
   };

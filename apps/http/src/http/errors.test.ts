@@ -174,6 +174,20 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   totpCodeReused: 422,
   phoneCodeInvalid: 422,
   mfaSecretUnreadable: 500,
+  passkeyDisabled: 404,
+  passkeyAnonymous: 403,
+  passkeyNeedsAal2: 403,
+  tooManyPasskeys: 422,
+  webauthnChallengeNotFound: 400,
+  webauthnChallengeExpired: 400,
+  webauthnCredentialInvalid: 400,
+  webauthnVerificationFailed: 400,
+  webauthnCredentialExists: 422,
+  passkeyNotFound: 404,
+  passkeyNameMissing: 400,
+  passkeyNameTooLong: 400,
+  passkeyChallengeIdInvalid: 400,
+  passkeyCredentialMissing: 400,
 };
 
 describe("statusOf", () => {
