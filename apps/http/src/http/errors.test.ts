@@ -188,6 +188,12 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   passkeyNameTooLong: 400,
   passkeyChallengeIdInvalid: 400,
   passkeyCredentialMissing: 400,
+  webauthnEnrollDisabled: 422,
+  webauthnVerifyDisabled: 422,
+  webauthnConfigRequired: 400,
+  webauthnTypeInvalid: 400,
+  webauthnResponseRequired: 400,
+  webauthnFactorRejected: 400,
 };
 
 describe("statusOf", () => {
