@@ -35,3 +35,4 @@ export * from "./sms/messagebird.js";
 export * from "./sms/textlocal.js";
 export * from "./sms/twilio.js";
 export * from "./sms/vonage.js";
+export * from "./webauthn/simple-webauthn.js";

@@ -13,6 +13,7 @@ import {
   kernelFailures,
 } from "./kernel/index.js";
 import { mfaFailures } from "./mfa/failures.js";
+import { passkeysFailures } from "./passkeys/failures.js";
 import { pkceFailures } from "./pkce/failures.js";
 import { sessionsFailures } from "./sessions/failures.js";
 import { signupFailures } from "./signup/failures.js";
@@ -31,6 +32,7 @@ const parts = [
   pkceFailures,
   hooksFailures,
   mfaFailures,
+  passkeysFailures,
 ] as const;
 
 type Intersection<U> = (U extends unknown ? (part: U) => void : never) extends (part: infer I) => void

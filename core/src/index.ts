@@ -8,7 +8,7 @@ export { updateUser } from "./account-settings/update-user.js";
 // Accounts
 export { AUDIT_LOG_TYPES, auditPayload } from "./accounts/audit-payload.js";
 export type { AccountsRepositories } from "./accounts/deps.js";
-export type { Factor, FactorType } from "./accounts/factor.js";
+export type { Factor, FactorCredential, FactorType } from "./accounts/factor.js";
 export type {
   AuditAction,
   AuditEntry,
@@ -112,6 +112,8 @@ export {
   verifyFactor,
 } from "./mfa/index.js";
 export type { MfaSettings } from "./mfa/settings.js";
+// Passkeys
+export * from "./passkeys/index.js";
 export { sendMagicLink } from "./passwordless/send-magic-link.js";
 export { sendSmsOtp } from "./passwordless/send-otp-sms.js";
 // PKCE

@@ -46,7 +46,7 @@ export function postgresFactorStore(sql: Queryable, options: { namespace: string
     async insert(factor) {
       // Either unique index (name per user, phone per user) turns the insert into no row, atomically.
       const [row] = await sql`
-        insert into ${factors} ${sql(factorColumns(factor))}
+        insert into ${factors} ${sql(factorColumns(sql, factor))}
         on conflict do nothing
         returning id
       `;
@@ -103,7 +103,7 @@ export function postgresFactorStore(sql: Queryable, options: { namespace: string
 
     async update(factor) {
       if (await clashes(factor)) return clash(factor);
-      const { id, user_id, created_at, factor_type, ...columns } = factorColumns(factor);
+      const { id, user_id, created_at, factor_type, ...columns } = factorColumns(sql, factor);
       await sql`update ${factors} set ${sql(columns)} where id = ${id}`;
       return "updated";
     },
@@ -150,6 +150,7 @@ export function postgresChallengeStore(sql: Queryable, options: { namespace: str
           ip_address: c.ipAddress,
           otp_code: c.otpCode,
           attempts: c.attempts,
+          web_authn_session_data: c.webauthnState ? json(sql, c.webauthnState) : null,
         })}
       `;
     },

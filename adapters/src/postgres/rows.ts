@@ -3,6 +3,7 @@ import type {
   Challenge,
   Factor,
   FactorAttempts,
+  FactorCredential,
   Identity,
   Metadata,
   RefreshTokenRecord,
@@ -198,17 +199,67 @@ export function factorFromRow(row: Row): Factor {
     id: row.id,
     userId: row.user_id,
     friendlyName: row.friendly_name ?? "",
-    factorType: row.factor_type === "phone" ? "phone" : "totp",
+    factorType: row.factor_type === "phone" || row.factor_type === "webauthn" ? row.factor_type : "totp",
     status: row.status === "verified" ? "verified" : "unverified",
     secret: textOrNull(row.secret),
     phone: textOrNull(row.phone),
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
     lastChallengedAt: dateOrNull(row.last_challenged_at),
+    ...(row.web_authn_credential
+      ? { webauthnCredential: factorCredentialFromJson(row.web_authn_credential) }
+      : {}),
   };
 }
 
-export function factorColumns(factor: Factor) {
+/**
+ * A WebAuthn factor's credential in the reference's column format (go-webauthn's `Credential` JSON,
+ * byte strings in standard base64), so that factors move between the two servers.
+ */
+function factorCredentialJson(c: FactorCredential) {
+  const std = (base64url: string) => Buffer.from(base64url, "base64url").toString("base64");
+  return {
+    id: std(c.credentialId),
+    publicKey: std(c.publicKey),
+    attestationType: c.attestationType,
+    transport: c.transports,
+    flags: {
+      userPresent: true,
+      userVerified: false,
+      backupEligible: c.backupEligible,
+      backupState: c.backedUp,
+    },
+    authenticator: {
+      AAGUID: c.aaguid === null ? "" : Buffer.from(c.aaguid.replaceAll("-", ""), "hex").toString("base64"),
+      signCount: c.signCount,
+      cloneWarning: false,
+      attachment: "",
+    },
+  };
+}
+
+function factorCredentialFromJson(value: unknown): FactorCredential {
+  const c = value as Record<string, unknown>;
+  const flags = (c.flags ?? {}) as Record<string, unknown>;
+  const authenticator = (c.authenticator ?? {}) as Record<string, unknown>;
+  const url = (std: unknown) => Buffer.from(String(std ?? ""), "base64").toString("base64url");
+  const aaguidHex = Buffer.from(String(authenticator.AAGUID ?? ""), "base64").toString("hex");
+  return {
+    credentialId: url(c.id),
+    publicKey: url(c.publicKey),
+    attestationType: String(c.attestationType ?? ""),
+    aaguid:
+      aaguidHex.length === 32 && !/^0+$/.test(aaguidHex)
+        ? aaguidHex.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, "$1-$2-$3-$4-$5")
+        : null,
+    signCount: Number(authenticator.signCount ?? 0),
+    transports: Array.isArray(c.transport) ? c.transport.filter((t) => typeof t === "string") : [],
+    backupEligible: flags.backupEligible === true,
+    backedUp: flags.backupState === true,
+  };
+}
+
+export function factorColumns(sql: Queryable, factor: Factor) {
   return {
     id: factor.id,
     user_id: factor.userId,
@@ -220,6 +271,10 @@ export function factorColumns(factor: Factor) {
     created_at: factor.createdAt,
     updated_at: factor.updatedAt,
     last_challenged_at: factor.lastChallengedAt,
+    web_authn_credential: factor.webauthnCredential
+      ? json(sql, factorCredentialJson(factor.webauthnCredential))
+      : null,
+    web_authn_aaguid: factor.webauthnCredential?.aaguid ?? null,
   };
 }
 
@@ -232,6 +287,7 @@ export function challengeFromRow(row: Row): Challenge {
     ipAddress: row.ip_address,
     otpCode: textOrNull(row.otp_code),
     attempts: row.attempts ?? 0,
+    ...(row.web_authn_session_data ? { webauthnState: row.web_authn_session_data } : {}),
   };
 }
 

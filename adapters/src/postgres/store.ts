@@ -5,6 +5,7 @@ import { postgresHookFunctions } from "./hooks-store.js";
 import { postgresChallengeStore, postgresFactorStore, postgresSessionAssurance } from "./mfa-store.js";
 import { assertValidNamespace } from "./migrate.js";
 import { postgresExternalIdentities } from "./oauth-store.js";
+import { postgresPasskeyStore, postgresWebauthnChallengeStore } from "./passkeys-store.js";
 import { postgresFlowStateStore } from "./pkce-store.js";
 import type { Queryable } from "./rows.js";
 import { postgresSessionStore } from "./sessions-store.js";
@@ -30,6 +31,8 @@ function repositories(sql: Queryable, namespace: string, transaction?: Transacti
     factors: postgresFactorStore(sql, { namespace }),
     challenges: postgresChallengeStore(sql, { namespace }),
     assurance: postgresSessionAssurance(sql, { namespace }),
+    passkeys: postgresPasskeyStore(sql, { namespace }),
+    webauthnChallenges: postgresWebauthnChallengeStore(sql, { namespace }),
   };
   return Object.fromEntries(
     Object.entries(repos).map(([name, repository]) => [name, rejectingUnstorableInput(repository)]),

@@ -62,3 +62,4 @@ export {
   type TwilioFakeCredentials,
   type VonageFakeCredentials,
 } from "./sms/index.js";
+export * from "./webauthn/software-authenticator.js";

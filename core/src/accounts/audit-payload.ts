@@ -26,6 +26,9 @@ export const AUDIT_LOG_TYPES: Readonly<
   user_confirmation_requested: "user",
   user_reauthenticate_requested: "user",
   invite_accepted: "account",
+  passkey_created: "user",
+  passkey_updated: "user",
+  passkey_deleted: "user",
 };
 
 /**

@@ -1,5 +1,20 @@
-/** The kinds of second factor offered (WebAuthn is not). */
-export type FactorType = "totp" | "phone";
+/** The kinds of second factor offered. */
+export type FactorType = "totp" | "phone" | "webauthn";
+
+/**
+ * A WebAuthn factor's credential, once its registration verified: what its assertions are checked
+ * against. Byte strings as base64url.
+ */
+export interface FactorCredential {
+  readonly credentialId: string;
+  readonly publicKey: string;
+  readonly attestationType: string;
+  readonly aaguid: string | null;
+  readonly signCount: number;
+  readonly transports: readonly string[];
+  readonly backupEligible: boolean;
+  readonly backedUp: boolean;
+}
 
 /**
  * A second factor of a user (`mfa_factors`). It is part of the user record the reference serialises
@@ -19,4 +34,9 @@ export interface Factor {
   readonly createdAt: Date;
   readonly updatedAt: Date;
   readonly lastChallengedAt: Date | null;
+  /**
+   * WebAuthn only, once verified: its credential. Absent where a factor is read from the user's
+   * snapshot (a user body never shows it).
+   */
+  readonly webauthnCredential?: FactorCredential | null;
 }

@@ -1,6 +1,7 @@
 import type { Factor, User } from "../accounts/index.js";
 import { failures } from "../failures.js";
 import { err, Outbox, ok, type Result, transactionThenSend } from "../kernel/index.js";
+import type { CredentialRef } from "../passkeys/index.js";
 import type { Challenge } from "./challenge.js";
 import type { MfaDeps, MfaRepositories } from "./deps.js";
 import { ownedFactor, verifyEnabled } from "./steps/factor-rules.js";
@@ -20,9 +21,14 @@ export interface Challenged {
   readonly type: Factor["factorType"];
   /** Unix seconds. */
   readonly expiresAt: number;
+  /** WebAuthn: options to create the factor's credential (unverified) or to sign with it (verified). */
+  readonly webauthn?: {
+    readonly type: "create" | "request";
+    readonly options: Readonly<Record<string, unknown>>;
+  };
 }
 
-type Deps = Pick<MfaDeps, "store" | "clock" | "random" | "settings" | "secretBox" | "sms">;
+type Deps = Pick<MfaDeps, "store" | "clock" | "random" | "settings" | "secretBox" | "sms" | "webauthn">;
 
 /**
  * `POST /factors/{id}/challenge`: a challenge the next verification answers, valid for
@@ -49,10 +55,15 @@ export async function challengeFactor(deps: Deps, input: ChallengeFactorInput): 
       otpCode: null,
       attempts: 0,
     };
+    let ceremony: Challenged["webauthn"];
     if (factor.factorType === "phone") {
       const texted = textCode(deps, factor, challenge, { channel: input.channel, now, outbox });
       if (!texted.ok) return texted;
       await repos.challenges.insert(texted.value);
+    } else if (factor.factorType === "webauthn") {
+      const made = await webauthnCeremony(deps, repos, input.user, factor);
+      ceremony = { type: made.type, options: made.options };
+      await repos.challenges.insert({ ...challenge, webauthnState: made.state });
     } else {
       await repos.challenges.insert(challenge);
     }
@@ -68,6 +79,7 @@ export async function challengeFactor(deps: Deps, input: ChallengeFactorInput): 
       id: challenge.id,
       type: factor.factorType,
       expiresAt: Math.floor(now.getTime() / 1000) + deps.settings.mfa.challengeExpiry,
+      ...(ceremony ? { webauthn: ceremony } : {}),
     });
   });
 }
@@ -107,4 +119,34 @@ function textCode(
     },
   });
   return ok({ ...challenge, otpCode: deps.secretBox.seal(challenge.id, code) });
+}
+
+/**
+ * The reference's WebAuthn factor challenge: an unverified factor gets creation options (excluding the
+ * credentials of the user's verified WebAuthn factors), a verified one request options allowing its
+ * own credential (the reference allows all of the user's). The account is named by email alone, as the reference's MFA instance.
+ */
+async function webauthnCeremony(deps: Deps, repos: MfaRepositories, user: User, factor: Factor) {
+  const rp = deps.settings.webauthn.rp;
+  const verified = (await repos.factors.listByUser(user.id)).filter(
+    (f) => f.factorType === "webauthn" && f.status === "verified",
+  );
+  const credentials: CredentialRef[] = [];
+  for (const f of verified) {
+    const found = f.webauthnCredential ?? (await repos.factors.findOwned(user.id, f.id))?.webauthnCredential;
+    if (found) credentials.push({ id: found.credentialId, transports: found.transports });
+  }
+  if (factor.status !== "verified") {
+    const email = user.email ?? "";
+    const account = { id: user.id, name: email, displayName: email };
+    const exclude = credentials.map((c) => ({ id: c.id, transports: ["usb", "nfc"] }));
+    const made = await deps.webauthn.creationOptions({ rp, account, exclude, flavour: "mfa" });
+    return { type: "create" as const, ...made };
+  }
+  // Only this factor's credential may answer: the verification is of this factor.
+  const own =
+    factor.webauthnCredential ?? (await repos.factors.findOwned(user.id, factor.id))?.webauthnCredential;
+  const allow = own ? [{ id: own.credentialId, transports: own.transports }] : [];
+  const made = await deps.webauthn.requestOptions({ rp, allow, flavour: "mfa" });
+  return { type: "request" as const, ...made };
 }

@@ -1,3 +1,5 @@
+import type { CeremonyState } from "../passkeys/index.js";
+
 /** A challenge of a factor (`mfa_challenges`): what a verification answers. */
 export interface Challenge {
   readonly id: string;
@@ -10,4 +12,6 @@ export interface Challenge {
   readonly otpCode: string | null;
   /** Codes tried against it: past the limit it takes none (guessing is bounded per challenge). */
   readonly attempts: number;
+  /** WebAuthn only: what the answer to its options is checked against. */
+  readonly webauthnState?: CeremonyState | null;
 }

@@ -1,6 +1,7 @@
 import type { AuditLog, IdentityRepository, PasswordHasher, UserRepository } from "../accounts/index.js";
 import type { HookDispatcher } from "../hooks/index.js";
 import type { DeliveryQueue, KernelDeps, KernelSettings, Transactor } from "../kernel/index.js";
+import type { PasskeysSliceSettings, WebAuthn } from "../passkeys/index.js";
 import type { FlowStateStore } from "../pkce/index.js";
 import type { SessionStore, SessionsSettings, TokenSigner } from "../sessions/index.js";
 import type { Mailer, OneTimeTokenStore, SendQuota, SmsSender } from "../verification/index.js";
@@ -27,7 +28,10 @@ export type MfaStore = MfaRepositories & Transactor<MfaRepositories>;
 
 /** The ports the MFA use cases may use. */
 export interface MfaDeps extends KernelDeps {
-  readonly settings: KernelSettings & SessionsSettings & MfaSliceSettings;
+  readonly settings: KernelSettings &
+    SessionsSettings &
+    MfaSliceSettings &
+    Pick<PasskeysSliceSettings, "webauthn">;
   readonly store: MfaStore;
   readonly hasher: PasswordHasher;
   readonly signer: TokenSigner;
@@ -36,6 +40,8 @@ export interface MfaDeps extends KernelDeps {
   readonly deliveries: DeliveryQueue;
   readonly totp: Totp;
   readonly secretBox: SecretBox;
+  /** WebAuthn factors' ceremonies. */
+  readonly webauthn: WebAuthn;
   /** Optional where a use case runs hooks: unit tests without it run none. */
   readonly hooks: HookDispatcher;
 }

@@ -42,7 +42,10 @@ export async function enrollFactor(deps: Deps, input: EnrollFactorInput): Promis
   if (user.isAnonymous) return err(failures.anonymousMfa());
   const { mfa } = deps.settings;
   const type = input.factorType;
-  if (type !== "totp" && type !== "phone") return err(failures.factorTypeUnsupported());
+  if (type !== "totp" && type !== "phone" && type !== "webauthn")
+    return err(failures.factorTypeUnsupported());
+  if (type === "webauthn" && !deps.settings.webauthn.mfa.enrollEnabled)
+    return err(failures.webauthnEnrollDisabled());
   if (type === "totp" && !mfa.totp.enrollEnabled) return err(failures.totpEnrollDisabled());
   if (type === "phone" && !mfa.phone.enrollEnabled) return err(failures.phoneEnrollDisabled());
   if (encodeURIComponent(input.issuer ?? "").length > MAX_ISSUER_LENGTH)

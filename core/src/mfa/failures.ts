@@ -4,7 +4,7 @@ import type { FailureCatalogue } from "../kernel/index.js";
 export const mfaFailures = {
   // Multi-factor authentication (the reference's internal/api/mfa.go)
   anonymousMfa: ["no_authorization", "Anonymous user not allowed to perform these actions"],
-  factorTypeUnsupported: ["validation_failed", "factor_type needs to be totp or phone"],
+  factorTypeUnsupported: ["validation_failed", "factor_type needs to be totp, phone or webauthn"],
   factorIdNotUuid: ["validation_failed", "factor_id must be an UUID"],
   factorNotFound: ["mfa_factor_not_found", "Factor not found"],
   factorNameConflict: [
@@ -62,4 +62,10 @@ export const mfaFailures = {
   totpCodeReused: ["mfa_verification_failed", "TOTP code already used, enter the next code your app shows"],
   phoneCodeInvalid: ["mfa_verification_failed", "Invalid MFA Phone code entered"],
   mfaSecretUnreadable: ["unexpected_failure", "Database error verifying MFA TOTP secret"],
+  webauthnEnrollDisabled: ["mfa_webauthn_enroll_not_enabled", "MFA enroll is disabled for WebAuthn"],
+  webauthnVerifyDisabled: ["mfa_webauthn_verify_not_enabled", "MFA verification is disabled for WebAuthn"],
+  webauthnConfigRequired: ["validation_failed", "WebAuthn config required"],
+  webauthnTypeInvalid: ["validation_failed", "webauthn.type must be create or request"],
+  webauthnResponseRequired: ["validation_failed", "webauthn.credential_response required"],
+  webauthnFactorRejected: ["webauthn_verification_failed", "WebAuthn verification failed"],
 } as const satisfies FailureCatalogue;

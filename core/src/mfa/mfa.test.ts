@@ -33,7 +33,14 @@ describe("enrollFactor", () => {
     expect(await enrol({ factorType: "totp" }, { ...user, isAnonymous: true })).toMatchObject({
       error: { code: "no_authorization" },
     });
-    expect(await enrol({ factorType: "webauthn" })).toMatchObject({ error: { code: "validation_failed" } });
+    expect(await enrol({ factorType: "u2f" })).toMatchObject({ error: { code: "validation_failed" } });
+    const webauthnOff = { ...deps.settings.webauthn, mfa: { enrollEnabled: false, verifyEnabled: true } };
+    const webauthnDisabled = { ...deps, settings: { ...deps.settings, webauthn: webauthnOff } };
+    expect(
+      await enrollFactor(webauthnDisabled, { user, sessionId: session.id, factorType: "webauthn" }),
+    ).toMatchObject({
+      error: { code: "mfa_webauthn_enroll_not_enabled" },
+    });
     expect(await enrol({ factorType: "phone" })).toMatchObject({ error: { failure: "factorPhoneRequired" } });
     expect(await enrol({ factorType: "phone", phone: "12ab" })).toMatchObject({
       error: { failure: "phoneInvalid" },

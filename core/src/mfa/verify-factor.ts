@@ -1,4 +1,4 @@
-import { type Factor, type User, userBody } from "../accounts/index.js";
+import { type Factor, type FactorCredential, type User, userBody } from "../accounts/index.js";
 import { failures } from "../failures.js";
 import { mfaVerificationAttempt } from "../hooks/index.js";
 import { constantTimeEqual, err, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
@@ -17,11 +17,13 @@ export interface VerifyFactorInput {
   readonly code: string;
   /** The caller's address: it must be the challenge's. */
   readonly ipAddress: string;
+  /** WebAuthn factors: the browser's answer to the challenge's options (`create` or `request`). */
+  readonly webauthn?: { readonly type: string; readonly credentialResponse: unknown } | undefined;
 }
 
 type Deps = Pick<
   MfaDeps,
-  "store" | "clock" | "random" | "tokens" | "settings" | "signer" | "totp" | "secretBox"
+  "store" | "clock" | "random" | "tokens" | "settings" | "signer" | "totp" | "secretBox" | "webauthn"
 > &
   Partial<Pick<MfaDeps, "hooks">>;
 
@@ -38,7 +40,7 @@ type Deps = Pick<
  */
 export async function verifyFactor(deps: Deps, input: VerifyFactorInput): Promise<Result<SessionTokens>> {
   if (input.user.isAnonymous) return err(failures.anonymousMfa());
-  if (input.code === "") return err(failures.mfaCodeMissing());
+  if (input.code === "" && input.webauthn === undefined) return err(failures.mfaCodeMissing());
   const now = deps.clock.now();
   const checked = await checkCode(deps, input, now);
   if (!checked.ok) return checked;
@@ -56,6 +58,8 @@ interface CheckedCode {
   readonly challenge: Challenge;
   /** TOTP: the time step of the code (null for a phone code). */
   readonly totpStep: number | null;
+  /** WebAuthn: the factor's credential as the answer left it (registered, or its counter advanced). */
+  readonly credential?: FactorCredential | undefined;
 }
 
 /**
@@ -75,7 +79,15 @@ async function checkCode(deps: Deps, input: VerifyFactorInput, now: Date): Promi
   );
   if (!admitted.ok) return admitted;
   const { factor, challenge, lastTotpStep } = admitted.value;
-  const matched = codeMatches(deps, factor, challenge, input.code, now);
+  let matched: { valid: boolean; totpStep: number | null; credential?: FactorCredential | undefined } | null;
+  if (factor.factorType === "webauthn") {
+    const answered = await webauthnAnswer(deps, factor, challenge, input.webauthn);
+    if (!answered.ok) return answered;
+    matched = answered.value;
+  } else {
+    if (input.code === "") return err(failures.mfaCodeMissing());
+    matched = codeMatches(deps, factor, challenge, input.code, now);
+  }
   if (matched === null) return err(failures.mfaSecretUnreadable());
   // RFC 6238 §5.2: a code seen once must not prove anything again, even within its step.
   const replayed = matched.totpStep !== null && isReplayedStep(matched.totpStep, lastTotpStep);
@@ -94,9 +106,8 @@ async function checkCode(deps: Deps, input: VerifyFactorInput, now: Date): Promi
     return err(verdict.refusal);
   }
   if (replayed) return err(failures.totpCodeReused());
-  if (!valid)
-    return err(factor.factorType === "totp" ? failures.totpCodeInvalid() : failures.phoneCodeInvalid());
-  return ok({ factor, challenge, totpStep: matched.totpStep });
+  if (!valid) return err(invalidAnswer(factor));
+  return ok({ factor, challenge, totpStep: matched.totpStep, credential: matched.credential });
 }
 
 /** A TOTP secret sealed with an older key (key rotation, a configured key after the derived one). */
@@ -174,8 +185,14 @@ async function raiseSession(
     at: now,
   });
   const status = "verified" as const;
-  if (factor.status !== status || !sealedWithCurrentKey(deps, factor)) {
-    await repos.factors.update({ ...factor, status, secret: resealed(deps, factor), updatedAt: now });
+  if (factor.status !== status || !sealedWithCurrentKey(deps, factor) || context.credential) {
+    await repos.factors.update({
+      ...factor,
+      status,
+      secret: resealed(deps, factor),
+      updatedAt: now,
+      ...(context.credential ? { webauthnCredential: context.credential } : {}),
+    });
   }
   const method = amrMethodOf(factor);
   const session: Session = {
@@ -210,4 +227,45 @@ async function replaceRefreshToken(deps: Deps, repos: MfaRepositories, session: 
     updatedAt: now,
   });
   return refreshToken;
+}
+
+/** The refusal of a wrong answer, by factor type. */
+function invalidAnswer(factor: Factor) {
+  if (factor.factorType === "totp") return failures.totpCodeInvalid();
+  if (factor.factorType === "webauthn") return failures.webauthnFactorRejected();
+  return failures.phoneCodeInvalid();
+}
+
+/**
+ * Whether a WebAuthn answer proves the factor: for an unverified factor, a registration against the
+ * challenge's creation options (its credential then becomes the factor's); for a verified one, an
+ * assertion by the factor's own credential with an advancing counter and an unchanged backup
+ * eligibility. A malformed request is refused before anything is checked.
+ */
+async function webauthnAnswer(
+  deps: Deps,
+  factor: Factor,
+  challenge: Challenge,
+  answer: VerifyFactorInput["webauthn"],
+): Promise<Result<{ valid: boolean; totpStep: null; credential?: FactorCredential }>> {
+  if (answer === undefined) return err(failures.webauthnConfigRequired());
+  if (answer.type !== "create" && answer.type !== "request") return err(failures.webauthnTypeInvalid());
+  if (answer.credentialResponse === undefined || answer.credentialResponse === null)
+    return err(failures.webauthnResponseRequired());
+  const refused = ok({ valid: false, totpStep: null });
+  const state = challenge.webauthnState;
+  const expected = factor.status === "verified" ? "request" : "create";
+  if (!state || answer.type !== expected) return refused;
+  const rp = deps.settings.webauthn.rp;
+  if (expected === "create") {
+    const registered = await deps.webauthn.verifyRegistration(rp, state, answer.credentialResponse);
+    return registered.ok ? ok({ valid: true, totpStep: null, credential: registered.value }) : refused;
+  }
+  const stored = factor.webauthnCredential;
+  const claim = deps.webauthn.readAssertion(answer.credentialResponse);
+  if (!stored || claim === null || claim.credentialId !== stored.credentialId) return refused;
+  const asserted = await deps.webauthn.verifyAssertion(rp, state, answer.credentialResponse, stored);
+  if (!asserted.ok || asserted.value.backupEligible !== stored.backupEligible) return refused;
+  const { signCount, backedUp } = asserted.value;
+  return ok({ valid: true, totpStep: null, credential: { ...stored, signCount, backedUp } });
 }

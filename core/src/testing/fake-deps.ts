@@ -6,6 +6,7 @@ import { fakeStore } from "./fake-store.js";
 import { fakeHooks } from "./hooks/fake-hooks.js";
 import { fakeSecretTokens, fixedClock, sequentialRandom } from "./kernel/fakes.js";
 import { fakeSecretBox, fakeTotp } from "./mfa/fake-mfa.js";
+import { fakeWebAuthn } from "./passkeys/fake-webauthn.js";
 import { fakeSigner } from "./sessions/fake-signer.js";
 import { fakeDeliveries, fakeMailer, fakeSms } from "./verification/fake-senders.js";
 
@@ -64,6 +65,11 @@ export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): Auth
         template: "Your code is {{ .Code }}",
       },
     },
+    passkeys: { enabled: true, maxPerUser: 10, challengeExpiry: 300 },
+    webauthn: {
+      rp: { id: "localhost", name: "authsvc", origins: ["http://localhost:5173"] },
+      mfa: { enrollEnabled: true, verifyEnabled: true },
+    },
     ...overrides,
   };
 }
@@ -88,6 +94,7 @@ export function fakeDeps(settings: Partial<AuthSettings> = {}) {
     hooks: fakeHooks().dispatcher,
     totp: fakeTotp(),
     secretBox: fakeSecretBox(),
+    webauthn: fakeWebAuthn(),
     settings: defaultAuthSettings(settings),
   } satisfies AuthDeps;
   return deps;

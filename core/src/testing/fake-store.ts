@@ -5,6 +5,7 @@ import { fakeExternalIdentities } from "./external/fake-external-identities.js";
 import { emptyTables, type FakeTables } from "./fake-tables.js";
 import { fakeHookFunctions } from "./hooks/fake-hooks.js";
 import { fakeAssurance, fakeChallenges, fakeFactors } from "./mfa/fake-mfa.js";
+import { fakePasskeys, fakeWebauthnChallenges } from "./passkeys/fake-passkeys.js";
 import { fakeFlowStates } from "./pkce/fake-flow-states.js";
 import { rowLocks } from "./row-locks.js";
 import { fakeSessions } from "./sessions/fake-sessions.js";
@@ -28,6 +29,8 @@ export function fakeStore(): Store & { tables: FakeTables } {
     factors: fakeFactors(tables),
     challenges: fakeChallenges(tables),
     assurance: fakeAssurance(tables),
+    passkeys: fakePasskeys(tables),
+    webauthnChallenges: fakeWebauthnChallenges(tables),
   };
   const begin = rowLocks();
   const transaction: Store["transaction"] = async (fn) => {

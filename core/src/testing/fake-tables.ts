@@ -1,5 +1,6 @@
 import type { AuditEntry, Factor, Identity, User } from "../accounts/index.js";
 import type { Challenge, FactorAttempts } from "../mfa/index.js";
+import type { Passkey, WebauthnChallenge } from "../passkeys/index.js";
 import type { FlowState } from "../pkce/index.js";
 import type { RefreshTokenRecord, Session } from "../sessions/index.js";
 import type { OneTimeToken } from "../verification/index.js";
@@ -19,6 +20,8 @@ export interface FakeTables {
   factorAttempts: Map<string, FactorAttempts>;
   /** The factor that raised each aal2 session (`sessions.factor_id`). */
   sessionFactors: Map<string, string>;
+  passkeys: Map<string, Passkey>;
+  webauthnChallenges: Map<string, WebauthnChallenge>;
 }
 
 export function emptyTables(): FakeTables {
@@ -34,5 +37,7 @@ export function emptyTables(): FakeTables {
     challenges: new Map(),
     factorAttempts: new Map(),
     sessionFactors: new Map(),
+    passkeys: new Map(),
+    webauthnChallenges: new Map(),
   };
 }

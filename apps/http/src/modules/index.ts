@@ -10,6 +10,7 @@ import { mailModule } from "./mail/index.js";
 import { mfaModule } from "./mfa/index.js";
 import type { HttpModule } from "./module.js";
 import { openapiModule } from "./openapi/index.js";
+import { passkeysModule } from "./passkeys/index.js";
 import { pkceModule } from "./pkce/index.js";
 import { rateLimitsModule } from "./rate-limits/index.js";
 import { securityModule } from "./security/index.js";
@@ -45,4 +46,5 @@ export const MODULES: readonly HttpModule[] = [
   mfaModule,
   cleanupModule,
   openapiModule,
+  passkeysModule,
 ];

@@ -18,7 +18,11 @@ import { sessionJson } from "../http/presenters/session-json.js";
 
 export const EnrollBody = v.object({ factor_type: text, friendly_name: text, issuer: text, phone: text });
 export const ChallengeBody = v.object({ channel: text });
-export const VerifyBody = v.object({ challenge_id: text, code: text });
+/** WebAuthn's answer: `create` (registration) or `request` (assertion), with the browser's response. */
+const WebauthnAnswer = v.optional(
+  v.nullable(v.object({ type: text, credential_response: v.optional(v.unknown()) })),
+);
+export const VerifyBody = v.object({ challenge_id: text, code: text, webauthn: WebauthnAnswer });
 
 /** The address a challenge is bound to: the client's (http/client-address.ts). */
 const callerIp = (c: Context<AppEnv>) => clientAddress(c) ?? "";
@@ -56,13 +60,29 @@ export const factorRoutes = (deps: AuthDeps) => {
       const body = parseBody(ChallengeBody, await readJsonObject(c));
       const input = { ...caller(c), ipAddress: callerIp(c), channel: body.channel };
       const challenge = unwrap(await challengeFactor(c.get("deps"), input));
-      return c.json({ id: challenge.id, type: challenge.type, expires_at: challenge.expiresAt });
+      return c.json({
+        id: challenge.id,
+        type: challenge.type,
+        expires_at: challenge.expiresAt,
+        // The reference wraps WebAuthn options in `publicKey`, as `navigator.credentials` takes them.
+        ...(challenge.webauthn
+          ? {
+              webauthn: {
+                type: challenge.webauthn.type,
+                credential_options: { publicKey: challenge.webauthn.options },
+              },
+            }
+          : {}),
+      });
     })
     .post("/factors/:factor_id/verify", auth, async (c) => {
       const body = parseBody(VerifyBody, await readJsonObject(c));
       const challengeId = body.challenge_id ?? "";
       if (!isUuid(challengeId)) throw failures.challengeIdNotUuid();
-      const input = { ...caller(c), challengeId, code: body.code ?? "", ipAddress: callerIp(c) };
+      const webauthn = body.webauthn
+        ? { type: body.webauthn.type ?? "", credentialResponse: body.webauthn.credential_response }
+        : undefined;
+      const input = { ...caller(c), challengeId, code: body.code ?? "", ipAddress: callerIp(c), webauthn };
       return c.json(sessionJson(unwrap(await verifyFactor(c.get("deps"), input))));
     })
     .delete("/factors/:factor_id", auth, async (c) => {

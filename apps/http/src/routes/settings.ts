@@ -11,6 +11,7 @@ export interface Settings {
   readonly phone_autoconfirm: boolean;
   readonly sms_provider: string;
   readonly saml_enabled: boolean;
+  readonly passkeys_enabled: boolean;
 }
 
 /** `GET /settings`: computed once at start, so the route does no work per request. */

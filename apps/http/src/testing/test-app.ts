@@ -22,6 +22,7 @@ export const defaultSettings = (): Settings => ({
   phone_autoconfirm: false,
   sms_provider: "",
   saml_enabled: false,
+  passkeys_enabled: false,
 });
 
 /** An app over in-memory logs and fake ports, for HTTP-level tests. */

@@ -70,6 +70,7 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
       ...config.rateLimit,
       limiter: limits.limiter,
       mfaPer5Min: config.mfa.rateLimitPerMinute * 5,
+      passkeyPer5Min: config.passkeys.rateLimitPer5Min,
     },
     captcha: captchaVerifierOf(config),
     basePaths: config.api.basePaths,

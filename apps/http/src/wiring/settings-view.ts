@@ -17,5 +17,6 @@ export function settingsOf(config: Config): Settings {
     phone_autoconfirm: config.sms.autoconfirm,
     sms_provider: config.sms.provider ?? "",
     saml_enabled: false,
+    passkeys_enabled: config.passkeys.enabled,
   };
 }

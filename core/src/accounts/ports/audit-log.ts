@@ -23,7 +23,10 @@ export type AuditAction =
   | "challenge_created"
   | "verification_attempted"
   | "factor_deleted"
-  | "factor_updated";
+  | "factor_updated"
+  | "passkey_created"
+  | "passkey_updated"
+  | "passkey_deleted";
 
 export interface AuditEntry {
   readonly action: AuditAction;

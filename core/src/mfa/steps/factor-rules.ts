@@ -5,7 +5,7 @@ import type { MfaDeps, MfaRepositories } from "../deps.js";
 
 /** The `amr` method a verified factor of this type adds to its session. */
 export const amrMethodOf = (factor: Pick<Factor, "factorType">): string =>
-  factor.factorType === "totp" ? "totp" : "mfa/phone";
+  factor.factorType === "totp" ? "totp" : factor.factorType === "webauthn" ? "mfa/webauthn" : "mfa/phone";
 
 /**
  * The reference's `validateFactors` before an enrolment: abandoned enrolments (unverified past
@@ -47,9 +47,14 @@ export async function ownedFactor(
 }
 
 /** The verify switch of the factor's type (`MFA_<TYPE>_VERIFY_ENABLED`), which challenges obey too. */
-export function verifyEnabled(deps: Pick<MfaDeps, "settings">, factor: Factor): Result<true> {
+export function verifyEnabled(
+  deps: { readonly settings: Pick<MfaDeps["settings"], "mfa" | "webauthn"> },
+  factor: Factor,
+): Result<true> {
   const { mfa } = deps.settings;
   if (factor.factorType === "totp")
     return mfa.totp.verifyEnabled ? ok(true) : err(failures.totpVerifyDisabled());
+  if (factor.factorType === "webauthn")
+    return deps.settings.webauthn.mfa.verifyEnabled ? ok(true) : err(failures.webauthnVerifyDisabled());
   return mfa.phone.verifyEnabled ? ok(true) : err(failures.phoneVerifyDisabled());
 }

@@ -47,6 +47,8 @@ export function fakeUsers(t: FakeTables): UserRepository {
       for (const [k, i] of t.identities) if (i.userId === id) t.identities.delete(k);
       for (const [k, o] of t.oneTimeTokens) if (o.userId === id) t.oneTimeTokens.delete(k);
       for (const [k, f] of t.factors) if (f.userId === id) t.factors.delete(k);
+      for (const [k, p] of t.passkeys) if (p.userId === id) t.passkeys.delete(k);
+      for (const [k, c] of t.webauthnChallenges) if (c.userId === id) t.webauthnChallenges.delete(k);
       return t.users.delete(id);
     },
     list: async ({ offset, limit, aud }) => {

@@ -8,7 +8,15 @@ import { bearerToken } from "./auth.js";
 import { readJsonObject } from "./json-body.js";
 
 /** The reference's captcha-guarded endpoints (all POST). */
-export const CAPTCHA_PATHS = ["/signup", "/token", "/otp", "/magiclink", "/recover", "/resend"] as const;
+export const CAPTCHA_PATHS = [
+  "/signup",
+  "/token",
+  "/otp",
+  "/magiclink",
+  "/recover",
+  "/resend",
+  "/passkeys/authentication/options",
+] as const;
 
 /** Grants that continue a session or flow already begun, which the reference does not guard. */
 const UNGUARDED_GRANTS = new Set(["refresh_token", "pkce", "id_token"]);

@@ -22,6 +22,8 @@ export interface RateLimits {
   readonly authorizePer5Min: number;
   /** Each of `/factors/<id>/challenge` and `/factors/<id>/verify` (`MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY`, per minute × 5). */
   readonly mfaPer5Min?: number;
+  /** `POST /passkeys/authentication/options` (`RATE_LIMIT_PASSKEY`): every start stores a challenge. */
+  readonly passkeyPer5Min?: number;
   /** Builds the limiter of one route family over the shared store; this process's memory when absent. */
   readonly limiter?: (window: LimitWindow) => RequestLimiter;
 }
@@ -87,4 +89,6 @@ export function applyRateLimits(app: Hono<AppEnv>, limits: RateLimits | undefine
     app.on("POST", "/factors/:id/challenge", limiter("factor_challenge", limits.mfaPer5Min));
     app.on("POST", "/factors/:id/verify", limiter("factor_verify", limits.mfaPer5Min));
   }
+  if (limits.passkeyPer5Min !== undefined)
+    app.on("POST", "/passkeys/authentication/options", limiter("passkey", limits.passkeyPer5Min));
 }

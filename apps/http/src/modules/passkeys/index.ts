@@ -1,0 +1,31 @@
+import { simpleWebAuthn } from "@authsvc/adapters";
+import * as passkeys from "../../config/sections/passkeys.js";
+import { sectionOf } from "../../config/sections/section.js";
+import { adminPasskeyRoutes } from "../../routes/admin-passkeys.js";
+import { passkeyRoutes } from "../../routes/passkeys.js";
+import type { HttpModule } from "../module.js";
+import { routesOf } from "../module.js";
+
+/** Passkeys: WebAuthn credentials that sign a user in, their ceremonies, and the admin's view of them. */
+export const passkeysModule: HttpModule = {
+  name: "passkeys",
+  section: sectionOf(passkeys),
+  settings: (config) => passkeys.passkeysSettings(config),
+  ports: () => ({ webauthn: simpleWebAuthn() }),
+  routes: (ctx) => routesOf(passkeyRoutes(ctx.auth), adminPasskeyRoutes(ctx.auth)),
+  statuses: {
+    passkey_disabled: 404,
+    too_many_passkeys: 422,
+    webauthn_challenge_not_found: 400,
+    webauthn_challenge_expired: 400,
+    webauthn_verification_failed: 400,
+    webauthn_credential_exists: 422,
+    mfa_webauthn_enroll_not_enabled: 422,
+    mfa_webauthn_verify_not_enabled: 422,
+  },
+  failureStatuses: {
+    // The reference's passkey_*.go: anonymous callers 403; a passkey not the caller's 404.
+    passkeyAnonymous: 403,
+    passkeyNotFound: 404,
+  },
+};
