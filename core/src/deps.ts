@@ -4,6 +4,7 @@ import type { AdminDeps } from "./admin/deps.js";
 import type { ExternalDeps } from "./external/deps.js";
 import type { HooksDeps } from "./hooks/deps.js";
 import type { MfaDeps } from "./mfa/deps.js";
+import type { OAuthServerDeps } from "./oauth-server/deps.js";
 import type { PasswordlessDeps } from "./passwordless/deps.js";
 import type { RecoveryDeps } from "./recovery/deps.js";
 import type { SessionsDeps } from "./sessions/deps.js";
@@ -27,8 +28,10 @@ export interface AuthDeps
       AdminDeps &
       ExternalDeps &
       HooksDeps &
-      MfaDeps,
-    "store"
+      MfaDeps &
+      OAuthServerDeps,
+    "store" | "hooks"
   > {
   readonly store: Store;
+  readonly hooks: HooksDeps["hooks"];
 }

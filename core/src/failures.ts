@@ -12,6 +12,7 @@ import {
   kernelFailures,
 } from "./kernel/index.js";
 import { mfaFailures } from "./mfa/failures.js";
+import { oauthServerFailures } from "./oauth-server/failures.js";
 import { pkceFailures } from "./pkce/failures.js";
 import { sessionsFailures } from "./sessions/failures.js";
 import { signupFailures } from "./signup/failures.js";
@@ -29,6 +30,7 @@ const parts: readonly FailureCatalogue[] = [
   pkceFailures,
   hooksFailures,
   mfaFailures,
+  oauthServerFailures,
 ];
 
 /** Every slice's failures, each name once (a name two slices define is refused when core loads). */
@@ -44,6 +46,7 @@ const catalogue = {
   ...pkceFailures,
   ...hooksFailures,
   ...mfaFailures,
+  ...oauthServerFailures,
 };
 assertNamedOnce(parts);
 

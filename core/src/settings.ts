@@ -2,6 +2,7 @@ import type { AccountSettingsSettings } from "./account-settings/settings.js";
 import type { ExternalSettings } from "./external/settings.js";
 import type { KernelSettings } from "./kernel/index.js";
 import type { MfaSliceSettings } from "./mfa/settings.js";
+import type { OAuthServerSliceSettings } from "./oauth-server/settings.js";
 import type { SessionsSettings } from "./sessions/settings.js";
 
 /**
@@ -13,4 +14,5 @@ export interface AuthSettings
     SessionsSettings,
     ExternalSettings,
     AccountSettingsSettings,
-    MfaSliceSettings {}
+    MfaSliceSettings,
+    OAuthServerSliceSettings {}

@@ -4,6 +4,7 @@ import type { ExternalRepositories } from "./external/deps.js";
 import type { HooksRepositories } from "./hooks/index.js";
 import type { Transactor } from "./kernel/index.js";
 import type { MfaRepositories } from "./mfa/deps.js";
+import type { OAuthServerRepositories } from "./oauth-server/deps.js";
 import type { PasswordlessRepositories } from "./passwordless/deps.js";
 import type { PkceRepositories } from "./pkce/deps.js";
 import type { RecoveryRepositories } from "./recovery/deps.js";
@@ -22,7 +23,8 @@ export interface Repositories
         RecoveryRepositories &
         PasswordlessRepositories &
         AccountSettingsRepositories &
-        ExternalRepositories,
+        ExternalRepositories &
+        OAuthServerRepositories,
       "factors"
     >,
     // MFA's factor store is the full one; the other slices only read factors through it.

@@ -4,6 +4,7 @@ import { postgresAccountsRepositories } from "./accounts-store.js";
 import { postgresHookFunctions } from "./hooks-store.js";
 import { postgresChallengeStore, postgresFactorStore, postgresSessionAssurance } from "./mfa-store.js";
 import { assertValidNamespace } from "./migrate.js";
+import { postgresOAuthServerRepositories } from "./oauth-server-store.js";
 import { postgresExternalIdentities } from "./oauth-store.js";
 import { postgresFlowStateStore } from "./pkce-store.js";
 import type { Queryable } from "./rows.js";
@@ -30,6 +31,7 @@ function repositories(sql: Queryable, namespace: string, transaction?: Transacti
     factors: postgresFactorStore(sql, { namespace }),
     challenges: postgresChallengeStore(sql, { namespace }),
     assurance: postgresSessionAssurance(sql, { namespace }),
+    ...postgresOAuthServerRepositories(sql, { namespace }),
   };
   return Object.fromEntries(
     Object.entries(repos).map(([name, repository]) => [name, rejectingUnstorableInput(repository)]),

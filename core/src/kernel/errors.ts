@@ -76,6 +76,18 @@ export const ErrorCodes = [
   "mfa_totp_verify_not_enabled",
   "mfa_phone_enroll_not_enabled",
   "mfa_phone_verify_not_enabled",
+  "oauth_client_not_found",
+  "oauth_authorization_not_found",
+  "oauth_consent_not_found",
+  "oauth_dynamic_client_registration_disabled",
+  // OAuth 2.1's own error words, answered by the OAuth server's token endpoints (RFC 6749 §5.2)
+  "invalid_request",
+  "invalid_client",
+  "invalid_grant",
+  "unsupported_grant_type",
+  "invalid_scope",
+  "access_denied",
+  "server_error",
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

@@ -6,6 +6,7 @@ import { fakeStore } from "./fake-store.js";
 import { fakeHooks } from "./hooks/fake-hooks.js";
 import { fakeSecretTokens, fixedClock, sequentialRandom } from "./kernel/fakes.js";
 import { fakeSecretBox, fakeTotp } from "./mfa/fake-mfa.js";
+import { fakeIdTokens } from "./oauth-server/fake-oauth-server.js";
 import { fakeSigner } from "./sessions/fake-signer.js";
 import { fakeDeliveries, fakeMailer, fakeSms } from "./verification/fake-senders.js";
 
@@ -64,6 +65,15 @@ export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): Auth
         template: "Your code is {{ .Code }}",
       },
     },
+    oauthServer: {
+      enabled: true,
+      allowDynamicRegistration: true,
+      authorizationPath: "/oauth/consent",
+      builtInConsentPage: false,
+      authorizationTtlSeconds: 600,
+      defaultScope: "email",
+      dynamicRegistrationPer5Min: 10,
+    },
     ...overrides,
   };
 }
@@ -89,6 +99,7 @@ export function fakeDeps(settings: Partial<AuthSettings> = {}) {
     totp: fakeTotp(),
     secretBox: fakeSecretBox(),
     settings: defaultAuthSettings(settings),
+    idTokens: fakeIdTokens(),
   } satisfies AuthDeps;
   return deps;
 }

@@ -5,6 +5,7 @@ import { describeExternalIdentityContract } from "./external/external-identities
 import type { MakeStore } from "./harness.js";
 import { describeFactorAttemptsContract } from "./mfa/attempts.contract.js";
 import { describeFactorStoreContract } from "./mfa/factors.contract.js";
+import { describeOAuthStoreContract } from "./oauth-server/oauth-store.contract.js";
 import { describeFlowStateContract } from "./pkce/flow-states.contract.js";
 import { describeLockContract } from "./sessions/locks.contract.js";
 import { describePasswordGrantContract } from "./sessions/password-grant.contract.js";
@@ -28,4 +29,5 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
   describeExternalIdentityContract(name, makeStore);
   describeFactorStoreContract(name, makeStore);
   describeFactorAttemptsContract(name, makeStore);
+  describeOAuthStoreContract(name, makeStore);
 }

@@ -47,6 +47,7 @@ export function loadConfig(
   const sms = S.sms.read(r);
   const hooks = S.hooks.read(r);
   const mfa = S.mfa.read(r);
+  const oauthServer = S.oauthServer.read(r);
 
   const embedded = S.db.isEmbedded(r);
   const notices: string[] = [];
@@ -70,6 +71,7 @@ export function loadConfig(
     ...S.sms.settle(sms, ctx),
     ...S.hooks.settle(hooks, ctx),
     ...S.mfa.settle(mfa, ctx),
+    ...S.oauthServer.settle(oauthServer, ctx),
   };
 
   const problems = [...r.problems, ...unknownFamilyMembers(vars, knownNames)];

@@ -82,4 +82,5 @@ export type Config = GeneralConfig &
     readonly sms: SmsConfig;
     readonly hooks: HooksConfig;
     readonly mfa: MfaConfig;
+    readonly oauthServer: import("./sections/oauth-server.js").OAuthServerConfig;
   };

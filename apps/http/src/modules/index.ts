@@ -8,6 +8,7 @@ import { jwtModule } from "./jwt/index.js";
 import { mailModule } from "./mail/index.js";
 import { mfaModule } from "./mfa/index.js";
 import type { HttpModule } from "./module.js";
+import { oauthServerModule } from "./oauth-server/index.js";
 import { pkceModule } from "./pkce/index.js";
 import { rateLimitsModule } from "./rate-limits/index.js";
 import { securityModule } from "./security/index.js";
@@ -41,4 +42,5 @@ export const MODULES: readonly HttpModule[] = [
   smsModule,
   hooksModule,
   mfaModule,
+  oauthServerModule,
 ];

@@ -1,4 +1,4 @@
-import { cryptoRandom, otpauthTotp, type Sql, systemClock } from "@authsvc/adapters";
+import { cryptoRandom, idTokenSigner, otpauthTotp, type Sql, systemClock } from "@authsvc/adapters";
 import type { AuthDeps, DeliveryQueue } from "@authsvc/core";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
@@ -30,5 +30,6 @@ export function authDepsOf(config: Config, sql: Sql, logger: Logger, deliveries:
     settings: authSettingsOf(config),
     totp: otpauthTotp(),
     secretBox: secretBoxOf(config),
+    idTokens: idTokenSigner(config.jwt.keys),
   };
 }

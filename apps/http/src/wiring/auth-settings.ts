@@ -4,6 +4,7 @@ import { redirectSettings } from "../config/sections/general.js";
 import { jwtSettings } from "../config/sections/jwt.js";
 import { mailSettings } from "../config/sections/mail.js";
 import { mfaSettings } from "../config/sections/mfa.js";
+import { oauthServerSettings } from "../config/sections/oauth-server.js";
 import { securitySettings } from "../config/sections/security.js";
 import { sessionsSettings } from "../config/sections/sessions.js";
 import { smsSettings } from "../config/sections/sms.js";
@@ -20,5 +21,6 @@ export function authSettingsOf(config: Config): AuthSettings {
     sessions: sessionsSettings(config),
     signup: signupSettings(config),
     mfa: mfaSettings(config),
+    oauthServer: oauthServerSettings(config),
   };
 }

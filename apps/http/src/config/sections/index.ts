@@ -14,3 +14,4 @@ import * as sms from "./sms.js";
 import * as telemetry from "./telemetry.js";
 
 export { api, db, external, general, hooks, jwt, mail, mfa, rateLimits, security, sessions, sms, telemetry };
+export * as oauthServer from "./oauth-server.js";
