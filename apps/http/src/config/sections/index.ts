@@ -13,5 +13,5 @@ import * as sessions from "./sessions.js";
 import * as sms from "./sms.js";
 import * as telemetry from "./telemetry.js";
 
-export { api, db, external, general, hooks, jwt, mail, mfa, rateLimits, security, sessions, sms, telemetry };
 export * as oauthServer from "./oauth-server.js";
+export { api, db, external, general, hooks, jwt, mail, mfa, rateLimits, security, sessions, sms, telemetry };
