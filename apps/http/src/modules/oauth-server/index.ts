@@ -2,6 +2,7 @@ import * as oauthServer from "../../config/sections/oauth-server.js";
 import { sectionOf } from "../../config/sections/section.js";
 import { authorizeRoutes } from "../../routes/oauth/authorize.js";
 import { clientRoutes } from "../../routes/oauth/clients.js";
+import { consentPageRoutes } from "../../routes/oauth/consent-page.js";
 import { discoveryRoutes } from "../../routes/oauth/discovery.js";
 import { tokenEndpointRoutes } from "../../routes/oauth/token.js";
 import { oauthUserRoutes } from "../../routes/oauth/user.js";
@@ -19,6 +20,7 @@ export const oauthServerModule: HttpModule = {
       tokenEndpointRoutes(ctx.auth),
       clientRoutes(ctx.auth, ctx.rateLimit),
       oauthUserRoutes(ctx.auth),
+      consentPageRoutes(ctx.auth, ctx.rateLimit),
     ),
   statuses: {
     oauth_client_not_found: 404,
