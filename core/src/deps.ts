@@ -4,6 +4,7 @@ import type { AdminDeps } from "./admin/deps.js";
 import type { ExternalDeps } from "./external/deps.js";
 import type { HooksDeps } from "./hooks/deps.js";
 import type { MfaDeps } from "./mfa/deps.js";
+import type { OAuthServerDeps } from "./oauth-server/deps.js";
 import type { PasskeysDeps } from "./passkeys/deps.js";
 import type { PasswordlessDeps } from "./passwordless/deps.js";
 import type { RecoveryDeps } from "./recovery/deps.js";
@@ -29,8 +30,10 @@ export interface AuthDeps
       ExternalDeps &
       HooksDeps &
       MfaDeps &
-      PasskeysDeps,
-    "store"
+      PasskeysDeps &
+      OAuthServerDeps,
+    "store" | "hooks"
   > {
   readonly store: Store;
+  readonly hooks: HooksDeps["hooks"];
 }

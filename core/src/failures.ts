@@ -13,6 +13,7 @@ import {
   kernelFailures,
 } from "./kernel/index.js";
 import { mfaFailures } from "./mfa/failures.js";
+import { oauthServerFailures } from "./oauth-server/failures.js";
 import { passkeysFailures } from "./passkeys/failures.js";
 import { pkceFailures } from "./pkce/failures.js";
 import { sessionsFailures } from "./sessions/failures.js";
@@ -33,6 +34,7 @@ const parts = [
   hooksFailures,
   mfaFailures,
   passkeysFailures,
+  oauthServerFailures,
 ] as const;
 
 type Intersection<U> = (U extends unknown ? (part: U) => void : never) extends (part: infer I) => void

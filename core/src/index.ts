@@ -86,7 +86,7 @@ export type { DeliveryFailure, DeliveryQueue } from "./kernel/ports/delivery-que
 export type { CommittedOutcome, MethodTraits, PortTraits } from "./kernel/ports/port-traits.js";
 export type { Random } from "./kernel/ports/random.js";
 export type { SecretTokens } from "./kernel/ports/secret-tokens.js";
-export { resolveRedirect } from "./kernel/redirect.js";
+export { isRedirectAllowed, resolveRedirect } from "./kernel/redirect.js";
 export type { Result } from "./kernel/result.js";
 // Kernel
 export type { KernelSettings } from "./kernel/settings.js";
@@ -112,6 +112,9 @@ export {
   verifyFactor,
 } from "./mfa/index.js";
 export type { MfaSettings } from "./mfa/settings.js";
+export type { OAuthServerRepositories } from "./oauth-server/deps.js";
+// OAuth server
+export * from "./oauth-server/index.js";
 // Passkeys
 export * from "./passkeys/index.js";
 export { sendMagicLink } from "./passwordless/send-magic-link.js";

@@ -2,6 +2,7 @@ import type { AccountSettingsSettings } from "./account-settings/settings.js";
 import type { ExternalSettings } from "./external/settings.js";
 import type { KernelSettings } from "./kernel/index.js";
 import type { MfaSliceSettings } from "./mfa/settings.js";
+import type { OAuthServerSliceSettings } from "./oauth-server/settings.js";
 import type { PasskeysSliceSettings } from "./passkeys/settings.js";
 import type { SessionsSettings } from "./sessions/settings.js";
 
@@ -15,4 +16,5 @@ export interface AuthSettings
     ExternalSettings,
     AccountSettingsSettings,
     MfaSliceSettings,
-    PasskeysSliceSettings {}
+    PasskeysSliceSettings,
+    OAuthServerSliceSettings {}

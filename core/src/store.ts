@@ -4,6 +4,7 @@ import type { ExternalRepositories } from "./external/deps.js";
 import type { HooksRepositories } from "./hooks/index.js";
 import type { Transactor } from "./kernel/index.js";
 import type { MfaRepositories } from "./mfa/deps.js";
+import type { OAuthServerRepositories } from "./oauth-server/deps.js";
 import type { PasskeysRepositories } from "./passkeys/deps.js";
 import type { PasswordlessRepositories } from "./passwordless/deps.js";
 import type { PkceRepositories } from "./pkce/deps.js";
@@ -24,7 +25,8 @@ export interface Repositories
         PasswordlessRepositories &
         AccountSettingsRepositories &
         ExternalRepositories &
-        PasskeysRepositories,
+        PasskeysRepositories &
+        OAuthServerRepositories,
       "factors"
     >,
     // MFA's factor store is the full one; the other slices only read factors through it.

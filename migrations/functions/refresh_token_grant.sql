@@ -5,6 +5,9 @@
 -- both. Outcomes (grant_outcome):
 --
 --   not_found  no such token, or its session or user is gone
+--   client_required / client_not_allowed
+--              the session was issued to an OAuth client other than p_client_id (none: `POST /token`),
+--              or to none while a client authenticated: nothing written
 --   banned     the user is banned at p_now: nothing written, the token stays usable
 --   session_expired / session_inactive / session_superseded
 --              the session controls (core/src/sessions/session-limits.ts): the session's not_after or
@@ -41,7 +44,9 @@ create or replace function {{namespace}}.refresh_token_grant(
   p_timebox_ms bigint,
   p_inactivity_timeout_ms bigint,
   p_single_per_user boolean,
-  p_ip_address text
+  p_ip_address text,
+  -- The OAuth client that authenticated (`POST /oauth/token`), null for `POST /token`.
+  p_client_id uuid
 )
 returns table (
   grant_outcome text,
@@ -55,6 +60,8 @@ returns table (
   session_updated_at timestamptz,
   session_refreshed_at timestamptz,
   session_not_after timestamptz,
+  session_oauth_client_id uuid,
+  session_scopes text,
   -- The user, for the outcomes past the session controls as the session fields: its snapshot when the
   -- snapshot was made from the row as it is (else the body built now), and the two secrets of its row
   -- that a snapshot leaves out.
@@ -88,6 +95,7 @@ begin
   -- newest version), so a token rotated meanwhile is seen revoked.
   select
     ls.id, ls.user_id, ls.created_at, ls.updated_at, ls.refreshed_at, ls.not_after, ls.aal, ls.amr,
+    ls.oauth_client_id, ls.scopes,
     lt.id, lt.token_hash, lt.user_id, lt.session_id, lt.parent_id, lt.revoked, lt.created_at, lt.updated_at,
     lu.banned_until,
     coalesce(nullif(lu.phone, ''), nullif(lu.email, ''), ''),
@@ -98,6 +106,7 @@ begin
     lus.body
   into
     s.id, s.user_id, s.created_at, s.updated_at, s.refreshed_at, s.not_after, s.aal, s.amr,
+    s.oauth_client_id, s.scopes,
     t.id, t.token_hash, t.user_id, t.session_id, t.parent_id, t.revoked, t.created_at, t.updated_at,
     user_banned_until, actor_username,
     row_version,
@@ -121,6 +130,17 @@ begin
   -- Every other outcome names the token's session and user.
   grant_session_id := t.session_id;
   grant_user_id := t.user_id;
+  -- A session issued to an OAuth client is refreshed by that client only, and only at its endpoint.
+  if s.oauth_client_id is not null and p_client_id is distinct from s.oauth_client_id then
+    grant_outcome := 'client_required';
+    return next;
+    return;
+  end if;
+  if s.oauth_client_id is null and p_client_id is not null then
+    grant_outcome := 'client_not_allowed';
+    return next;
+    return;
+  end if;
   if user_banned_until is not null and user_banned_until > p_now then
     grant_outcome := 'banned';
     return next;
@@ -175,6 +195,8 @@ begin
   session_updated_at := s.updated_at;
   session_refreshed_at := s.refreshed_at;
   session_not_after := s.not_after;
+  session_oauth_client_id := s.oauth_client_id;
+  session_scopes := s.scopes;
   if snapshot_version is not null and snapshot_version = row_version then
     user_body := snapshot;
   else

@@ -110,13 +110,13 @@ describe("database functions", () => {
     const upgrade = await migrate(sql, { namespace: ns, migrationsDir: resolveMigrationsDir() });
     const names = await shippedNames();
     expect(upgrade).toEqual({
-      applied: ["0015_mfa_attempts", "0016_grant_client_address"],
+      applied: ["0015_mfa_attempts", "0016_grant_client_address", "0017_oauth_server"],
       functions: names,
     });
     const after = await definitions(sql, ns);
-    // 0016 gave the two grants a last parameter, the client's address; the snapshot triggers learned
-    // the bulk path (user_snapshots_flush, a file of its own with the two it calls); every other
-    // function is as it was.
+    // 0016 gave the two grants a last parameter, the client's address, and 0017 the refresh grant one
+    // more, the OAuth client; the snapshot triggers learned the bulk path (user_snapshots_flush, a file
+    // of its own with the two it calls); every other function is as it was.
     const changed = (signature: string) => /\.(password|refresh_token)_grant\(/.test(signature);
     const rewritten = (signature: string) =>
       /\.(user_snapshot_of_user|user_snapshot_of_owner|user_snapshots_rebuild)\(/.test(signature);
@@ -138,7 +138,9 @@ describe("database functions", () => {
     expect(Object.keys(after).filter(changed)).toEqual(
       Object.keys(before)
         .filter(changed)
-        .map((signature) => signature.replace(/\)$/, ",text)")),
+        .map((signature) =>
+          signature.replace(/\)$/, signature.includes("refresh_token_grant") ? ",text,uuid)" : ",text)"),
+        ),
     );
     // Every function the migrations create has its file, and no file names a function they lack.
     expect(Object.keys(before).map((signature) => signature.replace(/^<ns>\.|\(.*$/g, ""))).toEqual(

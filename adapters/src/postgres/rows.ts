@@ -151,6 +151,8 @@ export function sessionFromRow(row: Row): Session {
     updatedAt: date(row.updated_at),
     refreshedAt: dateOrNull(row.refreshed_at),
     notAfter: dateOrNull(row.not_after),
+    // An OAuth client's session only; a first-party session has neither field.
+    ...(row.oauth_client_id ? { oauthClientId: String(row.oauth_client_id), scopes: row.scopes ?? "" } : {}),
   };
 }
 
@@ -164,6 +166,9 @@ export function sessionColumns(sql: Queryable, session: Session) {
     updated_at: session.updatedAt,
     refreshed_at: session.refreshedAt,
     not_after: session.notAfter,
+    ...(session.oauthClientId === undefined
+      ? {}
+      : { oauth_client_id: session.oauthClientId, scopes: session.scopes ?? "" }),
   };
 }
 

@@ -21,6 +21,8 @@ import { userFromSnapshot, userSnapshotOf } from "./user-snapshot.js";
 
 const GRANT_OUTCOMES = new Set([
   "not_found",
+  "client_required",
+  "client_not_allowed",
   "banned",
   "session_expired",
   "session_inactive",
@@ -189,6 +191,8 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
           session_updated_at,
           session_refreshed_at,
           session_not_after,
+          session_oauth_client_id,
+          session_scopes,
           user_body,
           user_encrypted_password,
           user_reauthentication_token
@@ -201,7 +205,8 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
           ${input.limits.timeboxMs},
           ${input.limits.inactivityTimeoutMs},
           ${input.limits.singlePerUser},
-          ${input.ipAddress ?? ""}
+          ${input.ipAddress ?? ""},
+          ${input.clientId ?? null}
         )
       `;
       const kind = row?.outcome;
@@ -217,6 +222,8 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
         updated_at: row.session_updated_at,
         refreshed_at: row.session_refreshed_at,
         not_after: row.session_not_after,
+        oauth_client_id: row.session_oauth_client_id,
+        scopes: row.session_scopes,
       });
       return { kind, session, user: userFromSnapshot(row) };
     },

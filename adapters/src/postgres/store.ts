@@ -4,6 +4,7 @@ import { postgresAccountsRepositories } from "./accounts-store.js";
 import { postgresHookFunctions } from "./hooks-store.js";
 import { postgresChallengeStore, postgresFactorStore, postgresSessionAssurance } from "./mfa-store.js";
 import { assertValidNamespace } from "./migrate.js";
+import { postgresOAuthServerRepositories } from "./oauth-server-store.js";
 import { postgresExternalIdentities } from "./oauth-store.js";
 import { postgresPasskeyStore, postgresWebauthnChallengeStore } from "./passkeys-store.js";
 import { postgresFlowStateStore } from "./pkce-store.js";
@@ -33,6 +34,7 @@ function repositories(sql: Queryable, namespace: string, transaction?: Transacti
     assurance: postgresSessionAssurance(sql, { namespace }),
     passkeys: postgresPasskeyStore(sql, { namespace }),
     webauthnChallenges: postgresWebauthnChallengeStore(sql, { namespace }),
+    ...postgresOAuthServerRepositories(sql, { namespace }),
   };
   return Object.fromEntries(
     Object.entries(repos).map(([name, repository]) => [name, rejectingUnstorableInput(repository)]),

@@ -46,6 +46,8 @@ beforeAll(async () => {
       AUTHSVC_SMTP_HOST: sink.host,
       AUTHSVC_SMTP_PORT: String(sink.port),
       AUTHSVC_SMTP_ADMIN_EMAIL: "auth@example.com",
+      AUTHSVC_OAUTH_SERVER_ENABLED: "true",
+      AUTHSVC_OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION: "true",
     },
     { devJwtSecret: () => TEST_JWT_SECRET },
   );

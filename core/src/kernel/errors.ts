@@ -1,6 +1,7 @@
 /**
  * The error vocabulary: every `error_code` string of the reference (its `apierrors/errorcode.go`), plus
- * the HTTP protocol's own (`not_found`, `method_not_allowed`) and `email_send_failed`, defined once. A
+ * the HTTP protocol's own (`not_found`, `method_not_allowed`), OAuth 2.1's error words and
+ * `email_send_failed`, defined once. A
  * capability uses these; it adds none here unless the reference grows one. A code has an HTTP status
  * when a module owns it (the `statuses` of its module in apps/http); a code no failure uses needs none.
  */
@@ -117,6 +118,14 @@ export const ErrorCodes = [
   "webauthn_challenge_expired",
   "webauthn_verification_failed",
   "webauthn_credential_exists",
+  // OAuth 2.1's own error words, answered by the OAuth server's endpoints (RFC 6749 §5.2)
+  "invalid_request",
+  "invalid_client",
+  "invalid_grant",
+  "unsupported_grant_type",
+  "invalid_scope",
+  "access_denied",
+  "server_error",
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

@@ -18,6 +18,9 @@ export interface AccessTokenClaims {
   readonly amr: readonly AmrEntry[];
   readonly session_id: string;
   readonly is_anonymous: boolean;
+  /** An OAuth client's session: the client and the scopes granted to it (space-separated). */
+  readonly client_id?: string;
+  readonly scope?: string;
 }
 
 /** The claims of a fresh access token for `user` in `session`, valid for `expSeconds` from `now`. */
@@ -42,5 +45,8 @@ export function accessTokenClaims(
     amr: [...session.amr].sort((a, b) => b.timestamp - a.timestamp),
     session_id: session.id,
     is_anonymous: user.isAnonymous,
+    ...(session.oauthClientId === undefined
+      ? {}
+      : { client_id: session.oauthClientId, scope: session.scopes ?? "" }),
   };
 }

@@ -41,5 +41,11 @@ export const sessionsFailures = {
   // GET /user answers the same mismatch as a validation failure (the reference's user.go).
   audienceMismatch: ["validation_failed", "Token audience doesn't match request audience"],
   grantTypeUnsupported: ["invalid_credentials", "unsupported_grant_type"],
+  // A refresh of an OAuth client's session (authsvc as an OAuth server), answered as OAuth `invalid_client`
+  oauthSessionNeedsItsClient: ["invalid_credentials", "Client authentication required for OAuth session"],
+  clientNotAllowedForSession: [
+    "invalid_credentials",
+    "Client authentication not allowed for non-OAuth session",
+  ],
   logoutScopeInvalid: ["validation_failed", (scope: string) => `Unsupported logout scope "${scope}"`],
 } as const satisfies FailureCatalogue;

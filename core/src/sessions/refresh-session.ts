@@ -20,7 +20,7 @@ const alreadyUsed = () => failures.refreshTokenAlreadyUsed();
 export async function refreshSession(
   deps: Pick<SessionsDeps, "store" | "clock" | "tokens" | "signer" | "settings"> &
     Partial<Pick<SessionsDeps, "hooks">>,
-  input: { refreshToken: string },
+  input: { refreshToken: string; clientId?: string | undefined },
 ): Promise<Result<SessionTokens>> {
   const presented = input.refreshToken;
   const child = deps.tokens.child(presented);
@@ -33,6 +33,7 @@ export async function refreshSession(
     rotationEnabled,
     reuseIntervalMs,
     limits: deps.settings.sessions,
+    clientId: input.clientId,
   };
   // The whole transition (decideRefresh's, after the session controls of session-limits.ts) in one
   // step of the store: one statement on Postgres.
@@ -40,6 +41,10 @@ export async function refreshSession(
   switch (outcome.kind) {
     case "not_found":
       return err(notFound());
+    case "client_required":
+      return err(failures.oauthSessionNeedsItsClient());
+    case "client_not_allowed":
+      return err(failures.clientNotAllowedForSession());
     case "banned":
       return err(failures.userBannedAtTokenGrant());
     // The session controls: the session ended (not_after, timebox), went idle, or was superseded.

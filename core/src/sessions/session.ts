@@ -20,6 +20,13 @@ export interface Session {
    * SAML sign-ins (the assertion's NotOnOrAfter); nothing here sets it yet, but a stored one is obeyed.
    */
   readonly notAfter: Date | null;
+  /**
+   * The OAuth client the session was issued to (authsvc as an OAuth server), absent for a first-party
+   * session: only that client refreshes it, at `POST /oauth/token`.
+   */
+  readonly oauthClientId?: string;
+  /** The scopes granted to that client, space-separated (absent with `oauthClientId`). */
+  readonly scopes?: string;
 }
 
 /** A refresh token as stored: only its SHA-256 hash is kept. */

@@ -6,6 +6,7 @@ import { fakeStore } from "./fake-store.js";
 import { fakeHooks } from "./hooks/fake-hooks.js";
 import { fakeSecretTokens, fixedClock, sequentialRandom } from "./kernel/fakes.js";
 import { fakeSecretBox, fakeTotp } from "./mfa/fake-mfa.js";
+import { fakeIdTokens } from "./oauth-server/fake-oauth-server.js";
 import { fakeWebAuthn } from "./passkeys/fake-webauthn.js";
 import { fakeSigner } from "./sessions/fake-signer.js";
 import { fakeDeliveries, fakeMailer, fakeSms } from "./verification/fake-senders.js";
@@ -70,6 +71,15 @@ export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): Auth
       rp: { id: "localhost", name: "authsvc", origins: ["http://localhost:5173"] },
       mfa: { enrollEnabled: true, verifyEnabled: true },
     },
+    oauthServer: {
+      enabled: true,
+      allowDynamicRegistration: true,
+      authorizationPath: "/oauth/consent",
+      builtInConsentPage: false,
+      authorizationTtlSeconds: 600,
+      defaultScope: "email",
+      dynamicRegistrationPer5Min: 10,
+    },
     ...overrides,
   };
 }
@@ -96,6 +106,7 @@ export function fakeDeps(settings: Partial<AuthSettings> = {}) {
     secretBox: fakeSecretBox(),
     webauthn: fakeWebAuthn(),
     settings: defaultAuthSettings(settings),
+    idTokens: fakeIdTokens(),
   } satisfies AuthDeps;
   return deps;
 }

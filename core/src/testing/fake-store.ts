@@ -5,6 +5,12 @@ import { fakeExternalIdentities } from "./external/fake-external-identities.js";
 import { emptyTables, type FakeTables } from "./fake-tables.js";
 import { fakeHookFunctions } from "./hooks/fake-hooks.js";
 import { fakeAssurance, fakeChallenges, fakeFactors } from "./mfa/fake-mfa.js";
+import {
+  emptyOAuthTables,
+  fakeOAuthAuthorizations,
+  fakeOAuthClients,
+  fakeOAuthConsents,
+} from "./oauth-server/fake-oauth-server.js";
 import { fakePasskeys, fakeWebauthnChallenges } from "./passkeys/fake-passkeys.js";
 import { fakeFlowStates } from "./pkce/fake-flow-states.js";
 import { rowLocks } from "./row-locks.js";
@@ -17,6 +23,7 @@ export type { FakeTables } from "./fake-tables.js";
 /** An in-memory `Store` whose tables a test can inspect. */
 export function fakeStore(): Store & { tables: FakeTables } {
   const tables = emptyTables();
+  const oauth = emptyOAuthTables();
   const repos: Repositories = {
     users: fakeUsers(tables),
     identities: fakeIdentities(tables),
@@ -31,11 +38,14 @@ export function fakeStore(): Store & { tables: FakeTables } {
     assurance: fakeAssurance(tables),
     passkeys: fakePasskeys(tables),
     webauthnChallenges: fakeWebauthnChallenges(tables),
+    oauthClients: fakeOAuthClients(oauth, tables),
+    oauthAuthorizations: fakeOAuthAuthorizations(oauth),
+    oauthConsents: fakeOAuthConsents(oauth, tables),
   };
   const begin = rowLocks();
   const transaction: Store["transaction"] = async (fn) => {
     const locks = begin();
-    const { users, sessions, factors } = repos;
+    const { users, sessions, factors, oauthAuthorizations } = repos;
     try {
       return await fn({
         ...repos,
@@ -51,6 +61,13 @@ export function fakeStore(): Store & { tables: FakeTables } {
           lock: async (id) => {
             await locks.lock(`sessions/${id}`);
             return sessions.lock(id);
+          },
+        },
+        oauthAuthorizations: {
+          ...oauthAuthorizations,
+          lockApprovedByCode: async (hash) => {
+            await locks.lock(`oauth-codes/${hash}`);
+            return oauthAuthorizations.lockApprovedByCode(hash);
           },
         },
         factors: {

@@ -28,6 +28,8 @@ export * from "./kernel/fakes.js";
 export * from "./mfa/attempts.contract.js";
 export * from "./mfa/factors.contract.js";
 export * from "./mfa/fake-mfa.js";
+export * from "./oauth-server/fake-oauth-server.js";
+export * from "./oauth-server/oauth-store.contract.js";
 export * from "./pkce/fake-flow-states.js";
 export * from "./pkce/flow-states.contract.js";
 export * from "./sessions/fake-signer.js";

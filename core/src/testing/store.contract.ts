@@ -5,6 +5,7 @@ import { describeExternalIdentityContract } from "./external/external-identities
 import type { MakeStore } from "./harness.js";
 import { describeFactorAttemptsContract } from "./mfa/attempts.contract.js";
 import { describeFactorStoreContract } from "./mfa/factors.contract.js";
+import { describeOAuthStoreContract } from "./oauth-server/oauth-store.contract.js";
 import { describePasskeyStoreContract } from "./passkeys/passkeys.contract.js";
 import { describeFlowStateContract } from "./pkce/flow-states.contract.js";
 import { describeLockContract } from "./sessions/locks.contract.js";
@@ -30,4 +31,5 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
   describeFactorStoreContract(name, makeStore);
   describeFactorAttemptsContract(name, makeStore);
   describePasskeyStoreContract(name, makeStore);
+  describeOAuthStoreContract(name, makeStore);
 }

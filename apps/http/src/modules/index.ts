@@ -9,6 +9,7 @@ import { jwtModule } from "./jwt/index.js";
 import { mailModule } from "./mail/index.js";
 import { mfaModule } from "./mfa/index.js";
 import type { HttpModule } from "./module.js";
+import { oauthServerModule } from "./oauth-server/index.js";
 import { openapiModule } from "./openapi/index.js";
 import { passkeysModule } from "./passkeys/index.js";
 import { pkceModule } from "./pkce/index.js";
@@ -47,4 +48,5 @@ export const MODULES: readonly HttpModule[] = [
   cleanupModule,
   openapiModule,
   passkeysModule,
+  oauthServerModule,
 ];

@@ -16,6 +16,11 @@ export interface RefreshGrantInput {
   readonly limits: SessionLimits;
   /** The client's address, for the audit entries of a rotation; absent: none recorded. */
   readonly ipAddress?: string | undefined;
+  /**
+   * The OAuth client that authenticated (`POST /oauth/token`); absent for `POST /token`. A session
+   * issued to a client is refreshed by it alone, and a first-party session by no client.
+   */
+  readonly clientId?: string | undefined;
 }
 
 /**
@@ -25,6 +30,10 @@ export interface RefreshGrantInput {
  */
 export type RefreshGrantOutcome =
   | { readonly kind: "not_found" }
+  /** The session belongs to an OAuth client and another one, or none, asked: nothing written. */
+  | { readonly kind: "client_required" }
+  /** A first-party session asked for by an OAuth client: nothing written. */
+  | { readonly kind: "client_not_allowed" }
   | { readonly kind: "banned" }
   /** The session's `not_after` or timebox passed. */
   | { readonly kind: "session_expired" }

@@ -20,6 +20,12 @@ export function fakeRefreshGrant(
     const session = token && t.sessions.get(token.sessionId);
     const user = token && t.users.get(token.userId);
     if (!token || !session || !user) return { kind: "not_found" };
+    if (session.oauthClientId !== undefined && input.clientId !== session.oauthClientId) {
+      return { kind: "client_required" };
+    }
+    if (session.oauthClientId === undefined && input.clientId !== undefined) {
+      return { kind: "client_not_allowed" };
+    }
     const { now } = input;
     if (isBanned(user, now)) return { kind: "banned" };
     const end = sessionEnd(session, input.limits, now, token.updatedAt);

@@ -14,7 +14,11 @@ export const refreshTokenHttpGrant = httpGrant(
     // The reference answers a missing refresh token with an OAuth-style error body.
     if (!refreshToken)
       return c.json({ error: "invalid_request", error_description: "refresh_token required" }, 400);
-    return c.json(sessionJson(unwrap(await run({ refreshToken }))));
+    const refreshed = await run({ refreshToken });
+    // An OAuth client's session is refreshed at `POST /oauth/token` only; the reference answers OAuth-style.
+    if (!refreshed.ok && refreshed.error.failure === "oauthSessionNeedsItsClient")
+      return c.json({ error: "invalid_client", error_description: refreshed.error.message }, 400);
+    return c.json(sessionJson(unwrap(refreshed)));
   },
   RefreshGrant,
 );

@@ -1,0 +1,248 @@
+import type {
+  CodeChallengeMethod,
+  OAuthAuthorization,
+  OAuthAuthorizationStore,
+  OAuthClient,
+  OAuthClientStore,
+  OAuthConsent,
+  OAuthConsentStore,
+  OAuthServerRepositories,
+} from "@authsvc/core";
+import type { Row } from "postgres";
+import { isUuid, json, type Queryable } from "./rows.js";
+
+function clientFromRow(row: Row): OAuthClient {
+  return {
+    id: row.id,
+    secretHash: row.client_secret_hash,
+    registrationType: row.registration_type,
+    clientType: row.client_type,
+    authMethod: row.token_endpoint_auth_method,
+    redirectUris: row.redirect_uris,
+    grantTypes: row.grant_types,
+    name: row.client_name,
+    uri: row.client_uri,
+    logoUri: row.logo_uri,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function clientColumns(sql: Queryable, client: OAuthClient) {
+  return {
+    id: client.id,
+    client_secret_hash: client.secretHash,
+    registration_type: client.registrationType,
+    client_type: client.clientType,
+    token_endpoint_auth_method: client.authMethod,
+    redirect_uris: json(sql, client.redirectUris),
+    grant_types: json(sql, client.grantTypes),
+    client_name: client.name,
+    client_uri: client.uri,
+    logo_uri: client.logoUri,
+    created_at: client.createdAt,
+    updated_at: client.updatedAt,
+  };
+}
+
+function authorizationFromRow(row: Row): OAuthAuthorization {
+  return {
+    id: row.id,
+    authorizationId: row.authorization_id,
+    clientId: row.client_id,
+    userId: row.user_id,
+    redirectUri: row.redirect_uri,
+    scope: row.scope,
+    state: row.state,
+    resource: row.resource,
+    codeChallenge: row.code_challenge,
+    codeChallengeMethod: row.code_challenge_method as CodeChallengeMethod,
+    nonce: row.nonce,
+    status: row.status,
+    codeHash: row.authorization_code,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    approvedAt: row.approved_at,
+    authTime: row.auth_time,
+  };
+}
+
+function authorizationColumns(a: OAuthAuthorization) {
+  return {
+    id: a.id,
+    authorization_id: a.authorizationId,
+    client_id: a.clientId,
+    user_id: a.userId,
+    redirect_uri: a.redirectUri,
+    scope: a.scope,
+    state: a.state,
+    resource: a.resource,
+    code_challenge: a.codeChallenge,
+    code_challenge_method: a.codeChallengeMethod,
+    nonce: a.nonce,
+    status: a.status,
+    authorization_code: a.codeHash,
+    created_at: a.createdAt,
+    expires_at: a.expiresAt,
+    approved_at: a.approvedAt,
+    auth_time: a.authTime,
+  };
+}
+
+function consentFromRow(row: Row): OAuthConsent {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    clientId: row.client_id,
+    scopes: row.scopes,
+    grantedAt: row.granted_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+/** `OAuthClientStore` over `oauth_clients`; a deleted client (`deleted_at`) is never read. */
+export function postgresOAuthClients(sql: Queryable, options: { namespace: string }): OAuthClientStore {
+  const ns = sql(options.namespace);
+  const clients = sql`${ns}.oauth_clients`;
+  return {
+    async insert(client) {
+      await sql`insert into ${clients} ${sql(clientColumns(sql, client))}`;
+    },
+    async find(id) {
+      if (!isUuid(id)) return null;
+      const [row] = await sql`select * from ${clients} where id = ${id} and deleted_at is null`;
+      return row ? clientFromRow(row) : null;
+    },
+    async list() {
+      const rows = await sql`select * from ${clients} where deleted_at is null order by created_at desc, id`;
+      return rows.map(clientFromRow);
+    },
+    async update(client) {
+      const { id: _id, created_at: _created, ...columns } = clientColumns(sql, client);
+      const result = await sql`
+        update ${clients} set ${sql(columns)} where id = ${client.id} and deleted_at is null`;
+      return result.count > 0;
+    },
+    async softDelete(id, at) {
+      if (!isUuid(id)) return false;
+      // The client's sessions end with it, in the same statement.
+      const [row] = await sql`
+        with deleted as (
+          update ${clients} set deleted_at = ${at}, updated_at = ${at}
+          where id = ${id} and deleted_at is null
+          returning id
+        ), ended as (
+          delete from ${ns}.sessions where oauth_client_id in (select id from deleted)
+        )
+        select count(*)::int as n from deleted`;
+      return (row?.n ?? 0) > 0;
+    },
+  };
+}
+
+/**
+ * `OAuthAuthorizationStore` over `oauth_authorizations`. A code is spent by deleting its row after
+ * `for update`: a second exchange of one code waits for the first's lock, then finds the row gone.
+ */
+export function postgresOAuthAuthorizations(
+  sql: Queryable,
+  options: { namespace: string },
+): OAuthAuthorizationStore {
+  const table = sql`${sql(options.namespace)}.oauth_authorizations`;
+  return {
+    async insert(a) {
+      await sql`insert into ${table} ${sql(authorizationColumns(a))}`;
+    },
+    async lockByAuthorizationId(authorizationId) {
+      const [row] = await sql`
+        select * from ${table} where authorization_id = ${authorizationId} for update skip locked`;
+      return row ? authorizationFromRow(row) : null;
+    },
+    async lockApprovedByCode(codeHash) {
+      const [row] = await sql`
+        select * from ${table}
+        where authorization_code = ${codeHash} and status = 'approved'
+        for update`;
+      return row ? authorizationFromRow(row) : null;
+    },
+    async update(a) {
+      const { id: _id, ...columns } = authorizationColumns(a);
+      await sql`update ${table} set ${sql(columns)} where id = ${a.id}`;
+    },
+    async delete(id) {
+      const result = await sql`delete from ${table} where id = ${id}`;
+      return result.count > 0;
+    },
+    async deleteExpired(before) {
+      const result = await sql`delete from ${table} where expires_at < ${before}`;
+      return result.count;
+    },
+  };
+}
+
+/** `OAuthConsentStore` over `oauth_consents`, one row per (user, client). */
+export function postgresOAuthConsents(sql: Queryable, options: { namespace: string }): OAuthConsentStore {
+  const ns = sql(options.namespace);
+  const consents = sql`${ns}.oauth_consents`;
+  return {
+    async findActive(userId, clientId) {
+      if (!isUuid(userId) || !isUuid(clientId)) return null;
+      const [row] = await sql`
+        select * from ${consents}
+        where user_id = ${userId} and client_id = ${clientId} and revoked_at is null`;
+      return row ? consentFromRow(row) : null;
+    },
+    async grant(c) {
+      await sql`
+        insert into ${consents} (id, user_id, client_id, scopes, granted_at, revoked_at)
+        values (${c.id}, ${c.userId}, ${c.clientId}, ${c.scopes}, ${c.grantedAt}, null)
+        on conflict (user_id, client_id) do update
+        set scopes = excluded.scopes, granted_at = excluded.granted_at, revoked_at = null`;
+    },
+    async listActive(userId) {
+      if (!isUuid(userId)) return [];
+      const rows = await sql`
+        select to_json(c) as consent, to_json(k) as client
+        from ${consents} c
+        join ${ns}.oauth_clients k on k.id = c.client_id and k.deleted_at is null
+        where c.user_id = ${userId} and c.revoked_at is null
+        order by c.granted_at desc, c.id`;
+      const dated = (row: Record<string, unknown>, ...keys: string[]) => {
+        const out: Record<string, unknown> = { ...row };
+        for (const key of keys) out[key] = out[key] == null ? null : new Date(out[key] as string);
+        return out as Row;
+      };
+      return rows.map((row) => ({
+        consent: consentFromRow(dated(row.consent, "granted_at", "revoked_at")),
+        client: clientFromRow(dated(row.client, "created_at", "updated_at")),
+      }));
+    },
+    async revoke(userId, clientId, at) {
+      if (!isUuid(userId) || !isUuid(clientId)) return false;
+      const [row] = await sql`
+        with revoked as (
+          update ${consents} set revoked_at = ${at}
+          where user_id = ${userId} and client_id = ${clientId} and revoked_at is null
+          returning user_id, client_id
+        ), ended as (
+          delete from ${ns}.sessions s
+          using revoked r
+          where s.user_id = r.user_id and s.oauth_client_id = r.client_id
+        )
+        select count(*)::int as n from revoked`;
+      return (row?.n ?? 0) > 0;
+    },
+  };
+}
+
+/** The OAuth server's repositories on `sql`. */
+export function postgresOAuthServerRepositories(
+  sql: Queryable,
+  options: { namespace: string },
+): Pick<OAuthServerRepositories, "oauthClients" | "oauthAuthorizations" | "oauthConsents"> {
+  return {
+    oauthClients: postgresOAuthClients(sql, options),
+    oauthAuthorizations: postgresOAuthAuthorizations(sql, options),
+    oauthConsents: postgresOAuthConsents(sql, options),
+  };
+}

@@ -1,0 +1,90 @@
+/** OAuth server: authsvc as an OAuth 2.1 / OpenID Connect provider for other apps and MCP clients. */
+import type { AuthSettings } from "@authsvc/core";
+import * as k from "../kinds.js";
+import type { Reader } from "../reader.js";
+import type { Config } from "../types.js";
+import { defineVariables } from "../variable.js";
+import type { SettleContext } from "./context.js";
+
+const variable = defineVariables("OAuth server");
+export const variables = {
+  enabled: variable({
+    key: "OAUTH_SERVER_ENABLED",
+    kind: k.boolean,
+    default: "false",
+    description:
+      "Turns the OAuth 2.1 server on: `/oauth/authorize`, `/oauth/token`, the consent endpoints, `/oauth/userinfo`, client registration, `/user/oauth/grants`, `/admin/oauth/clients`, `/oauth/revoke`, `/oauth/introspect` and `/.well-known/oauth-authorization-server`. Off, they answer `404 feature_disabled`; `/.well-known/openid-configuration` is served either way. ID tokens (scope `openid`) need an asymmetric signing key in `JWT_KEYS`. See docs/oauth-server.md.",
+  }),
+  allowDynamicRegistration: variable({
+    key: "OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION",
+    kind: k.boolean,
+    default: "false",
+    description:
+      "Lets anyone register a client at `POST /oauth/clients/register` (RFC 7591), as MCP clients do; off, it answers `403 oauth_dynamic_client_registration_disabled`.",
+  }),
+  authorizationPath: variable({
+    key: "OAUTH_SERVER_AUTHORIZATION_PATH",
+    kind: k.text,
+    default: "",
+    description:
+      "Path of the consent page on `SITE_URL`: `/oauth/authorize` sends the browser to `<SITE_URL><path>?authorization_id=<id>`. Empty: in embedded mode, authsvc's own sign-in and consent page at `/oauth/consent`; otherwise authorization requests are redirected back with `error=server_error`.",
+  }),
+  authorizationTtl: variable({
+    key: "OAUTH_SERVER_AUTHORIZATION_TTL",
+    kind: k.duration(1000),
+    default: "10m",
+    description:
+      "How long an authorization request waits for the user's consent, and how long its code can then be exchanged (counted from the request).",
+  }),
+  defaultScope: variable({
+    key: "OAUTH_SERVER_DEFAULT_SCOPE",
+    kind: k.text,
+    default: "email",
+    description:
+      "Scopes (space-separated, among `openid profile email phone offline_access`) of a request that names none.",
+  }),
+  dynamicRegistrationPer5Min: variable({
+    key: "RATE_LIMIT_OAUTH_DYNAMIC_CLIENT_REGISTER",
+    kind: k.wholeNumber({ min: 1 }),
+    default: "10",
+    description:
+      "`POST /oauth/clients/register` requests per 5 minutes per client IP, all instances together (applied when `RATE_LIMIT_HEADER` is set, as the other per-IP limits).",
+  }),
+};
+
+export interface OAuthServerConfig {
+  readonly enabled: boolean;
+  readonly allowDynamicRegistration: boolean;
+  readonly authorizationPath: string;
+  readonly builtInConsentPage: boolean;
+  readonly authorizationTtlSeconds: number;
+  readonly defaultScope: string;
+  readonly dynamicRegistrationPer5Min: number;
+}
+
+export const read = (r: Reader) => r.getAll(variables);
+
+export function settle(s: ReturnType<typeof read>, ctx: SettleContext): { oauthServer: OAuthServerConfig } {
+  return {
+    oauthServer: {
+      enabled: s.enabled,
+      allowDynamicRegistration: s.allowDynamicRegistration,
+      authorizationPath: s.authorizationPath,
+      builtInConsentPage: ctx.embedded && s.authorizationPath === "",
+      authorizationTtlSeconds: Math.max(1, Math.round(s.authorizationTtl / 1000)),
+      defaultScope: s.defaultScope.split(/\s+/).filter(Boolean).join(" ") || "email",
+      dynamicRegistrationPer5Min: s.dynamicRegistrationPer5Min,
+    },
+  };
+}
+
+/** The OAuth server's settings, as the use cases read them. */
+export function oauthServerSettings(config: Config): AuthSettings["oauthServer"] {
+  return { ...config.oauthServer };
+}
+
+declare module "../types.js" {
+  interface Config {
+    readonly oauthServer: OAuthServerConfig;
+  }
+}

@@ -1,0 +1,45 @@
+import { idTokenSigner } from "@authsvc/adapters";
+import * as oauthServer from "../../config/sections/oauth-server.js";
+import { sectionOf } from "../../config/sections/section.js";
+import { authorizeRoutes } from "../../routes/oauth/authorize.js";
+import { clientRoutes } from "../../routes/oauth/clients.js";
+import { consentPageRoutes } from "../../routes/oauth/consent-page.js";
+import { discoveryRoutes } from "../../routes/oauth/discovery.js";
+import { tokenEndpointRoutes } from "../../routes/oauth/token.js";
+import { oauthUserRoutes } from "../../routes/oauth/user.js";
+import type { HttpModule } from "../module.js";
+import { routesOf } from "../module.js";
+
+/** authsvc as an OAuth 2.1 / OpenID Connect provider (docs/oauth-server.md). */
+export const oauthServerModule: HttpModule = {
+  name: "oauth-server",
+  section: sectionOf(oauthServer),
+  settings: (config) => ({ oauthServer: oauthServer.oauthServerSettings(config) }),
+  ports: ({ config }) => ({ idTokens: idTokenSigner(config.jwt.keys) }),
+  routes: (ctx) =>
+    routesOf(
+      discoveryRoutes(ctx.auth),
+      authorizeRoutes(ctx.auth),
+      tokenEndpointRoutes(ctx.auth),
+      clientRoutes(ctx.auth, ctx.rateLimit),
+      oauthUserRoutes(ctx.auth),
+      consentPageRoutes(ctx.auth, ctx.rateLimit),
+    ),
+  statuses: {
+    oauth_client_not_found: 404,
+    oauth_authorization_not_found: 404,
+    oauth_consent_not_found: 404,
+    oauth_dynamic_client_registration_disabled: 403,
+    invalid_request: 400,
+    invalid_client: 400,
+    invalid_grant: 400,
+    unsupported_grant_type: 400,
+    invalid_scope: 400,
+    access_denied: 400,
+    server_error: 500,
+  },
+  failureStatuses: {
+    // /oauth/authorize answers an unknown client with 400 (the admin API with the code's 404).
+    authorizeClientNotFound: 400,
+  },
+};

@@ -1,0 +1,103 @@
+import { memoryLimiterStore } from "@authsvc/adapters";
+import {
+  type AuthDeps,
+  type ClientFields,
+  deleteClient,
+  failures,
+  findClient,
+  regenerateClientSecret,
+  registerClient,
+  updateClient,
+} from "@authsvc/core";
+import { Hono, type MiddlewareHandler } from "hono";
+import * as v from "valibot";
+import type { AppEnv } from "../../http/app-env.js";
+import { defined, parseBody, text, unwrap } from "../../http/body.js";
+import { requireAdmin } from "../../http/middleware/auth.js";
+import { readJsonObject } from "../../http/middleware/json-body.js";
+import { limitPerClient, limitWindow, type RateLimits } from "../../http/middleware/rate-limit.js";
+import { clientJson, requireOAuthServer } from "./oauth-http.js";
+
+const uris = v.pipe(
+  v.nullish(v.array(v.string("a string"), "an array of strings")),
+  v.transform((x) => x ?? undefined),
+);
+
+/** The registration body (RFC 7591 §2); unknown fields (`scope`, `response_types`, …) are ignored. */
+const ClientBody = v.object({
+  redirect_uris: uris,
+  client_type: text,
+  token_endpoint_auth_method: text,
+  grant_types: uris,
+  client_name: text,
+  client_uri: text,
+  logo_uri: text,
+});
+
+function fieldsOf(json: Record<string, unknown>): ClientFields {
+  const body = parseBody(ClientBody, json);
+  return defined({
+    redirectUris: body.redirect_uris,
+    clientType: body.client_type,
+    authMethod: body.token_endpoint_auth_method,
+    grantTypes: body.grant_types,
+    name: body.client_name,
+    uri: body.client_uri,
+    logoUri: body.logo_uri,
+  });
+}
+
+/** The per-IP limit of dynamic registration, when per-IP limits are on (`RATE_LIMIT_HEADER`). */
+function registrationLimit(deps: AuthDeps, limits: RateLimits | undefined): MiddlewareHandler<AppEnv> {
+  if (!limits?.header) return async (_c, next) => next();
+  const build = limits.limiter ?? memoryLimiterStore().limiter;
+  const perFiveMinutes = deps.settings.oauthServer.dynamicRegistrationPer5Min;
+  return limitPerClient(build(limitWindow("oauth_client_register", perFiveMinutes)));
+}
+
+/** `POST /oauth/clients/register` (RFC 7591) and `/admin/oauth/clients` (create, list, read, update, delete, new secret). */
+export const clientRoutes = (deps: AuthDeps, limits: RateLimits | undefined) => {
+  const gate = requireOAuthServer(deps);
+  const admin = requireAdmin(deps);
+  return new Hono<AppEnv>()
+    .post("/oauth/clients/register", gate, registrationLimit(deps, limits), async (c) => {
+      if (!deps.settings.oauthServer.allowDynamicRegistration) throw failures.dynamicRegistrationDisabled();
+      const input = { ...fieldsOf(await readJsonObject(c)), registrationType: "dynamic" as const };
+      const { client, secret } = unwrap(await registerClient(c.get("deps"), input));
+      return c.json(
+        {
+          ...clientJson(client, secret),
+          client_id_issued_at: Math.floor(client.createdAt.getTime() / 1000),
+          ...(secret ? { client_secret_expires_at: 0 } : {}),
+        },
+        201,
+      );
+    })
+    .post("/admin/oauth/clients", gate, admin, async (c) => {
+      const input = { ...fieldsOf(await readJsonObject(c)), registrationType: "manual" as const };
+      const { client, secret } = unwrap(await registerClient(c.get("deps"), input));
+      return c.json(clientJson(client, secret), 201);
+    })
+    .get("/admin/oauth/clients", gate, admin, async (c) => {
+      const clients = await c.get("deps").store.oauthClients.list();
+      return c.json({ clients: clients.map((client) => clientJson(client)) });
+    })
+    .get("/admin/oauth/clients/:client_id", gate, admin, async (c) => {
+      return c.json(clientJson(unwrap(await findClient(c.get("deps"), c.req.param("client_id")))));
+    })
+    .put("/admin/oauth/clients/:client_id", gate, admin, async (c) => {
+      const { clientType: _type, ...fields } = fieldsOf(await readJsonObject(c));
+      const input = { id: c.req.param("client_id"), fields };
+      return c.json(clientJson(unwrap(await updateClient(c.get("deps"), input))));
+    })
+    .delete("/admin/oauth/clients/:client_id", gate, admin, async (c) => {
+      unwrap(await deleteClient(c.get("deps"), c.req.param("client_id")));
+      return c.body(null, 204);
+    })
+    .post("/admin/oauth/clients/:client_id/regenerate_secret", gate, admin, async (c) => {
+      const { client, secret } = unwrap(
+        await regenerateClientSecret(c.get("deps"), c.req.param("client_id")),
+      );
+      return c.json(clientJson(client, secret));
+    });
+};

@@ -1,0 +1,139 @@
+import {
+  type AuthDeps,
+  type AuthError,
+  type ClientCredentials,
+  failures,
+  isRedirectAllowed,
+  type OAuthClient,
+  type Result,
+} from "@authsvc/core";
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv } from "../../http/app-env.js";
+import { readJsonObject } from "../../http/middleware/json-body.js";
+
+/** Every OAuth server route but discovery answers `404 feature_disabled` while the server is off. */
+export const requireOAuthServer =
+  (deps: AuthDeps): MiddlewareHandler<AppEnv> =>
+  async (_c, next) => {
+    if (!deps.settings.oauthServer.enabled) throw failures.oauthServerDisabled();
+    await next();
+  };
+
+/** The issuer (`JWT_ISSUER`, else `API_EXTERNAL_URL`) and, from it, every advertised endpoint. */
+export function issuerOf(deps: AuthDeps): string {
+  return deps.settings.jwt.issuer || deps.settings.apiExternalUrl;
+}
+export const endpoint = (deps: AuthDeps, path: string) => `${issuerOf(deps).replace(/\/+$/, "")}${path}`;
+
+/**
+ * A token-endpoint body: form-encoded (what OAuth clients send, RFC 6749 §4.1.3) or JSON. Only string
+ * fields are kept; a repeated form field is refused, as RFC 6749 §3.2 asks.
+ */
+export async function readTokenBody(c: Context<AppEnv>): Promise<Record<string, string>> {
+  const type = c.req.header("content-type") ?? "";
+  if (type.includes("application/json")) {
+    const json = await readJsonObject(c);
+    return Object.fromEntries(
+      Object.entries(json).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+    );
+  }
+  const params = new URLSearchParams(await c.req.text());
+  const out: Record<string, string> = {};
+  for (const [key, value] of params) {
+    if (key in out) throw failures.authorizeRequestInvalid(`parameter '${key}' given more than once`);
+    out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * The client credentials of a request: `Authorization: Basic` (RFC 6749 §2.3.1: the id and secret are
+ * form-urlencoded before base64) wins over `client_id`/`client_secret` in the body.
+ */
+export function clientCredentials(c: Context<AppEnv>, body: Record<string, string>): ClientCredentials {
+  const header = /^basic\s+(\S+)$/i.exec(c.req.header("authorization") ?? "");
+  if (header?.[1]) {
+    const decoded = Buffer.from(header[1], "base64").toString("utf8");
+    const colon = decoded.indexOf(":");
+    if (colon === -1) throw failures.clientCredentialsInvalid();
+    const part = (s: string) => {
+      try {
+        return decodeURIComponent(s.replaceAll("+", " "));
+      } catch {
+        throw failures.clientCredentialsInvalid();
+      }
+    };
+    return {
+      basic: true,
+      clientId: part(decoded.slice(0, colon)),
+      clientSecret: part(decoded.slice(colon + 1)),
+    };
+  }
+  return { basic: false, clientId: body.client_id, clientSecret: body.client_secret };
+}
+
+/** OAuth's own error words: answered as an OAuth error body (RFC 6749 §5.2), the others in GoTrue's envelope. */
+const OAUTH_WORDS = new Set([
+  "invalid_request",
+  "invalid_client",
+  "invalid_grant",
+  "unsupported_grant_type",
+  "invalid_scope",
+  "access_denied",
+  "server_error",
+]);
+
+/** The answer of a token endpoint's result: the value as JSON, a failure as OAuth error body when it is one. */
+export function oauthJson<T>(c: Context<AppEnv>, result: Result<T>, body: (value: T) => object): Response {
+  c.header("Cache-Control", "no-store");
+  c.header("Pragma", "no-cache");
+  if (result.ok) return c.json(body(result.value));
+  return oauthFailure(c, result.error);
+}
+
+export function oauthFailure(c: Context<AppEnv>, error: AuthError): Response {
+  if (!OAUTH_WORDS.has(error.code)) throw error;
+  // The reference answers every OAuth error with 400; a server fault stays a 500.
+  const status = error.code === "server_error" ? 500 : 400;
+  return c.json({ error: error.code, error_description: error.message }, status);
+}
+
+/**
+ * The consent endpoints refuse a browser request from an origin outside the redirect allow-list
+ * (SITE_URL, URI_ALLOW_LIST): the consent page must be the project's own. No Origin: not a browser's
+ * cross-site request, allowed.
+ */
+export const checkOrigin =
+  (deps: AuthDeps): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const origin = c.req.header("origin");
+    if (origin !== undefined && origin !== "null") {
+      const options = { siteUrl: deps.settings.siteUrl, allowList: deps.settings.uriAllowList };
+      const own = new URL(deps.settings.apiExternalUrl).origin;
+      if (origin !== own && !isRedirectAllowed(origin, options)) throw failures.requestOriginUnauthorized();
+    } else if (origin === "null") {
+      throw failures.requestOriginUnauthorized();
+    }
+    await next();
+  };
+
+const iso = (d: Date) => d.toISOString();
+
+/** A client as registration and the admin API answer it; the secret only when just issued. */
+export function clientJson(client: OAuthClient, secret: string | null = null) {
+  return {
+    client_id: client.id,
+    ...(secret ? { client_secret: secret } : {}),
+    client_type: client.clientType,
+    redirect_uris: client.redirectUris,
+    token_endpoint_auth_method: client.authMethod,
+    grant_types: client.grantTypes,
+    response_types: ["code"],
+    ...(client.name ? { client_name: client.name } : {}),
+    ...(client.uri ? { client_uri: client.uri } : {}),
+    ...(client.logoUri ? { logo_uri: client.logoUri } : {}),
+    registration_type: client.registrationType,
+    created_at: iso(client.createdAt),
+    updated_at: iso(client.updatedAt),
+  };
+}

@@ -1,0 +1,156 @@
+import { describe, expect, it } from "vitest";
+import { send } from "../../testing/requests.js";
+import { testApp } from "../../testing/test-app.js";
+
+const VERIFIER = "v".repeat(43);
+
+/** An app with the OAuth server on (fakes), a signed-in user and a public client. */
+async function withClient() {
+  const base = testApp().auth.settings;
+  const t = testApp({}, { signup: { ...base.signup, mailerAutoconfirm: true } });
+  const signup = await send(t.app, "POST", "/signup", { email: "ann@example.com", password: "secret-pw" });
+  const { access_token: token } = (await signup.json()) as { access_token: string };
+  const registered = await send(t.app, "POST", "/oauth/clients/register", {
+    redirect_uris: ["https://app.example/cb"],
+    token_endpoint_auth_method: "none",
+    client_name: "App",
+  });
+  const { client_id: clientId } = (await registered.json()) as { client_id: string };
+  return { ...t, user: { authorization: `Bearer ${token}` }, clientId };
+}
+
+const form = (app: ReturnType<typeof testApp>["app"], path: string, fields: string, headers = {}) =>
+  app.request(path, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+    body: fields,
+  });
+
+describe("the OAuth server's routes", () => {
+  it("answers 404 feature_disabled while off, but serves OpenID discovery", async () => {
+    const base = testApp().auth.settings;
+    const { app } = testApp({}, { oauthServer: { ...base.oauthServer, enabled: false } });
+    const token = await form(app, "/oauth/token", "grant_type=authorization_code");
+    expect(token.status).toBe(404);
+    expect(await token.json()).toMatchObject({
+      error_code: "feature_disabled",
+      msg: "OAuth server is disabled",
+    });
+    const discovery = await app.request("/.well-known/openid-configuration");
+    expect(discovery.status).toBe(200);
+    expect(await discovery.json()).toMatchObject({
+      issuer: "http://localhost:9999",
+      token_endpoint: "http://localhost:9999/oauth/token",
+    });
+  });
+
+  it("answers client authentication failures in GoTrue's envelope, protocol failures in OAuth's", async () => {
+    const { app, clientId } = await withClient();
+    const noClient = await form(app, "/oauth/token", "grant_type=authorization_code&code=x");
+    expect(noClient.status).toBe(400);
+    expect(await noClient.json()).toMatchObject({
+      error_code: "invalid_credentials",
+      msg: "client_id is required",
+    });
+    const badBasic = await form(app, "/oauth/token", "grant_type=authorization_code", {
+      authorization: "Basic !!!",
+    });
+    expect(badBasic.status).toBe(400);
+    const noGrant = await form(app, "/oauth/token", `client_id=${clientId}`);
+    expect(noGrant.status).toBe(400);
+    expect(await noGrant.json()).toEqual({
+      error: "invalid_request",
+      error_description: "grant_type is required",
+    });
+    expect(noGrant.headers.get("cache-control")).toBe("no-store");
+    const other = await form(app, "/oauth/token", `client_id=${clientId}&grant_type=client_credentials`);
+    expect(await other.json()).toMatchObject({ error: "unsupported_grant_type" });
+    const unknownCode = await form(
+      app,
+      "/oauth/token",
+      `client_id=${clientId}&grant_type=authorization_code&code=nope`,
+    );
+    expect(await unknownCode.json()).toMatchObject({ error: "invalid_grant" });
+    const twice = await form(
+      app,
+      "/oauth/token",
+      `client_id=${clientId}&grant_type=authorization_code&code=a&code=b`,
+    );
+    expect(twice.status).toBe(400);
+    const json = await send(app, "POST", "/oauth/token", {
+      client_id: clientId,
+      grant_type: "refresh_token",
+    });
+    expect(await json.json()).toEqual({
+      error: "invalid_request",
+      error_description: "refresh_token is required",
+    });
+  });
+
+  it("refuses a consent call from an origin outside the allow-list", async () => {
+    const { app, user, clientId } = await withClient();
+    const started = await app.request(
+      `/oauth/authorize?client_id=${clientId}&redirect_uri=${encodeURIComponent("https://app.example/cb")}&code_challenge=${VERIFIER}&code_challenge_method=plain`,
+    );
+    expect(started.status).toBe(302);
+    const id = new URL(started.headers.get("location") as string).searchParams.get("authorization_id");
+    const evil = await app.request(`/oauth/authorizations/${id}`, {
+      headers: { ...user, origin: "https://evil.example" },
+    });
+    expect(evil.status).toBe(400);
+    expect(await evil.json()).toMatchObject({ msg: "unauthorized request origin" });
+    const own = await app.request(`/oauth/authorizations/${id}`, {
+      headers: { ...user, origin: "http://localhost:3000" },
+    });
+    expect(own.status).toBe(200);
+    expect(await own.json()).toMatchObject({
+      client: { id: clientId, name: "App" },
+      user: { email: "ann@example.com" },
+    });
+    const bad = await send(app, "POST", `/oauth/authorizations/${id}/consent`, { action: "maybe" }, user);
+    expect(bad.status).toBe(400);
+    const approved = await send(
+      app,
+      "POST",
+      `/oauth/authorizations/${id}/consent`,
+      { action: "approve" },
+      user,
+    );
+    expect(await approved.json()).toMatchObject({
+      redirect_url: expect.stringMatching(/^https:\/\/app\.example\/cb\?code=/),
+    });
+  });
+
+  it("lists and revokes the user's grants", async () => {
+    const { app, user, clientId } = await withClient();
+    expect(await (await app.request("/user/oauth/grants", { headers: user })).json()).toEqual([]);
+    const missing = await app.request("/user/oauth/grants", { method: "DELETE", headers: user });
+    expect(missing.status).toBe(400);
+    const none = await app.request(`/user/oauth/grants?client_id=${clientId}`, {
+      method: "DELETE",
+      headers: user,
+    });
+    expect(none.status).toBe(404);
+    expect(await none.json()).toMatchObject({ error_code: "oauth_consent_not_found" });
+  });
+
+  it("serves the built-in consent page only when it is on", async () => {
+    const { app } = testApp();
+    expect((await app.request("/oauth/consent?authorization_id=x")).status).toBe(404);
+    const base = testApp().auth.settings;
+    const on = testApp(
+      {},
+      { oauthServer: { ...base.oauthServer, authorizationPath: "", builtInConsentPage: true } },
+    );
+    const page = await on.app.request("/oauth/consent?authorization_id=x");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("x-frame-options")).toBe("DENY");
+    expect(page.headers.get("set-cookie")).toMatch(/SameSite=Strict/);
+    const noCookie = await form(
+      on.app,
+      "/oauth/consent/sign-in",
+      "authorization_id=x&csrf=y&email=a%40b.c&password=p",
+    );
+    expect(noCookie.status).toBe(400);
+  });
+});

@@ -1,0 +1,45 @@
+import { type AuthDeps, listGrants, revokeGrant, userinfoClaims } from "@authsvc/core";
+import { Hono } from "hono";
+import type { AppEnv } from "../../http/app-env.js";
+import { unwrap } from "../../http/body.js";
+import { requireUser } from "../../http/middleware/auth.js";
+import { requireOAuthServer } from "./oauth-http.js";
+
+/** `GET /oauth/userinfo` (OIDC Core §5.3) and the signed-in user's grants (`/user/oauth/grants`). */
+export const oauthUserRoutes = (deps: AuthDeps) => {
+  const gate = requireOAuthServer(deps);
+  const user = requireUser(deps);
+  return new Hono<AppEnv>()
+    .get("/oauth/userinfo", gate, user, async (c) => {
+      const auth = c.get("auth");
+      // The scopes are the session's, as granted: never what a hook may have put in the token.
+      const session = auth.sessionId ? await c.get("deps").store.sessions.find(auth.sessionId) : null;
+      c.header("Cache-Control", "no-store");
+      return c.json(userinfoClaims(auth.user, session?.scopes));
+    })
+    .get("/user/oauth/grants", gate, user, async (c) => {
+      const grants = await listGrants(c.get("deps"), c.get("auth").user.id);
+      return c.json(
+        grants.map(({ client, consent }) => ({
+          client: {
+            id: client.id,
+            name: client.name ?? "",
+            uri: client.uri ?? "",
+            logo_uri: client.logoUri ?? "",
+          },
+          scopes: consent.scopes.split(" ").filter(Boolean),
+          granted_at: consent.grantedAt.toISOString(),
+        })),
+      );
+    })
+    .delete("/user/oauth/grants", gate, user, async (c) => {
+      const { user: owner } = c.get("auth");
+      const input = {
+        userId: owner.id,
+        actorUsername: owner.phone || owner.email || "",
+        clientId: c.req.query("client_id"),
+      };
+      unwrap(await revokeGrant(c.get("deps"), input));
+      return c.body(null, 204);
+    });
+};

@@ -1,0 +1,55 @@
+import type { CodeChallengeMethod } from "../pkce/index.js";
+
+/** The scopes a client may ask for. */
+export const OAUTH_SCOPES = ["openid", "profile", "email", "phone", "offline_access"] as const;
+export type OAuthScope = (typeof OAUTH_SCOPES)[number];
+
+export type AuthorizationStatus = "pending" | "approved" | "denied" | "expired";
+
+/** An authorization request (`GET /oauth/authorize`), waiting for the user's consent, then for its code. */
+export interface OAuthAuthorization {
+  readonly id: string;
+  /** What the consent page is handed: 32 random characters. */
+  readonly authorizationId: string;
+  readonly clientId: string;
+  /** Bound to the first user who opens it (`GET /oauth/authorizations/{id}`). */
+  readonly userId: string | null;
+  readonly redirectUri: string;
+  /** Space-separated. */
+  readonly scope: string;
+  readonly state: string | null;
+  readonly resource: string | null;
+  readonly codeChallenge: string;
+  readonly codeChallengeMethod: CodeChallengeMethod;
+  readonly nonce: string | null;
+  readonly status: AuthorizationStatus;
+  /** SHA-256 of the authorization code, set on approval. */
+  readonly codeHash: string | null;
+  readonly createdAt: Date;
+  /** The request and its code expire together (`OAUTH_SERVER_AUTHORIZATION_TTL` after creation). */
+  readonly expiresAt: Date;
+  readonly approvedAt: Date | null;
+  /** When the approving user last signed in: the ID token's `auth_time`. */
+  readonly authTime: Date | null;
+}
+
+/** The scopes of a space-separated list, each once, in order. */
+export function scopesOf(scope: string): string[] {
+  return [...new Set(scope.split(" ").filter((s) => s !== ""))];
+}
+
+/** Whether every scope of `wanted` is among `granted`. */
+export function scopesCovered(wanted: string, granted: string): boolean {
+  const have = new Set(scopesOf(granted));
+  return scopesOf(wanted).every((s) => have.has(s));
+}
+
+/** A consent a user gave a client: the scopes granted, until revoked. */
+export interface OAuthConsent {
+  readonly id: string;
+  readonly userId: string;
+  readonly clientId: string;
+  readonly scopes: string;
+  readonly grantedAt: Date;
+  readonly revokedAt: Date | null;
+}

@@ -1,0 +1,205 @@
+import { failures } from "../failures.js";
+import { err, isUuid, ok, type Result } from "../kernel/index.js";
+import {
+  CLIENT_AUTH_METHODS,
+  type ClientAuthMethod,
+  type ClientType,
+  isHttpUrl,
+  OAUTH_GRANT_TYPES,
+  type OAuthClient,
+  type OAuthGrantType,
+  redirectUriProblem,
+} from "./client.js";
+import type { OAuthServerDeps } from "./deps.js";
+
+/** A registration (RFC 7591) or an admin's creation or update: every field as the client sent it. */
+export interface ClientFields {
+  readonly redirectUris?: readonly string[] | undefined;
+  readonly clientType?: string | undefined;
+  readonly authMethod?: string | undefined;
+  readonly grantTypes?: readonly string[] | undefined;
+  readonly name?: string | undefined;
+  readonly uri?: string | undefined;
+  readonly logoUri?: string | undefined;
+}
+
+/** A client with its secret in the clear: only the answer of a creation or a regeneration holds one. */
+export interface IssuedClient {
+  readonly client: OAuthClient;
+  readonly secret: string | null;
+}
+
+type Deps = Pick<OAuthServerDeps, "store" | "clock" | "random" | "tokens">;
+
+const invalid = (problem: string) => err(failures.clientFieldInvalid(problem));
+
+function checkRedirectUris(uris: readonly string[] | undefined): Result<readonly string[]> {
+  if (uris === undefined || uris.length === 0) return invalid("redirect_uris is required");
+  if (uris.length > 10) return invalid("redirect_uris must not hold more than 10 URIs");
+  for (const uri of uris) {
+    if (uri.length > 2048) return invalid("redirect URI is too long");
+    const problem = redirectUriProblem(uri);
+    if (problem !== null) return invalid(`invalid redirect_uri '${uri}': ${problem}`);
+  }
+  return ok([...new Set(uris)]);
+}
+
+function checkGrantTypes(types: readonly string[] | undefined): Result<readonly OAuthGrantType[]> {
+  if (types === undefined) return ok(OAUTH_GRANT_TYPES);
+  if (types.length === 0) return invalid("grant_types must not be empty");
+  for (const type of types) {
+    if (!(OAUTH_GRANT_TYPES as readonly string[]).includes(type))
+      return invalid(`grant_type '${type}' is not supported`);
+  }
+  return ok([...new Set(types)] as OAuthGrantType[]);
+}
+
+function checkText(field: string, value: string | undefined, max: number, url: boolean): Result<void> {
+  if (value === undefined || value === "") return ok(undefined);
+  if (value.length > max) return invalid(`${field} must be at most ${max} characters`);
+  if (url && !isHttpUrl(value, max)) return invalid(`${field} must be an absolute http(s) URL`);
+  return ok(undefined);
+}
+
+/**
+ * The client type and authentication method of a registration (RFC 7591 §2): an explicit type wins,
+ * else the method decides (`none` is public), else confidential; the default method is `none` for a
+ * public client and `client_secret_basic` for a confidential one. A public client always uses `none`.
+ */
+function typeAndMethod(
+  clientType: string | undefined,
+  method: string | undefined,
+): Result<{ clientType: ClientType; authMethod: ClientAuthMethod }> {
+  if (clientType !== undefined && clientType !== "public" && clientType !== "confidential")
+    return invalid("client_type must be 'public' or 'confidential'");
+  if (method !== undefined && !(CLIENT_AUTH_METHODS as readonly string[]).includes(method))
+    return invalid("token_endpoint_auth_method must be one of client_secret_basic, client_secret_post, none");
+  const type: ClientType = clientType ?? (method === "none" ? "public" : "confidential");
+  const authMethod = (method ?? (type === "public" ? "none" : "client_secret_basic")) as ClientAuthMethod;
+  if (type === "public" && authMethod !== "none")
+    return invalid("public clients must use token_endpoint_auth_method 'none'");
+  if (type === "confidential" && authMethod === "none")
+    return invalid("confidential clients cannot use token_endpoint_auth_method 'none'");
+  return ok({ clientType: type, authMethod });
+}
+
+/** A new secret and its hash: 256 bits from the CSPRNG, only the hash is stored. */
+function newSecret(deps: Pick<Deps, "tokens">): { secret: string; hash: string } {
+  const secret = `${deps.tokens.generate()}${deps.tokens.generate()}`;
+  return { secret, hash: deps.tokens.hash(secret) };
+}
+
+/**
+ * Registers a client: dynamically (`POST /oauth/clients/register`, RFC 7591) or by an admin
+ * (`POST /admin/oauth/clients`). A confidential client's secret is answered once and stored hashed.
+ */
+export async function registerClient(
+  deps: Deps,
+  input: ClientFields & { readonly registrationType: "dynamic" | "manual" },
+): Promise<Result<IssuedClient>> {
+  const redirectUris = checkRedirectUris(input.redirectUris);
+  if (!redirectUris.ok) return redirectUris;
+  const grantTypes = checkGrantTypes(input.grantTypes);
+  if (!grantTypes.ok) return grantTypes;
+  const kind = typeAndMethod(input.clientType, input.authMethod);
+  if (!kind.ok) return kind;
+  for (const [field, value, max, url] of [
+    ["client_name", input.name, 1024, false],
+    ["client_uri", input.uri, 2048, true],
+    ["logo_uri", input.logoUri, 2048, true],
+  ] as const) {
+    const checked = checkText(field, value, max, url);
+    if (!checked.ok) return checked;
+  }
+  const now = deps.clock.now();
+  const issued = kind.value.clientType === "confidential" ? newSecret(deps) : null;
+  const client: OAuthClient = {
+    id: deps.random.uuid(),
+    secretHash: issued?.hash ?? null,
+    registrationType: input.registrationType,
+    clientType: kind.value.clientType,
+    authMethod: kind.value.authMethod,
+    redirectUris: redirectUris.value,
+    grantTypes: grantTypes.value,
+    name: input.name || null,
+    uri: input.uri || null,
+    logoUri: input.logoUri || null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.store.oauthClients.insert(client);
+  return ok({ client, secret: issued?.secret ?? null });
+}
+
+/** The live client `id`: 400 for a malformed id, 404 for an unknown or deleted one. */
+export async function findClient(deps: Pick<Deps, "store">, id: string): Promise<Result<OAuthClient>> {
+  if (!isUuid(id)) return err(failures.clientIdMalformed());
+  const client = await deps.store.oauthClients.find(id);
+  return client === null ? err(failures.clientNotFound()) : ok(client);
+}
+
+/** `PUT /admin/oauth/clients/{id}`: changes the fields given; the client type never changes. */
+export async function updateClient(
+  deps: Deps,
+  input: { readonly id: string; readonly fields: Omit<ClientFields, "clientType"> },
+): Promise<Result<OAuthClient>> {
+  const found = await findClient(deps, input.id);
+  if (!found.ok) return found;
+  const client = found.value;
+  const { fields } = input;
+  if (Object.values(fields).every((value) => value === undefined)) return err(failures.clientUpdateEmpty());
+  let { redirectUris, grantTypes, authMethod } = client;
+  if (fields.redirectUris !== undefined) {
+    const checked = checkRedirectUris(fields.redirectUris);
+    if (!checked.ok) return checked;
+    redirectUris = checked.value;
+  }
+  if (fields.grantTypes !== undefined) {
+    const checked = checkGrantTypes(fields.grantTypes);
+    if (!checked.ok) return checked;
+    grantTypes = checked.value;
+  }
+  if (fields.authMethod !== undefined) {
+    const checked = typeAndMethod(client.clientType, fields.authMethod);
+    if (!checked.ok) return checked;
+    authMethod = checked.value.authMethod;
+  }
+  for (const [field, value, max, url] of [
+    ["client_name", fields.name, 1024, false],
+    ["client_uri", fields.uri, 2048, true],
+    ["logo_uri", fields.logoUri, 2048, true],
+  ] as const) {
+    const checked = checkText(field, value, max, url);
+    if (!checked.ok) return checked;
+  }
+  const updated: OAuthClient = {
+    ...client,
+    redirectUris,
+    grantTypes,
+    authMethod,
+    name: fields.name === undefined ? client.name : fields.name || null,
+    uri: fields.uri === undefined ? client.uri : fields.uri || null,
+    logoUri: fields.logoUri === undefined ? client.logoUri : fields.logoUri || null,
+    updatedAt: deps.clock.now(),
+  };
+  if (!(await deps.store.oauthClients.update(updated))) return err(failures.clientNotFound());
+  return ok(updated);
+}
+
+/** `POST /admin/oauth/clients/{id}/regenerate_secret`: a confidential client's new secret; the old one stops working. */
+export async function regenerateClientSecret(deps: Deps, id: string): Promise<Result<IssuedClient>> {
+  const found = await findClient(deps, id);
+  if (!found.ok) return found;
+  if (found.value.clientType !== "confidential") return err(failures.clientNotConfidential());
+  const { secret, hash } = newSecret(deps);
+  const client = { ...found.value, secretHash: hash, updatedAt: deps.clock.now() };
+  if (!(await deps.store.oauthClients.update(client))) return err(failures.clientNotFound());
+  return ok({ client, secret });
+}
+
+/** `DELETE /admin/oauth/clients/{id}`: a soft delete; the client's sessions end with it. */
+export async function deleteClient(deps: Pick<Deps, "store" | "clock">, id: string): Promise<Result<void>> {
+  if (!isUuid(id)) return err(failures.clientIdMalformed());
+  const deleted = await deps.store.oauthClients.softDelete(id, deps.clock.now());
+  return deleted ? ok(undefined) : err(failures.clientNotFound());
+}

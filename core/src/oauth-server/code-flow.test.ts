@@ -1,0 +1,239 @@
+import { describe, expect, it } from "vitest";
+import { aUser, fakeDeps } from "../testing/index.js";
+import { startAuthorization } from "./authorize.js";
+import { authenticateClient } from "./client-auth.js";
+import { registerClient } from "./clients.js";
+import { authorizationDetails, decideConsent } from "./consent.js";
+import { exchangeAuthorizationCode, refreshForClient } from "./token-grants.js";
+
+const VERIFIER = "v".repeat(43);
+const REDIRECT = "https://app.example/cb?keep=1";
+
+/** A public client, a signed-up user and a pending request of the client (plain PKCE). */
+async function pending(scope = "openid email profile") {
+  const deps = fakeDeps();
+  const user = aUser({
+    emailConfirmedAt: deps.clock.now(),
+    lastSignInAt: deps.clock.now(),
+    userMetadata: { name: "Ada" },
+  });
+  deps.store.tables.users.set(user.id, user);
+  const registered = await registerClient(deps, {
+    registrationType: "dynamic",
+    redirectUris: [REDIRECT],
+    authMethod: "none",
+    name: "App",
+  });
+  if (!registered.ok) throw registered.error;
+  const { client } = registered.value;
+  const started = await startAuthorization(deps, {
+    clientId: client.id,
+    redirectUri: REDIRECT,
+    scope,
+    state: "st",
+    nonce: "nn",
+    codeChallenge: VERIFIER,
+    codeChallengeMethod: "plain",
+  });
+  if (!started.ok) throw started.error;
+  const authorizationId = new URL(started.value.location).searchParams.get("authorization_id") as string;
+  return { deps, user, client, authorizationId };
+}
+
+async function approved(scope?: string) {
+  const setup = await pending(scope);
+  const { deps, user, authorizationId } = setup;
+  expect(await authorizationDetails(deps, { authorizationId, userId: user.id })).toMatchObject({
+    ok: true,
+    value: { kind: "details" },
+  });
+  const decided = await decideConsent(deps, { authorizationId, userId: user.id, action: "approve" });
+  if (!decided.ok) throw decided.error;
+  const code = new URL(decided.value.redirectUrl).searchParams.get("code") as string;
+  return { ...setup, code, redirectUrl: decided.value.redirectUrl };
+}
+
+describe("startAuthorization", () => {
+  it("answers problems with the client or its redirect URI to the browser, the rest to the client", async () => {
+    const { deps, client } = await pending();
+    expect(
+      await startAuthorization(deps, { clientId: client.id, redirectUri: "https://evil.example/cb" }),
+    ).toMatchObject({
+      ok: false,
+      error: { code: "validation_failed", message: "invalid redirect_uri" },
+    });
+    expect(await startAuthorization(deps, { clientId: "x", redirectUri: REDIRECT })).toMatchObject({
+      ok: false,
+      error: { code: "oauth_client_not_found" },
+    });
+    const noPkce = await startAuthorization(deps, {
+      clientId: client.id,
+      redirectUri: REDIRECT,
+      state: "s1",
+    });
+    expect(noPkce.ok && new URL(noPkce.value.location).searchParams.get("error")).toBe("invalid_request");
+    expect(noPkce.ok && noPkce.value.location.startsWith(`${REDIRECT}&`)).toBe(true);
+    const badScope = await startAuthorization(deps, {
+      clientId: client.id,
+      redirectUri: REDIRECT,
+      scope: "admin",
+      codeChallenge: VERIFIER,
+      codeChallengeMethod: "S256",
+    });
+    expect(badScope.ok && new URL(badScope.value.location).searchParams.get("error_description")).toBe(
+      "unsupported scope: admin",
+    );
+  });
+});
+
+describe("the code flow", () => {
+  it("approves into a redirect with the code and state, and exchanges the code once for the client's session", async () => {
+    const { deps, client, user, code, redirectUrl } = await approved();
+    expect(new URL(redirectUrl).searchParams.get("state")).toBe("st");
+    expect(new URL(redirectUrl).searchParams.get("keep")).toBe("1");
+    const tokens = await exchangeAuthorizationCode(deps, {
+      client,
+      code,
+      codeVerifier: VERIFIER,
+      redirectUri: REDIRECT,
+    });
+    expect(tokens).toMatchObject({
+      ok: true,
+      value: { scope: "openid email profile", idToken: expect.any(String) },
+    });
+    const [session] = [...deps.store.tables.sessions.values()];
+    expect(session).toMatchObject({
+      userId: user.id,
+      oauthClientId: client.id,
+      scopes: "openid email profile",
+    });
+    expect(deps.idTokens.signed[0]).toMatchObject({
+      sub: user.id,
+      aud: [client.id],
+      nonce: "nn",
+      email: user.email,
+      email_verified: true,
+      name: "Ada",
+    });
+    expect(await exchangeAuthorizationCode(deps, { client, code, codeVerifier: VERIFIER })).toMatchObject({
+      ok: false,
+      error: { code: "invalid_grant" },
+    });
+  });
+
+  it("lets exactly one of concurrent exchanges of a code win", async () => {
+    const { deps, client, code } = await approved("email");
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        exchangeAuthorizationCode(deps, { client, code, codeVerifier: VERIFIER }),
+      ),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(deps.store.tables.sessions.size).toBe(1);
+  });
+
+  it("keeps the code after a wrong verifier, redirect URI or resource, and refuses it once expired", async () => {
+    const { deps, client, code } = await approved("email");
+    for (const wrong of [
+      { codeVerifier: "w".repeat(43) },
+      { codeVerifier: VERIFIER, redirectUri: "https://app.example/other" },
+      { codeVerifier: VERIFIER, resource: "https://api.example" },
+    ]) {
+      expect(await exchangeAuthorizationCode(deps, { client, code, ...wrong })).toMatchObject({
+        ok: false,
+        error: { code: "invalid_grant" },
+      });
+    }
+    deps.clock.advance(600_000);
+    expect(await exchangeAuthorizationCode(deps, { client, code, codeVerifier: VERIFIER })).toMatchObject({
+      ok: false,
+      error: { code: "invalid_grant", message: "Authorization code has expired" },
+    });
+  });
+
+  it("binds a request to its first user and refuses everyone else", async () => {
+    const { deps, user, authorizationId } = await pending();
+    const other = aUser();
+    deps.store.tables.users.set(other.id, other);
+    expect(await decideConsent(deps, { authorizationId, userId: user.id, action: "approve" })).toMatchObject({
+      ok: false,
+      error: { code: "oauth_authorization_not_found" },
+    });
+    await authorizationDetails(deps, { authorizationId, userId: user.id });
+    expect(await authorizationDetails(deps, { authorizationId, userId: other.id })).toMatchObject({
+      ok: false,
+      error: { code: "oauth_authorization_not_found" },
+    });
+    const denied = await decideConsent(deps, { authorizationId, userId: user.id, action: "deny" });
+    expect(denied.ok && new URL(denied.value.redirectUrl).searchParams.get("error")).toBe("access_denied");
+    expect(await decideConsent(deps, { authorizationId, userId: user.id, action: "approve" })).toMatchObject({
+      ok: false,
+      error: { code: "validation_failed" },
+    });
+  });
+
+  it("refreshes the client's session for that client only", async () => {
+    const { deps, client, code } = await approved("email");
+    const exchanged = await exchangeAuthorizationCode(deps, { client, code, codeVerifier: VERIFIER });
+    if (!exchanged.ok) throw exchanged.error;
+    const another = await registerClient(deps, {
+      registrationType: "dynamic",
+      redirectUris: [REDIRECT],
+      authMethod: "none",
+    });
+    if (!another.ok) throw another.error;
+    expect(
+      await refreshForClient(deps, {
+        client: another.value.client,
+        refreshToken: exchanged.value.refreshToken,
+      }),
+    ).toMatchObject({
+      ok: false,
+      error: { code: "invalid_client" },
+    });
+    expect(
+      await refreshForClient(deps, { client, refreshToken: exchanged.value.refreshToken }),
+    ).toMatchObject({
+      ok: true,
+      value: { scope: "email" },
+    });
+  });
+});
+
+describe("authenticateClient", () => {
+  it("accepts the registered method only, and no secret from a public client", async () => {
+    const deps = fakeDeps();
+    const made = await registerClient(deps, {
+      registrationType: "manual",
+      redirectUris: [REDIRECT],
+      authMethod: "client_secret_post",
+    });
+    const open = await registerClient(deps, {
+      registrationType: "manual",
+      redirectUris: [REDIRECT],
+      authMethod: "none",
+    });
+    if (!made.ok || !open.ok) throw new Error("refused");
+    const id = made.value.client.id;
+    const secret = made.value.secret as string;
+    expect(
+      await authenticateClient(deps, { basic: false, clientId: id, clientSecret: secret }),
+    ).toMatchObject({ ok: true });
+    expect(await authenticateClient(deps, { basic: true, clientId: id, clientSecret: secret })).toMatchObject(
+      { ok: false },
+    );
+    expect(
+      await authenticateClient(deps, { basic: false, clientId: id, clientSecret: `${secret}x` }),
+    ).toMatchObject({ ok: false });
+    expect(await authenticateClient(deps, { basic: false, clientId: id })).toMatchObject({ ok: false });
+    const openId = open.value.client.id;
+    expect(await authenticateClient(deps, { basic: false, clientId: openId })).toMatchObject({ ok: true });
+    expect(
+      await authenticateClient(deps, { basic: false, clientId: openId, clientSecret: "s" }),
+    ).toMatchObject({ ok: false });
+    expect(await authenticateClient(deps, { basic: false })).toMatchObject({
+      ok: false,
+      error: { code: "invalid_credentials", message: "client_id is required" },
+    });
+  });
+});

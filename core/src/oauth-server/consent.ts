@@ -1,0 +1,121 @@
+import type { User } from "../accounts/index.js";
+import { failures } from "../failures.js";
+import { err, ok, type Result } from "../kernel/index.js";
+import { type OAuthAuthorization, scopesCovered } from "./authorization.js";
+import type { OAuthClient } from "./client.js";
+import type { OAuthServerDeps, OAuthServerRepositories } from "./deps.js";
+import { withQuery } from "./query.js";
+
+type Deps = Pick<OAuthServerDeps, "store" | "clock" | "random" | "tokens">;
+
+/** What the consent page shows: the request, its client and the user it is bound to. */
+export interface AuthorizationDetails {
+  readonly kind: "details";
+  readonly authorization: OAuthAuthorization;
+  readonly client: OAuthClient;
+  readonly user: User;
+}
+
+/** Where the browser goes next: the client's redirect URI with the code, or with the refusal. */
+export interface ConsentRedirect {
+  readonly kind: "redirect";
+  readonly redirectUrl: string;
+}
+
+/**
+ * The pending request `authorizationId` for `userId`, row-locked: not found when absent, held by a
+ * concurrent call, bound to another user, or (committed with the caller's transaction) just expired.
+ */
+async function pendingFor(
+  repos: OAuthServerRepositories,
+  authorizationId: string,
+  userId: string,
+  now: Date,
+  bind: boolean,
+): Promise<Result<{ authorization: OAuthAuthorization; client: OAuthClient; user: User }>> {
+  const found = await repos.oauthAuthorizations.lockByAuthorizationId(authorizationId);
+  if (found === null) return err(failures.authorizationNotFound());
+  if (found.expiresAt.getTime() <= now.getTime()) {
+    if (found.status === "pending") await repos.oauthAuthorizations.update({ ...found, status: "expired" });
+    return err(failures.authorizationExpired());
+  }
+  if (found.userId !== null && found.userId !== userId) return err(failures.authorizationNotFound());
+  if (found.userId === null && !bind) return err(failures.authorizationNotFound());
+  if (found.status !== "pending") return err(failures.authorizationNotPending());
+  const client = await repos.oauthClients.find(found.clientId);
+  const user = await repos.users.findById(userId);
+  if (client === null || user === null) return err(failures.authorizationNotFound());
+  return ok({ authorization: { ...found, userId }, client, user });
+}
+
+/** Approves the request: a single-use code (only its hash is stored) and the user's consent recorded. */
+async function approve(
+  deps: Deps,
+  repos: OAuthServerRepositories,
+  authorization: OAuthAuthorization,
+  user: User,
+  now: Date,
+): Promise<ConsentRedirect> {
+  const code = deps.tokens.generate();
+  await repos.oauthAuthorizations.update({
+    ...authorization,
+    status: "approved",
+    codeHash: deps.tokens.hash(code),
+    approvedAt: now,
+    authTime: user.lastSignInAt ?? now,
+  });
+  await repos.oauthConsents.grant({
+    id: deps.random.uuid(),
+    userId: user.id,
+    clientId: authorization.clientId,
+    scopes: authorization.scope,
+    grantedAt: now,
+    revokedAt: null,
+  });
+  const params = { code, ...(authorization.state ? { state: authorization.state } : {}) };
+  return { kind: "redirect", redirectUrl: withQuery(authorization.redirectUri, params) };
+}
+
+/**
+ * `GET /oauth/authorizations/{id}`: binds a pending request to the signed-in user and answers what
+ * the consent page shows; when the user's earlier consent to the client covers every scope asked,
+ * approves at once and answers the redirect instead.
+ */
+export async function authorizationDetails(
+  deps: Deps,
+  input: { readonly authorizationId: string; readonly userId: string },
+): Promise<Result<AuthorizationDetails | ConsentRedirect>> {
+  const now = deps.clock.now();
+  return deps.store.transaction(async (repos) => {
+    const pending = await pendingFor(repos, input.authorizationId, input.userId, now, true);
+    if (!pending.ok) return pending;
+    const { authorization, client, user } = pending.value;
+    const consent = await repos.oauthConsents.findActive(user.id, client.id);
+    if (consent !== null && scopesCovered(authorization.scope, consent.scopes))
+      return ok(await approve(deps, repos, authorization, user, now));
+    await repos.oauthAuthorizations.update(authorization);
+    return ok({ kind: "details" as const, authorization, client, user });
+  });
+}
+
+/** `POST /oauth/authorizations/{id}/consent`: the user's answer to a request bound to them. */
+export async function decideConsent(
+  deps: Deps,
+  input: { readonly authorizationId: string; readonly userId: string; readonly action: string },
+): Promise<Result<ConsentRedirect>> {
+  if (input.action !== "approve" && input.action !== "deny") return err(failures.consentActionInvalid());
+  const now = deps.clock.now();
+  return deps.store.transaction(async (repos) => {
+    const pending = await pendingFor(repos, input.authorizationId, input.userId, now, false);
+    if (!pending.ok) return pending;
+    const { authorization, user } = pending.value;
+    if (input.action === "approve") return ok(await approve(deps, repos, authorization, user, now));
+    await repos.oauthAuthorizations.update({ ...authorization, status: "denied" });
+    const params = {
+      error: "access_denied",
+      error_description: "User denied the request",
+      ...(authorization.state ? { state: authorization.state } : {}),
+    };
+    return ok({ kind: "redirect" as const, redirectUrl: withQuery(authorization.redirectUri, params) });
+  });
+}

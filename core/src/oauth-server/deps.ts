@@ -1,0 +1,31 @@
+import type { AuditLog, IdentityRepository, UserFactors, UserRepository } from "../accounts/index.js";
+import type { HookDispatcher } from "../hooks/index.js";
+import type { KernelDeps, KernelSettings, Transactor } from "../kernel/index.js";
+import type { SessionStore, SessionsSettings, TokenSigner } from "../sessions/index.js";
+import type { IdTokenSigner } from "./ports/id-token-signer.js";
+import type { OAuthAuthorizationStore, OAuthClientStore, OAuthConsentStore } from "./ports/oauth-store.js";
+import type { OAuthServerSliceSettings } from "./settings.js";
+
+/** The repositories of the OAuth server: its clients, requests and consents, and the sessions it issues. */
+export interface OAuthServerRepositories {
+  readonly users: UserRepository;
+  readonly identities: IdentityRepository;
+  readonly factors: UserFactors;
+  readonly audit: AuditLog;
+  readonly sessions: SessionStore;
+  readonly oauthClients: OAuthClientStore;
+  readonly oauthAuthorizations: OAuthAuthorizationStore;
+  readonly oauthConsents: OAuthConsentStore;
+}
+
+export type OAuthServerStore = OAuthServerRepositories & Transactor<OAuthServerRepositories>;
+
+/** The ports the OAuth server's use cases may use. */
+export interface OAuthServerDeps extends Omit<KernelDeps, "settings"> {
+  readonly store: OAuthServerStore;
+  readonly signer: TokenSigner;
+  readonly idTokens: IdTokenSigner;
+  /** Optional where a use case runs hooks: unit tests without it run none. */
+  readonly hooks?: HookDispatcher;
+  readonly settings: KernelSettings & SessionsSettings & OAuthServerSliceSettings;
+}

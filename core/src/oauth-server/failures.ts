@@ -1,0 +1,67 @@
+import type { FailureCatalogue } from "../kernel/index.js";
+
+/** The OAuth server slice's failures (composed with the others' in core/src/failures.ts). */
+export const oauthServerFailures = {
+  oauthServerDisabled: ["feature_disabled", "OAuth server is disabled"],
+  dynamicRegistrationDisabled: [
+    "oauth_dynamic_client_registration_disabled",
+    "Dynamic client registration is not enabled",
+  ],
+  // Client registration and administration (GoTrue envelope)
+  clientFieldInvalid: ["validation_failed", (problem: string) => problem],
+  clientNotFound: ["oauth_client_not_found", "OAuth client not found"],
+  clientIdMalformed: ["validation_failed", "Invalid client ID format"],
+  clientUpdateEmpty: ["validation_failed", "No fields provided for update"],
+  clientNotConfidential: ["validation_failed", "Cannot regenerate secret for public client"],
+  // GET /oauth/authorize before the redirect URI is trusted (GoTrue envelope)
+  authorizeClientIdMissing: ["validation_failed", "client_id is required"],
+  authorizeRedirectUriMissing: ["validation_failed", "redirect_uri is required"],
+  authorizeClientNotFound: ["oauth_client_not_found", "invalid client_id"],
+  authorizeRedirectUriUnregistered: ["validation_failed", "invalid redirect_uri"],
+  // … and after it: redirected to the client as `error=invalid_request`
+  authorizeRequestInvalid: ["invalid_request", (problem: string) => problem],
+  authorizationPathMissing: ["server_error", "oauth authorization path not configured"],
+  // Consent
+  requestOriginUnauthorized: ["validation_failed", "unauthorized request origin"],
+  authorizationNotFound: ["oauth_authorization_not_found", "authorization not found"],
+  authorizationExpired: ["oauth_authorization_not_found", "authorization request has expired"],
+  authorizationNotPending: ["validation_failed", "authorization request cannot be processed"],
+  consentActionInvalid: ["validation_failed", "action must be 'approve' or 'deny'"],
+  consentNotFound: ["oauth_consent_not_found", "No active grant found for this client"],
+  grantClientIdMissing: ["validation_failed", "client_id is required"],
+  // POST /oauth/token client authentication (GoTrue envelope, as the reference)
+  clientCredentialsInvalid: ["invalid_credentials", "Invalid client credentials"],
+  clientIdRequired: ["invalid_credentials", "client_id is required"],
+  clientAuthMethodMismatch: [
+    "invalid_credentials",
+    (method: string) => `Client authentication method mismatch: registered ${method}`,
+  ],
+  // POST /oauth/token, /oauth/revoke, /oauth/introspect (OAuth error bodies)
+  tokenGrantTypeMissing: ["invalid_request", "grant_type is required"],
+  tokenGrantTypeUnsupported: ["unsupported_grant_type", (type: string) => `Unsupported grant type: ${type}`],
+  tokenCodeMissing: ["invalid_request", "code is required"],
+  tokenRefreshTokenMissing: ["invalid_request", "refresh_token is required"],
+  tokenTokenMissing: ["invalid_request", "token is required"],
+  codeInvalid: ["invalid_grant", "Invalid or expired authorization code"],
+  codeExpired: ["invalid_grant", "Authorization code has expired"],
+  codeOfAnotherClient: ["invalid_grant", "Authorization code was issued to another client"],
+  codeRedirectUriMismatch: ["invalid_grant", "redirect_uri does not match the authorization request"],
+  codeResourceMismatch: ["invalid_grant", "resource does not match the authorization request"],
+  codeVerifierMissing: ["invalid_grant", "PKCE verification failed: code_verifier is required"],
+  codeVerifierWrong: ["invalid_grant", "PKCE verification failed: code_verifier does not match"],
+  codeUserGone: ["invalid_grant", "User not found"],
+  codeUserBanned: ["access_denied", "User is banned"],
+  refreshTokenInvalid: ["invalid_grant", "Invalid refresh token"],
+  refreshOfAnotherClient: ["invalid_client", "Client does not match the session's OAuth client"],
+  refreshOfFirstPartySession: ["invalid_client", "Client authentication not allowed for non-OAuth session"],
+  idTokenKeyMissing: [
+    "server_error",
+    "Error generating ID token: an asymmetric signing key (JWT_KEYS) is required",
+  ],
+  introspectionNeedsConfidentialClient: [
+    "invalid_client",
+    "Token introspection requires a confidential client",
+  ],
+  // GET /oauth/userinfo
+  userinfoTokenInvalid: ["bad_jwt", "invalid access token"],
+} as const satisfies FailureCatalogue;

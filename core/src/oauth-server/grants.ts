@@ -1,0 +1,38 @@
+import { failures } from "../failures.js";
+import { err, isUuid, ok, type Result } from "../kernel/index.js";
+import type { OAuthServerDeps } from "./deps.js";
+import type { GrantView } from "./ports/oauth-store.js";
+
+type Deps = Pick<OAuthServerDeps, "store" | "clock">;
+
+/** `GET /user/oauth/grants`: the clients the user consented to and has not revoked. */
+export async function listGrants(deps: Pick<Deps, "store">, userId: string): Promise<GrantView[]> {
+  return deps.store.oauthConsents.listActive(userId);
+}
+
+/**
+ * `DELETE /user/oauth/grants?client_id=`: revokes the user's consent and ends every session the client
+ * holds for the user (their refresh tokens stop working at once, their access tokens at the next
+ * check of the session), audited as `token_revoked`.
+ */
+export async function revokeGrant(
+  deps: Deps,
+  input: { readonly userId: string; readonly actorUsername: string; readonly clientId: string | undefined },
+): Promise<Result<void>> {
+  if (!input.clientId) return err(failures.grantClientIdMissing());
+  if (!isUuid(input.clientId)) return err(failures.clientIdMalformed());
+  const clientId = input.clientId;
+  const now = deps.clock.now();
+  return deps.store.transaction(async (repos): Promise<Result<void>> => {
+    if (!(await repos.oauthConsents.revoke(input.userId, clientId, now)))
+      return err(failures.consentNotFound());
+    await repos.audit.record({
+      action: "token_revoked",
+      actorId: input.userId,
+      actorUsername: input.actorUsername,
+      traits: { oauth_client_id: clientId, action: "revoke_oauth_grant" },
+      at: now,
+    });
+    return ok(undefined);
+  });
+}

@@ -1,0 +1,56 @@
+import type { OAuthAuthorization, OAuthConsent } from "../authorization.js";
+import type { OAuthClient } from "../client.js";
+
+/** The registered clients. A soft-deleted client is invisible to every read. */
+export interface OAuthClientStore {
+  insert(client: OAuthClient): Promise<void>;
+  /** The live client with this id; null for an unknown, deleted or malformed id. */
+  find(id: string): Promise<OAuthClient | null>;
+  /** Every live client, newest first. */
+  list(): Promise<OAuthClient[]>;
+  /** Replaces the live client's fields; false when there is none. */
+  update(client: OAuthClient): Promise<boolean>;
+  /** Marks the client deleted and ends its sessions; false when there was no live one. */
+  softDelete(id: string, at: Date): Promise<boolean>;
+}
+
+/** Authorization requests, by their public id and by their code. */
+export interface OAuthAuthorizationStore {
+  insert(authorization: OAuthAuthorization): Promise<void>;
+  /**
+   * Reads and row-locks the request with this public id. A request another transaction holds reads as
+   * absent (`skip locked`), so two consent calls never both act on one request.
+   */
+  lockByAuthorizationId(authorizationId: string): Promise<OAuthAuthorization | null>;
+  /** Reads and row-locks the approved request whose code hashes to `codeHash`; waits for a holder. */
+  lockApprovedByCode(codeHash: string): Promise<OAuthAuthorization | null>;
+  update(authorization: OAuthAuthorization): Promise<void>;
+  /** Deletes the request (its code is spent); false when it was already gone. */
+  delete(id: string): Promise<boolean>;
+  /** Deletes the requests whose expiry is before `before` and answers how many (the cleanup). */
+  deleteExpired(before: Date): Promise<number>;
+}
+
+/** A consent with its client, as the user's list of grants shows it. */
+export interface GrantView {
+  readonly client: OAuthClient;
+  readonly consent: OAuthConsent;
+}
+
+/** The consents users gave clients, one per (user, client). */
+export interface OAuthConsentStore {
+  /** The unrevoked consent of the user for the client, or null. */
+  findActive(userId: string, clientId: string): Promise<OAuthConsent | null>;
+  /**
+   * Grants `scopes` (replacing earlier ones) at `at`, clearing a revocation; one row per (user, client)
+   * however many approvals race.
+   */
+  grant(consent: OAuthConsent): Promise<void>;
+  /** The user's unrevoked consents of live clients, newest first. */
+  listActive(userId: string): Promise<GrantView[]>;
+  /**
+   * Revokes the user's consent for the client and deletes the sessions issued to the client for the
+   * user; false when there was no unrevoked consent.
+   */
+  revoke(userId: string, clientId: string, at: Date): Promise<boolean>;
+}

@@ -1,0 +1,20 @@
+/** The OAuth 2.1 server's settings (`OAUTH_SERVER_*`). */
+export interface OAuthServerSettings {
+  readonly enabled: boolean;
+  readonly allowDynamicRegistration: boolean;
+  /** Path of the consent page on SITE_URL; empty: the built-in page, or none. */
+  readonly authorizationPath: string;
+  /** Whether authsvc serves its own sign-in and consent page at `/oauth/consent` (embedded mode). */
+  readonly builtInConsentPage: boolean;
+  /** Lifetime of an authorization request and of its code, in seconds. */
+  readonly authorizationTtlSeconds: number;
+  /** Scopes used when a request names none. */
+  readonly defaultScope: string;
+  /** `POST /oauth/clients/register` requests per 5 minutes per client address (HTTP's limiter reads it). */
+  readonly dynamicRegistrationPer5Min: number;
+}
+
+/** The slice's settings, as `AuthSettings` holds them. */
+export interface OAuthServerSliceSettings {
+  readonly oauthServer: OAuthServerSettings;
+}

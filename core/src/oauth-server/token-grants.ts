@@ -1,0 +1,161 @@
+import { isBanned, userBody } from "../accounts/index.js";
+import { failures } from "../failures.js";
+import { err, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
+import { verifierMatches } from "../pkce/index.js";
+import { refreshSession, type Session, type StartedSession, signSession } from "../sessions/index.js";
+import type { OAuthClient } from "./client.js";
+import type { OAuthServerDeps } from "./deps.js";
+import { idTokenClaims } from "./id-token.js";
+
+/** The token response of `POST /oauth/token` (OAuth 2.1 §3.2.3), before JSON. */
+export interface OAuthTokens {
+  readonly accessToken: string;
+  readonly expiresIn: number;
+  readonly refreshToken: string;
+  readonly scope: string;
+  readonly idToken?: string;
+}
+
+type Deps = Pick<
+  OAuthServerDeps,
+  "store" | "clock" | "random" | "tokens" | "signer" | "idTokens" | "settings" | "hooks"
+>;
+
+export interface CodeExchange {
+  readonly client: OAuthClient;
+  readonly code: string;
+  readonly codeVerifier?: string | undefined;
+  readonly redirectUri?: string | undefined;
+  readonly resource?: string | undefined;
+}
+
+const AMR_METHOD = "oauth_provider/authorization_code";
+
+/**
+ * `grant_type=authorization_code` (OAuth 2.1 §4.1.3): exchanges an approved request's code and its
+ * PKCE verifier for a session bound to the client, once. The request is locked and deleted in the
+ * transaction that starts the session, so of concurrent exchanges of one code exactly one wins; a
+ * wrong verifier, redirect URI or resource leaves the code unspent (only its holder knows them).
+ */
+export async function exchangeAuthorizationCode(
+  deps: Deps,
+  input: CodeExchange,
+): Promise<Result<OAuthTokens>> {
+  if (!input.code) return err(failures.tokenCodeMissing());
+  const now = deps.clock.now();
+  const { client } = input;
+  const wantsIdToken = { value: false };
+  const started = await transactionRollingBackOn(
+    deps.store,
+    async (repos): Promise<Result<{ started: StartedSession; nonce: string | null; authTime: Date }>> => {
+      const authorization = await repos.oauthAuthorizations.lockApprovedByCode(deps.tokens.hash(input.code));
+      if (authorization === null || authorization.userId === null) return err(failures.codeInvalid());
+      if (authorization.expiresAt.getTime() <= now.getTime()) return err(failures.codeExpired());
+      if (authorization.clientId !== client.id) return err(failures.codeOfAnotherClient());
+      if (input.resource && input.resource !== authorization.resource)
+        return err(failures.codeResourceMismatch());
+      if (input.redirectUri && input.redirectUri !== authorization.redirectUri)
+        return err(failures.codeRedirectUriMismatch());
+      if (!input.codeVerifier) return err(failures.codeVerifierMissing());
+      const { codeChallenge, codeChallengeMethod } = authorization;
+      if (!verifierMatches(deps.tokens, codeChallenge, codeChallengeMethod, input.codeVerifier))
+        return err(failures.codeVerifierWrong());
+      wantsIdToken.value = authorization.scope.split(" ").includes("openid");
+      // Refused before anything is spent: the operator's configuration, not the client, is at fault.
+      if (wantsIdToken.value && !deps.idTokens.available) throw failures.idTokenKeyMissing();
+      if (!(await repos.oauthAuthorizations.delete(authorization.id))) return err(failures.codeInvalid());
+      const user = await repos.users.findById(authorization.userId);
+      if (user === null || user.deletedAt !== null) return err(failures.codeUserGone());
+      if (isBanned(user, now)) return err(failures.codeUserBanned());
+      const session: Session = {
+        id: deps.random.uuid(),
+        userId: user.id,
+        aal: "aal1",
+        amr: [{ method: AMR_METHOD, timestamp: Math.floor(now.getTime() / 1000) }],
+        createdAt: now,
+        updatedAt: now,
+        refreshedAt: null,
+        notAfter: null,
+        oauthClientId: client.id,
+        scopes: authorization.scope,
+      };
+      const refreshToken = deps.tokens.generate();
+      await repos.sessions.create(session, deps.tokens.hash(refreshToken));
+      await repos.audit.record({
+        action: "login",
+        actorId: user.id,
+        actorUsername: user.phone || user.email || "",
+        traits: { provider_type: "oauth_provider_authorization_code", client_id: client.id },
+        at: now,
+      });
+      const body = await userBody(repos, user);
+      return ok({
+        started: { session, refreshToken, user: body, method: AMR_METHOD, now },
+        nonce: authorization.nonce,
+        authTime: authorization.authTime ?? now,
+      });
+    },
+  );
+  if (!started.ok) return started;
+  const { session, user } = started.value.started;
+  // The custom access token hook runs after the transaction committed (see signSession).
+  const signed = await signSession(deps, started.value.started);
+  if (!signed.ok) return signed;
+  const scope = session.scopes ?? "";
+  const idToken = wantsIdToken.value
+    ? await deps.idTokens.sign(
+        idTokenClaims({
+          user,
+          clientId: client.id,
+          scope,
+          nonce: started.value.nonce,
+          authTime: started.value.authTime,
+          now,
+          issuer: deps.settings.jwt.issuer ?? deps.settings.apiExternalUrl,
+        }),
+      )
+    : undefined;
+  return ok({
+    accessToken: signed.value.accessToken,
+    expiresIn: signed.value.expiresIn,
+    refreshToken: signed.value.refreshToken,
+    scope,
+    ...(idToken ? { idToken } : {}),
+  });
+}
+
+/**
+ * `grant_type=refresh_token` at `POST /oauth/token`: the usual rotation, for a session issued to this
+ * very client (the store refuses any other, and a first-party session). Failures are OAuth's words.
+ */
+export async function refreshForClient(
+  deps: Deps,
+  input: { readonly client: OAuthClient; readonly refreshToken: string },
+): Promise<Result<OAuthTokens>> {
+  if (!input.refreshToken) return err(failures.tokenRefreshTokenMissing());
+  const refreshed = await refreshSession(deps, {
+    refreshToken: input.refreshToken,
+    clientId: input.client.id,
+  });
+  if (!refreshed.ok) {
+    switch (refreshed.error.failure) {
+      case "oauthSessionNeedsItsClient":
+        return err(failures.refreshOfAnotherClient());
+      case "clientNotAllowedForSession":
+        return err(failures.refreshOfFirstPartySession());
+      case "userBannedAtTokenGrant":
+        return err(failures.codeUserBanned());
+      default:
+        return refreshed.error.code === "unexpected_failure"
+          ? refreshed
+          : err(failures.refreshTokenInvalid());
+    }
+  }
+  const { session } = refreshed.value;
+  return ok({
+    accessToken: refreshed.value.accessToken,
+    expiresIn: refreshed.value.expiresIn,
+    refreshToken: refreshed.value.refreshToken,
+    scope: session.scopes ?? "",
+  });
+}

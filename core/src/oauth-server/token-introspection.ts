@@ -1,0 +1,97 @@
+import { failures } from "../failures.js";
+import { err, isUuid, ok, type Result } from "../kernel/index.js";
+import type { Session } from "../sessions/index.js";
+import type { OAuthClient } from "./client.js";
+import type { OAuthServerDeps } from "./deps.js";
+
+type Deps = Pick<OAuthServerDeps, "store" | "tokens" | "signer" | "clock">;
+
+/** A token of `client` that is still live: the session it belongs to, and what kind it is. */
+interface LiveToken {
+  readonly session: Session;
+  readonly kind: "access_token" | "refresh_token";
+  readonly claims?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The live session `token` (a refresh token, or an access token this server signed) belongs to, when
+ * it was issued to `client`; null for anything else — another client's token, a first-party one, a
+ * revoked, expired or unknown one — so that nothing tells them apart.
+ */
+async function liveTokenOf(
+  deps: Deps,
+  client: OAuthClient,
+  token: string,
+  hint: string | undefined,
+): Promise<LiveToken | null> {
+  const asRefresh = async (): Promise<LiveToken | null> => {
+    const record = await deps.store.sessions.findTokenByHash(deps.tokens.hash(token));
+    if (record === null || record.revoked) return null;
+    const session = await deps.store.sessions.find(record.sessionId);
+    return session === null ? null : { session, kind: "refresh_token" };
+  };
+  const asAccess = async (): Promise<LiveToken | null> => {
+    const claims = await deps.signer.verify(token);
+    const sessionId = claims?.session_id;
+    if (claims == null || typeof sessionId !== "string" || !isUuid(sessionId)) return null;
+    const session = await deps.store.sessions.find(sessionId);
+    if (session === null || claims.client_id !== session.oauthClientId) return null;
+    return { session, kind: "access_token", claims };
+  };
+  // A JWS has two dots; a refresh token none: the hint only chooses which is tried first (RFC 7009 §2.1).
+  const order =
+    hint === "refresh_token" || !token.includes(".") ? [asRefresh, asAccess] : [asAccess, asRefresh];
+  for (const read of order) {
+    const live = await read();
+    if (live !== null) return live.session.oauthClientId === client.id ? live : null;
+  }
+  return null;
+}
+
+/**
+ * `POST /oauth/revoke` (RFC 7009): ends the session the token belongs to when the authenticated client
+ * holds it — its refresh tokens stop at once, its access tokens at the next check of the session.
+ * Answered alike whatever the token was (§2.2: an invalid token is not an error).
+ */
+export async function revokeToken(
+  deps: Deps,
+  input: {
+    readonly client: OAuthClient;
+    readonly token: string | undefined;
+    readonly hint?: string | undefined;
+  },
+): Promise<Result<void>> {
+  if (!input.token) return err(failures.tokenTokenMissing());
+  const live = await liveTokenOf(deps, input.client, input.token, input.hint);
+  if (live !== null) await deps.store.sessions.delete(live.session.id);
+  return ok(undefined);
+}
+
+/**
+ * `POST /oauth/introspect` (RFC 7662), for confidential clients: whether the token is live and, when
+ * it is and was issued to the caller, what it grants. Any other token is `{active: false}`.
+ */
+export async function introspectToken(
+  deps: Deps,
+  input: {
+    readonly client: OAuthClient;
+    readonly token: string | undefined;
+    readonly hint?: string | undefined;
+  },
+): Promise<Result<Readonly<Record<string, unknown>>>> {
+  if (input.client.clientType !== "confidential") return err(failures.introspectionNeedsConfidentialClient());
+  if (!input.token) return err(failures.tokenTokenMissing());
+  const live = await liveTokenOf(deps, input.client, input.token, input.hint);
+  if (live === null) return ok({ active: false });
+  const { session, claims } = live;
+  return ok({
+    active: true,
+    client_id: input.client.id,
+    scope: session.scopes ?? "",
+    sub: session.userId,
+    token_type: live.kind,
+    ...(claims
+      ? { exp: claims.exp, iat: claims.iat, iss: claims.iss, aud: claims.aud }
+      : { iat: Math.floor(session.createdAt.getTime() / 1000) }),
+  });
+}

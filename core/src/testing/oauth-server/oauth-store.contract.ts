@@ -1,0 +1,249 @@
+import { describe, expect, it } from "vitest";
+import type { OAuthAuthorization, OAuthClient } from "../../oauth-server/index.js";
+import type { Repositories } from "../../store.js";
+import {
+  aSession,
+  aToken,
+  at,
+  type MakeStore,
+  newHash,
+  newId,
+  seedSession,
+  seedUser,
+  useStore,
+} from "../harness.js";
+
+/** A confidential client with unique id; every optional field unset unless given. */
+export function anOAuthClient(fields: Partial<OAuthClient> = {}): OAuthClient {
+  return {
+    id: newId(),
+    secretHash: newHash(),
+    registrationType: "manual",
+    clientType: "confidential",
+    authMethod: "client_secret_basic",
+    redirectUris: ["https://app.example/cb", "https://app.example/cb?a=1,2"],
+    grantTypes: ["authorization_code", "refresh_token"],
+    name: "App",
+    uri: null,
+    logoUri: null,
+    createdAt: at(0),
+    updatedAt: at(0),
+    ...fields,
+  };
+}
+
+/** A pending request of `clientId`, expiring at `at(600)`. */
+export function anAuthorization(
+  clientId: string,
+  fields: Partial<OAuthAuthorization> = {},
+): OAuthAuthorization {
+  return {
+    id: newId(),
+    authorizationId: newId().replaceAll("-", ""),
+    clientId,
+    userId: null,
+    redirectUri: "https://app.example/cb",
+    scope: "openid email",
+    state: "s",
+    resource: null,
+    codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+    codeChallengeMethod: "s256",
+    nonce: "n",
+    status: "pending",
+    codeHash: null,
+    createdAt: at(0),
+    expiresAt: at(600),
+    approvedAt: null,
+    authTime: null,
+    ...fields,
+  };
+}
+
+/** An OAuth session of the client for a new user, with its first refresh token. */
+async function clientSession(store: Repositories, clientId: string) {
+  const seeded = await seedSession(store, { oauthClientId: clientId, scopes: "openid email" });
+  const token = await store.sessions.insertToken(aToken(seeded.session));
+  return { ...seeded, token };
+}
+
+/** The OAuth server's stores: clients, authorization requests (single-use codes), consents. */
+export function describeOAuthStoreContract(name: string, makeStore: MakeStore): void {
+  describe(`${name}: OAuth server stores`, () => {
+    const harness = useStore(makeStore);
+
+    it("keeps a client whole (a redirect URI may hold a comma), lists the newest first, hides deleted ones", async () => {
+      const { store } = harness();
+      const older = anOAuthClient({ createdAt: at(1), updatedAt: at(1) });
+      const newer = anOAuthClient({
+        createdAt: at(2),
+        updatedAt: at(2),
+        clientType: "public",
+        authMethod: "none",
+        secretHash: null,
+      });
+      await store.oauthClients.insert(older);
+      await store.oauthClients.insert(newer);
+      expect(await store.oauthClients.find(older.id)).toEqual(older);
+      expect(await store.oauthClients.find("not-a-uuid")).toBeNull();
+      const listed = (await store.oauthClients.list()).filter((c) => c.id === older.id || c.id === newer.id);
+      expect(listed.map((c) => c.id)).toEqual([newer.id, older.id]);
+      expect(await store.oauthClients.update({ ...older, name: "Renamed", updatedAt: at(3) })).toBe(true);
+      expect((await store.oauthClients.find(older.id))?.name).toBe("Renamed");
+      expect(await store.oauthClients.softDelete(older.id, at(4))).toBe(true);
+      expect(await store.oauthClients.find(older.id)).toBeNull();
+      expect(await store.oauthClients.softDelete(older.id, at(5))).toBe(false);
+      expect(await store.oauthClients.update(older)).toBe(false);
+    });
+
+    it("ends a client's sessions when the client is deleted, and no one else's", async () => {
+      const { store } = harness();
+      const client = anOAuthClient();
+      await store.oauthClients.insert(client);
+      const ours = await clientSession(store, client.id);
+      const firstParty = await seedSession(store);
+      expect(await store.sessions.find(ours.session.id)).toMatchObject({
+        oauthClientId: client.id,
+        scopes: "openid email",
+      });
+      await store.oauthClients.softDelete(client.id, at(1));
+      expect(await store.sessions.find(ours.session.id)).toBeNull();
+      expect(await store.sessions.find(firstParty.session.id)).not.toBeNull();
+    });
+
+    it("finds an approved request by its code's hash only, and a code is spent once", async () => {
+      const { store } = harness();
+      const client = anOAuthClient();
+      await store.oauthClients.insert(client);
+      const user = await seedUser(store);
+      const pending = anAuthorization(client.id);
+      await store.oauthAuthorizations.insert(pending);
+      expect(await store.oauthAuthorizations.lockByAuthorizationId(pending.authorizationId)).toEqual(pending);
+      const codeHash = newHash();
+      const approved = {
+        ...pending,
+        userId: user.id,
+        status: "approved" as const,
+        codeHash,
+        approvedAt: at(1),
+        authTime: at(1),
+      };
+      await store.oauthAuthorizations.update(approved);
+      expect(await store.oauthAuthorizations.lockApprovedByCode(codeHash)).toEqual(approved);
+      expect(await store.oauthAuthorizations.lockApprovedByCode(newHash())).toBeNull();
+      expect(await store.oauthAuthorizations.delete(approved.id)).toBe(true);
+      expect(await store.oauthAuthorizations.delete(approved.id)).toBe(false);
+      expect(await store.oauthAuthorizations.lockApprovedByCode(codeHash)).toBeNull();
+    });
+
+    it("of concurrent exchanges of one code in transactions, exactly one deletes it", async () => {
+      const { store } = harness();
+      const client = anOAuthClient();
+      await store.oauthClients.insert(client);
+      const user = await seedUser(store);
+      const codeHash = newHash();
+      await store.oauthAuthorizations.insert(
+        anAuthorization(client.id, { userId: user.id, status: "approved", codeHash }),
+      );
+      const attempts = Array.from({ length: 4 }, () =>
+        store.transaction(async (repos) => {
+          const found = await repos.oauthAuthorizations.lockApprovedByCode(codeHash);
+          return found !== null && (await repos.oauthAuthorizations.delete(found.id));
+        }),
+      );
+      const won = (await Promise.all(attempts)).filter(Boolean);
+      expect(won).toHaveLength(1);
+    });
+
+    it("removes the requests that expired before an instant, and only those", async () => {
+      const { store } = harness();
+      const client = anOAuthClient();
+      await store.oauthClients.insert(client);
+      const old = anAuthorization(client.id, { expiresAt: at(10) });
+      const fresh = anAuthorization(client.id, { expiresAt: at(1000) });
+      await store.oauthAuthorizations.insert(old);
+      await store.oauthAuthorizations.insert(fresh);
+      expect(await store.oauthAuthorizations.deleteExpired(at(500))).toBeGreaterThanOrEqual(1);
+      expect(await store.oauthAuthorizations.lockByAuthorizationId(old.authorizationId)).toBeNull();
+      expect(await store.oauthAuthorizations.lockByAuthorizationId(fresh.authorizationId)).not.toBeNull();
+    });
+
+    it("keeps one consent per user and client, replaced by a new grant, revoked with the client's sessions", async () => {
+      const { store } = harness();
+      const client = anOAuthClient();
+      const other = anOAuthClient();
+      await store.oauthClients.insert(client);
+      await store.oauthClients.insert(other);
+      const { user, session } = await clientSession(store, client.id);
+      await store.sessions.create(aSession(user));
+      await store.oauthConsents.grant({
+        id: newId(),
+        userId: user.id,
+        clientId: client.id,
+        scopes: "email",
+        grantedAt: at(1),
+        revokedAt: null,
+      });
+      await store.oauthConsents.grant({
+        id: newId(),
+        userId: user.id,
+        clientId: client.id,
+        scopes: "openid profile",
+        grantedAt: at(2),
+        revokedAt: null,
+      });
+      await store.oauthConsents.grant({
+        id: newId(),
+        userId: user.id,
+        clientId: other.id,
+        scopes: "email",
+        grantedAt: at(3),
+        revokedAt: null,
+      });
+      expect(await store.oauthConsents.findActive(user.id, client.id)).toMatchObject({
+        scopes: "openid profile",
+        grantedAt: at(2),
+      });
+      const listed = await store.oauthConsents.listActive(user.id);
+      expect(listed.map((g) => [g.client.id, g.consent.scopes])).toEqual([
+        [other.id, "email"],
+        [client.id, "openid profile"],
+      ]);
+      expect(await store.oauthConsents.revoke(user.id, client.id, at(4))).toBe(true);
+      expect(await store.oauthConsents.revoke(user.id, client.id, at(5))).toBe(false);
+      expect(await store.oauthConsents.findActive(user.id, client.id)).toBeNull();
+      expect(await store.sessions.find(session.id)).toBeNull();
+      expect((await store.sessions.listForUser(user.id)).map((s) => s.oauthClientId)).toEqual([undefined]);
+      await store.oauthClients.softDelete(other.id, at(6));
+      expect(await store.oauthConsents.listActive(user.id)).toEqual([]);
+    });
+
+    it("refreshes a client's session for that client only, and a first-party session for none", async () => {
+      const { store } = harness();
+      const client = anOAuthClient();
+      await store.oauthClients.insert(client);
+      const ours = await clientSession(store, client.id);
+      const limits = { timeboxMs: 0, inactivityTimeoutMs: 0, singlePerUser: false };
+      const grant = (tokenHash: string, clientId?: string) =>
+        store.sessions.grantRefresh({
+          tokenHash,
+          childHash: newHash(),
+          now: at(10),
+          rotationEnabled: true,
+          reuseIntervalMs: 0,
+          limits,
+          clientId,
+        });
+      expect(await grant(ours.token.tokenHash)).toEqual({ kind: "client_required" });
+      expect(await grant(ours.token.tokenHash, newId())).toEqual({ kind: "client_required" });
+      const rotated = await grant(ours.token.tokenHash, client.id);
+      expect(rotated).toMatchObject({
+        kind: "rotated",
+        session: { oauthClientId: client.id, scopes: "openid email" },
+      });
+      const plain = await seedSession(store);
+      const plainToken = await store.sessions.insertToken(aToken(plain.session));
+      expect(await grant(plainToken.tokenHash, client.id)).toEqual({ kind: "client_not_allowed" });
+      expect(await store.sessions.activeToken(plain.session.id)).toMatchObject({ id: plainToken.id });
+    });
+  });
+}

@@ -1,0 +1,75 @@
+import { createServer } from "node:net";
+import { generateJwtKey } from "@authsvc/adapters";
+import type { FreshNamespace } from "@authsvc/adapters/testing";
+import { productionServerEnv, TEST_JWT_SECRET } from "@authsvc/http/testing";
+import { GoTrueClient } from "@supabase/auth-js";
+import { type ServerProcess, startServer } from "./server-process.js";
+
+/** A free loopback port: the issuer must be known before the server starts (discovery checks it). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The OAuth server on `ns`: an RS256 signing key (ID tokens need one) beside the e2e secret as a
+ * verify-only key (the API keys), issuer and external URL at the server's own address.
+ */
+export async function startOAuthServer(
+  ns: FreshNamespace,
+  cwd: string,
+  extra: Record<string, string> = {},
+): Promise<ServerProcess & { issuer: string }> {
+  const port = await freePort();
+  const issuer = `http://127.0.0.1:${port}`;
+  const keys = [
+    generateJwtKey("RS256"),
+    {
+      kty: "oct",
+      kid: "legacy-secret",
+      alg: "HS256",
+      key_ops: ["verify"],
+      k: Buffer.from(TEST_JWT_SECRET).toString("base64url"),
+    },
+  ];
+  const env = productionServerEnv(ns, {
+    PORT: String(port),
+    AUTHSVC_JWT_ISSUER: issuer,
+    AUTHSVC_API_EXTERNAL_URL: issuer,
+    AUTHSVC_JWT_KEYS: JSON.stringify(keys),
+    AUTHSVC_MAILER_AUTOCONFIRM: "true",
+    AUTHSVC_OAUTH_SERVER_ENABLED: "true",
+    AUTHSVC_OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION: "true",
+    AUTHSVC_OAUTH_SERVER_AUTHORIZATION_PATH: "/consent",
+    ...extra,
+  });
+  const server = await startServer(env, { cwd });
+  return Object.assign(server, { issuer });
+}
+
+let people = 0;
+
+/** A signed-up, signed-in user of the server, as a consent page holds one (auth-js, no browser). */
+export async function signedInUser(url: string, metadata: Record<string, unknown> = {}) {
+  const client = new GoTrueClient({
+    url,
+    autoRefreshToken: false,
+    persistSession: false,
+    storageKey: `oauth-consent-${Math.random()}`,
+  });
+  const email = `person-${++people}-${Date.now()}@example.com`;
+  const { data, error } = await client.signUp({
+    email,
+    password: "a-long-enough-password-1",
+    options: { data: metadata },
+  });
+  if (error || !data.user) throw error ?? new Error("no user");
+  return { client, user: data.user, email };
+}
