@@ -110,7 +110,7 @@ describe("database functions", () => {
     const upgrade = await migrate(sql, { namespace: ns, migrationsDir: resolveMigrationsDir() });
     const names = await shippedNames();
     expect(upgrade).toEqual({
-      applied: ["0015_mfa_attempts", "0016_grant_client_address", "0017_oauth_server"],
+      applied: ["0015_mfa_attempts", "0016_grant_client_address", "0017_oauth_server", "0018_passkeys"],
       functions: names,
     });
     const after = await definitions(sql, ns);
