@@ -33,18 +33,19 @@ async function migrated(): Promise<{ ns: FreshNamespace; rows: ReturnType<typeof
   return { ns, rows: cleanupRows(ns.sql, ns.namespace) };
 }
 
-/** The rows the server's passes logged as removed, once they reach `expected` (or after 10 s). */
-async function loggedRemoved(server: ServerProcess, expected: number): Promise<number> {
-  const total = () =>
-    server
-      .lines()
-      .filter((line) => line.msg === "cleanup pass")
-      .reduce((n, line) => n + Number(line.total), 0);
+/** The rows the servers' passes logged as removed, together. */
+const loggedTotal = (...servers: ServerProcess[]): number =>
+  servers
+    .flatMap((server) => server.lines())
+    .filter((line) => line.msg === "cleanup pass")
+    .reduce((n, line) => n + Number(line.total), 0);
+
+/** `loggedTotal` once it reaches `expected` (or after 10 s): a pass logs once its last statement is done. */
+async function loggedRemoved(servers: ServerProcess[], expected: number): Promise<number> {
   const deadline = Date.now() + 10_000;
-  // A pass logs once it is over, after the last of its statements removed what it found.
-  while (total() < expected && Date.now() < deadline)
+  while (loggedTotal(...servers) < expected && Date.now() < deadline)
     await new Promise((resolve) => setTimeout(resolve, 100));
-  return total();
+  return loggedTotal(...servers);
 }
 
 /** A user with one live session whose family has `revoked` tokens revoked two days ago. */
@@ -134,12 +135,37 @@ describe("the server's continuous cleanup", () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
 
     expect(await rows.present("refresh_tokens", family.ids)).toEqual([family.ids[90]]);
-    expect(await loggedRemoved(server, 90)).toBe(90);
+    expect(await loggedRemoved([server], 90)).toBe(90);
     const metrics = await scrape(`http://127.0.0.1:${port}/`);
     expect(sample(metrics, "gotrue_cleanup_affected_rows_total")).toBe(90);
     const stopped = await server.stop("SIGTERM");
     running.splice(running.indexOf(server), 1);
     expect(stopped.code).toBe(0);
+  });
+
+  it("two instances on one database clean a backlog together, each row removed and counted once", async () => {
+    const { ns, rows } = await migrated();
+    const families = [];
+    for (let i = 0; i < 4; i++) families.push(await seedFamily(rows, 120));
+    const env = productionServerEnv(ns, { AUTHSVC_CLEANUP_INTERVAL: "1s", AUTHSVC_CLEANUP_BATCH_SIZE: "10" });
+    const servers = await Promise.all([
+      startServer(env, { cwd: tempDir() }),
+      startServer(env, { cwd: tempDir() }),
+    ]);
+    running.push(...servers);
+    const ids = families.flatMap((family) => family.ids);
+    const live = families.map((family) => family.ids[120]);
+
+    const deadline = Date.now() + 20_000;
+    while ((await rows.present("refresh_tokens", ids)).length > live.length && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 200));
+
+    expect(await rows.present("refresh_tokens", ids)).toEqual(live);
+    expect(await loggedRemoved(servers, 4 * 120)).toBe(4 * 120);
+    const failed = servers.flatMap((server) =>
+      server.lines().filter((line) => line.msg === "cleanup statement failed"),
+    );
+    expect(failed).toEqual([]);
   });
 
   it("does nothing with AUTHSVC_CLEANUP_ENABLED=false", async () => {
@@ -174,7 +200,7 @@ describe("the cleanup in embedded mode", () => {
         await new Promise((resolve) => setTimeout(resolve, 200));
 
       expect(await rows.present("flow_state", [...stale, fresh])).toEqual([fresh]);
-      expect(await loggedRemoved(server, 12)).toBe(12);
+      expect(await loggedRemoved([server], 12)).toBe(12);
     } finally {
       await sql.end({ timeout: 1 });
     }
