@@ -168,6 +168,50 @@ describe("the server's continuous cleanup", () => {
     expect(failed).toEqual([]);
   });
 
+  it("refreshes over HTTP while passes remove their families' old tokens all rotate", async () => {
+    const { ns, rows } = await migrated();
+    const server = await startServer(
+      productionServerEnv(ns, {
+        AUTHSVC_MAILER_AUTOCONFIRM: "true",
+        AUTHSVC_CLEANUP_INTERVAL: "1s",
+        AUTHSVC_CLEANUP_BATCH_SIZE: "5",
+      }),
+      { cwd: tempDir() },
+    );
+    running.push(server);
+    const call = async (path: string, body: unknown) => {
+      const res = await fetch(`${server.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as { refresh_token?: string } };
+    };
+    const email = `race-${Date.now()}@example.com`;
+    const password = "correct horse battery";
+    expect((await call("/signup", { email, password })).status).toBe(200);
+    const tokens: string[] = [];
+    for (let i = 0; i < 4; i++)
+      tokens.push(String((await call("/token?grant_type=password", { email, password })).body.refresh_token));
+    const rotate = async (i: number) => {
+      const answer = await call("/token?grant_type=refresh_token", { refresh_token: tokens[i] });
+      tokens[i] = String(answer.body.refresh_token);
+      return answer.status;
+    };
+    for (let round = 0; round < 25; round++) await Promise.all(tokens.map((_, i) => rotate(i)));
+    // The 100 tokens revoked so far become two days old: a backlog the passes work through.
+    await ns.sql`update ${ns.sql(ns.namespace)}.refresh_tokens set updated_at = ${ago(2 * DAY_MS)} where revoked`;
+
+    const statuses: number[] = [];
+    for (let round = 0; round < 15; round++)
+      statuses.push(...(await Promise.all(tokens.map((_, i) => rotate(i)))));
+
+    expect(statuses).toEqual(Array(60).fill(200));
+    expect(await loggedRemoved([server], 100)).toBe(100);
+    // Left: each session's 15 tokens revoked since and its live one, and the sign-up's session's token.
+    expect(await rows.count("refresh_tokens")).toBe(4 * 16 + 1);
+  });
+
   it("does nothing with AUTHSVC_CLEANUP_ENABLED=false", async () => {
     const { ns, rows } = await migrated();
     const family = await seedFamily(rows, 5);
