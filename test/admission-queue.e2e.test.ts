@@ -13,9 +13,10 @@ import { type ServerProcess, startServer } from "./support/server-process.js";
  * refused at once, 503 with Retry-After; waiting ones past the wait limit are refused too; the ones
  * within the bounds are served once the database answers; liveness is answered throughout.
  */
-const CONCURRENT = 2;
-const QUEUED = 3;
-const WAIT_MS = 1_000;
+const CONCURRENT = 4;
+const QUEUED = 20;
+const WAIT_MS = 3_000;
+const RETRY_AFTER = String(WAIT_MS / 1000);
 
 let ns: FreshNamespace;
 let server: ServerProcess;
@@ -94,19 +95,17 @@ describe("the admission queue under a flood", () => {
     const held = await holdSessions();
     const flood: Promise<Answer>[] = [];
     try {
-      // One at a time, so that the first ones certainly hold the slots and the next ones the line.
-      for (let i = 0; i < CONCURRENT + QUEUED; i++) {
-        flood.push(getUser());
-        await sleep(30);
-      }
+      for (let i = 0; i < CONCURRENT + QUEUED; i++) flood.push(getUser());
+      // Until they are all in: the slots taken, the line full.
+      await sleep(400);
       const refused = await Promise.all(
-        Array.from({ length: 6 }, (_, i) => getUser(i % 2 === 0 ? "2024-01-01" : undefined)),
+        Array.from({ length: 100 }, (_, i) => getUser(i % 2 === 0 ? "2024-01-01" : undefined)),
       );
       for (const answer of refused) {
         expect(answer.status).toBe(503);
-        expect(answer.retryAfter).toBe("1");
+        expect(answer.retryAfter).toBe(RETRY_AFTER);
         // At once: not after the wait limit, and not after the lock.
-        expect(answer.ms).toBeLessThan(WAIT_MS / 2);
+        expect(answer.ms).toBeLessThan(WAIT_MS / 3);
       }
       // Both error shapes, as every other answer.
       expect(refused[0]?.body).toMatchObject({
@@ -141,7 +140,7 @@ describe("the admission queue under a flood", () => {
       const late = await Promise.all(queued);
       for (const answer of late) {
         expect(answer.status).toBe(503);
-        expect(answer.retryAfter).toBe("1");
+        expect(answer.retryAfter).toBe(RETRY_AFTER);
         expect(answer.ms).toBeGreaterThanOrEqual(WAIT_MS - 50);
         expect(answer.ms).toBeLessThan(WAIT_MS + 1_000);
       }
