@@ -249,4 +249,13 @@ describe("the cleanup in embedded mode", () => {
       await sql.end({ timeout: 1 });
     }
   }, 60_000);
+
+  it("authsvc cleanup runs a pass on the embedded database's data folder", async () => {
+    const result = await runServer({ AUTHSVC_LOG_LEVEL: "info" }, { args: ["cleanup"], cwd: tempDir() });
+    expect(result.code).toBe(0);
+    expect(parseLines(result.stdout).find((line) => line.msg === "cleanup pass")).toMatchObject({
+      total: 0,
+      complete: true,
+    });
+  }, 60_000);
 });
