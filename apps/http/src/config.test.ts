@@ -46,6 +46,8 @@ describe("defaults", () => {
       trustedProxyHops: 0,
       trustedProxies: [],
       maxConcurrentRequests: 64,
+      maxQueuedRequests: 4096,
+      maxQueueWaitMs: 10_000,
       messageConcurrency: 1,
       corsAllowedHeaders: [],
       basePaths: ["/", "/auth/v1"],

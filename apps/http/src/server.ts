@@ -5,7 +5,7 @@ import type { Hono } from "hono";
 import { DEFAULT_BASE_PATHS } from "./http/base-path.js";
 import { BodyBudget, readBodyAhead } from "./http/body-ahead.js";
 import { clientAddressFrom, limitedBlock, NO_PROXY, type ProxyTrust } from "./http/client-address.js";
-import { admission } from "./http/flow-control/index.js";
+import { admission, markRefused } from "./http/flow-control/index.js";
 import { MAX_BODY_BYTES } from "./http/middleware/json-body.js";
 
 export interface RunningServer {
@@ -68,7 +68,8 @@ function livenessCheck(basePaths: readonly string[]) {
 /**
  * Serves `app` on `host:port` (port 0 picks a free one) and resolves once it listens. At most
  * `maxConcurrentRequests` (`API_MAX_CONCURRENT_REQUESTS`; 0 or absent: no limit) are in the app at
- * once, the others wait their turn (http/flow-control/admission.ts).
+ * once, the others wait their turn (http/flow-control/admission.ts): at most `maxQueuedRequests` of
+ * them, each for at most `maxQueueWaitMs`; past either, the app answers 503 with `Retry-After` at once.
  */
 export function listen(
   app: Hono<never> | Hono,
@@ -76,6 +77,10 @@ export function listen(
     host: string;
     port: number;
     maxConcurrentRequests?: number;
+    /** Most requests waiting for a slot (`API_MAX_QUEUED_REQUESTS`); 0 or absent: no bound. */
+    maxQueuedRequests?: number;
+    /** Longest a request waits for a slot (`API_MAX_QUEUE_WAIT`); 0 or absent: no bound. */
+    maxQueueWaitMs?: number;
     /** Where `GET …/health` is answered past the queue (`API_BASE_PATHS`); default `/` and `/auth/v1`. */
     basePaths?: readonly string[];
     /** Longest a client may take to send a request's body once its headers are in (`API_BODY_TIMEOUT`). */
@@ -84,7 +89,12 @@ export function listen(
     proxyTrust?: ProxyTrust;
   },
 ): Promise<RunningServer> {
-  const admit = admission(options.maxConcurrentRequests ?? 0);
+  const admit = admission(options.maxConcurrentRequests ?? 0, {
+    maxQueued: options.maxQueuedRequests ?? 0,
+    maxWaitMs: options.maxQueueWaitMs ?? 0,
+  });
+  // A refused client is asked to come back once a queued request would have been served or refused.
+  const retryAfterSeconds = Math.max(1, Math.ceil((options.maxQueueWaitMs ?? 0) / 1000));
   const isLiveness = livenessCheck(options.basePaths ?? DEFAULT_BASE_PATHS);
   const bodyLimits = {
     maxBytes: MAX_BODY_BYTES,
@@ -110,7 +120,14 @@ export function listen(
           response =
             ahead?.failure !== undefined || isLiveness(env.incoming)
               ? await app.fetch(request, env)
-              : await admit.run(env.incoming, () => app.fetch(request, env));
+              : await admit.run(
+                  env.incoming,
+                  () => app.fetch(request, env),
+                  () => {
+                    markRefused(env.incoming, retryAfterSeconds);
+                    return app.fetch(request, env);
+                  },
+                );
         } finally {
           ahead?.release();
         }

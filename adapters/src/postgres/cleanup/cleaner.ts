@@ -1,4 +1,5 @@
 import type { Sql } from "postgres";
+import { isDatabaseUnavailable } from "../faults.js";
 import { assertValidNamespace } from "../migrate.js";
 import type { CleanupTask } from "./task.js";
 
@@ -41,7 +42,8 @@ export interface Cleaner {
   /**
    * Runs turns, one statement each, in its own short transaction: every task in order, again and
    * again for the tasks whose last turn removed rows, until none does, `until()` says stop (checked
-   * before each turn), or a task's turn fails (that task is left for the next pass).
+   * before each turn), or a task's turn fails (that task is left for the next pass; all of them when
+   * the database is unavailable).
    */
   pass(until?: () => boolean): Promise<PassReport>;
 }
@@ -88,6 +90,8 @@ export function cleaner(sql: Sql, tasks: readonly CleanupTask[], options: Cleane
             if (count > 0) next.push(task);
           } catch (error) {
             failures.push({ task: task.name, error });
+            // No database, no use trying the other tasks: the next pass tries again.
+            if (isDatabaseUnavailable(error)) return { removed, total, turns, failures, complete: false };
           }
         }
         pending = next;

@@ -280,4 +280,20 @@ describe("cleanup", () => {
       await second.end();
     }
   });
+
+  it("a pass without its database reports the failure once and stops, and the next pass cleans", async () => {
+    const user = await rows.user();
+    const session = await rows.session(user);
+    const family = await rows.family(user, session, [ago(2 * DAY_MS)]);
+    const unreachable = connectTestDatabase({ maxPoolSize: 1 });
+    await unreachable.end();
+    const tasks = cleanupTasks(SETTINGS);
+
+    const failed = await cleaner(unreachable, tasks, { namespace: ns.namespace, batchSize: 10 }).pass();
+
+    expect(failed.failures.map((failure) => failure.task)).toEqual(["refresh_tokens"]);
+    expect(failed.complete).toBe(false);
+    expect(await rows.present("refresh_tokens", family.ids)).toEqual(family.ids);
+    expect((await clean().pass()).removed.refresh_tokens).toBe(1);
+  });
 });

@@ -11,7 +11,7 @@ import { basePathGetter, DEFAULT_BASE_PATHS } from "./base-path.js";
 import { type BodyFailure, bodyFailureOf, bodyReadAhead } from "./body-ahead.js";
 import { proxyTrust } from "./client-address.js";
 import { errorResponse, statusOf, toAuthError } from "./errors.js";
-import { DeadlinePassedError, requestDeadline } from "./flow-control/index.js";
+import { answerRefused, DeadlinePassedError, requestDeadline } from "./flow-control/index.js";
 import { httpFailures } from "./http-failures.js";
 import { incomingOf } from "./incoming.js";
 import { apiVersion } from "./middleware/api-version.js";
@@ -67,6 +67,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       exposeHeaders: ["X-Total-Count", "Link", API_VERSION_HEADER, "x-sb-error-code"],
     }),
   );
+  // A request the admission queue refused (server.ts) is answered here, before any route's work.
+  app.use(answerRefused());
   app.use(
     methodNotAllowed({
       app,

@@ -21,6 +21,8 @@ export const httpFailures = {
   bodyEndedEarly: () =>
     httpError(400, "bad_json", "Could not parse request body as JSON: the body ended early"),
   requestRateLimit: () => httpError(429, "over_request_rate_limit", "Request rate limit reached"),
+  // The reference's code for a fault the client may retry (as a database outage is answered).
+  serverBusy: () => httpError(503, "unexpected_failure", "Server busy, please retry after a moment"),
   requestTimeout: () =>
     httpError(504, "request_timeout", "Processing this request timed out, please retry after a moment."),
 } as const;

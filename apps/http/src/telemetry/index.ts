@@ -10,6 +10,8 @@ export interface Telemetry {
   readonly middleware: MiddlewareHandler<AppEnv>;
   /** The ports observed at their boundary: store, hasher, mailer, SMS sender. */
   observe(auth: AuthDeps): AuthDeps;
+  /** Counts, as `gotrue_cleanup_affected_rows`, the rows the instance's cleanup removed so far. */
+  observeCleanup(affectedRows: () => number): void;
   /** Exports what is buffered, stops the Prometheus server; never throws. */
   shutdown(): Promise<void>;
 }
@@ -20,8 +22,6 @@ export interface TelemetryOptions {
   readonly version: string;
   /** The pool's maximum number of connections, for the pool gauges. */
   readonly dbPoolMax: number;
-  /** Rows the instance's cleanup removed so far (`gotrue_cleanup_affected_rows`). */
-  readonly cleanupAffectedRows?: () => number;
 }
 
 /**

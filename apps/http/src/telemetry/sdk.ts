@@ -64,12 +64,14 @@ export async function startSdk(options: TelemetryOptions): Promise<Telemetry> {
 
   const tracer = tracing ? trace.getTracer(SCOPE, version) : undefined;
   const inFlight = new InFlight();
+  // The cleanup starts after the SDK: until it is observed, nothing is counted.
+  let cleanupAffectedRows = () => 0;
   const instruments = metricsOn
     ? createInstruments(metrics.getMeter(SCOPE, version), {
         version,
         dbInFlight: () => inFlight.count,
         dbPoolMax: options.dbPoolMax,
-        cleanupAffectedRows: options.cleanupAffectedRows ?? (() => 0),
+        cleanupAffectedRows: () => cleanupAffectedRows(),
       })
     : undefined;
   const observation = { tracer, instruments };
@@ -83,6 +85,9 @@ export async function startSdk(options: TelemetryOptions): Promise<Telemetry> {
       mailer: observeMailer(auth.mailer, observation),
       sms: observeSms(auth.sms, observation),
     }),
+    observeCleanup(affectedRows) {
+      cleanupAffectedRows = affectedRows;
+    },
     async shutdown() {
       try {
         await sdk.shutdown();

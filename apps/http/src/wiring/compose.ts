@@ -36,20 +36,17 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
   if (!(await limits.ready()))
     logger.warn({ store: limits.kind }, "request-limit store not answering at start");
   const version = readVersion();
-  const cleanup = scheduledCleanup(config, sql, logger);
-  const telemetry = await startTelemetry({
-    config,
-    logger,
-    version,
-    dbPoolMax: sql.options.max,
-    cleanupAffectedRows: () => cleanup.affectedRows,
-  }).catch(async (error: unknown) => {
-    await limits.close();
-    await sql.end({ timeout: 5 });
-    await embedded?.stop();
-    throw error;
-  });
+  const telemetry = await startTelemetry({ config, logger, version, dbPoolMax: sql.options.max }).catch(
+    async (error: unknown) => {
+      await limits.close();
+      await sql.end({ timeout: 5 });
+      await embedded?.stop();
+      throw error;
+    },
+  );
   await checkHookTargets(config, sql, logger);
+  const cleanup = scheduledCleanup(config, sql, logger);
+  telemetry?.observeCleanup(() => cleanup.affectedRows);
   const auth = authDepsOf(config, sql, logger, deliveries);
   const mailWarning = mailDeliveryWarning(config);
   if (mailWarning) logger.warn({ mail_features: undeliverableMailFeatures(config) }, mailWarning);

@@ -3,8 +3,9 @@ import { removeBatch } from "./remove-batch.js";
 
 /**
  * Flow states (PKCE) untouched for a day, or for the longest one-time-token lifetime when that is
- * longer: a mailed link's flow state must outlive the link. A code issued counts from its issue, the
- * state from its creation (a code is never issued before the state exists, so both stamps are past).
+ * longer: a mailed link's flow state must outlive the link. A state with a code counts from when the
+ * code was issued, one without from its creation (a code is never issued before its state exists, so
+ * both stamps must be past the cutoff).
  */
 export const flowStates = (oneTimeTokenLifetimeMs: number): CleanupTask => ({
   name: "flow_states",

@@ -7,6 +7,9 @@ import { type CleanupTask, DAY_SECONDS, secondsAgo } from "../task.js";
  * rotating it, or another cleaner removing it while it removes this token's parent, each waiting for
  * the other — so the statement also locks the children with `skip locked` and keeps every token one
  * of whose children it could not lock for a later turn. The statement then waits for nobody.
+ *
+ * No `order by`: taking the oldest first walks, on every turn, the index entries of all the rows the
+ * turns before removed (until a vacuum); the planner's own choice took half the time per turn.
  */
 export const refreshTokens: CleanupTask = {
   name: "refresh_tokens",
@@ -16,7 +19,6 @@ export const refreshTokens: CleanupTask = {
       with candidates as (
         select id from ${tokens}
         where revoked and updated_at < ${secondsAgo(sql, DAY_SECONDS)}
-        order by updated_at
         limit ${limit}
         for update skip locked
       ), children as (

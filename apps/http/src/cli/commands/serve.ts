@@ -37,6 +37,8 @@ export const serve: Command = {
       host: config.api.host,
       port: config.api.port,
       maxConcurrentRequests: config.api.maxConcurrentRequests,
+      maxQueuedRequests: config.api.maxQueuedRequests,
+      maxQueueWaitMs: config.api.maxQueueWaitMs,
       bodyTimeoutMs: config.api.bodyTimeoutMs,
       basePaths: config.api.basePaths,
       proxyTrust: proxyTrust(config.api.trustedProxyHops, config.api.trustedProxies),

@@ -62,6 +62,20 @@ export const variables = {
     description:
       "Most requests this instance works on at once; more wait their turn in arrival order (their wait is logged as `queued_ms` and counted in `duration_ms`, not in the request time limit); `GET /health` is answered past them. It bounds the memory a flood of connections takes: requests past the database pool only wait anyway. 0: no limit.",
   }),
+  maxQueuedRequests: variable({
+    key: "API_MAX_QUEUED_REQUESTS",
+    kind: k.wholeNumber(),
+    default: "4096",
+    description:
+      'Most requests waiting their turn for `API_MAX_CONCURRENT_REQUESTS` at once; one more is answered at once with 503 (`unexpected_failure`, "Server busy") and `Retry-After`, instead of waiting without bound. `GET /health` is answered past them. 0: no bound.',
+  }),
+  maxQueueWait: variable({
+    key: "API_MAX_QUEUE_WAIT",
+    kind: k.duration(),
+    default: "10s",
+    description:
+      "Longest a request waits its turn for `API_MAX_CONCURRENT_REQUESTS`; past it, it is answered 503 with `Retry-After` (this wait, in whole seconds) without being worked on. 0: no limit.",
+  }),
   messageConcurrency: variable({
     key: "API_MESSAGE_CONCURRENCY",
     kind: k.wholeNumber(),
@@ -111,6 +125,10 @@ export interface ApiConfig {
   readonly bodyTimeoutMs: number;
   /** Requests worked on at once; 0 for no limit. */
   readonly maxConcurrentRequests: number;
+  /** Requests waiting for a slot at most; 0 for no bound. */
+  readonly maxQueuedRequests: number;
+  /** Longest a request waits for a slot, in milliseconds; 0 for no limit. */
+  readonly maxQueueWaitMs: number;
   /** Message-sending requests worked on at once; 0 for no limit. */
   readonly messageConcurrency: number;
   /** Proxies in front that append to `X-Forwarded-For`; 0: the connection's peer is the client. */
@@ -152,6 +170,8 @@ export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { a
       maxRequestDurationMs: values.maxRequestDuration,
       bodyTimeoutMs: bodyTimeout,
       maxConcurrentRequests: values.maxConcurrentRequests,
+      maxQueuedRequests: values.maxQueuedRequests,
+      maxQueueWaitMs: values.maxQueueWait,
       messageConcurrency: values.messageConcurrency,
       trustedProxyHops: values.trustedProxyHops,
       trustedProxies: values.trustedProxies,

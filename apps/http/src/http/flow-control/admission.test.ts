@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { admission, admissionWaitMs, stepAside } from "./admission.js";
+import { AdmissionRefusedError, admission, admissionWaitMs, stepAside } from "./admission.js";
 
 const tick = (ms = 5) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -83,5 +83,89 @@ describe("stepping aside", () => {
   it("is absent for a request that was not admitted through it", () => {
     expect(stepAside({})).toBeUndefined();
     expect(stepAside(undefined)).toBeUndefined();
+  });
+});
+
+describe("a bounded waiting line", () => {
+  /** Work that runs until its gate is opened. */
+  function gated() {
+    const gates: (() => void)[] = [];
+    const work = (n: number) => async (): Promise<number | string> => {
+      await new Promise<void>((release) => gates.push(release));
+      return n;
+    };
+    return { gates, work };
+  }
+
+  it("refuses at once a request past `maxQueued` waiting, and serves the ones within it", async () => {
+    const { run } = admission(2, { maxQueued: 3 });
+    const { gates, work } = gated();
+    const answers = Array.from({ length: 8 }, (_, n) => run({}, work(n), () => `refused ${n}`));
+    // Two working, three waiting: the last three are refused without waiting for anything.
+    const refused = await Promise.all(answers.slice(5));
+    expect(refused).toEqual(["refused 5", "refused 6", "refused 7"]);
+    for (let i = 0; i < 5; i++) {
+      await tick();
+      gates.shift()?.();
+    }
+    expect(await Promise.all(answers.slice(0, 5))).toEqual([0, 1, 2, 3, 4]);
+    // The line has room again.
+    const later = run({}, async (): Promise<number | string> => "served");
+    expect(await later).toBe("served");
+  });
+
+  it("refuses a request that waited `maxWaitMs`, and its place passes to the next", async () => {
+    const { run } = admission(1, { maxWaitMs: 60 });
+    const { gates, work } = gated();
+    const first = run({}, work(0), () => "refused 0");
+    const started = performance.now();
+    const second = run({}, work(1), () => "refused 1");
+    expect(await second).toBe("refused 1");
+    expect(performance.now() - started).toBeGreaterThanOrEqual(55);
+    const third = run({}, work(2), () => "refused 2");
+    await tick();
+    gates.shift()?.();
+    expect(await first).toBe(0);
+    // The refused request's place is skipped: the third gets the slot.
+    await tick();
+    gates.shift()?.();
+    expect(await third).toBe(2);
+  });
+
+  it("rejects with AdmissionRefusedError when no refusal answer is given", async () => {
+    const { run } = admission(1, { maxQueued: 1 });
+    const { gates, work } = gated();
+    const first = run({}, work(0));
+    const second = run({}, work(1));
+    await expect(run({}, work(2))).rejects.toBeInstanceOf(AdmissionRefusedError);
+    await tick();
+    gates.shift()?.();
+    await tick();
+    gates.shift()?.();
+    expect(await Promise.all([first, second])).toEqual([0, 1]);
+  });
+
+  it("a request stepping aside does not count as waiting", async () => {
+    const { run } = admission(1, { maxQueued: 1 });
+    const request = {};
+    let finishWait: () => void = () => {};
+    const a = run(request, async () => {
+      await stepAside(request)?.(() => new Promise<void>((resolve) => (finishWait = resolve)));
+      return "a";
+    });
+    await tick();
+    // a is aside: b takes the slot, c waits, d is refused.
+    const { gates, work } = gated();
+    const b = run({}, work(1));
+    const c = run({}, work(2));
+    const d = run({}, work(3), () => "refused");
+    expect(await d).toBe("refused");
+    finishWait();
+    expect(await a).toBe("a");
+    await tick();
+    gates.shift()?.();
+    await tick();
+    gates.shift()?.();
+    expect(await Promise.all([b, c])).toEqual([1, 2]);
   });
 });

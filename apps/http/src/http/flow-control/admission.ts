@@ -14,8 +14,30 @@ import { incomingOf } from "../incoming.js";
  * sign-ins waiting for the hash pool, or a slow hook, does not make token checks wait behind them.
  */
 export interface Admission {
-  /** Runs `work` for `request` once it has a slot; `max` 0 admits everything at once. */
-  run<T>(request: object, work: () => T | Promise<T>): Promise<T>;
+  /**
+   * Runs `work` for `request` once it has a slot; `max` 0 admits everything at once. A request the
+   * queue refuses (full, or its wait past the limit) runs `refused` instead, at once.
+   */
+  run<T>(request: object, work: () => T | Promise<T>, refused?: () => T | Promise<T>): Promise<T>;
+}
+
+/**
+ * Bounds on the waiting line (`API_MAX_QUEUED_REQUESTS`, `API_MAX_QUEUE_WAIT`): past them a request
+ * is refused at once rather than left waiting without bound, so a flood that the instance cannot
+ * serve is told so (503 with `Retry-After`) instead of holding sockets and memory until clients give up.
+ */
+export interface QueueLimits {
+  /** Most requests waiting at once; one more is refused at once. 0: no bound. */
+  readonly maxQueued?: number;
+  /** Longest a request waits for a slot before it is refused. 0: no bound. */
+  readonly maxWaitMs?: number;
+}
+
+/** Thrown by `run` for a refused request when no `refused` answer was given. */
+export class AdmissionRefusedError extends Error {
+  constructor() {
+    super("admission refused: the waiting line is full or the wait too long");
+  }
 }
 
 /** Runs `wait` with the request's slot given up meanwhile. */
@@ -33,23 +55,28 @@ interface Admitted {
 }
 type Stamped = { [ADMITTED]?: Admitted };
 
-export function admission(max: number): Admission {
+/** A request waiting for a slot: `settle(true)` admits it, `settle(false)` refuses it; settled once. */
+interface Waiter {
+  settled: boolean;
+  settle: (admitted: boolean) => void;
+}
+
+export function admission(max: number, limits: QueueLimits = {}): Admission {
   if (max <= 0) return { run: async (_request, work) => work() };
+  const maxQueued = limits.maxQueued ?? 0;
+  const maxWaitMs = limits.maxWaitMs ?? 0;
   let active = 0;
-  const queue: (() => void)[] = [];
-  // Resolves once a slot is held: at once when one is free, else in turn.
-  const acquire = (): Promise<void> | undefined => {
-    if (active < max) {
-      active++;
-      return undefined;
-    }
-    return new Promise<void>((resolve) => queue.push(resolve));
-  };
+  // Waiters in arrival order; one refused for its wait stays in place, settled, until it comes up.
+  let queue: Waiter[] = [];
+  let waiting = 0;
   const release = () => {
     // Above the limit (requests back from stepping aside): the slot is given up, not passed on.
-    const next = active > max ? undefined : queue.shift();
+    let next = active > max ? undefined : queue.shift();
+    while (next?.settled) next = queue.shift();
     if (next) {
-      next(); // the slot passes on as it is
+      next.settled = true;
+      waiting--;
+      next.settle(true); // the slot passes on as it is
     } else active--;
   };
   const aside: Aside = async (wait) => {
@@ -63,15 +90,41 @@ export function admission(max: number): Admission {
       active++;
     }
   };
+  // Resolves to whether the request got a slot, in turn, within the wait limit.
+  const enqueue = (): Promise<boolean> => {
+    const waiter: Waiter = { settled: false, settle: () => {} };
+    const turn = new Promise<boolean>((resolve) => {
+      waiter.settle = resolve;
+    });
+    queue.push(waiter);
+    waiting++;
+    if (maxWaitMs > 0) {
+      const timer = setTimeout(() => {
+        if (waiter.settled) return;
+        waiter.settled = true;
+        waiting--;
+        waiter.settle(false);
+        // Refused waiters stay in the line until they come up; while no slot frees, they are dropped here.
+        if (queue.length > 2 * waiting + 64) queue = queue.filter((w) => !w.settled);
+      }, maxWaitMs);
+      void turn.then(() => clearTimeout(timer));
+    }
+    return turn;
+  };
+  const refuse = <T>(refused: (() => T | Promise<T>) | undefined): Promise<T> =>
+    refused ? Promise.resolve(refused()) : Promise.reject(new AdmissionRefusedError());
   const unqueued: Admitted = { aside };
   return {
-    async run(request, work) {
-      const turn = acquire();
-      if (turn) {
+    async run(request, work, refused) {
+      if (active < max) {
+        active++;
+        (request as Stamped)[ADMITTED] = unqueued;
+      } else {
+        if (maxQueued > 0 && waiting >= maxQueued) return refuse(refused);
         const arrived = performance.now();
-        await turn;
+        if (!(await enqueue())) return refuse(refused);
         (request as Stamped)[ADMITTED] = { aside, waitedMs: performance.now() - arrived };
-      } else (request as Stamped)[ADMITTED] = unqueued;
+      }
       try {
         return await work();
       } finally {

@@ -7,12 +7,15 @@
  */
 export {
   type Admission,
+  AdmissionRefusedError,
   type Aside,
   admission,
   admissionWaitMs,
   asideOf,
+  type QueueLimits,
   waitAside,
 } from "./admission.js";
+export { answerRefused, markRefused } from "./refusal.js";
 export {
   DeadlinePassedError,
   RequestDeadline,
