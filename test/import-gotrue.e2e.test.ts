@@ -106,6 +106,8 @@ async function fillSource(): Promise<void> {
     [alice.id, alice.email],
     [bob.id, bob.email],
     [erin.id, erin.email],
+    [twins[0] as string, "Twin@Example.com"],
+    [twins[1] as string, "twin@example.com"],
   ] as const) {
     await sql`
       insert into ${s("identities")} (id, provider_id, user_id, identity_data, provider, created_at, updated_at)
@@ -224,7 +226,7 @@ describe("authsvc import-gotrue", () => {
         .slice(0, 6);
     // table, read, inserted, updated, unchanged, rejected
     expect(line("users")).toEqual(["users", "5", "0", "0", "4", "1"]);
-    expect(line("identities")).toEqual(["identities", "3", "0", "0", "3", "0"]);
+    expect(line("identities")).toEqual(["identities", "5", "0", "0", "4", "1"]);
     expect(line("mfa_factors")).toEqual(["mfa_factors", "1", "1", "0", "0", "0"]);
     expect(line("sessions")).toEqual(["sessions", "3", "3", "0", "0", "0"]);
     expect(line("refresh_tokens")).toEqual(["refresh_tokens", "2", "2", "0", "0", "0"]);
@@ -232,6 +234,8 @@ describe("authsvc import-gotrue", () => {
     expect(line("audit_log_entries")).toEqual(["audit_log_entries", "1", "1", "0", "0", "0"]);
     expect(run.stdout).toContain("left out: 1 WebAuthn factors (authsvc offers none)");
     expect(run.stdout).toMatch(/users [0-9a-f-]{36}: violates users_email_partial_key/);
+    // The refused twin's identity goes with it, named.
+    expect(run.stdout).toMatch(/identities [0-9a-f-]{36}: its user was not copied/);
   });
 
   it("stores what it copied by authsvc's rules: no token in clear, secrets sealed with authsvc's key, hashes as they were", async () => {
