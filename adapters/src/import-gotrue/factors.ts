@@ -90,7 +90,7 @@ function sealedSecret(ctx: Parameters<ImportStep["read"]>[0], row: SourceRow): s
   const plaintext = ctx.openReferenceSecret(id, row.secret);
   if (plaintext === null) {
     throw new ImportFailure(
-      `the TOTP secret of factor ${id} is encrypted with a key that was not given: set GOTRUE_SECURITY_DB_ENCRYPTION_DECRYPTION_KEYS (and GOTRUE_SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY) as the reference had them`,
+      `the TOTP secret of factor ${id} does not open: it is encrypted with a key that was not given (or was altered); set GOTRUE_SECURITY_DB_ENCRYPTION_DECRYPTION_KEYS (and GOTRUE_SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY) as the reference had them`,
     );
   }
   return ctx.seal(id, plaintext);
