@@ -37,6 +37,7 @@ const bob = {
   // A second device, which does not refresh until after the move.
   idleSession: randomUUID(),
   idleKey: randomBytes(32),
+  phoneFactor: randomUUID(),
 };
 const twins = [randomUUID(), randomUUID()];
 const erin = { id: randomUUID(), email: "erin@example.com", factor: randomUUID() };
@@ -119,6 +120,10 @@ async function fillSource(): Promise<void> {
     insert into ${s("mfa_factors")} (id, user_id, friendly_name, factor_type, status, created_at, updated_at, secret)
     values (${alice.factor}, ${alice.id}, 'phone app', 'totp', 'verified', now(), now(),
       ${referenceEncrypt(alice.factor, TOTP_SECRET, GOTRUE_KEY.id, GOTRUE_KEY.key)})
+  `;
+  await sql`
+    insert into ${s("mfa_factors")} (id, user_id, friendly_name, factor_type, status, created_at, updated_at, phone)
+    values (${bob.phoneFactor}, ${bob.id}, 'my phone', 'phone', 'verified', now(), now(), '15550001234')
   `;
   await sql`
     insert into ${s("mfa_factors")} (id, user_id, friendly_name, factor_type, status, created_at, updated_at, web_authn_credential)
@@ -227,7 +232,7 @@ describe("authsvc import-gotrue", () => {
     // table, read, inserted, updated, unchanged, rejected
     expect(line("users")).toEqual(["users", "5", "0", "0", "4", "1"]);
     expect(line("identities")).toEqual(["identities", "5", "0", "0", "4", "1"]);
-    expect(line("mfa_factors")).toEqual(["mfa_factors", "1", "1", "0", "0", "0"]);
+    expect(line("mfa_factors")).toEqual(["mfa_factors", "2", "2", "0", "0", "0"]);
     expect(line("sessions")).toEqual(["sessions", "3", "3", "0", "0", "0"]);
     expect(line("refresh_tokens")).toEqual(["refresh_tokens", "2", "2", "0", "0", "0"]);
     expect(line("session_tokens")).toEqual(["session_tokens", "2", "2", "0", "0", "0"]);
@@ -255,6 +260,10 @@ describe("authsvc import-gotrue", () => {
     >`select secret from ${t("mfa_factors")} where id = ${alice.factor}`;
     expect(JSON.parse(factor?.secret ?? "{}")).toMatchObject({ key_id: AUTHSVC_KEY.id, alg: "aes-gcm-hkdf" });
     expect(factor?.secret).not.toContain(TOTP_SECRET);
+    const [phone] = await target.sql<{ factor_type: string; status: string; phone: string; secret: null }[]>`
+      select factor_type::text, status::text, phone, secret from ${t("mfa_factors")} where id = ${bob.phoneFactor}
+    `;
+    expect(phone).toEqual({ factor_type: "phone", status: "verified", phone: "15550001234", secret: null });
     const [user] = await target.sql<{ encrypted_password: string; updated_at: string }[]>`
       select encrypted_password, updated_at::text from ${t("users")} where id = ${alice.id}
     `;
