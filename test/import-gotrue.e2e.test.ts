@@ -37,6 +37,7 @@ const bob = {
   // A second device, which does not refresh until after the move.
   idleSession: randomUUID(),
   idleKey: randomBytes(32),
+  phoneFactor: randomUUID(),
 };
 const twins = [randomUUID(), randomUUID()];
 const erin = { id: randomUUID(), email: "erin@example.com", factor: randomUUID() };
@@ -106,6 +107,8 @@ async function fillSource(): Promise<void> {
     [alice.id, alice.email],
     [bob.id, bob.email],
     [erin.id, erin.email],
+    [twins[0] as string, "Twin@Example.com"],
+    [twins[1] as string, "twin@example.com"],
   ] as const) {
     await sql`
       insert into ${s("identities")} (id, provider_id, user_id, identity_data, provider, created_at, updated_at)
@@ -117,6 +120,10 @@ async function fillSource(): Promise<void> {
     insert into ${s("mfa_factors")} (id, user_id, friendly_name, factor_type, status, created_at, updated_at, secret)
     values (${alice.factor}, ${alice.id}, 'phone app', 'totp', 'verified', now(), now(),
       ${referenceEncrypt(alice.factor, TOTP_SECRET, GOTRUE_KEY.id, GOTRUE_KEY.key)})
+  `;
+  await sql`
+    insert into ${s("mfa_factors")} (id, user_id, friendly_name, factor_type, status, created_at, updated_at, phone)
+    values (${bob.phoneFactor}, ${bob.id}, 'my phone', 'phone', 'verified', now(), now(), '15550001234')
   `;
   await sql`
     insert into ${s("mfa_factors")} (id, user_id, friendly_name, factor_type, status, created_at, updated_at, web_authn_credential)
@@ -202,7 +209,7 @@ describe("authsvc import-gotrue", () => {
     const run = await importOnce({});
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
-      `the TOTP secret of factor ${alice.factor} is encrypted with a key that was not given`,
+      `the TOTP secret of factor ${alice.factor} does not open: it is encrypted with a key that was not given`,
     );
     expect(run.stderr).toContain("GOTRUE_SECURITY_DB_ENCRYPTION_DECRYPTION_KEYS");
     const [counts] = await target.sql<{ users: string; factors: string }[]>`
@@ -224,14 +231,16 @@ describe("authsvc import-gotrue", () => {
         .slice(0, 6);
     // table, read, inserted, updated, unchanged, rejected
     expect(line("users")).toEqual(["users", "5", "0", "0", "4", "1"]);
-    expect(line("identities")).toEqual(["identities", "3", "0", "0", "3", "0"]);
-    expect(line("mfa_factors")).toEqual(["mfa_factors", "1", "1", "0", "0", "0"]);
+    expect(line("identities")).toEqual(["identities", "5", "0", "0", "4", "1"]);
+    expect(line("mfa_factors")).toEqual(["mfa_factors", "2", "2", "0", "0", "0"]);
     expect(line("sessions")).toEqual(["sessions", "3", "3", "0", "0", "0"]);
     expect(line("refresh_tokens")).toEqual(["refresh_tokens", "2", "2", "0", "0", "0"]);
     expect(line("session_tokens")).toEqual(["session_tokens", "2", "2", "0", "0", "0"]);
     expect(line("audit_log_entries")).toEqual(["audit_log_entries", "1", "1", "0", "0", "0"]);
     expect(run.stdout).toContain("left out: 1 WebAuthn factors (authsvc offers none)");
     expect(run.stdout).toMatch(/users [0-9a-f-]{36}: violates users_email_partial_key/);
+    // The refused twin's identity goes with it, named.
+    expect(run.stdout).toMatch(/identities [0-9a-f-]{36}: its user was not copied/);
   });
 
   it("stores what it copied by authsvc's rules: no token in clear, secrets sealed with authsvc's key, hashes as they were", async () => {
@@ -251,6 +260,10 @@ describe("authsvc import-gotrue", () => {
     >`select secret from ${t("mfa_factors")} where id = ${alice.factor}`;
     expect(JSON.parse(factor?.secret ?? "{}")).toMatchObject({ key_id: AUTHSVC_KEY.id, alg: "aes-gcm-hkdf" });
     expect(factor?.secret).not.toContain(TOTP_SECRET);
+    const [phone] = await target.sql<{ factor_type: string; status: string; phone: string; secret: null }[]>`
+      select factor_type::text, status::text, phone, secret from ${t("mfa_factors")} where id = ${bob.phoneFactor}
+    `;
+    expect(phone).toEqual({ factor_type: "phone", status: "verified", phone: "15550001234", secret: null });
     const [user] = await target.sql<{ encrypted_password: string; updated_at: string }[]>`
       select encrypted_password, updated_at::text from ${t("users")} where id = ${alice.id}
     `;
@@ -386,12 +399,21 @@ describe("authsvc import-gotrue", () => {
     const before = await targetDigest();
     const run = await importOnce();
     expect(run.code).toBe(0);
-    const changed = run.stdout
+    const tables = run.stdout
       .split("\n")
       .map((l) => l.trim().split(/\s+/))
-      .filter((cells) => cells.length === 7 && /^\d/.test(cells[1] as string))
-      .filter((cells) => cells[2] !== "0" || cells[3] !== "0");
-    expect(changed).toEqual([]);
+      .filter((cells) => cells.length === 7 && cells.slice(1).every((cell) => /^[\d,.]+$/.test(cell)));
+    expect(tables.map((cells) => cells[0])).toEqual([
+      "users",
+      "identities",
+      "mfa_factors",
+      "sessions",
+      "refresh_tokens",
+      "session_tokens",
+      "audit_log_entries",
+    ]);
+    // Nothing inserted, nothing updated.
+    expect(tables.filter((cells) => cells[2] !== "0" || cells[3] !== "0")).toEqual([]);
     expect(await targetDigest()).toEqual(before);
   });
 });

@@ -35,6 +35,7 @@ const KINDS = ["totp", "phone"];
  */
 export const factors: ImportStep = {
   name: "mfa_factors",
+  owner: { column: "user_id", table: "users", what: "user" },
   count: (ctx) => countRows(ctx, "mfa_factors", ctx.source`x.factor_type::text in ${ctx.source(KINDS)}`),
   async leftOut(ctx) {
     const count = await countRows(
@@ -89,7 +90,7 @@ function sealedSecret(ctx: Parameters<ImportStep["read"]>[0], row: SourceRow): s
   const plaintext = ctx.openReferenceSecret(id, row.secret);
   if (plaintext === null) {
     throw new ImportFailure(
-      `the TOTP secret of factor ${id} is encrypted with a key that was not given: set GOTRUE_SECURITY_DB_ENCRYPTION_DECRYPTION_KEYS (and GOTRUE_SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY) as the reference had them`,
+      `the TOTP secret of factor ${id} does not open: it is encrypted with a key that was not given (or was altered); set GOTRUE_SECURITY_DB_ENCRYPTION_DECRYPTION_KEYS (and GOTRUE_SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY) as the reference had them`,
     );
   }
   return ctx.seal(id, plaintext);

@@ -18,6 +18,7 @@ import {
  */
 export const refreshTokens: ImportStep = {
   name: "refresh_tokens",
+  owner: { column: "session_id", table: "sessions", what: "session" },
   count: (ctx) => countRows(ctx, "refresh_tokens", ctx.source`x.session_id is not null and x.token <> ''`),
   async leftOut(ctx) {
     const count = await countRows(

@@ -60,14 +60,18 @@ async function writeBatch(
   rows: readonly SourceRow[],
   rejections: Rejection[],
 ): Promise<WriteCounts & { rejected: number }> {
+  const orphans = await orphansOf(tx, ctx, step, rows);
+  for (const id of orphans) {
+    rejections.push({ table: step.name, id, reason: `its ${step.owner?.what} was not copied` });
+  }
   try {
-    return { ...(await tx.savepoint((sp) => step.write(sp, ctx, rows))), rejected: 0 };
+    return { ...(await tx.savepoint((sp) => step.write(sp, ctx, rows))), rejected: orphans.length };
   } catch (error) {
     if (!isConstraintViolation(error)) throw error;
   }
   let inserted = 0;
   let updated = 0;
-  let rejected = 0;
+  let rejected = orphans.length;
   for (const row of rows) {
     try {
       const written = await tx.savepoint((sp) => step.write(sp, ctx, [row]));
@@ -85,4 +89,21 @@ async function writeBatch(
     }
   }
   return { inserted, updated, rejected };
+}
+
+/** The ids of the rows whose owner (their user, their session) is not in the target. */
+async function orphansOf(
+  tx: TransactionSql,
+  ctx: ImportContext,
+  step: ImportStep,
+  rows: readonly SourceRow[],
+): Promise<string[]> {
+  if (!step.owner) return [];
+  const owners = rows.map((row) => ({ id: String(row.id), owner: row[step.owner?.column ?? ""] }));
+  const found = await tx<{ id: string }[]>`
+    select x.id
+    from json_to_recordset(${JSON.stringify(owners)}::text::json) as x(id text, owner uuid)
+    where not exists (select 1 from ${tx(`${ctx.namespace}.${step.owner.table}`)} o where o.id = x.owner)
+  `;
+  return found.map((row) => row.id);
 }

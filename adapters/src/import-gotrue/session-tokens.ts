@@ -47,7 +47,7 @@ export const sessionTokens: ImportStep = {
       const key = ctx.openReferenceSecret(id, String(row.hmac_key));
       if (key === null) {
         throw new ImportFailure(
-          `the refresh token key of session ${id} is encrypted with a key that was not given: set GOTRUE_SECURITY_DB_ENCRYPTION_DECRYPTION_KEYS as the reference had it`,
+          `the refresh token key of session ${id} does not open: it is encrypted with a key that was not given (or was altered); set GOTRUE_SECURITY_DB_ENCRYPTION_DECRYPTION_KEYS as the reference had it`,
         );
       }
       const token = referenceRefreshTokenV2(id, BigInt(String(row.counter)), Buffer.from(key, "base64url"));

@@ -33,6 +33,7 @@ const COLUMNS = [
  */
 export const sessions: ImportStep = {
   name: "sessions",
+  owner: { column: "user_id", table: "users", what: "user" },
   count: (ctx) => countRows(ctx, "sessions", ctx.source`x.oauth_client_id is null`),
   async leftOut(ctx) {
     const count = await countRows(ctx, "sessions", ctx.source`x.oauth_client_id is not null`);

@@ -48,6 +48,11 @@ export interface ImportStep {
   count(ctx: ImportContext): Promise<number>;
   /** Up to `limit` rows with an id after `after` (null: from the start), in id order, as JSON objects. */
   read(ctx: ImportContext, after: string | null, limit: number): Promise<SourceRow[]>;
+  /**
+   * The row this step's rows belong to (a user, a session), by the column that names it: a row whose
+   * owner is not in the target (it was refused) is not written, and is named among the rejections.
+   */
+  readonly owner?: { readonly column: string; readonly table: string; readonly what: string };
   /** Rows of the reference this step does not read by rule, and why (none when absent). */
   leftOut?(ctx: ImportContext): Promise<{ readonly count: number; readonly why: string }>;
   /** Writes one batch in the given transaction; the row fallback calls it with one row at a time. */

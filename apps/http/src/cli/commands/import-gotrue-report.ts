@@ -45,7 +45,9 @@ export function summaryText(summary: ImportSummary): string {
     if (s.leftOut) out.push(`  left out: ${number(s.leftOut.count)} ${s.leftOut.why}`);
   }
   if (summary.rejectedTotal > 0) {
-    out.push(`  refused by the target: ${number(summary.rejectedTotal)} rows`);
+    out.push(
+      `  refused by the target: ${number(summary.rejectedTotal)} ${summary.rejectedTotal === 1 ? "row" : "rows"}`,
+    );
     for (const r of summary.rejections) out.push(`    ${r.table} ${r.id}: ${r.reason}`);
     if (summary.rejectedTotal > summary.rejections.length) {
       out.push(`    … and ${number(summary.rejectedTotal - summary.rejections.length)} more`);
