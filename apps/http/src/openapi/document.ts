@@ -71,8 +71,18 @@ const parameter = (where: "query" | "path", p: Parameter) => ({
   schema: p.schema ?? { type: "string" },
 });
 
+/** `schema` with `fields` merged into its properties (each field also stays nullable as sent). */
+function withFields(schema: JsonSchema, fields: Readonly<Record<string, JsonSchema>> = {}): JsonSchema {
+  const properties = { ...((schema.properties as Record<string, JsonSchema> | undefined) ?? {}) };
+  for (const [name, extra] of Object.entries(fields)) {
+    if (!(name in properties)) throw new Error(`openapi: the body has no field ${name} to describe`);
+    properties[name] = { ...properties[name], ...extra };
+  }
+  return { ...schema, properties };
+}
+
 function requestBody(body: RequestBody): JsonSchema {
-  const schema = bodySchema(body.schema);
+  const schema = withFields(bodySchema(body.schema), body.fields);
   return {
     ...(body.description ? { description: body.description } : {}),
     content: body.form
