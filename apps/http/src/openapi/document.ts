@@ -29,6 +29,7 @@ const INFO = {
     "`405 method_not_allowed` with `Allow`. Errors come in two shapes: the legacy one by default, the",
     "2024-01-01 one when the request carries `X-Supabase-Api-Version: 2024-01-01` (or a later date).",
     "A request whose headers take over 2 s to arrive gets Node's bare `408` (no body) and a closed connection.",
+    "An `OPTIONS` request (a CORS preflight) is answered `204` on every path.",
   ].join(" "),
 };
 
