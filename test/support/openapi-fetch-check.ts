@@ -1,7 +1,7 @@
 /**
  * A vitest setup file: every answer a test receives through `fetch` (the tests' own calls and
- * auth-js's) from an authsvc server started by `startServer` is recorded as it arrives and checked
- * against the OpenAPI description (openapi-answers.ts) after each test. A mismatch fails the test that
+ * auth-js's) from an authsvc server started by `startServer` is recorded as the test reads it and
+ * checked against the OpenAPI description (openapi-answers.ts) after each test. A mismatch fails the test that
  * received it, in its `afterEach` (or the file, in `afterAll`, for answers received outside a test).
  *
  * The count of answers checked is printed per file; with `AUTHSVC_ANSWER_COUNT_FILE` set, it is also
@@ -13,7 +13,6 @@ import type { Answer, AnswerChecker } from "./openapi-answers.js";
 import { routedPath, serverBasePaths } from "./served-apis.js";
 
 const original = globalThis.fetch;
-const pending: Promise<Answer | null>[] = [];
 const problems: string[] = [];
 let checked = 0;
 let checker: Promise<AnswerChecker> | undefined;
@@ -33,23 +32,45 @@ function answerChecker(): Promise<AnswerChecker> {
 const urlOf = (input: Parameters<typeof fetch>[0]) =>
   typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
 
+/** How long `settle` waits for a body the test left unread before leaving it unchecked. */
+const UNREAD_BODY_WAIT_MS = 2_000;
+
 /**
- * Reads the answer's copy as it arrives; it is checked in `settle`, between tests, so that no
- * validation competes with the requests a test times.
+ * Keeps the body the test reads (no copy, so nothing competes with the requests a test times): the
+ * reading methods of `response` read it once and keep the bytes. What the test leaves unread is read
+ * by `settle`; a body the test streamed itself (`response.body`) is not checked.
  */
-async function record(
-  method: string,
-  response: Response,
-  basePaths: readonly string[],
-): Promise<Answer | null> {
-  try {
-    const body = await response.text();
-    const path = routedPath(new URL(response.url).pathname, basePaths) ?? "/\0unserved";
-    return { method, path, status: response.status, headers: response.headers, body };
-  } catch {
-    return null; // The connection broke mid-answer (a test stopping the server): no answer to check.
-  }
+function keepBody(response: Response): () => Promise<string | null> {
+  let bytes: Promise<ArrayBuffer> | undefined;
+  const read = () => {
+    bytes ??= Response.prototype.arrayBuffer.call(response) as Promise<ArrayBuffer>;
+    return bytes;
+  };
+  const text = async () => new TextDecoder().decode(await read());
+  Object.defineProperties(response, {
+    arrayBuffer: { value: async () => (await read()).slice(0) },
+    bytes: { value: async () => new Uint8Array((await read()).slice(0)) },
+    text: { value: text },
+    json: { value: async () => JSON.parse(await text()) },
+    blob: {
+      value: async () => new Blob([await read()], { type: response.headers.get("content-type") ?? "" }),
+    },
+  });
+  return async () => {
+    if (bytes === undefined && response.bodyUsed) return null;
+    const late = new Promise<null>((resolve) => setTimeout(() => resolve(null), UNREAD_BODY_WAIT_MS).unref());
+    // A connection broken mid-answer (a test stopping the server) leaves no answer to check.
+    return Promise.race([text().catch(() => null), late]);
+  };
 }
+
+interface Received {
+  readonly method: string;
+  readonly response: Response;
+  readonly basePaths: readonly string[];
+  readonly body: () => Promise<string | null>;
+}
+const received: Received[] = [];
 
 globalThis.fetch = async (input, init) => {
   const response = await original(input, init);
@@ -58,17 +79,29 @@ globalThis.fetch = async (input, init) => {
     const asked = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
     // A followed 301–303 turns the request into a GET.
     const method = response.redirected ? "GET" : asked;
-    pending.push(record(method, response.clone(), basePaths));
+    received.push({ method, response, basePaths, body: keepBody(response) });
   }
   return response;
 };
 
+/** The answers received since the last look, with their bodies. */
+async function answersReceived(): Promise<Answer[]> {
+  const answers = await Promise.all(
+    received.splice(0).map(async ({ method, response, basePaths, body }): Promise<Answer | null> => {
+      const text = await body();
+      if (text === null) return null;
+      const path = routedPath(new URL(response.url).pathname, basePaths) ?? "/\0unserved";
+      return { method, path, status: response.status, headers: response.headers, body: text };
+    }),
+  );
+  return answers.filter((answer) => answer !== null);
+}
+
 async function settle(): Promise<void> {
-  const answers = await Promise.all(pending.splice(0));
-  if (answers.some((answer) => answer !== null)) {
+  const answers = await answersReceived();
+  if (answers.length > 0) {
     const checker = await answerChecker();
     for (const answer of answers) {
-      if (answer === null) continue;
       checked += 1;
       const problem = checker.check(answer);
       if (problem !== undefined) problems.push(problem);

@@ -29,6 +29,7 @@ const INFO = {
     "`405 method_not_allowed` with `Allow`. Errors come in two shapes: the legacy one by default, the",
     "2024-01-01 one when the request carries `X-Supabase-Api-Version: 2024-01-01` (or a later date).",
     "A request whose headers take over 2 s to arrive gets Node's bare `408` (no body) and a closed connection.",
+    "An `OPTIONS` request (a CORS preflight) is answered `204` on every path.",
   ].join(" "),
 };
 
@@ -71,8 +72,18 @@ const parameter = (where: "query" | "path", p: Parameter) => ({
   schema: p.schema ?? { type: "string" },
 });
 
+/** `schema` with `fields` merged into its properties (each field also stays nullable as sent). */
+function withFields(schema: JsonSchema, fields: Readonly<Record<string, JsonSchema>> = {}): JsonSchema {
+  const properties = { ...((schema.properties as Record<string, JsonSchema> | undefined) ?? {}) };
+  for (const [name, extra] of Object.entries(fields)) {
+    if (!(name in properties)) throw new Error(`openapi: the body has no field ${name} to describe`);
+    properties[name] = { ...properties[name], ...extra };
+  }
+  return { ...schema, properties };
+}
+
 function requestBody(body: RequestBody): JsonSchema {
-  const schema = bodySchema(body.schema);
+  const schema = withFields(bodySchema(body.schema), body.fields);
   return {
     ...(body.description ? { description: body.description } : {}),
     content: body.form

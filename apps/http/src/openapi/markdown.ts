@@ -47,12 +47,14 @@ function typeOf(schema: Json | undefined): string {
   return typeof schema.type === "string" ? schema.type : "any";
 }
 
-function fieldsOf(schema: Json): string[] {
+/** One bullet per field: `name` (type): description. */
+function fieldLines(schema: Json, indent = ""): string[] {
   const properties = (schema.properties as Record<string, Json> | undefined) ?? {};
-  return Object.entries(properties).map(
+  const lines = Object.entries(properties).map(
     ([name, field]) =>
-      `\`${name}\` (${typeOf(field)}${field.description ? `: ${String(field.description)}` : ""})`,
+      `${indent}- \`${name}\` (${typeOf(field)})${field.description ? `: ${String(field.description)}` : ""}`,
   );
+  return lines.length > 0 ? lines : [`${indent}- no fields`];
 }
 
 function bodyLines(operation: Json): string[] {
@@ -61,15 +63,11 @@ function bodyLines(operation: Json): string[] {
   const content = body.content as Record<string, { schema: Json }>;
   const media = Object.keys(content);
   const schema = content[media[0] ?? ""]?.schema ?? {};
-  const lines = [
-    `Body (${media.map((m) => `\`${m}\``).join(" or ")})${body.description ? ` — ${String(body.description).replace(/\.$/, "")}` : ""}:`,
-  ];
-  const variants = (schema.anyOf as Json[] | undefined) ?? [schema];
-  for (const variant of variants) {
-    const fields = fieldsOf(variant);
-    const title = variant.title ? `\`${String(variant.title)}\`: ` : "";
-    lines.push(`- ${title}${fields.length > 0 ? fields.join(", ") : "no fields"}.`);
-  }
+  const about = body.description ? ` — ${String(body.description).replace(/\.$/, "")}` : "";
+  const lines = [`Body (${media.map((m) => `\`${m}\``).join(" or ")})${about}:`];
+  const variants = schema.anyOf as Json[] | undefined;
+  if (variants === undefined) return [...lines, ...fieldLines(schema)];
+  for (const variant of variants) lines.push(`- \`${String(variant.title)}\`:`, ...fieldLines(variant, "  "));
   return lines;
 }
 

@@ -46,6 +46,11 @@ export interface RequestBody {
   /** A form instead of JSON (providers that post their answer: `response_mode=form_post`). */
   readonly form?: boolean;
   readonly description?: string;
+  /**
+   * What the schema alone cannot say about some fields: the values the use case accepts (`enum`), a
+   * `description`; merged into the converted schema's properties.
+   */
+  readonly fields?: Readonly<Record<string, JsonSchema>>;
 }
 
 export interface Operation {

@@ -11,7 +11,17 @@ export const generateLinkOperations: readonly Operation[] = [
     hooks: true,
     access: "admin",
     query: [REDIRECT_QUERY],
-    body: { schema: GenerateLinkBody },
+    body: {
+      schema: GenerateLinkBody,
+      fields: {
+        type: {
+          enum: ["signup", "invite", "magiclink", "recovery", "email_change_current", "email_change_new"],
+          description: "Required.",
+        },
+        new_email: { description: "For `email_change_current` and `email_change_new`." },
+        password: { description: "For `signup`." },
+      },
+    },
     responses: { 200: { description: "The user and the link.", body: ref("GeneratedLink") } },
     errors: [404, 422],
   },

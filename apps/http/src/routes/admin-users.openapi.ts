@@ -1,6 +1,14 @@
 import { type Operation, PAGE_HEADERS, PAGE_QUERY, REDIRECT_QUERY, ref } from "../openapi/operation.js";
 import { AdminUserBody, DeleteBody, InviteBody } from "./admin-users.js";
 
+const ADMIN_USER_FIELDS = {
+  password_hash: { description: "A GoTrue hash to import (bcrypt, argon2), instead of `password`." },
+  email_confirm: { description: "The email counts as confirmed (no mail is sent)." },
+  phone_confirm: { description: "The phone counts as confirmed." },
+  ban_duration: { description: "A duration such as `1h30m` bans the user that long; `none` lifts a ban." },
+};
+const userBody = { schema: AdminUserBody, fields: ADMIN_USER_FIELDS };
+
 const userId = [{ name: "user_id", description: "The user's id (a UUID; anything else is 404)." }];
 const theUser = { 200: { description: "The user.", body: ref("User") } };
 
@@ -20,7 +28,7 @@ export const adminUserOperations: readonly Operation[] = [
     summary: "Creates a user (confirmed or not, with a password or a `password_hash` from GoTrue).",
     hooks: true,
     access: "admin",
-    body: { schema: AdminUserBody },
+    body: userBody,
     responses: theUser,
     errors: [404, 422],
   },
@@ -31,7 +39,7 @@ export const adminUserOperations: readonly Operation[] = [
     hooks: true,
     access: "admin",
     pathParameters: userId,
-    body: { schema: AdminUserBody },
+    body: userBody,
     responses: theUser,
     errors: [404, 422],
   },
@@ -50,7 +58,7 @@ export const adminUserOperations: readonly Operation[] = [
     summary: "Changes a user (including `ban_duration`, e.g. `1h30m` or `none`).",
     access: "admin",
     pathParameters: userId,
-    body: { schema: AdminUserBody },
+    body: userBody,
     responses: theUser,
     errors: [404, 422],
   },

@@ -11,7 +11,14 @@ export const factorOperations: readonly Operation[] = [
     path: "/factors",
     summary: "Enrolls a TOTP or phone factor, unverified until its first verification.",
     access: "user",
-    body: { schema: EnrollBody },
+    body: {
+      schema: EnrollBody,
+      fields: {
+        factor_type: { enum: ["totp", "phone"], description: "Required." },
+        issuer: { description: "TOTP: the issuer shown by the authenticator app." },
+        phone: { description: "Phone: the number codes are texted to (E.164)." },
+      },
+    },
     responses: { 200: { description: "The new factor.", body: ref("EnrolledFactor") } },
     errors: [422],
   },
@@ -23,7 +30,10 @@ export const factorOperations: readonly Operation[] = [
     access: "user",
     limited: true,
     pathParameters: factorId,
-    body: { schema: ChallengeBody },
+    body: {
+      schema: ChallengeBody,
+      fields: { channel: { enum: ["sms"], description: "Phone factors only." } },
+    },
     responses: { 200: { description: "The challenge.", body: ref("Challenge") } },
     errors: [404, 422],
   },
@@ -35,7 +45,13 @@ export const factorOperations: readonly Operation[] = [
     access: "user",
     limited: true,
     pathParameters: factorId,
-    body: { schema: VerifyBody },
+    body: {
+      schema: VerifyBody,
+      fields: {
+        challenge_id: { description: "Required: the challenge's id." },
+        code: { description: "Required." },
+      },
+    },
     responses: { 200: { description: "The session, at `aal2`.", body: ref("Session") } },
     errors: [404, 422],
   },

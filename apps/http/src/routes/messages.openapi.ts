@@ -14,7 +14,13 @@ export const messageOperations: readonly Operation[] = [
     access: "public",
     limited: true,
     query: [REDIRECT_QUERY],
-    body: { schema: OtpBody },
+    body: {
+      schema: OtpBody,
+      fields: {
+        create_user: { description: "Whether an unknown address gets a new user (default true)." },
+        data: { description: "The new user's `user_metadata`." },
+      },
+    },
     responses: { 200: { ...sent, body: ref("MessageId") } },
     errors: [422],
   },
@@ -50,7 +56,10 @@ export const messageOperations: readonly Operation[] = [
     access: "public",
     limited: true,
     query: [REDIRECT_QUERY],
-    body: { schema: ResendBody },
+    body: {
+      schema: ResendBody,
+      fields: { type: { enum: ["signup", "email_change", "sms", "phone_change"], description: "Required." } },
+    },
     responses: { 200: { ...sent, body: ref("MessageId") } },
     errors: [422],
   },

@@ -20,7 +20,13 @@ export const userOperations: readonly Operation[] = [
     access: "user",
     limited: true,
     query: [REDIRECT_QUERY],
-    body: { schema: UpdateUserBody },
+    body: {
+      schema: UpdateUserBody,
+      fields: {
+        data: { description: "Merged into `user_metadata`; a key set to `null` is deleted." },
+        nonce: { description: "The code of `GET /reauthenticate`, when a password change requires it." },
+      },
+    },
     responses: { 200: { description: "The user, changed.", body: ref("User") } },
     errors: [422],
   },

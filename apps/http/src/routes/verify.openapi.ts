@@ -12,7 +12,17 @@ export const verifyOperations: readonly Operation[] = [
     access: "public",
     limited: true,
     query: [REDIRECT_QUERY],
-    body: { schema: VerifyBody },
+    body: {
+      schema: VerifyBody,
+      fields: {
+        type: { enum: [...TYPES], description: "What the code or token confirms; required." },
+        token: { description: "The code from the mail or SMS, with its `email` or `phone`." },
+        token_hash: { description: "The token hash of a mailed link, instead of `token` and an address." },
+        password: {
+          description: "A new password set with the confirmation (`signup`, `invite`, `recovery`).",
+        },
+      },
+    },
     responses: {
       200: {
         description:
