@@ -121,6 +121,15 @@ describe("OAuth 2.1 server with an independent relying party (oauth4webapi)", ()
       scope: "openid email profile",
     });
     expect(refreshed.id_token).toBeUndefined();
+    // The client's token cannot answer consent requests for the user, nor touch the user's grants.
+    const escalation = await authorize(client, "openid email profile phone");
+    const asClient = { authorization: `Bearer ${refreshed.access_token}` };
+    const bound = await fetch(`${server.url}/oauth/authorizations/${escalation.authorizationId}`, {
+      headers: asClient,
+    });
+    expect(bound.status).toBe(403);
+    expect(await bound.json()).toMatchObject({ error_code: "bad_jwt" });
+    expect((await fetch(`${server.url}/user/oauth/grants`, { headers: asClient })).status).toBe(403);
     // The first-party refresh refuses the client's session, OAuth-style.
     const plain = await fetch(`${server.url}/token?grant_type=refresh_token`, {
       method: "POST",
