@@ -167,6 +167,19 @@ describe("OAuth server administration", () => {
     expect(discovery.registration_endpoint).toBeUndefined();
   });
 
+  it("limits dynamic registration per client address", async () => {
+    const { url } = await restart({
+      AUTHSVC_RATE_LIMIT_HEADER: "X-Forwarded-For",
+      AUTHSVC_RATE_LIMIT_OAUTH_DYNAMIC_CLIENT_REGISTER: "1",
+    });
+    const body = { redirect_uris: ["https://app.example/cb"], token_endpoint_auth_method: "none" };
+    const statuses: number[] = [];
+    // The reference's burst of 30, then the rate of 1 per 5 minutes.
+    for (let i = 0; i < 31; i++) statuses.push((await post(`${url}/oauth/clients/register`, body)).status);
+    expect(statuses.slice(0, 30).every((s) => s === 201)).toBe(true);
+    expect(statuses[30]).toBe(429);
+  });
+
   it("answers 404 feature_disabled on every route when the server is off, but serves OpenID discovery", async () => {
     const { url } = await restart({ AUTHSVC_OAUTH_SERVER_ENABLED: "false" });
     const key = `Bearer ${await roleKey("service_role")}`;
