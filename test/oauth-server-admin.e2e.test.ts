@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { type FreshNamespace, migratedNamespace } from "@authsvc/adapters/testing";
 import { roleKey } from "@authsvc/http/testing";
 import { GoTrueAdminApi } from "@supabase/auth-js";
+import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signedInUser, startOAuthServer } from "./support/oauth-server.js";
 import type { ServerProcess } from "./support/server-process.js";
@@ -27,9 +28,9 @@ afterAll(async () => {
   rmSync(cwd, { recursive: true, force: true });
 });
 
-async function restart(extra: Record<string, string> = {}) {
+async function restart(extra: Record<string, string> = {}, basePath = "") {
   await server?.stop();
-  server = await startOAuthServer(ns, cwd, extra);
+  server = await startOAuthServer(ns, cwd, extra, basePath);
   admin = new GoTrueAdminApi({
     url: server.url,
     headers: { Authorization: `Bearer ${await roleKey("service_role")}` },
@@ -178,6 +179,21 @@ describe("OAuth server administration", () => {
     for (let i = 0; i < 31; i++) statuses.push((await post(`${url}/oauth/clients/register`, body)).status);
     expect(statuses.slice(0, 30).every((s) => s === 201)).toBe(true);
     expect(statuses[30]).toBe(429);
+  });
+
+  it("is discovered under an issuer with a path, in the OpenID and the RFC 8414 path-insertion forms", async () => {
+    const { issuer } = await restart({}, "/auth/v1");
+    const insecure = { [oauth.allowInsecureRequests]: true } as const;
+    const at = new URL(issuer);
+    for (const algorithm of ["oidc", "oauth2"] as const) {
+      const request = await oauth.discoveryRequest(at, { algorithm, ...insecure });
+      const metadata = await oauth.processDiscoveryResponse(at, request);
+      expect(metadata.issuer).toBe(issuer);
+      expect(metadata.token_endpoint).toBe(`${issuer}/oauth/token`);
+    }
+    // The advertised endpoints answer there.
+    const registered = await post(`${issuer}/oauth/clients/register`, { redirect_uris: ["myapp://cb"] });
+    expect(registered.status).toBe(201);
   });
 
   it("answers 404 feature_disabled on every route when the server is off, but serves OpenID discovery", async () => {
