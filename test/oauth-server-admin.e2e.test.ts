@@ -222,7 +222,10 @@ describe("OAuth server administration", () => {
   });
 
   it("refuses an ID token without an asymmetric signing key, before the code is spent", async () => {
-    const { url } = await restart({ AUTHSVC_JWT_KEYS: "" });
+    const started = await restart({ AUTHSVC_JWT_KEYS: "" });
+    const { url } = started;
+    // Said at start, where the operator looks.
+    expect(started.lines().some((l) => String(l.msg).includes("need an asymmetric signing key"))).toBe(true);
     const created = await post(`${url}/oauth/clients/register`, {
       redirect_uris: ["http://localhost:8123/cb"],
       token_endpoint_auth_method: "none",
