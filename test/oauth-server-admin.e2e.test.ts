@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { type FreshNamespace, migratedNamespace } from "@authsvc/adapters/testing";
 import { roleKey } from "@authsvc/http/testing";
 import { GoTrueAdminApi } from "@supabase/auth-js";
+import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signedInUser, startOAuthServer } from "./support/oauth-server.js";
 import type { ServerProcess } from "./support/server-process.js";
@@ -27,9 +28,9 @@ afterAll(async () => {
   rmSync(cwd, { recursive: true, force: true });
 });
 
-async function restart(extra: Record<string, string> = {}) {
+async function restart(extra: Record<string, string> = {}, basePath = "") {
   await server?.stop();
-  server = await startOAuthServer(ns, cwd, extra);
+  server = await startOAuthServer(ns, cwd, extra, basePath);
   admin = new GoTrueAdminApi({
     url: server.url,
     headers: { Authorization: `Bearer ${await roleKey("service_role")}` },
@@ -167,6 +168,34 @@ describe("OAuth server administration", () => {
     expect(discovery.registration_endpoint).toBeUndefined();
   });
 
+  it("limits dynamic registration per client address", async () => {
+    const { url } = await restart({
+      AUTHSVC_RATE_LIMIT_HEADER: "X-Forwarded-For",
+      AUTHSVC_RATE_LIMIT_OAUTH_DYNAMIC_CLIENT_REGISTER: "1",
+    });
+    const body = { redirect_uris: ["https://app.example/cb"], token_endpoint_auth_method: "none" };
+    const statuses: number[] = [];
+    // The reference's burst of 30, then the rate of 1 per 5 minutes.
+    for (let i = 0; i < 31; i++) statuses.push((await post(`${url}/oauth/clients/register`, body)).status);
+    expect(statuses.slice(0, 30).every((s) => s === 201)).toBe(true);
+    expect(statuses[30]).toBe(429);
+  });
+
+  it("is discovered under an issuer with a path, in the OpenID and the RFC 8414 path-insertion forms", async () => {
+    const { issuer } = await restart({}, "/auth/v1");
+    const insecure = { [oauth.allowInsecureRequests]: true } as const;
+    const at = new URL(issuer);
+    for (const algorithm of ["oidc", "oauth2"] as const) {
+      const request = await oauth.discoveryRequest(at, { algorithm, ...insecure });
+      const metadata = await oauth.processDiscoveryResponse(at, request);
+      expect(metadata.issuer).toBe(issuer);
+      expect(metadata.token_endpoint).toBe(`${issuer}/oauth/token`);
+    }
+    // The advertised endpoints answer there.
+    const registered = await post(`${issuer}/oauth/clients/register`, { redirect_uris: ["myapp://cb"] });
+    expect(registered.status).toBe(201);
+  });
+
   it("answers 404 feature_disabled on every route when the server is off, but serves OpenID discovery", async () => {
     const { url } = await restart({ AUTHSVC_OAUTH_SERVER_ENABLED: "false" });
     const key = `Bearer ${await roleKey("service_role")}`;
@@ -193,7 +222,10 @@ describe("OAuth server administration", () => {
   });
 
   it("refuses an ID token without an asymmetric signing key, before the code is spent", async () => {
-    const { url } = await restart({ AUTHSVC_JWT_KEYS: "" });
+    const started = await restart({ AUTHSVC_JWT_KEYS: "" });
+    const { url } = started;
+    // Said at start, where the operator looks.
+    expect(started.lines().some((l) => String(l.msg).includes("need an asymmetric signing key"))).toBe(true);
     const created = await post(`${url}/oauth/clients/register`, {
       redirect_uris: ["http://localhost:8123/cb"],
       token_endpoint_auth_method: "none",

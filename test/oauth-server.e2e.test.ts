@@ -2,39 +2,44 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FreshNamespace, migratedNamespace } from "@authsvc/adapters/testing";
-import { roleKey } from "@authsvc/http/testing";
-import { GoTrueAdminApi } from "@supabase/auth-js";
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from "jose";
 import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insecure, relyingParty } from "./support/oauth-relying-party.js";
 import { signedInUser, startOAuthServer } from "./support/oauth-server.js";
 import type { ServerProcess } from "./support/server-process.js";
 
 /**
  * authsvc as an OAuth 2.1 / OpenID Connect provider, driven by an independent relying party
  * (oauth4webapi) against the built server, the user's consent given through auth-js as a consent page
- * gives it.
+ * gives it: discovery, registration, the code flow and its tokens, client authentication, grants.
  */
+type RelyingParty = Awaited<ReturnType<typeof relyingParty>>;
 let ns: FreshNamespace;
 let server: ServerProcess & { issuer: string };
-let as: oauth.AuthorizationServer;
-let admin: GoTrueAdminApi;
+let as: RelyingParty["as"];
+let registerPublicClient: RelyingParty["registerPublicClient"];
+let createConfidentialClient: RelyingParty["createConfidentialClient"];
+let authorize: RelyingParty["authorize"];
+let approve: RelyingParty["approve"];
+let codeFlow: RelyingParty["codeFlow"];
+let tokenRequest: RelyingParty["tokenRequest"];
+let approvedCode: RelyingParty["approvedCode"];
 const cwd = mkdtempSync(join(tmpdir(), "authsvc-oauth-"));
-const REDIRECT = "http://127.0.0.1:8123/callback";
-const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
 beforeAll(async () => {
   ns = await migratedNamespace();
   server = await startOAuthServer(ns, cwd);
-  const issuer = new URL(server.issuer);
-  as = await oauth.processDiscoveryResponse(
-    issuer,
-    await oauth.discoveryRequest(issuer, { algorithm: "oidc", ...insecure }),
-  );
-  admin = new GoTrueAdminApi({
-    url: server.url,
-    headers: { Authorization: `Bearer ${await roleKey("service_role")}` },
-  });
+  ({
+    as,
+    registerPublicClient,
+    createConfidentialClient,
+    authorize,
+    approve,
+    codeFlow,
+    tokenRequest,
+    approvedCode,
+  } = await relyingParty(server));
 }, 60_000);
 
 afterAll(async () => {
@@ -42,120 +47,6 @@ afterAll(async () => {
   await ns?.drop();
   rmSync(cwd, { recursive: true, force: true });
 });
-
-/** A client registered dynamically (RFC 7591), as an MCP client registers. */
-async function registerPublicClient(name = "Public app"): Promise<oauth.Client> {
-  const response = await fetch(as.registration_endpoint as string, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      client_name: name,
-      redirect_uris: [REDIRECT],
-      token_endpoint_auth_method: "none",
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-    }),
-  });
-  expect(response.status).toBe(201);
-  const body = (await response.json()) as Record<string, unknown>;
-  expect(body).toMatchObject({ client_type: "public", token_endpoint_auth_method: "none" });
-  expect(body.client_secret).toBeUndefined();
-  return { client_id: body.client_id as string, token_endpoint_auth_method: "none" };
-}
-
-/** A confidential client created by the admin API (auth-js `admin.oauth.createClient`). */
-async function createConfidentialClient(method: "client_secret_basic" | "client_secret_post") {
-  const { data, error } = await admin.oauth.createClient({
-    client_name: `Confidential ${method}`,
-    redirect_uris: [REDIRECT],
-    token_endpoint_auth_method: method,
-  });
-  expect(error).toBeNull();
-  const secret = data?.client_secret as string;
-  expect(secret.length).toBeGreaterThanOrEqual(43);
-  const client: oauth.Client = { client_id: data?.client_id as string, token_endpoint_auth_method: method };
-  const auth =
-    method === "client_secret_basic" ? oauth.ClientSecretBasic(secret) : oauth.ClientSecretPost(secret);
-  return { client, auth, secret };
-}
-
-interface Started {
-  readonly authorizationId: string;
-  readonly verifier: string;
-  readonly state: string;
-  readonly nonce: string;
-}
-
-/** The browser's first step: `/oauth/authorize` with PKCE, followed to the consent page's address. */
-async function authorize(client: oauth.Client, scope = "openid email profile"): Promise<Started> {
-  const verifier = oauth.generateRandomCodeVerifier();
-  const state = oauth.generateRandomState();
-  const nonce = oauth.generateRandomNonce();
-  const url = new URL(as.authorization_endpoint as string);
-  url.search = new URLSearchParams({
-    client_id: client.client_id,
-    redirect_uri: REDIRECT,
-    response_type: "code",
-    scope,
-    state,
-    nonce,
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: "S256",
-  }).toString();
-  const response = await fetch(url, { redirect: "manual" });
-  expect(response.status).toBe(302);
-  const consent = new URL(response.headers.get("location") as string);
-  expect(`${consent.origin}${consent.pathname}`).toBe("http://localhost:3000/consent");
-  return { authorizationId: consent.searchParams.get("authorization_id") as string, verifier, state, nonce };
-}
-
-/** A user approves on the consent page; answers where the browser lands (the client's redirect URI). */
-async function approve(started: Started, person?: Awaited<ReturnType<typeof signedInUser>>) {
-  const who = person ?? (await signedInUser(server.url, { name: "Ada Lovelace" }));
-  const details = await who.client.oauth.getAuthorizationDetails(started.authorizationId);
-  expect(details.error).toBeNull();
-  const approved = await who.client.oauth.approveAuthorization(started.authorizationId, {
-    skipBrowserRedirect: true,
-  });
-  expect(approved.error).toBeNull();
-  return { landing: new URL((approved.data as { redirect_url: string }).redirect_url), who, details };
-}
-
-/** The whole code flow up to the token response. */
-async function codeFlow(client: oauth.Client, auth: oauth.ClientAuth, scope = "openid email profile") {
-  const started = await authorize(client, scope);
-  const { landing, who } = await approve(started);
-  const params = oauth.validateAuthResponse(as, client, landing, started.state);
-  const response = await oauth.authorizationCodeGrantRequest(
-    as,
-    client,
-    auth,
-    params,
-    REDIRECT,
-    started.verifier,
-    insecure,
-  );
-  const tokens = await oauth.processAuthorizationCodeResponse(as, client, response, {
-    expectedNonce: scope.includes("openid") ? started.nonce : oauth.expectNoNonce,
-    requireIdToken: scope.includes("openid"),
-  });
-  return { tokens, who, started };
-}
-
-/** A raw token request, for the attacks oauth4webapi would not send. */
-const tokenRequest = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  fetch(as.token_endpoint as string, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
-    body: new URLSearchParams(fields),
-  });
-
-/** An approved code that was not exchanged yet. */
-async function approvedCode(client: oauth.Client) {
-  const started = await authorize(client, "email");
-  const { landing } = await approve(started);
-  return { code: landing.searchParams.get("code") as string, started };
-}
 
 describe("OAuth 2.1 server with an independent relying party (oauth4webapi)", () => {
   it("publishes its metadata under the configured issuer, in both discovery forms", async () => {
@@ -172,7 +63,6 @@ describe("OAuth 2.1 server with an independent relying party (oauth4webapi)", ()
     const inserted = await fetch(`${server.url}/.well-known/oauth-authorization-server/auth/v1`);
     expect(inserted.status).toBe(200);
   });
-
   it("runs the code flow with PKCE for a registered public client: ID token, userinfo, refresh, revocation", async () => {
     const client = await registerPublicClient();
     const { tokens, who, started } = await codeFlow(client, oauth.None());
@@ -231,6 +121,15 @@ describe("OAuth 2.1 server with an independent relying party (oauth4webapi)", ()
       scope: "openid email profile",
     });
     expect(refreshed.id_token).toBeUndefined();
+    // The client's token cannot answer consent requests for the user, nor touch the user's grants.
+    const escalation = await authorize(client, "openid email profile phone");
+    const asClient = { authorization: `Bearer ${refreshed.access_token}` };
+    const bound = await fetch(`${server.url}/oauth/authorizations/${escalation.authorizationId}`, {
+      headers: asClient,
+    });
+    expect(bound.status).toBe(403);
+    expect(await bound.json()).toMatchObject({ error_code: "bad_jwt" });
+    expect((await fetch(`${server.url}/user/oauth/grants`, { headers: asClient })).status).toBe(403);
     // The first-party refresh refuses the client's session, OAuth-style.
     const plain = await fetch(`${server.url}/token?grant_type=refresh_token`, {
       method: "POST",
@@ -254,7 +153,6 @@ describe("OAuth 2.1 server with an independent relying party (oauth4webapi)", ()
     expect(afterRevoke.status).toBe(400);
     expect(await afterRevoke.json()).toMatchObject({ error: "invalid_grant" });
   });
-
   it("authenticates confidential clients by the registered method only: basic and post", async () => {
     for (const method of ["client_secret_basic", "client_secret_post"] as const) {
       const { client, auth, secret } = await createConfidentialClient(method);
@@ -292,121 +190,6 @@ describe("OAuth 2.1 server with an independent relying party (oauth4webapi)", ()
       expect(await wrongSecret.json()).toMatchObject({ error_code: "invalid_credentials" });
     }
   });
-
-  it("refuses a wrong verifier without spending the code, then a replayed code", async () => {
-    const client = await registerPublicClient();
-    const { code, started } = await approvedCode(client);
-    const exchange = (verifier: string) =>
-      tokenRequest({
-        grant_type: "authorization_code",
-        code,
-        code_verifier: verifier,
-        client_id: client.client_id,
-        redirect_uri: REDIRECT,
-      });
-    const wrong = await exchange(oauth.generateRandomCodeVerifier());
-    expect(wrong.status).toBe(400);
-    expect(await wrong.json()).toMatchObject({ error: "invalid_grant" });
-    const right = await exchange(started.verifier);
-    expect(right.status).toBe(200);
-    const replay = await exchange(started.verifier);
-    expect(replay.status).toBe(400);
-    expect(await replay.json()).toMatchObject({ error: "invalid_grant" });
-  });
-
-  it("lets exactly one of 8 concurrent redemptions of a code win", async () => {
-    const client = await registerPublicClient();
-    const { code, started } = await approvedCode(client);
-    const answers = await Promise.all(
-      Array.from({ length: 8 }, () =>
-        tokenRequest({
-          grant_type: "authorization_code",
-          code,
-          code_verifier: started.verifier,
-          client_id: client.client_id,
-        }),
-      ),
-    );
-    const statuses = answers.map((a) => a.status).sort();
-    expect(statuses).toEqual([200, 400, 400, 400, 400, 400, 400, 400]);
-    const sessions = await ns.sql`
-      select count(*)::int as n from ${ns.sql(ns.namespace)}.sessions where oauth_client_id = ${client.client_id}`;
-    expect(sessions[0]?.n).toBe(1);
-  });
-
-  it("answers an unregistered redirect URI in JSON and never redirects to it", async () => {
-    const client = await registerPublicClient();
-    const url = new URL(as.authorization_endpoint as string);
-    url.search = new URLSearchParams({
-      client_id: client.client_id,
-      redirect_uri: "https://attacker.example/cb",
-      response_type: "code",
-      code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
-      code_challenge_method: "S256",
-    }).toString();
-    const response = await fetch(url, { redirect: "manual" });
-    expect(response.status).toBe(400);
-    expect(response.headers.get("location")).toBeNull();
-    expect(await response.json()).toMatchObject({
-      error_code: "validation_failed",
-      msg: "invalid redirect_uri",
-    });
-    // Past the redirect URI, errors go back to the client with the state: here, PKCE missing.
-    url.searchParams.set("redirect_uri", REDIRECT);
-    url.searchParams.delete("code_challenge");
-    url.searchParams.set("state", "st-1");
-    const redirected = await fetch(url, { redirect: "manual" });
-    expect(redirected.status).toBe(302);
-    const back = new URL(redirected.headers.get("location") as string);
-    expect(back.searchParams.get("error")).toBe("invalid_request");
-    expect(back.searchParams.get("state")).toBe("st-1");
-  });
-
-  it("refuses an expired authorization, and its expired code", async () => {
-    const client = await registerPublicClient();
-    const started = await authorize(client, "email");
-    const who = await signedInUser(server.url);
-    const table = ns.sql`${ns.sql(ns.namespace)}.oauth_authorizations`;
-    await ns.sql`update ${table} set created_at = now() - interval '20 minutes', expires_at = now() - interval '1 second' where authorization_id = ${started.authorizationId}`;
-    const details = await who.client.oauth.getAuthorizationDetails(started.authorizationId);
-    expect(details.error?.status).toBe(404);
-    const [row] =
-      await ns.sql`select status from ${table} where authorization_id = ${started.authorizationId}`;
-    expect(row?.status).toBe("expired");
-    // A code whose request expired after approval.
-    const { code, started: second } = await approvedCode(client);
-    await ns.sql`update ${table} set created_at = now() - interval '20 minutes', expires_at = now() - interval '1 second' where authorization_id = ${second.authorizationId}`;
-    const late = await tokenRequest({
-      grant_type: "authorization_code",
-      code,
-      code_verifier: second.verifier,
-      client_id: client.client_id,
-    });
-    expect(late.status).toBe(400);
-    expect(await late.json()).toMatchObject({ error: "invalid_grant" });
-  });
-
-  it("refuses another client's code, and leaves it to its own client", async () => {
-    const mine = await registerPublicClient("Mine");
-    const theirs = await registerPublicClient("Theirs");
-    const { code, started } = await approvedCode(mine);
-    const stolen = await tokenRequest({
-      grant_type: "authorization_code",
-      code,
-      code_verifier: started.verifier,
-      client_id: theirs.client_id,
-    });
-    expect(stolen.status).toBe(400);
-    expect(await stolen.json()).toMatchObject({ error: "invalid_grant" });
-    const own = await tokenRequest({
-      grant_type: "authorization_code",
-      code,
-      code_verifier: started.verifier,
-      client_id: mine.client_id,
-    });
-    expect(own.status).toBe(200);
-  });
-
   it("sends a denial back as access_denied with the state", async () => {
     const client = await registerPublicClient();
     const started = await authorize(client, "email");
@@ -422,7 +205,6 @@ describe("OAuth 2.1 server with an independent relying party (oauth4webapi)", ()
     expect(landing.searchParams.get("state")).toBe(started.state);
     expect(landing.searchParams.get("code")).toBeNull();
   });
-
   it("binds a request to the first user who opens it, approves at once what was consented, and revokes a grant", async () => {
     const client = await registerPublicClient("Remembered");
     const first = await authorize(client, "email");
@@ -466,5 +248,49 @@ describe("OAuth 2.1 server with an independent relying party (oauth4webapi)", ()
     });
     expect(refresh.status).toBe(400);
     expect(await refresh.json()).toMatchObject({ error: "invalid_grant" });
+  });
+
+  it("keeps revocation and introspection to the client that holds the token", async () => {
+    const holder = await createConfidentialClient("client_secret_post");
+    const stranger = await createConfidentialClient("client_secret_basic");
+    const publicClient = await registerPublicClient();
+    const { tokens } = await codeFlow(holder.client, holder.auth, "email");
+    // Another client learns nothing, and its revocation changes nothing.
+    const seen = await oauth.processIntrospectionResponse(
+      as,
+      stranger.client,
+      await oauth.introspectionRequest(as, stranger.client, stranger.auth, tokens.access_token, insecure),
+    );
+    expect(seen).toEqual({ active: false });
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, stranger.client, stranger.auth, tokens.access_token, insecure),
+    );
+    // A public client may not introspect at all.
+    const byPublic = await fetch(as.introspection_endpoint as string, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: tokens.access_token, client_id: publicClient.client_id }),
+    });
+    expect(byPublic.status).toBe(400);
+    expect(await byPublic.json()).toMatchObject({ error: "invalid_client" });
+    const userinfo = () => oauth.userInfoRequest(as, holder.client, tokens.access_token, insecure);
+    expect((await userinfo()).status).toBe(200);
+    // The holder revokes its access token: the session ends, so does the token.
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, holder.client, holder.auth, tokens.access_token, insecure),
+    );
+    expect((await userinfo()).status).toBe(403);
+    const after = await oauth.processIntrospectionResponse(
+      as,
+      holder.client,
+      await oauth.introspectionRequest(
+        as,
+        holder.client,
+        holder.auth,
+        tokens.refresh_token as string,
+        insecure,
+      ),
+    );
+    expect(after).toEqual({ active: false });
   });
 });

@@ -26,9 +26,11 @@ export async function startOAuthServer(
   ns: FreshNamespace,
   cwd: string,
   extra: Record<string, string> = {},
+  /** Where clients reach the API, e.g. `/auth/v1`: the issuer and every advertised endpoint are under it. */
+  basePath = "",
 ): Promise<ServerProcess & { issuer: string }> {
   const port = await freePort();
-  const issuer = `http://127.0.0.1:${port}`;
+  const issuer = `http://127.0.0.1:${port}${basePath}`;
   const keys = [
     generateJwtKey("RS256"),
     {

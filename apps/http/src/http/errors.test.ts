@@ -238,6 +238,7 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   refreshOfFirstPartySession: 400,
   idTokenKeyMissing: 500,
   introspectionNeedsConfidentialClient: 400,
+  clientTokenRefused: 403,
   userinfoTokenInvalid: 403,
 };
 

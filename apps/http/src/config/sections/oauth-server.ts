@@ -5,6 +5,7 @@ import type { Reader } from "../reader.js";
 import type { Config } from "../types.js";
 import { defineVariables } from "../variable.js";
 import type { SettleContext } from "./context.js";
+import { variables as jwtVariables } from "./jwt.js";
 
 const variable = defineVariables("OAuth server");
 export const variables = {
@@ -65,6 +66,10 @@ export interface OAuthServerConfig {
 export const read = (r: Reader) => r.getAll(variables);
 
 export function settle(s: ReturnType<typeof read>, ctx: SettleContext): { oauthServer: OAuthServerConfig } {
+  if (s.enabled && !ctx.r.isSet(jwtVariables.keys))
+    ctx.notices.push(
+      `OAuth server on without ${jwtVariables.keys.name}: ID tokens (scope openid) need an asymmetric signing key, and code exchanges asking for one are refused (500 server_error)`,
+    );
   return {
     oauthServer: {
       enabled: s.enabled,

@@ -5,7 +5,7 @@ import type { AppEnv } from "../../http/app-env.js";
 import { parseBody, text, unwrap } from "../../http/body.js";
 import { requireUser } from "../../http/middleware/auth.js";
 import { readJsonObject } from "../../http/middleware/json-body.js";
-import { checkOrigin, requireOAuthServer } from "./oauth-http.js";
+import { checkOrigin, requireFirstPartySession, requireOAuthServer } from "./oauth-http.js";
 
 const ConsentBody = v.object({ action: text });
 
@@ -15,7 +15,8 @@ const ConsentBody = v.object({ action: text });
  */
 export const authorizeRoutes = (deps: AuthDeps) => {
   const gate = requireOAuthServer(deps);
-  const user = requireUser(deps);
+  const signedIn = requireUser(deps);
+  const user = [signedIn, requireFirstPartySession] as const;
   const origin = checkOrigin(deps);
   return new Hono<AppEnv>()
     .get("/oauth/authorize", gate, async (c) => {
@@ -35,7 +36,7 @@ export const authorizeRoutes = (deps: AuthDeps) => {
       );
       return c.redirect(location, 302);
     })
-    .get("/oauth/authorizations/:authorization_id", gate, origin, user, async (c) => {
+    .get("/oauth/authorizations/:authorization_id", gate, origin, ...user, async (c) => {
       const input = { authorizationId: c.req.param("authorization_id"), userId: c.get("auth").user.id };
       const found = unwrap(await authorizationDetails(c.get("deps"), input));
       if (found.kind === "redirect") return c.json({ redirect_url: found.redirectUrl });
@@ -53,7 +54,7 @@ export const authorizeRoutes = (deps: AuthDeps) => {
         scope: authorization.scope,
       });
     })
-    .post("/oauth/authorizations/:authorization_id/consent", gate, origin, user, async (c) => {
+    .post("/oauth/authorizations/:authorization_id/consent", gate, origin, ...user, async (c) => {
       const { action = "" } = parseBody(ConsentBody, await readJsonObject(c));
       const input = {
         authorizationId: c.req.param("authorization_id"),

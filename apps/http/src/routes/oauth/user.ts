@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../../http/app-env.js";
 import { unwrap } from "../../http/body.js";
 import { requireUser } from "../../http/middleware/auth.js";
-import { requireOAuthServer } from "./oauth-http.js";
+import { requireFirstPartySession, requireOAuthServer } from "./oauth-http.js";
 
 /** `GET /oauth/userinfo` (OIDC Core §5.3) and the signed-in user's grants (`/user/oauth/grants`). */
 export const oauthUserRoutes = (deps: AuthDeps) => {
@@ -17,7 +17,7 @@ export const oauthUserRoutes = (deps: AuthDeps) => {
       c.header("Cache-Control", "no-store");
       return c.json(userinfoClaims(auth.user, session?.scopes));
     })
-    .get("/user/oauth/grants", gate, user, async (c) => {
+    .get("/user/oauth/grants", gate, user, requireFirstPartySession, async (c) => {
       const grants = await listGrants(c.get("deps"), c.get("auth").user.id);
       return c.json(
         grants.map(({ client, consent }) => ({
@@ -32,7 +32,7 @@ export const oauthUserRoutes = (deps: AuthDeps) => {
         })),
       );
     })
-    .delete("/user/oauth/grants", gate, user, async (c) => {
+    .delete("/user/oauth/grants", gate, user, requireFirstPartySession, async (c) => {
       const { user: owner } = c.get("auth");
       const input = {
         userId: owner.id,
