@@ -235,6 +235,7 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       phone_autoconfirm: boolean,
       sms_provider: string,
       saml_enabled: boolean,
+      passkeys_enabled: { ...boolean, description: "Whether passkeys sign users in (`PASSKEY_ENABLED`)." },
     },
     undefined,
     "The public settings: enabled providers and sign-up switches.",
