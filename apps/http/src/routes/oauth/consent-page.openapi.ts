@@ -18,7 +18,16 @@ export const consentPageOperations: readonly Operation[] = [
     summary: "The built-in page's sign-in form, where `/oauth/authorize` sends the browser.",
     access: "public",
     query: [{ name: "authorization_id", description: "The authorization request's id.", required: true }],
-    responses: { 200: htmlPage("The sign-in form; sets the form's cookie."), 400: problem, 404: off },
+    responses: {
+      200: {
+        ...htmlPage("The sign-in form."),
+        headers: {
+          "set-cookie": { description: "The form's value (`authsvc-oauth-consent`, SameSite=Strict)." },
+        },
+      },
+      400: problem,
+      404: off,
+    },
   },
   {
     method: "post",
