@@ -48,9 +48,20 @@ const SECURITY_SCHEMES = {
     description:
       "A user's access token (user operations), or a token whose `role` is one of `AUTHSVC_JWT_ADMIN_ROLES` (admin operations).",
   },
+  oauthClient: {
+    type: "http",
+    scheme: "basic",
+    description:
+      "An OAuth client's id and secret (`client_secret_basic`); or `client_id` and `client_secret` in the body (`client_secret_post`), or `client_id` alone for a public client (`none`).",
+  },
 };
 
-const SECURITY = { public: [{}, { apikey: [] }], user: [{ bearer: [] }], admin: [{ bearer: [] }] };
+const SECURITY = {
+  public: [{}, { apikey: [] }],
+  user: [{ bearer: [] }],
+  admin: [{ bearer: [] }],
+  client: [{ oauthClient: [] }, {}],
+};
 
 /** A valibot body schema as JSON Schema: the input the route accepts (before its transforms). */
 export function bodySchema(schema: GenericSchema | JsonSchema): JsonSchema {
@@ -84,11 +95,12 @@ function withFields(schema: JsonSchema, fields: Readonly<Record<string, JsonSche
 
 function requestBody(body: RequestBody): JsonSchema {
   const schema = withFields(bodySchema(body.schema), body.fields);
+  const types =
+    body.contentTypes ??
+    (body.form ? ["application/x-www-form-urlencoded", "multipart/form-data"] : ["application/json"]);
   return {
     ...(body.description ? { description: body.description } : {}),
-    content: body.form
-      ? { "application/x-www-form-urlencoded": { schema }, "multipart/form-data": { schema } }
-      : { "application/json": { schema } },
+    content: Object.fromEntries(types.map((type) => [type, { schema }])),
   };
 }
 
@@ -137,7 +149,7 @@ function operationObject(
       ...(answer.body
         ? {
             content: {
-              "application/json": {
+              [answer.media ?? "application/json"]: {
                 schema: answer.orError
                   ? { anyOf: [answer.body, { $ref: `#/components/schemas/Error${status}` }] }
                   : answer.body,

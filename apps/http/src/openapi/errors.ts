@@ -98,7 +98,7 @@ export function commonErrors(method: HttpMethod, access: Access, limited: boolea
   const statuses = [500, 503, 504];
   // A body may be malformed (400), too large (413) or too slow (408): before any route reads it.
   if (method !== "get") statuses.push(400, 408, 413);
-  if (access !== "public") statuses.push(400, 401, 403);
+  if (access === "user" || access === "admin") statuses.push(400, 401, 403);
   if (limited) statuses.push(429);
   return [...new Set(statuses)].sort((a, b) => a - b);
 }

@@ -22,7 +22,7 @@ interface Doc {
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const refName = (ref: unknown) => (typeof ref === "string" ? (ref.split("/").pop() ?? "") : "");
 
-/** "none", "user" or "admin": who may call it (the description's `x-authsvc-access`). */
+/** "none", "user", "admin" or "client": who may call it (the description's `x-authsvc-access`). */
 const accessOf = (operation: Json) => {
   const access = String(operation["x-authsvc-access"]);
   return access === "public" ? "none" : access;
@@ -82,7 +82,7 @@ function answerLines(operation: Json): string[] {
     }
     const content = response.content as Record<string, { schema: Json }> | undefined;
     const schema = content?.["application/json"]?.schema;
-    const body = schema ? ` — ${typeOf(schema)}` : "";
+    const body = schema ? ` — ${typeOf(schema)}` : content?.["text/html"] ? " — an HTML page" : "";
     lines.push(`- \`${status}\`${body}: ${String(response.description)}`);
   }
   if (errors.length > 0) lines.push(`- Errors: ${errors.join(", ")}.`);

@@ -10,8 +10,12 @@ import type { GenericSchema } from "valibot";
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1). */
 export type JsonSchema = { readonly [key: string]: unknown };
 
-/** Who may call: anyone (an API gateway may want `apikey`), a signed-in user, or an admin-role token. */
-export type Access = "public" | "user" | "admin";
+/**
+ * Who may call: anyone (an API gateway may want `apikey`), a signed-in user, an admin-role token, or
+ * an OAuth client authenticating itself (`Authorization: Basic`, or `client_id`/`client_secret` in
+ * the body: RFC 6749 §2.3.1).
+ */
+export type Access = "public" | "user" | "admin" | "client";
 
 export type HttpMethod = "get" | "post" | "put" | "delete" | "patch";
 
@@ -35,6 +39,8 @@ export interface OperationResponse {
   readonly description: string;
   /** The JSON body; absent for an answer without a body (204, a redirect). */
   readonly body?: JsonSchema;
+  /** The body's media type when it is not JSON (`text/html`: a page, described as a string). */
+  readonly media?: string;
   readonly headers?: Readonly<Record<string, ResponseHeader>>;
   /** The answer at this status may also be an error of the catalogue (its `Error<status>` body). */
   readonly orError?: boolean;
@@ -45,6 +51,8 @@ export interface RequestBody {
   readonly schema: GenericSchema | JsonSchema;
   /** A form instead of JSON (providers that post their answer: `response_mode=form_post`). */
   readonly form?: boolean;
+  /** The media types the route reads, when not those `form` implies (a form or JSON, not multipart). */
+  readonly contentTypes?: readonly string[];
   readonly description?: string;
   /**
    * What the schema alone cannot say about some fields: the values the use case accepts (`enum`), a

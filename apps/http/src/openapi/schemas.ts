@@ -31,8 +31,8 @@ const factor = closed(
     updated_at: time,
     status: { enum: ["verified", "unverified"] },
     friendly_name: { ...string, description: "Omitted when empty." },
-    factor_type: { enum: ["totp", "phone"] },
-    phone: { ...string, description: '`""` for a TOTP factor.' },
+    factor_type: { enum: ["totp", "phone", "webauthn"] },
+    phone: { ...string, description: '`""` for a TOTP or WebAuthn factor.' },
     last_challenged_at: { type: ["string", "null"], format: "date-time" },
   },
   ["id", "created_at", "updated_at", "status", "factor_type", "phone", "last_challenged_at"],
@@ -188,7 +188,7 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   EnrolledFactor: closed(
     {
       id: { ...string, format: "uuid" },
-      type: { enum: ["totp", "phone"] },
+      type: { enum: ["totp", "phone", "webauthn"] },
       friendly_name: string,
       totp: closed({ qr_code: string, secret: string, uri: string }),
       phone: string,
@@ -196,11 +196,25 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     ["id", "type"],
     "A new, unverified factor; a TOTP factor's secret, once.",
   ),
-  Challenge: closed({
-    id: { ...string, format: "uuid" },
-    type: { enum: ["totp", "phone"] },
-    expires_at: integer,
-  }),
+  Challenge: closed(
+    {
+      id: { ...string, format: "uuid" },
+      type: { enum: ["totp", "phone", "webauthn"] },
+      expires_at: integer,
+      webauthn: closed(
+        {
+          type: { enum: ["create", "request"], description: "Registration (`create`) or assertion." },
+          credential_options: closed(
+            { publicKey: { ...anyObject, description: "For `navigator.credentials.create`/`get`." } },
+            ["publicKey"],
+          ),
+        },
+        undefined,
+        "A WebAuthn factor's ceremony.",
+      ),
+    },
+    ["id", "type", "expires_at"],
+  ),
   Empty: closed({}, [], "An empty object."),
   MessageId: closed(
     { message_id: { ...string, description: "The SMS gateway's id of the message sent." } },
@@ -221,6 +235,7 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       phone_autoconfirm: boolean,
       sms_provider: string,
       saml_enabled: boolean,
+      passkeys_enabled: { ...boolean, description: "Whether passkeys sign users in (`PASSKEY_ENABLED`)." },
     },
     undefined,
     "The public settings: enabled providers and sign-up switches.",

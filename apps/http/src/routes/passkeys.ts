@@ -18,8 +18,8 @@ import { requireUser } from "../http/middleware/auth.js";
 import { readJsonObject } from "../http/middleware/json-body.js";
 import { sessionJson } from "../http/presenters/session-json.js";
 
-const VerifyBody = v.object({ challenge_id: text, credential: v.optional(v.unknown()) });
-const RenameBody = v.object({ friendly_name: text });
+export const PasskeyVerifyBody = v.object({ challenge_id: text, credential: v.optional(v.unknown()) });
+export const PasskeyRenameBody = v.object({ friendly_name: text });
 
 /** The reference's `PasskeyListItem`: the name and last use only when there are any. */
 export function passkeyJson(passkey: Passkey) {
@@ -39,7 +39,7 @@ const ceremonyJson = (started: { challengeId: string; options: unknown; expiresA
 
 /** The challenge id and credential of a verify body; either missing is `400 validation_failed`. */
 async function answerOf(c: Context<AppEnv>) {
-  const body = parseBody(VerifyBody, await readJsonObject(c));
+  const body = parseBody(PasskeyVerifyBody, await readJsonObject(c));
   if (body.challenge_id === undefined || body.challenge_id === "") throw failures.passkeyChallengeIdInvalid();
   if (body.credential === undefined || body.credential === null) throw failures.passkeyCredentialMissing();
   return { challengeId: body.challenge_id, credential: body.credential };
@@ -79,7 +79,7 @@ export const passkeyRoutes = (deps: AuthDeps) => {
       return c.json(passkeys.map(passkeyJson));
     })
     .patch("/passkeys/:passkey_id", auth, async (c) => {
-      const body = parseBody(RenameBody, await readJsonObject(c));
+      const body = parseBody(PasskeyRenameBody, await readJsonObject(c));
       const input = {
         ...caller(c),
         passkeyId: (c.req.param("passkey_id") ?? "").toLowerCase(),

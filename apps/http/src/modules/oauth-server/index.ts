@@ -2,11 +2,17 @@ import { idTokenSigner } from "@authsvc/adapters";
 import * as oauthServer from "../../config/sections/oauth-server.js";
 import { sectionOf } from "../../config/sections/section.js";
 import { authorizeRoutes } from "../../routes/oauth/authorize.js";
+import { authorizeOperations } from "../../routes/oauth/authorize.openapi.js";
 import { clientRoutes } from "../../routes/oauth/clients.js";
+import { clientOperations } from "../../routes/oauth/clients.openapi.js";
 import { consentPageRoutes } from "../../routes/oauth/consent-page.js";
+import { consentPageOperations } from "../../routes/oauth/consent-page.openapi.js";
 import { discoveryRoutes } from "../../routes/oauth/discovery.js";
+import { discoveryOperations } from "../../routes/oauth/discovery.openapi.js";
 import { tokenEndpointRoutes } from "../../routes/oauth/token.js";
+import { tokenEndpointOperations } from "../../routes/oauth/token.openapi.js";
 import { oauthUserRoutes } from "../../routes/oauth/user.js";
+import { oauthUserOperations } from "../../routes/oauth/user.openapi.js";
 import type { HttpModule } from "../module.js";
 import { routesOf } from "../module.js";
 
@@ -42,4 +48,12 @@ export const oauthServerModule: HttpModule = {
     // /oauth/authorize answers an unknown client with 400 (the admin API with the code's 404).
     authorizeClientNotFound: 400,
   },
+  operations: [
+    ...discoveryOperations,
+    ...authorizeOperations,
+    ...tokenEndpointOperations,
+    ...clientOperations,
+    ...oauthUserOperations,
+    ...consentPageOperations,
+  ],
 };

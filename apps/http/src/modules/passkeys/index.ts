@@ -2,7 +2,9 @@ import { simpleWebAuthn } from "@authsvc/adapters";
 import * as passkeys from "../../config/sections/passkeys.js";
 import { sectionOf } from "../../config/sections/section.js";
 import { adminPasskeyRoutes } from "../../routes/admin-passkeys.js";
+import { adminPasskeyOperations } from "../../routes/admin-passkeys.openapi.js";
 import { passkeyRoutes } from "../../routes/passkeys.js";
+import { passkeyOperations } from "../../routes/passkeys.openapi.js";
 import type { HttpModule } from "../module.js";
 import { routesOf } from "../module.js";
 
@@ -28,4 +30,5 @@ export const passkeysModule: HttpModule = {
     passkeyAnonymous: 403,
     passkeyNotFound: 404,
   },
+  operations: [...passkeyOperations, ...adminPasskeyOperations],
 };

@@ -7,7 +7,7 @@ import { requireUser } from "../../http/middleware/auth.js";
 import { readJsonObject } from "../../http/middleware/json-body.js";
 import { checkOrigin, requireFirstPartySession, requireOAuthServer } from "./oauth-http.js";
 
-const ConsentBody = v.object({ action: text });
+export const ConsentBody = v.object({ action: text });
 
 /**
  * `GET /oauth/authorize` (the browser's start), and the consent page's two calls with the user's

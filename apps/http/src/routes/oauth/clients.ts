@@ -24,7 +24,7 @@ const uris = v.pipe(
 );
 
 /** The registration body (RFC 7591 §2); unknown fields (`scope`, `response_types`, …) are ignored. */
-const ClientBody = v.object({
+export const ClientBody = v.object({
   redirect_uris: uris,
   client_type: text,
   token_endpoint_auth_method: text,

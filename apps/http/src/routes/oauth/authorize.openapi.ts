@@ -1,0 +1,75 @@
+import { type Operation, redirect } from "../../openapi/operation.js";
+import { closed } from "../../openapi/schemas.js";
+import { ConsentBody } from "./authorize.js";
+import { CLIENT_SUMMARY, REDIRECT_URL } from "./oauth.openapi-schemas.js";
+
+const q = (name: string, description: string) => ({ name, description });
+const authorizationId = [{ name: "authorization_id", description: "The authorization request's id." }];
+
+const DETAILS = closed(
+  {
+    authorization_id: { type: "string" },
+    redirect_uri: { type: "string", format: "uri" },
+    client: CLIENT_SUMMARY,
+    user: closed({ id: { type: "string", format: "uuid" }, email: { type: "string" } }),
+    scope: { type: "string", description: "Space-separated." },
+  },
+  undefined,
+  "A pending authorization request, for the consent screen.",
+);
+
+/** The authorization endpoint and the consent calls of the project's own page (routes/oauth/authorize.ts). */
+export const authorizeOperations: readonly Operation[] = [
+  {
+    method: "get",
+    path: "/oauth/authorize",
+    summary: "Starts an authorization (OAuth 2.1 §4.1.1): redirects to the consent page.",
+    description: [
+      "An unknown client or a redirect URI it did not register is answered here (400); once the",
+      "redirect URI is trusted, any other problem is sent back to it as `error=invalid_request`.",
+    ].join(" "),
+    access: "public",
+    query: [
+      q("client_id", "The client's id."),
+      q("redirect_uri", "One of the client's registered redirect URIs."),
+      q("response_type", "`code`."),
+      q("scope", "Space-separated, from `openid profile email phone offline_access`."),
+      q("state", "Returned unchanged to the redirect URI."),
+      q("resource", "The resource the token is for (RFC 8707)."),
+      q("code_challenge", "PKCE's challenge (required)."),
+      q("code_challenge_method", "`S256` or `plain`."),
+      q("nonce", "Copied into the ID token."),
+    ],
+    responses: {
+      302: redirect("To the consent page with `authorization_id`, or to the redirect URI with an error."),
+    },
+    errors: [400, 404],
+  },
+  {
+    method: "get",
+    path: "/oauth/authorizations/{authorization_id}",
+    summary: "What the consent page shows: the client, the user and the scopes asked for.",
+    description: "A request the user already consented to is answered with where to go next.",
+    access: "user",
+    pathParameters: authorizationId,
+    responses: {
+      200: { description: "The request, or where to go.", body: { anyOf: [DETAILS, REDIRECT_URL] } },
+    },
+    errors: [404],
+  },
+  {
+    method: "post",
+    path: "/oauth/authorizations/{authorization_id}/consent",
+    summary: "The user's decision: `approve` or `deny`.",
+    access: "user",
+    pathParameters: authorizationId,
+    body: { schema: ConsentBody },
+    responses: {
+      200: {
+        description: "Where the browser goes next: the client, with a code or an error.",
+        body: REDIRECT_URL,
+      },
+    },
+    errors: [404],
+  },
+];

@@ -1,0 +1,118 @@
+/**
+ * The bodies of the OAuth server's answers (routes/oauth/), as JSON Schema, shared by its
+ * descriptors (`*.openapi.ts` beside the routes).
+ */
+import { type JsonSchema, type OperationResponse, ref } from "../../openapi/operation.js";
+import { closed } from "../../openapi/schemas.js";
+
+const string = { type: "string" } as const;
+const strings = { type: "array", items: string } as const;
+const time = { type: "string", format: "date-time" } as const;
+const integer = { type: "integer" } as const;
+
+/** A client as registration and the admin API answer it (oauth-http.ts `clientJson`). */
+const clientFields = {
+  client_id: { ...string, format: "uuid" },
+  client_secret: { ...string, description: "Only when just issued (creation, a new secret)." },
+  client_type: { enum: ["public", "confidential"] },
+  redirect_uris: strings,
+  token_endpoint_auth_method: { enum: ["none", "client_secret_basic", "client_secret_post"] },
+  grant_types: { type: "array", items: { enum: ["authorization_code", "refresh_token"] } },
+  response_types: { type: "array", items: { const: "code" } },
+  client_name: string,
+  client_uri: string,
+  logo_uri: string,
+  registration_type: { enum: ["dynamic", "manual"] },
+  created_at: time,
+  updated_at: time,
+};
+const clientRequired = [
+  "client_id",
+  "client_type",
+  "redirect_uris",
+  "token_endpoint_auth_method",
+  "grant_types",
+  "response_types",
+  "registration_type",
+  "created_at",
+  "updated_at",
+];
+export const OAUTH_CLIENT = closed(clientFields, clientRequired, "An OAuth client of this server.");
+export const REGISTERED_CLIENT = closed(
+  {
+    ...clientFields,
+    client_id_issued_at: { ...integer, description: "Unix time, seconds." },
+    client_secret_expires_at: { const: 0, description: "With a secret: it never expires (RFC 7591)." },
+  },
+  [...clientRequired, "client_id_issued_at"],
+  "A client just registered (RFC 7591 §3.2.1).",
+);
+
+/** The client as the consent screen shows it. */
+export const CLIENT_SUMMARY = closed({ id: string, name: string, uri: string, logo_uri: string });
+
+/** Where the consent page sends the browser next. */
+export const REDIRECT_URL = closed({ redirect_url: { ...string, format: "uri" } });
+
+export const TOKENS = closed(
+  {
+    access_token: { ...string, description: "A JWT for the user, naming the client (`client_id`)." },
+    token_type: { const: "bearer" },
+    expires_in: integer,
+    refresh_token: string,
+    scope: string,
+    id_token: { ...string, description: "With the `openid` scope: the OIDC ID token." },
+  },
+  ["access_token", "token_type", "expires_in", "refresh_token", "scope"],
+  "The tokens of a code exchange or a refresh (OAuth 2.1 §3.2.3).",
+);
+
+export const INTROSPECTION = closed(
+  {
+    active: { type: "boolean" },
+    client_id: string,
+    scope: string,
+    sub: { ...string, format: "uuid" },
+    token_type: { enum: ["access_token", "refresh_token"] },
+    exp: integer,
+    iat: integer,
+    iss: string,
+    aud: { type: ["string", "array"], items: string },
+  },
+  ["active"],
+  "RFC 7662 §2.2: `{active: false}` for any token not live or not the caller's.",
+);
+
+export const USERINFO = closed(
+  {
+    sub: { ...string, format: "uuid" },
+    email: string,
+    email_verified: { type: "boolean" },
+    phone: string,
+    phone_verified: { type: "boolean" },
+    name: string,
+    picture: string,
+    preferred_username: string,
+    updated_at: { ...integer, description: "Unix time, seconds." },
+    user_metadata: { type: "object" },
+  },
+  ["sub"],
+  "OIDC Core §5.3: `sub`, and the claims the session's scopes grant.",
+);
+
+/**
+ * An answer of a token endpoint that may be an OAuth error (RFC 6749 §5.2) or, for a refusal before
+ * OAuth's rules apply (client authentication, a malformed body), an error of the catalogue.
+ */
+export const oauthErrorOr = (description: string): OperationResponse => ({
+  description,
+  body: ref("OAuthError"),
+  orError: true,
+});
+
+/** An HTML page of the built-in consent page. */
+export const htmlPage = (description: string): OperationResponse => ({
+  description,
+  media: "text/html",
+  body: { type: "string" } satisfies JsonSchema,
+});
