@@ -44,10 +44,22 @@ export class AnswerChecker {
     this.routes = Object.entries(paths)
       .map(([template, item]) => {
         const segments = template.split("/");
+        // A parameter marked `x-segments: many` is the rest of the path: one segment or more.
+        const many = new Set(
+          Object.values(item).flatMap((operation) =>
+            ((operation.parameters as Json[] | undefined) ?? [])
+              .filter((p) => p["x-segments"] === "many")
+              .map((p) => `{${String(p.name)}}`),
+          ),
+        );
         const pattern = new RegExp(
           `^${segments
             .map((segment) =>
-              /^\{[^}]+\}$/.test(segment) ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+              many.has(segment)
+                ? ".+"
+                : /^\{[^}]+\}$/.test(segment)
+                  ? "[^/]+"
+                  : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
             )
             .join("/")}$`,
         );
@@ -136,6 +148,11 @@ export class AnswerChecker {
     const described = content[media];
     if (described === undefined) {
       return `${where}: content type "${media}", described: ${Object.keys(content).join(", ")}`;
+    }
+    // A page (`text/html`) is text, described as a string: its schema is checked on the text itself.
+    if (media !== "application/json") {
+      const validate = this.validator(this.rebase(described.schema));
+      return validate(answer.body) ? undefined : `${where}: the ${media} body is not what is described`;
     }
     return this.checkBody(where, answer, this.rebase(described.schema));
   }

@@ -81,6 +81,7 @@ const parameter = (where: "query" | "path", p: Parameter) => ({
   description: p.description,
   required: where === "path" || p.required === true,
   schema: p.schema ?? { type: "string" },
+  ...(p.segments ? { "x-segments": p.segments } : {}),
 });
 
 /** `schema` with `fields` merged into its properties (each field also stays nullable as sent). */

@@ -26,6 +26,11 @@ export interface Parameter {
   readonly required?: boolean;
   /** A string when absent. */
   readonly schema?: JsonSchema;
+  /**
+   * A path parameter that is the rest of the path, one segment or more (a route ending in `/*`):
+   * `x-segments: many` in the description, which OpenAPI's templates cannot otherwise say.
+   */
+  readonly segments?: "many";
 }
 
 /** A header the answer carries. */

@@ -55,6 +55,13 @@ const metadata = {
  * Discovery (routes/oauth/discovery.ts). Each path is also served in RFC 8414's path-insertion form,
  * with the issuer's path appended (`/.well-known/oauth-authorization-server/auth/v1`).
  */
+/** The issuer's path, e.g. `auth/v1`: any number of segments. */
+const issuerPath = {
+  name: "issuer_path",
+  description: "The path of the issuer (`JWT_ISSUER`), e.g. `auth/v1`; the metadata is the same.",
+  segments: "many",
+} as const;
+
 export const discoveryOperations: readonly Operation[] = [
   {
     method: "get",
@@ -72,4 +79,15 @@ export const discoveryOperations: readonly Operation[] = [
     responses: { 200: metadata },
     errors: [404],
   },
+  ...(["/.well-known/openid-configuration", "/.well-known/oauth-authorization-server"] as const).map(
+    (path): Operation => ({
+      method: "get",
+      path: `${path}/{issuer_path}`,
+      summary: "The same metadata in RFC 8414's path-insertion form: the issuer's path appended.",
+      access: "public",
+      pathParameters: [issuerPath],
+      responses: { 200: metadata },
+      errors: path.endsWith("authorization-server") ? [404] : [],
+    }),
+  ),
 ];
