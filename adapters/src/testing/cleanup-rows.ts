@@ -115,6 +115,31 @@ export function cleanupRows(sql: Sql, namespace: string) {
       return id;
     },
 
+    /** An OAuth-server authorization request (of a new public client) expiring at `expiresAt`. */
+    async oauthAuthorization(expiresAt: Date): Promise<string> {
+      const client = randomUUID();
+      await sql`
+        insert into ${ns}.oauth_clients (id, registration_type, client_type, token_endpoint_auth_method, redirect_uris, grant_types)
+        values (${client}, 'dynamic', 'public', 'none', ${sql.json(["http://127.0.0.1/cb"])}, ${sql.json(["authorization_code"])})`;
+      const id = randomUUID();
+      const createdAt = new Date(expiresAt.getTime() - 10 * 60 * 1000);
+      await sql`
+        insert into ${ns}.oauth_authorizations
+          (id, authorization_id, client_id, redirect_uri, scope, code_challenge, code_challenge_method, created_at, expires_at)
+        values (${id}, ${hash().slice(0, 32)}, ${client}, 'http://127.0.0.1/cb', 'email', ${hash()}, 's256', ${createdAt}, ${expiresAt})`;
+      return id;
+    },
+
+    /** A WebAuthn challenge (of a passkey sign-in: no user) expiring at `expiresAt`. */
+    async webauthnChallenge(expiresAt: Date): Promise<string> {
+      const id = randomUUID();
+      const createdAt = new Date(expiresAt.getTime() - 5 * 60 * 1000);
+      await sql`
+        insert into ${ns}.webauthn_challenges (id, challenge_type, session_data, created_at, expires_at)
+        values (${id}, 'authentication', ${sql.json({ challenge: hash() })}, ${createdAt}, ${expiresAt})`;
+      return id;
+    },
+
     /** How many rows `table` holds. */
     async count(table: string): Promise<number> {
       const [row] = await sql<{ n: number }[]>`select count(*)::int as n from ${ns}.${sql(table)}`;

@@ -108,6 +108,24 @@ describe("cleanup", () => {
     expect(again.total).toBe(0);
   });
 
+  it("removes OAuth authorization requests and WebAuthn challenges an hour past their expiry", async () => {
+    const oldRequest = await rows.oauthAuthorization(ago(2 * HOUR_MS));
+    const lateRequest = await rows.oauthAuthorization(ago(10 * 60 * 1000));
+    const liveRequest = await rows.oauthAuthorization(ago(-5 * 60 * 1000));
+    const oldChallenge = await rows.webauthnChallenge(ago(2 * HOUR_MS));
+    const liveChallenge = await rows.webauthnChallenge(ago(-60 * 1000));
+
+    const report = await clean().pass();
+
+    expect(report.failures).toEqual([]);
+    expect(report.removed).toMatchObject({ oauth_authorizations: 1, webauthn_challenges: 1 });
+    expect(await rows.present("oauth_authorizations", [oldRequest, lateRequest, liveRequest])).toEqual([
+      lateRequest,
+      liveRequest,
+    ]);
+    expect(await rows.present("webauthn_challenges", [oldChallenge, liveChallenge])).toEqual([liveChallenge]);
+  });
+
   it("keeps a family's live token however old, and its session with it", async () => {
     const user = await rows.user({ createdAt: ago(90 * DAY_MS) });
     const session = await rows.session(user, { createdAt: ago(90 * DAY_MS) });

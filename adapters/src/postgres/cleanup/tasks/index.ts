@@ -2,6 +2,7 @@ import type { CleanupTask } from "../task.js";
 import { anonymousUsers } from "./anonymous-users.js";
 import { auditEntries } from "./audit-entries.js";
 import { inactiveSessions, sessionsPastNotAfter, sessionsPastTimebox } from "./ended-sessions.js";
+import { oauthAuthorizations, webauthnChallenges } from "./expired-requests.js";
 import { flowStates } from "./flow-states.js";
 import { mfaChallenges } from "./mfa-challenges.js";
 import { oneTimeTokens } from "./one-time-tokens.js";
@@ -41,6 +42,8 @@ export function cleanupTasks(settings: CleanupSettings): CleanupTask[] {
     mfaChallenges(settings.mfaChallengeLifetimeMs),
     unverifiedFactors,
     oneTimeTokens(settings.oneTimeTokenLifetimeMs),
+    oauthAuthorizations,
+    webauthnChallenges,
     requestLimits,
     sendCapWindows,
     ...(settings.anonymousUsersEnabled ? [anonymousUsers] : []),
