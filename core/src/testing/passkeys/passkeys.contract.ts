@@ -91,7 +91,15 @@ export function describePasskeyStoreContract(name: string, makeStore: MakeStore)
         friendlyName: "Laptop",
         updatedAt: at(50),
       });
-      await store.passkeys.recordUse(passkey.id, { signCount: 42, backedUp: true, at: at(60) });
+      expect(await store.passkeys.recordUse(passkey.id, { signCount: 42, backedUp: true, at: at(60) })).toBe(
+        true,
+      );
+      expect(await store.passkeys.recordUse(passkey.id, { signCount: 42, backedUp: true, at: at(61) })).toBe(
+        false,
+      );
+      expect(await store.passkeys.recordUse(passkey.id, { signCount: 7, backedUp: true, at: at(61) })).toBe(
+        false,
+      );
       expect(await store.passkeys.findOwned(user.id, passkey.id)).toMatchObject({
         signCount: 42,
         backedUp: true,
@@ -100,6 +108,23 @@ export function describePasskeyStoreContract(name: string, makeStore: MakeStore)
       expect(await store.passkeys.delete(other.id, passkey.id)).toBe(false);
       expect(await store.passkeys.delete(user.id, passkey.id)).toBe(true);
       expect(await store.passkeys.delete(user.id, passkey.id)).toBe(false);
+    });
+
+    it("counts one counter value once, even from concurrent sign-ins; 0 stays 0 for counterless authenticators", async () => {
+      const { store } = harness();
+      const user = await aStoredUser();
+      const counting = aPasskey(user.id, { signCount: 5 });
+      const counterless = aPasskey(user.id);
+      await store.passkeys.insert(counting);
+      await store.passkeys.insert(counterless);
+      const use = { signCount: 6, backedUp: false, at: at(70) };
+      const recorded = await Promise.all(
+        Array.from({ length: 4 }, () => store.passkeys.recordUse(counting.id, use)),
+      );
+      expect(recorded.filter(Boolean)).toHaveLength(1);
+      const none = { signCount: 0, backedUp: false, at: at(70) };
+      expect(await store.passkeys.recordUse(counterless.id, none)).toBe(true);
+      expect(await store.passkeys.recordUse(counterless.id, none)).toBe(true);
     });
 
     it("removes a user's passkeys and challenges with the user", async () => {
