@@ -41,4 +41,13 @@ export const ENDPOINTS: Endpoint[] = [
   ["GET", "/admin/users/:user_id/factors"],
   ["PUT", "/admin/users/:user_id/factors/:factor_id"],
   ["DELETE", "/admin/users/:user_id/factors/:factor_id"],
+  ["POST", "/passkeys/registration/options"],
+  ["POST", "/passkeys/registration/verify"],
+  ["POST", "/passkeys/authentication/options"],
+  ["POST", "/passkeys/authentication/verify"],
+  ["GET", "/passkeys"],
+  ["PATCH", "/passkeys/:passkey_id"],
+  ["DELETE", "/passkeys/:passkey_id"],
+  ["GET", "/admin/users/:user_id/passkeys"],
+  ["DELETE", "/admin/users/:user_id/passkeys/:passkey_id"],
 ].map(([method, path]) => ({ method: method as string, path: path as string }));
