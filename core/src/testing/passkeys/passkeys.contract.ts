@@ -127,6 +127,42 @@ export function describePasskeyStoreContract(name: string, makeStore: MakeStore)
       expect(await store.passkeys.recordUse(counterless.id, none)).toBe(true);
     });
 
+    it("keeps a WebAuthn factor's credential, and an update without it leaves it", async () => {
+      const { store } = harness();
+      const user = await aStoredUser();
+      const credential = {
+        credentialId: "Y3JlZA",
+        publicKey: "cHVibGlj",
+        attestationType: "packed",
+        aaguid: "ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4",
+        signCount: 3,
+        transports: ["usb"],
+        backupEligible: false,
+        backedUp: false,
+      };
+      const factor = {
+        id: newId(),
+        userId: user.id,
+        friendlyName: "key",
+        factorType: "webauthn" as const,
+        status: "verified" as const,
+        secret: null,
+        phone: null,
+        createdAt: at(1),
+        updatedAt: at(1),
+        lastChallengedAt: null,
+        webauthnCredential: credential,
+      };
+      await store.factors.insert(factor);
+      expect((await store.factors.findOwned(user.id, factor.id))?.webauthnCredential).toEqual(credential);
+      const { webauthnCredential: _, ...withoutCredential } = factor;
+      await store.factors.update({ ...withoutCredential, friendlyName: "renamed", updatedAt: at(2) });
+      expect(await store.factors.findOwned(user.id, factor.id)).toMatchObject({
+        friendlyName: "renamed",
+        webauthnCredential: credential,
+      });
+    });
+
     it("removes a user's passkeys and challenges with the user", async () => {
       const { store } = harness();
       const user = await aStoredUser();
