@@ -101,6 +101,8 @@ describe("migrate", () => {
       "sessions",
       "user_snapshots",
       "users",
+      "webauthn_challenges",
+      "webauthn_credentials",
     ]);
     expect(await versions(sql, ns)).toEqual(all);
   });
