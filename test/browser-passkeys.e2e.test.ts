@@ -16,7 +16,11 @@ import { type ServerProcess, startServer } from "./support/server-process.js";
  * USB security key for the second factor, which auth-js asks of a cross-platform authenticator) runs
  * the auth-js browser bundle on a page served from localhost. Skipped only where no Chromium binary exists.
  */
-const CHROMIUM = "/usr/bin/chromium";
+/** Debian's Chromium: /usr/bin/chromium, or the first `chromium` on the PATH. */
+const CHROMIUM =
+  ["/usr/bin/chromium", ...(process.env.PATH ?? "").split(":").map((dir) => join(dir, "chromium"))].find(
+    (path) => existsSync(path),
+  ) ?? "/usr/bin/chromium";
 const BUNDLE = fileURLToPath(
   new URL("../node_modules/@supabase/supabase-js/dist/umd/supabase.js", import.meta.url),
 );
