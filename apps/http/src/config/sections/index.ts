@@ -7,26 +7,11 @@ import * as hooks from "./hooks.js";
 import * as jwt from "./jwt.js";
 import * as mail from "./mail.js";
 import * as mfa from "./mfa.js";
-import * as passkeys from "./passkeys.js";
 import * as rateLimits from "./rate-limits.js";
 import * as security from "./security.js";
 import * as sessions from "./sessions.js";
 import * as sms from "./sms.js";
 import * as telemetry from "./telemetry.js";
 
-export {
-  api,
-  db,
-  external,
-  general,
-  hooks,
-  jwt,
-  mail,
-  mfa,
-  passkeys,
-  rateLimits,
-  security,
-  sessions,
-  sms,
-  telemetry,
-};
+export * as passkeys from "./passkeys.js";
+export { api, db, external, general, hooks, jwt, mail, mfa, rateLimits, security, sessions, sms, telemetry };
