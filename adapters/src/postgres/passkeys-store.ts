@@ -103,12 +103,15 @@ export function postgresPasskeyStore(sql: Queryable, options: { namespace: strin
     },
 
     async recordUse(id, use) {
-      if (!isUuid(id)) return;
-      await sql`
+      if (!isUuid(id)) return false;
+      // The row lock orders concurrent updates; each re-reads the counter, so one value counts once.
+      const result = await sql`
         update ${credentials}
         set sign_count = ${use.signCount}, backed_up = ${use.backedUp}, last_used_at = ${use.at}, updated_at = ${use.at}
         where id = ${id}
+          and (sign_count < ${use.signCount} or (sign_count = 0 and ${use.signCount}::bigint = 0))
       `;
+      return result.count > 0;
     },
   };
 }

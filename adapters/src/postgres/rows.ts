@@ -276,10 +276,15 @@ export function factorColumns(sql: Queryable, factor: Factor) {
     created_at: factor.createdAt,
     updated_at: factor.updatedAt,
     last_challenged_at: factor.lastChallengedAt,
-    web_authn_credential: factor.webauthnCredential
-      ? json(sql, factorCredentialJson(factor.webauthnCredential))
-      : null,
-    web_authn_aaguid: factor.webauthnCredential?.aaguid ?? null,
+    // Absent (a factor read without it) leaves the stored credential as it is.
+    ...(factor.webauthnCredential === undefined
+      ? {}
+      : {
+          web_authn_credential: factor.webauthnCredential
+            ? json(sql, factorCredentialJson(factor.webauthnCredential))
+            : null,
+          web_authn_aaguid: factor.webauthnCredential?.aaguid ?? null,
+        }),
   };
 }
 

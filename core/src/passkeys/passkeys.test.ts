@@ -215,6 +215,16 @@ describe("passkey sign-in", () => {
     });
   });
 
+  it("counts a counter value once: a second sign-in showing it is refused", async () => {
+    const s = await setup();
+    await s.register({ credentialId: "mine" });
+    const first = await s.assertion("mine", { signCount: 4 });
+    const second = await s.assertion("mine", { signCount: 4 });
+    const answers = await Promise.all([signInWithPasskey(s.d, first), signInWithPasskey(s.d, second)]);
+    expect(answers.filter((a) => a.ok)).toHaveLength(1);
+    expect(answers.find((a) => !a.ok)).toMatchObject({ error: { code: "webauthn_verification_failed" } });
+  });
+
   it("refuses an expired sign-in challenge", async () => {
     const s = await setup();
     await s.register({ credentialId: "mine" });

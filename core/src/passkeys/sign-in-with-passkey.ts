@@ -81,7 +81,13 @@ export async function signInWithPasskey(
   if (user.email && user.emailConfirmedAt === null) return err(failures.emailNotConfirmed());
   if (user.phone && user.phoneConfirmedAt === null) return err(failures.phoneNotConfirmed());
   const started = await transactionRollingBackOn(deps.store, async (repos) => {
-    await repos.passkeys.recordUse(passkey.id, { signCount: use.signCount, backedUp: use.backedUp, at: now });
+    // Two sign-ins showing one counter value (a cloned authenticator used twice at once): one passes.
+    const recorded = await repos.passkeys.recordUse(passkey.id, {
+      signCount: use.signCount,
+      backedUp: use.backedUp,
+      at: now,
+    });
+    if (!recorded) return err(failures.webauthnVerificationFailed());
     // Read again under its lock: the user may have changed since the lookup before the signature.
     const current = await repos.users.lock(user.id);
     if (current === null || current.deletedAt !== null) return err(failures.userNotFound());

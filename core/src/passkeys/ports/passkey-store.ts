@@ -12,8 +12,12 @@ export interface PasskeyStore {
   rename(userId: string, id: string, friendlyName: string, at: Date): Promise<Passkey | null>;
   /** Deletes the user's passkey `id`; false when it is not theirs. */
   delete(userId: string, id: string): Promise<boolean>;
-  /** Records a sign-in with passkey `id`: its new counter and backup state, and when. */
-  recordUse(id: string, use: { signCount: number; backedUp: boolean; at: Date }): Promise<void>;
+  /**
+   * Records a sign-in with passkey `id`: its new counter and backup state, and when. Only if the
+   * counter advances past the stored one (or both are 0, for authenticators that keep none), in one
+   * statement: of two sign-ins that show one counter value, the second gets false.
+   */
+  recordUse(id: string, use: { signCount: number; backedUp: boolean; at: Date }): Promise<boolean>;
 }
 
 /** The challenges of passkey ceremonies (`webauthn_challenges`). */

@@ -55,7 +55,13 @@ export function fakeFactors(t: FakeTables): FactorStore {
     update: async (f) => {
       const refused = clash(f);
       if (refused) return refused;
-      if (t.factors.has(f.id)) t.factors.set(f.id, f);
+      const stored = t.factors.get(f.id);
+      // A factor given without its WebAuthn credential leaves the stored one, as the table does.
+      if (stored)
+        t.factors.set(
+          f.id,
+          f.webauthnCredential === undefined ? { ...f, webauthnCredential: stored.webauthnCredential } : f,
+        );
       return "updated";
     },
     delete: async (id) => drop(id),

@@ -34,7 +34,9 @@ export function fakePasskeys(t: FakeTables): PasskeyStore {
     },
     async recordUse(id, use) {
       const passkey = t.passkeys.get(id);
-      if (passkey === undefined) return;
+      if (passkey === undefined) return false;
+      const advances = use.signCount > passkey.signCount || (use.signCount === 0 && passkey.signCount === 0);
+      if (!advances) return false;
       t.passkeys.set(id, {
         ...passkey,
         signCount: use.signCount,
@@ -42,6 +44,7 @@ export function fakePasskeys(t: FakeTables): PasskeyStore {
         lastUsedAt: use.at,
         updatedAt: use.at,
       });
+      return true;
     },
   };
 }

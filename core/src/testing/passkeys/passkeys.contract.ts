@@ -91,7 +91,15 @@ export function describePasskeyStoreContract(name: string, makeStore: MakeStore)
         friendlyName: "Laptop",
         updatedAt: at(50),
       });
-      await store.passkeys.recordUse(passkey.id, { signCount: 42, backedUp: true, at: at(60) });
+      expect(await store.passkeys.recordUse(passkey.id, { signCount: 42, backedUp: true, at: at(60) })).toBe(
+        true,
+      );
+      expect(await store.passkeys.recordUse(passkey.id, { signCount: 42, backedUp: true, at: at(61) })).toBe(
+        false,
+      );
+      expect(await store.passkeys.recordUse(passkey.id, { signCount: 7, backedUp: true, at: at(61) })).toBe(
+        false,
+      );
       expect(await store.passkeys.findOwned(user.id, passkey.id)).toMatchObject({
         signCount: 42,
         backedUp: true,
@@ -100,6 +108,59 @@ export function describePasskeyStoreContract(name: string, makeStore: MakeStore)
       expect(await store.passkeys.delete(other.id, passkey.id)).toBe(false);
       expect(await store.passkeys.delete(user.id, passkey.id)).toBe(true);
       expect(await store.passkeys.delete(user.id, passkey.id)).toBe(false);
+    });
+
+    it("counts one counter value once, even from concurrent sign-ins; 0 stays 0 for counterless authenticators", async () => {
+      const { store } = harness();
+      const user = await aStoredUser();
+      const counting = aPasskey(user.id, { signCount: 5 });
+      const counterless = aPasskey(user.id);
+      await store.passkeys.insert(counting);
+      await store.passkeys.insert(counterless);
+      const use = { signCount: 6, backedUp: false, at: at(70) };
+      const recorded = await Promise.all(
+        Array.from({ length: 4 }, () => store.passkeys.recordUse(counting.id, use)),
+      );
+      expect(recorded.filter(Boolean)).toHaveLength(1);
+      const none = { signCount: 0, backedUp: false, at: at(70) };
+      expect(await store.passkeys.recordUse(counterless.id, none)).toBe(true);
+      expect(await store.passkeys.recordUse(counterless.id, none)).toBe(true);
+    });
+
+    it("keeps a WebAuthn factor's credential, and an update without it leaves it", async () => {
+      const { store } = harness();
+      const user = await aStoredUser();
+      const credential = {
+        credentialId: "Y3JlZA",
+        publicKey: "cHVibGlj",
+        attestationType: "packed",
+        aaguid: "ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4",
+        signCount: 3,
+        transports: ["usb"],
+        backupEligible: false,
+        backedUp: false,
+      };
+      const factor = {
+        id: newId(),
+        userId: user.id,
+        friendlyName: "key",
+        factorType: "webauthn" as const,
+        status: "verified" as const,
+        secret: null,
+        phone: null,
+        createdAt: at(1),
+        updatedAt: at(1),
+        lastChallengedAt: null,
+        webauthnCredential: credential,
+      };
+      await store.factors.insert(factor);
+      expect((await store.factors.findOwned(user.id, factor.id))?.webauthnCredential).toEqual(credential);
+      const { webauthnCredential: _, ...withoutCredential } = factor;
+      await store.factors.update({ ...withoutCredential, friendlyName: "renamed", updatedAt: at(2) });
+      expect(await store.factors.findOwned(user.id, factor.id)).toMatchObject({
+        friendlyName: "renamed",
+        webauthnCredential: credential,
+      });
     });
 
     it("removes a user's passkeys and challenges with the user", async () => {

@@ -71,6 +71,15 @@ export const variables = {
   }),
 };
 
+function isOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.origin === text;
+  } catch {
+    return false;
+  }
+}
+
 export interface PasskeysConfig {
   readonly enabled: boolean;
   readonly maxPerUser: number;
@@ -97,6 +106,14 @@ export function settle(m: ReturnType<typeof read>, ctx: SettleContext): { passke
     ctx.notices.push(
       `${variables.rpId.name} not set: passkeys are bound to ${EMBEDDED_RP_ID} (embedded mode)`,
     );
+  // Browsers report an origin as scheme, host and port alone: anything else could never match.
+  for (const origin of m.rpOrigins ?? []) {
+    if (!isOrigin(origin))
+      ctx.r.problem(
+        variables.rpOrigins.name,
+        `expected origins such as https://app.example.com, got "${origin}"`,
+      );
+  }
   const rpId = m.rpId ?? EMBEDDED_RP_ID;
   return {
     passkeys: {

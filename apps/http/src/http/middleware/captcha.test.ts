@@ -64,11 +64,22 @@ describe("captcha guard", () => {
     ["/recover", { email: "a@example.com" }],
     ["/resend", { type: "signup", email: "a@example.com" }],
     ["/signup", {}],
+    ["/passkeys/authentication/options", {}],
   ])("guards POST %s", async (path, body) => {
     const { app } = guardedApp();
     const res = await send(app, "POST", path, body);
     expect(res.status).toBe(400);
     expect(res.headers.get("x-sb-error-code")).toBe("captcha_failed");
+  });
+
+  it("lets a passkey sign-in start with a good token, and does not ask its verification for one", async () => {
+    const { app } = guardedApp();
+    const started = await send(app, "POST", "/passkeys/authentication/options", {
+      gotrue_meta_security: { captcha_token: GOOD },
+    });
+    expect(started.status).toBe(200);
+    const verify = await send(app, "POST", "/passkeys/authentication/verify", {});
+    expect(verify.headers.get("x-sb-error-code")).toBe("validation_failed");
   });
 
   it.each(["refresh_token", "pkce", "id_token"])("does not guard the %s grant", async (grant) => {
