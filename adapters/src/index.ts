@@ -18,6 +18,7 @@ export * from "./mail/log-mailer.js";
 export * from "./mail/smtp-mailer.js";
 export * from "./mfa/secret-box.js";
 export * from "./mfa/totp.js";
+export * from "./passwords/hibp-range.js";
 export * from "./postgres/connect.js";
 export * from "./postgres/embedded-server.js";
 export * from "./postgres/embedded-template.js";

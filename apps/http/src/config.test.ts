@@ -70,7 +70,16 @@ describe("defaults", () => {
       adminRoles: ["service_role", "supabase_admin"],
     });
     expect(config.log).toEqual({ level: "info", file: undefined });
-    expect(config.password).toEqual({ minLength: 6, requiredCharacters: [] });
+    expect(config.password).toEqual({
+      minLength: 6,
+      requiredCharacters: [],
+      hibp: {
+        enabled: false,
+        failClosed: false,
+        userAgent: "authsvc",
+        url: "https://api.pwnedpasswords.com",
+      },
+    });
     expect(config.security).toMatchObject({
       refreshTokenRotationEnabled: true,
       refreshTokenReuseIntervalMs: 10_000,

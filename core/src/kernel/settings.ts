@@ -38,7 +38,12 @@ export interface KernelSettings {
     readonly defaultRole: string;
     readonly adminRoles: readonly string[];
   };
-  readonly password: { readonly minLength: number; readonly requiredCharacters: readonly string[] };
+  readonly password: {
+    readonly minLength: number;
+    readonly requiredCharacters: readonly string[];
+    /** The leaked-password check (`PASSWORD_HIBP_ENABLED`, `PASSWORD_HIBP_FAIL_CLOSED`). */
+    readonly leaked: { readonly enabled: boolean; readonly failClosed: boolean };
+  };
   readonly signup: {
     readonly disabled: boolean;
     readonly emailEnabled: boolean;

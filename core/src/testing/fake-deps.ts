@@ -1,6 +1,7 @@
 import type { AuthDeps } from "../deps.js";
 import type { AuthSettings } from "../settings.js";
 import { fakeHasher } from "./accounts/fake-hasher.js";
+import { fakeLeakedPasswords } from "./accounts/fake-leaked-passwords.js";
 import { fakeProviders } from "./external/fake-providers.js";
 import { fakeStore } from "./fake-store.js";
 import { fakeHooks } from "./hooks/fake-hooks.js";
@@ -36,7 +37,7 @@ export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): Auth
       defaultRole: "authenticated",
       adminRoles: ["service_role", "supabase_admin"],
     },
-    password: { minLength: 6, requiredCharacters: [] },
+    password: { minLength: 6, requiredCharacters: [], leaked: { enabled: false, failClosed: false } },
     refreshTokens: { rotationEnabled: true, reuseIntervalMs: 10_000 },
     sessions: { timeboxMs: 0, inactivityTimeoutMs: 0, singlePerUser: false },
     signup: {
@@ -80,6 +81,7 @@ export function fakeDeps(settings: Partial<AuthSettings> = {}) {
     random: sequentialRandom(),
     tokens: fakeSecretTokens(),
     hasher,
+    leakedPasswords: fakeLeakedPasswords(),
     signer: fakeSigner(clock),
     mailer,
     sms: fakeSms(),

@@ -25,6 +25,7 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   emailExists: 422,
   phoneExists: 422,
   userNotFound: 404,
+  passwordCheckUnavailable: 500,
   signupDisabled: 422,
   otpSignupDisabled: 422,
   anonymousSignInsDisabled: 422,
