@@ -30,7 +30,13 @@ export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): Auth
         email_change: "/verify",
       },
     },
-    sms: { otpExp: 60, otpLength: 6, maxFrequency: 60, rateLimitPerHour: 30 },
+    sms: {
+      otpExp: 60,
+      otpLength: 6,
+      maxFrequency: 60,
+      rateLimitPerHour: 30,
+      testOtp: { codes: new Map(), validUntil: null },
+    },
     jwt: {
       exp: 3600,
       aud: "authenticated",
