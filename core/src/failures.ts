@@ -17,6 +17,7 @@ import { pkceFailures } from "./pkce/failures.js";
 import { sessionsFailures } from "./sessions/failures.js";
 import { signupFailures } from "./signup/failures.js";
 import { verificationFailures } from "./verification/failures.js";
+import { web3Failures } from "./web3/failures.js";
 
 /** Each slice's failures (its `failures.ts`): a new slice with failures of its own is one entry here. */
 const parts = [
@@ -31,6 +32,7 @@ const parts = [
   pkceFailures,
   hooksFailures,
   mfaFailures,
+  web3Failures,
 ] as const;
 
 type Intersection<U> = (U extends unknown ? (part: U) => void : never) extends (part: infer I) => void

@@ -167,3 +167,4 @@ export type { SendQuota } from "./verification/ports/send-quota.js";
 export type { SmsContext, SmsSender } from "./verification/ports/sms-sender.js";
 export { resend } from "./verification/resend.js";
 export { verifyOtp } from "./verification/verify.js";
+export { signInWithWeb3, type Web3SignInInput, web3Grant } from "./web3/sign-in-web3.js";

@@ -26,6 +26,8 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   phoneExists: 422,
   userNotFound: 404,
   passwordCheckUnavailable: 500,
+  web3Disabled: 422,
+  web3UnsupportedChain: 400,
   signupDisabled: 422,
   otpSignupDisabled: 422,
   anonymousSignInsDisabled: 422,
