@@ -34,3 +34,4 @@ export * from "./sms/messagebird.js";
 export * from "./sms/textlocal.js";
 export * from "./sms/twilio.js";
 export * from "./sms/vonage.js";
+export * from "./web3/wallet-signatures.js";
