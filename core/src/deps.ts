@@ -10,6 +10,7 @@ import type { SessionsDeps } from "./sessions/deps.js";
 import type { SignupDeps } from "./signup/deps.js";
 import type { Store } from "./store.js";
 import type { VerificationDeps } from "./verification/deps.js";
+import type { Web3Deps } from "./web3/deps.js";
 
 /**
  * Every port a use case may need, composed from each slice's dependency types; each use case names
@@ -27,7 +28,8 @@ export interface AuthDeps
       AdminDeps &
       ExternalDeps &
       HooksDeps &
-      MfaDeps,
+      MfaDeps &
+      Web3Deps,
     "store"
   > {
   readonly store: Store;

@@ -167,6 +167,8 @@ export type { SendQuota } from "./verification/ports/send-quota.js";
 export type { SmsContext, SmsSender } from "./verification/ports/sms-sender.js";
 export { resend } from "./verification/resend.js";
 export { verifyOtp } from "./verification/verify.js";
+export { WEB3_INVALID_GRANT } from "./web3/failures.js";
 export type { WalletSignatures } from "./web3/ports/wallet-signatures.js";
+export type { Web3Settings } from "./web3/settings.js";
 export { signInWithWeb3, type Web3SignInInput, web3Grant } from "./web3/sign-in-web3.js";
 export { parseSiweMessage, type SiweMessage, siweTimeProblem } from "./web3/siwe-message.js";

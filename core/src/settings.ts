@@ -3,6 +3,7 @@ import type { ExternalSettings } from "./external/settings.js";
 import type { KernelSettings } from "./kernel/index.js";
 import type { MfaSliceSettings } from "./mfa/settings.js";
 import type { SessionsSettings } from "./sessions/settings.js";
+import type { Web3Settings } from "./web3/settings.js";
 
 /**
  * The configuration the use cases read, composed from the kernel's settings and each slice's own
@@ -13,4 +14,5 @@ export interface AuthSettings
     SessionsSettings,
     ExternalSettings,
     AccountSettingsSettings,
-    MfaSliceSettings {}
+    MfaSliceSettings,
+    Web3Settings {}

@@ -10,6 +10,18 @@ import { fakeSecretBox, fakeTotp } from "./mfa/fake-mfa.js";
 import { fakeSigner } from "./sessions/fake-signer.js";
 import { fakeDeliveries, fakeMailer, fakeSms } from "./verification/fake-senders.js";
 
+/** A limiter that allows each key once. */
+function onceEach() {
+  const seen = new Set<string>();
+  return {
+    take: async (key: string) => {
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    },
+  };
+}
+
 /** The settings of a default configuration. */
 export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): AuthSettings {
   return {
@@ -56,6 +68,7 @@ export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): Auth
       hideExisting: false,
     },
     updatePasswordRequiresReauthentication: false,
+    web3: { ethereumEnabled: false, maxValidityMs: 600_000 },
     manualLinkingEnabled: false,
     mfa: {
       challengeExpiry: 300,
@@ -96,6 +109,8 @@ export function fakeDeps(settings: Partial<AuthSettings> = {}) {
     hooks: fakeHooks().dispatcher,
     totp: fakeTotp(),
     secretBox: fakeSecretBox(),
+    wallets: { ethereum: async () => false },
+    signedMessages: onceEach(),
     settings: defaultAuthSettings(settings),
   } satisfies AuthDeps;
   return deps;
