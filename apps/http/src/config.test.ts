@@ -91,6 +91,7 @@ describe("defaults", () => {
       emailSent: 30,
       smsSent: 30,
       tokenPer5Min: 150,
+      web3Per5Min: 30,
       verifyPer5Min: 30,
       otpPer5Min: 30,
       authorizePer5Min: 30,
