@@ -16,24 +16,25 @@ const cwd = mkdtempSync(join(tmpdir(), "authsvc-web3-"));
 let ns: FreshNamespace;
 let disabled: ServerProcess;
 let enabled: ServerProcess;
+let enabledToo: ServerProcess;
 
 beforeAll(async () => {
   ns = await migratedNamespace();
-  [disabled, enabled] = await Promise.all([
+  const web3Env = productionServerEnv(ns, {
+    AUTHSVC_SITE_URL: SITE,
+    AUTHSVC_EXTERNAL_WEB3_ETHEREUM_ENABLED: "true",
+    AUTHSVC_EXTERNAL_WEB3_ETHEREUM_MAXIMUM_VALIDITY_DURATION: "5m",
+  });
+  [disabled, enabled, enabledToo] = await Promise.all([
     startServer(productionServerEnv(ns), { cwd }),
-    startServer(
-      productionServerEnv(ns, {
-        AUTHSVC_SITE_URL: SITE,
-        AUTHSVC_EXTERNAL_WEB3_ETHEREUM_ENABLED: "true",
-        AUTHSVC_EXTERNAL_WEB3_ETHEREUM_MAXIMUM_VALIDITY_DURATION: "5m",
-      }),
-      { cwd },
-    ),
+    startServer(web3Env, { cwd }),
+    // A second instance on the same database.
+    startServer(web3Env, { cwd }),
   ]);
 });
 
 afterAll(async () => {
-  await Promise.all([disabled?.stop(), enabled?.stop()]);
+  await Promise.all([disabled?.stop(), enabled?.stop(), enabledToo?.stop()]);
   await ns?.drop();
   rmSync(cwd, { recursive: true, force: true });
 });
@@ -141,6 +142,15 @@ describe("Sign in with Ethereum", () => {
       message: "Signed Ethereum message was already used to sign in",
     });
     expect(replayed.data.session).toBeNull();
+    // Another instance knows it too: the spent messages are in the database.
+    const elsewhere = await client(enabledToo).signInWithWeb3(credentials);
+    expect(elsewhere.error).toMatchObject({
+      status: 400,
+      message: "Signed Ethereum message was already used to sign in",
+    });
+    const fresh = await signed(privateKeyToAccount(generatePrivateKey()));
+    expect((await client(enabledToo).signInWithWeb3(fresh)).error).toBeNull();
+    expect((await client(enabled).signInWithWeb3(fresh)).error).toMatchObject({ status: 400 });
   });
 
   it("refuses a wrong domain, a URI off the allow list, an expired message and one issued too long ago", async () => {

@@ -20,7 +20,7 @@ export const variables = {
     kind: k.duration(1000),
     default: "10m",
     description:
-      "How long before or after its `Issued At` a signed message is accepted. A message is accepted once: it is remembered for twice this long (in the request-limit store).",
+      "How long before or after its `Issued At` a signed message is accepted. A message is accepted once: it is remembered for twice this long (in the database's `request_limits` table).",
   }),
 };
 
