@@ -57,21 +57,7 @@ export type SignUpOutcome =
 /** A sign-up as its transaction commits it: a session's access token is signed after the commit. */
 type Committed = Result<Unsigned<SignUpOutcome>>;
 
-type SignUpDeps = Pick<
-  SignupDeps,
-  | "store"
-  | "clock"
-  | "random"
-  | "tokens"
-  | "hasher"
-  | "leakedPasswords"
-  | "signer"
-  | "mailer"
-  | "sms"
-  | "deliveries"
-  | "settings"
-> &
-  Partial<Pick<SignupDeps, "hooks">>;
+type SignUpDeps = Omit<SignupDeps, "hooks"> & Partial<Pick<SignupDeps, "hooks">>;
 type Channel = "email" | "phone";
 
 /**
