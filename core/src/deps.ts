@@ -12,6 +12,7 @@ import type { SessionsDeps } from "./sessions/deps.js";
 import type { SignupDeps } from "./signup/deps.js";
 import type { Store } from "./store.js";
 import type { VerificationDeps } from "./verification/deps.js";
+import type { Web3Deps } from "./web3/deps.js";
 
 /**
  * Every port a use case may need, composed from each slice's dependency types; each use case names
@@ -31,7 +32,8 @@ export interface AuthDeps
       HooksDeps &
       MfaDeps &
       PasskeysDeps &
-      OAuthServerDeps,
+      OAuthServerDeps &
+      Web3Deps,
     "store" | "hooks"
   > {
   readonly store: Store;

@@ -19,6 +19,7 @@ import { pkceFailures } from "./pkce/failures.js";
 import { sessionsFailures } from "./sessions/failures.js";
 import { signupFailures } from "./signup/failures.js";
 import { verificationFailures } from "./verification/failures.js";
+import { web3Failures } from "./web3/failures.js";
 
 /** Each slice's failures (its `failures.ts`): a new slice with failures of its own is one entry here. */
 const parts = [
@@ -35,6 +36,7 @@ const parts = [
   mfaFailures,
   passkeysFailures,
   oauthServerFailures,
+  web3Failures,
 ] as const;
 
 type Intersection<U> = (U extends unknown ? (part: U) => void : never) extends (part: infer I) => void

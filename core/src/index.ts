@@ -9,6 +9,7 @@ export { updateUser } from "./account-settings/update-user.js";
 export { AUDIT_LOG_TYPES, auditPayload } from "./accounts/audit-payload.js";
 export type { AccountsRepositories } from "./accounts/deps.js";
 export type { Factor, FactorCredential, FactorType } from "./accounts/factor.js";
+export type { PasswordSettings, PasswordWeakness } from "./accounts/password-policy.js";
 export type {
   AuditAction,
   AuditEntry,
@@ -17,6 +18,7 @@ export type {
   AuditSearchField,
 } from "./accounts/ports/audit-log.js";
 export type { IdentityRepository } from "./accounts/ports/identity-repository.js";
+export type { LeakedPasswords, LeakVerdict } from "./accounts/ports/leaked-passwords.js";
 export type { PasswordHasher } from "./accounts/ports/password-hasher.js";
 export type { UserFactors } from "./accounts/ports/user-factors.js";
 export type { UserRepository } from "./accounts/ports/user-repository.js";
@@ -147,6 +149,7 @@ export type { TokenSigner } from "./sessions/ports/token-signer.js";
 export { refreshSession, refreshTokenGrant } from "./sessions/refresh-session.js";
 export type { AmrEntry, RefreshTokenRecord, Session } from "./sessions/session.js";
 export type { SessionLimits } from "./sessions/settings.js";
+export type { PasswordSignIn } from "./sessions/sign-in-password.js";
 export { passwordGrant, signInWithPassword } from "./sessions/sign-in-password.js";
 export type { SessionTokens } from "./sessions/steps/issue-session.js";
 export {
@@ -169,3 +172,8 @@ export type { SendQuota } from "./verification/ports/send-quota.js";
 export type { SmsContext, SmsSender } from "./verification/ports/sms-sender.js";
 export { resend } from "./verification/resend.js";
 export { verifyOtp } from "./verification/verify.js";
+export { WEB3_INVALID_GRANT } from "./web3/failures.js";
+export type { WalletSignatures } from "./web3/ports/wallet-signatures.js";
+export type { Web3Settings } from "./web3/settings.js";
+export { signInWithWeb3, type Web3SignInInput, web3Grant } from "./web3/sign-in-web3.js";
+export { parseSiweMessage, type SiweMessage, siweTimeProblem } from "./web3/siwe-message.js";

@@ -1,4 +1,4 @@
-import { auditLogTraits, passwordHasherTraits } from "./accounts/index.js";
+import { auditLogTraits, leakedPasswordsTraits, passwordHasherTraits } from "./accounts/index.js";
 import type { AuthDeps } from "./deps.js";
 import { hookDispatcherTraits } from "./hooks/index.js";
 import type { PortTraits } from "./kernel/index.js";
@@ -26,4 +26,5 @@ export type DepsTraits = { readonly [K in Exclude<keyof AuthDeps, "store">]?: Po
 export const depsTraits: DepsTraits = {
   hasher: passwordHasherTraits,
   hooks: hookDispatcherTraits,
+  leakedPasswords: leakedPasswordsTraits,
 };

@@ -5,6 +5,7 @@ import type { MfaSliceSettings } from "./mfa/settings.js";
 import type { OAuthServerSliceSettings } from "./oauth-server/settings.js";
 import type { PasskeysSliceSettings } from "./passkeys/settings.js";
 import type { SessionsSettings } from "./sessions/settings.js";
+import type { Web3Settings } from "./web3/settings.js";
 
 /**
  * The configuration the use cases read, composed from the kernel's settings and each slice's own
@@ -17,4 +18,5 @@ export interface AuthSettings
     AccountSettingsSettings,
     MfaSliceSettings,
     PasskeysSliceSettings,
-    OAuthServerSliceSettings {}
+    OAuthServerSliceSettings,
+    Web3Settings {}

@@ -8,6 +8,7 @@
 export * from "./captcha-fake.js";
 export * from "./cleanup-rows.js";
 export * from "./database.js";
+export * from "./hibp-range-fake.js";
 export * from "./mail/mail-content.js";
 export * from "./mail/mime.js";
 export * from "./mail/smtp-sink.js";

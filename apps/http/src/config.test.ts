@@ -72,7 +72,7 @@ describe("defaults", () => {
       adminRoles: ["service_role", "supabase_admin"],
     });
     expect(config.log).toEqual({ level: "info", file: undefined });
-    expect(config.password).toEqual({ minLength: 6, requiredCharacters: [] });
+    expect(config.password).toMatchObject({ minLength: 6, requiredCharacters: [] });
     expect(config.security).toMatchObject({
       refreshTokenRotationEnabled: true,
       refreshTokenReuseIntervalMs: 10_000,
@@ -84,6 +84,7 @@ describe("defaults", () => {
       emailSent: 30,
       smsSent: 30,
       tokenPer5Min: 150,
+      web3Per5Min: 30,
       verifyPer5Min: 30,
       otpPer5Min: 30,
       authorizePer5Min: 30,
@@ -141,6 +142,7 @@ describe("defaults", () => {
       otpExp: 60,
       otpLength: 6,
       provider: undefined,
+      testOtp: { codes: new Map(), validUntil: null },
     });
   });
 

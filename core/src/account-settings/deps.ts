@@ -1,6 +1,7 @@
 import type {
   AuditLog,
   IdentityRepository,
+  LeakedPasswords,
   PasswordHasher,
   UserFactors,
   UserRepository,
@@ -30,6 +31,8 @@ export interface AccountSettingsDeps extends KernelDeps {
   readonly settings: KernelSettings & AccountSettingsSettings;
   readonly store: AccountSettingsStore;
   readonly hasher: PasswordHasher;
+  /** The leaked-password corpus new passwords are checked against (`PASSWORD_HIBP_*`). */
+  readonly leakedPasswords: LeakedPasswords;
   readonly mailer: Mailer;
   readonly sms: SmsSender;
 }

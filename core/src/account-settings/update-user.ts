@@ -1,7 +1,7 @@
 import type { User, UserWithIdentities } from "../accounts/index.js";
 import {
   actorUsername,
-  checkPassword,
+  checkNewPassword,
   mergeMetadata,
   normalizeEmail,
   normalizePhone,
@@ -43,7 +43,7 @@ export interface UpdateUserInput {
 
 type Deps = Pick<
   AccountSettingsDeps,
-  "store" | "clock" | "random" | "tokens" | "hasher" | "mailer" | "sms" | "settings"
+  "store" | "clock" | "random" | "tokens" | "hasher" | "leakedPasswords" | "mailer" | "sms" | "settings"
 >;
 
 /** The fields of the user row this request sets itself (email and phone go through their own flows). */
@@ -140,7 +140,7 @@ export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<Re
   if (!phone.ok) return phone;
   const { password } = input;
   if (password !== undefined) {
-    const policy = checkPassword(deps.settings.password, password);
+    const policy = await checkNewPassword(deps, password);
     if (!policy.ok) return policy;
   }
   const now = deps.clock.now();

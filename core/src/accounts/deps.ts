@@ -1,6 +1,7 @@
 import type { KernelDeps, Transactor } from "../kernel/index.js";
 import type { AuditLog } from "./ports/audit-log.js";
 import type { IdentityRepository } from "./ports/identity-repository.js";
+import type { LeakedPasswords } from "./ports/leaked-passwords.js";
 import type { PasswordHasher } from "./ports/password-hasher.js";
 import type { UserFactors } from "./ports/user-factors.js";
 import type { UserRepository } from "./ports/user-repository.js";
@@ -20,4 +21,6 @@ export type AccountsStore = AccountsRepositories & Transactor<AccountsRepositori
 export interface AccountsDeps extends KernelDeps {
   readonly store: AccountsStore;
   readonly hasher: PasswordHasher;
+  /** The leaked-password corpus new passwords are checked against (`PASSWORD_HIBP_*`). */
+  readonly leakedPasswords: LeakedPasswords;
 }

@@ -13,4 +13,8 @@ export const accountsFailures = {
   emailExists: ["email_exists", "A user with this email address has already been registered"],
   phoneExists: ["phone_exists", "Phone number already registered by another user"],
   userNotFound: ["user_not_found", "User not found"],
+  passwordCheckUnavailable: [
+    "unexpected_failure",
+    "Unable to perform password strength check with HaveIBeenPwned.org.",
+  ],
 } as const satisfies FailureCatalogue;

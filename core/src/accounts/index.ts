@@ -9,6 +9,7 @@ export * from "./password-policy.js";
 export * from "./phone.js";
 export * from "./ports/audit-log.js";
 export type * from "./ports/identity-repository.js";
+export * from "./ports/leaked-passwords.js";
 export * from "./ports/password-hasher.js";
 export type * from "./ports/user-factors.js";
 export type * from "./ports/user-repository.js";

@@ -1,6 +1,6 @@
 import {
   blankUser,
-  checkPassword,
+  checkNewPassword,
   createUser,
   mergeMetadata,
   normalizeEmail,
@@ -32,7 +32,7 @@ export function adminChannels(
  * and is upgraded to argon2id by the next successful sign-in. Undefined when the body sets neither.
  */
 export async function adminPasswordHash(
-  deps: Pick<AdminDeps, "hasher" | "settings">,
+  deps: Pick<AdminDeps, "hasher" | "leakedPasswords" | "settings">,
   fields: AdminUserFields,
 ): Promise<Result<string | undefined>> {
   if (fields.passwordHash !== undefined) {
@@ -42,7 +42,7 @@ export async function adminPasswordHash(
     return ok(fields.passwordHash);
   }
   if (fields.password === undefined) return ok(undefined);
-  const policy = checkPassword(deps.settings.password, fields.password);
+  const policy = await checkNewPassword(deps, fields.password);
   if (!policy.ok) return policy;
   return ok(await deps.hasher.hash(fields.password));
 }
@@ -68,7 +68,7 @@ export function adminBannedUntil(fields: AdminUserFields, now: Date): Result<Dat
  * `actor.role` is the admin token's role, recorded as the actor's name in the audit log.
  */
 export async function adminCreateUser(
-  deps: Pick<AdminDeps, "store" | "clock" | "random" | "hasher" | "settings">,
+  deps: Pick<AdminDeps, "store" | "clock" | "random" | "hasher" | "leakedPasswords" | "settings">,
   input: { actor: { role: string }; fields: AdminUserFields },
 ): Promise<Result<UserWithIdentities>> {
   const parsed = refuseAmbiguousPassword(input.fields);

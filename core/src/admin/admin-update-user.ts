@@ -18,7 +18,7 @@ import type { AdminDeps } from "./deps.js";
  * before the first write, and written in one transaction.
  */
 export async function adminUpdateUser(
-  deps: Pick<AdminDeps, "store" | "clock" | "random" | "hasher" | "settings">,
+  deps: Pick<AdminDeps, "store" | "clock" | "random" | "hasher" | "leakedPasswords" | "settings">,
   input: { actor: { role: string }; userId: string; fields: AdminUserFields },
 ): Promise<Result<UserWithIdentities>> {
   if (!isUuid(input.userId)) return err(failures.userIdNotUuid());

@@ -1,4 +1,10 @@
-import type { AuditLog, IdentityRepository, PasswordHasher, UserRepository } from "../accounts/index.js";
+import type {
+  AuditLog,
+  IdentityRepository,
+  LeakedPasswords,
+  PasswordHasher,
+  UserRepository,
+} from "../accounts/index.js";
 import type { HookDispatcher } from "../hooks/index.js";
 import type { DeliveryQueue, KernelDeps, Transactor } from "../kernel/index.js";
 import type { ChallengeStore, FactorStore, SessionAssurance } from "../mfa/index.js";
@@ -26,6 +32,8 @@ export type AdminStore = AdminRepositories & Transactor<AdminRepositories>;
 export interface AdminDeps extends KernelDeps {
   readonly store: AdminStore;
   readonly hasher: PasswordHasher;
+  /** The leaked-password corpus new passwords are checked against (`PASSWORD_HIBP_*`). */
+  readonly leakedPasswords: LeakedPasswords;
   readonly signer: TokenSigner;
   readonly mailer: Mailer;
   readonly sms: SmsSender;

@@ -1,7 +1,7 @@
 import {
   actorUsername,
   blankUser,
-  checkPassword,
+  checkNewPassword,
   createUser,
   lockUserByAddress,
   type Metadata,
@@ -59,7 +59,10 @@ export interface ActionLink {
   readonly redirectTo: string;
 }
 
-type Deps = Pick<AdminDeps, "store" | "clock" | "random" | "tokens" | "hasher" | "mailer" | "settings"> &
+type Deps = Pick<
+  AdminDeps,
+  "store" | "clock" | "random" | "tokens" | "hasher" | "leakedPasswords" | "mailer" | "settings"
+> &
   Partial<Pick<AdminDeps, "hooks">>;
 
 /** The token a link of each type carries and how it is verified. */
@@ -130,7 +133,7 @@ export async function generateLink(deps: Deps, input: GenerateLinkInput): Promis
   }
   let passwordHash: string | null = null;
   if (type === "signup" && input.password) {
-    const policy = checkPassword(deps.settings.password, input.password);
+    const policy = await checkNewPassword(deps, input.password);
     if (!policy.ok) return policy;
     passwordHash = await deps.hasher.hash(input.password);
   }

@@ -5,4 +5,7 @@ export type * from "./ports/external-provider.js";
 export type * from "./settings.js";
 export * from "./sign-in-with-id-token.js";
 export * from "./start-external-sign-in.js";
+export { commitThenSend } from "./steps/commit-then-send.js";
+export { externalAccount, vetExternalAccount } from "./steps/external-account.js";
+export { afterFirstSignInRaces } from "./steps/first-sign-in-race.js";
 export * from "./unlink-identity.js";

@@ -29,6 +29,11 @@ export interface KernelSettings {
     readonly maxFrequency: number;
     /** SMS per hour over all instances (`RATE_LIMIT_SMS_SENT`). */
     readonly rateLimitPerHour: number;
+    /**
+     * Test phone numbers (`SMS_TEST_OTP`): the fixed code of each number (E.164 digits without `+`),
+     * used until `validUntil` (`SMS_TEST_OTP_VALID_UNTIL`; null: always).
+     */
+    readonly testOtp: { readonly codes: ReadonlyMap<string, string>; readonly validUntil: Date | null };
   };
   readonly jwt: {
     readonly exp: number;
@@ -38,7 +43,12 @@ export interface KernelSettings {
     readonly defaultRole: string;
     readonly adminRoles: readonly string[];
   };
-  readonly password: { readonly minLength: number; readonly requiredCharacters: readonly string[] };
+  readonly password: {
+    readonly minLength: number;
+    readonly requiredCharacters: readonly string[];
+    /** The leaked-password check (`PASSWORD_HIBP_ENABLED`, `PASSWORD_HIBP_FAIL_CLOSED`). */
+    readonly leaked: { readonly enabled: boolean; readonly failClosed: boolean };
+  };
   readonly signup: {
     readonly disabled: boolean;
     readonly emailEnabled: boolean;

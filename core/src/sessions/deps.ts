@@ -1,6 +1,7 @@
 import type {
   AuditLog,
   IdentityRepository,
+  LeakedPasswords,
   PasswordHasher,
   UserFactors,
   UserRepository,
@@ -27,6 +28,8 @@ export interface SessionsDeps extends KernelDeps {
   readonly settings: KernelSettings & SessionsSettings;
   readonly store: SessionsStore;
   readonly hasher: PasswordHasher;
+  /** The leaked-password corpus new passwords are checked against (`PASSWORD_HIBP_*`). */
+  readonly leakedPasswords: LeakedPasswords;
   readonly signer: TokenSigner;
   /** Optional where a use case runs hooks: unit tests without it run none. */
   readonly hooks: HookDispatcher;

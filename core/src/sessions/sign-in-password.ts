@@ -1,12 +1,22 @@
-import { isBanned, normalizeEmail, normalizePhone, type User } from "../accounts/index.js";
+import {
+  isBanned,
+  normalizeEmail,
+  normalizePhone,
+  type PasswordWeakness,
+  passwordWeakness,
+  type User,
+} from "../accounts/index.js";
 import { failures } from "../failures.js";
 import { passwordVerificationAttempt } from "../hooks/index.js";
-import { err, type Result } from "../kernel/index.js";
+import { err, ok, type Result } from "../kernel/index.js";
 import type { SessionsDeps } from "./deps.js";
 import { defineGrant } from "./grants.js";
 import { newSession, type SessionTokens, signSession } from "./steps/issue-session.js";
 
 const invalidCredentials = () => failures.invalidCredentials();
+
+/** A password sign-in's session, and why its correct password is weak, when it is. */
+export type PasswordSignIn = SessionTokens & { readonly weakPassword?: PasswordWeakness };
 
 /**
  * The password grant: signs in with an email or a phone number and a password, starting a new session.
@@ -15,12 +25,17 @@ const invalidCredentials = () => failures.invalidCredentials();
  * The password verification attempt hook, when on, hears of every attempt on an existing account
  * (right or wrong password) before anything else is decided, and may refuse it (`invalid_credentials`
  * with its message, optionally ending all the user's sessions); it runs before anything is written.
+ * A correct password that today's policy or the leaked-password corpus finds weak still signs in; the
+ * answer tells why (`weakPassword`, the token answer's `weak_password`), as the reference's.
  */
 export async function signInWithPassword(
-  deps: Pick<SessionsDeps, "store" | "clock" | "hasher" | "signer" | "settings" | "random" | "tokens"> &
+  deps: Pick<
+    SessionsDeps,
+    "store" | "clock" | "hasher" | "leakedPasswords" | "signer" | "settings" | "random" | "tokens"
+  > &
     Partial<Pick<SessionsDeps, "hooks">>,
   input: { email?: string; phone?: string; password: string },
-): Promise<Result<SessionTokens>> {
+): Promise<Result<PasswordSignIn>> {
   const { email, phone, password } = input;
   if (email && phone) {
     return err(failures.loginEmailOrPhone());
@@ -61,6 +76,8 @@ export async function signInWithPassword(
   // Upgrade imported bcrypt/argon2i hashes now that the plaintext is at hand; hashed before the
   // writes so that no row lock is held during the slow hash.
   const upgradedHash = deps.hasher.needsRehash(storedHash) ? await deps.hasher.hash(password) : null;
+  // Before the grant's write: the leaked-password check waits on the network.
+  const weakPassword = await passwordWeakness(deps, password);
 
   const session = newSession(deps, user.id, "password", now);
   const refreshToken = deps.tokens.generate();
@@ -81,7 +98,9 @@ export async function signInWithPassword(
   if (signedIn === null) return err(invalidCredentials());
   // The custom access token hook runs after the grant committed (issue-session.ts): its failure ends
   // the session.
-  return signSession(deps, { session, refreshToken, user: signedIn, method: "password", now });
+  const signed = await signSession(deps, { session, refreshToken, user: signedIn, method: "password", now });
+  if (!signed.ok || weakPassword === null) return signed;
+  return ok({ ...signed.value, weakPassword });
 }
 
 /** The user with this address, or null — also for an address that is not valid at all. */

@@ -1,6 +1,7 @@
 import type {
   AuditLog,
   IdentityRepository,
+  LeakedPasswords,
   PasswordHasher,
   UserFactors,
   UserRepository,
@@ -29,6 +30,8 @@ export type SignupStore = SignupRepositories & Transactor<SignupRepositories>;
 export interface SignupDeps extends KernelDeps {
   readonly store: SignupStore;
   readonly hasher: PasswordHasher;
+  /** The leaked-password corpus new passwords are checked against (`PASSWORD_HIBP_*`). */
+  readonly leakedPasswords: LeakedPasswords;
   readonly signer: TokenSigner;
   readonly mailer: Mailer;
   readonly sms: SmsSender;

@@ -1,7 +1,7 @@
 import {
   actorUsername,
   blankUser,
-  checkPassword,
+  checkNewPassword,
   confirmedAt,
   createUser,
   type Identity,
@@ -57,11 +57,7 @@ export type SignUpOutcome =
 /** A sign-up as its transaction commits it: a session's access token is signed after the commit. */
 type Committed = Result<Unsigned<SignUpOutcome>>;
 
-type SignUpDeps = Pick<
-  SignupDeps,
-  "store" | "clock" | "random" | "tokens" | "hasher" | "signer" | "mailer" | "sms" | "deliveries" | "settings"
-> &
-  Partial<Pick<SignupDeps, "hooks">>;
+type SignUpDeps = Omit<SignupDeps, "hooks"> & Partial<Pick<SignupDeps, "hooks">>;
 type Channel = "email" | "phone";
 
 /**
@@ -104,7 +100,7 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
   if (!password) return err(failures.signupPasswordRequired());
   const address = channel === "email" ? normalizeEmail(email ?? "") : normalizePhone(phone ?? "");
   if (!address.ok) return address;
-  const strength = checkPassword(deps.settings.password, password);
+  const strength = await checkNewPassword(deps, password);
   if (!strength.ok) return strength;
 
   const findExisting = (repos: Pick<SignupRepositories, "users">) =>

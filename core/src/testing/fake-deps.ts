@@ -1,6 +1,7 @@
 import type { AuthDeps } from "../deps.js";
 import type { AuthSettings } from "../settings.js";
 import { fakeHasher } from "./accounts/fake-hasher.js";
+import { fakeLeakedPasswords } from "./accounts/fake-leaked-passwords.js";
 import { fakeProviders } from "./external/fake-providers.js";
 import { fakeStore } from "./fake-store.js";
 import { fakeHooks } from "./hooks/fake-hooks.js";
@@ -10,6 +11,18 @@ import { fakeIdTokens } from "./oauth-server/fake-oauth-server.js";
 import { fakeWebAuthn } from "./passkeys/fake-webauthn.js";
 import { fakeSigner } from "./sessions/fake-signer.js";
 import { fakeDeliveries, fakeMailer, fakeSms } from "./verification/fake-senders.js";
+
+/** A limiter that allows each key once. */
+function onceEach() {
+  const seen = new Set<string>();
+  return {
+    take: async (key: string) => {
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    },
+  };
+}
 
 /** The settings of a default configuration. */
 export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): AuthSettings {
@@ -31,14 +44,20 @@ export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): Auth
         email_change: "/verify",
       },
     },
-    sms: { otpExp: 60, otpLength: 6, maxFrequency: 60, rateLimitPerHour: 30 },
+    sms: {
+      otpExp: 60,
+      otpLength: 6,
+      maxFrequency: 60,
+      rateLimitPerHour: 30,
+      testOtp: { codes: new Map(), validUntil: null },
+    },
     jwt: {
       exp: 3600,
       aud: "authenticated",
       defaultRole: "authenticated",
       adminRoles: ["service_role", "supabase_admin"],
     },
-    password: { minLength: 6, requiredCharacters: [] },
+    password: { minLength: 6, requiredCharacters: [], leaked: { enabled: false, failClosed: false } },
     refreshTokens: { rotationEnabled: true, reuseIntervalMs: 10_000 },
     sessions: { timeboxMs: 0, inactivityTimeoutMs: 0, singlePerUser: false },
     signup: {
@@ -51,6 +70,7 @@ export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): Auth
       hideExisting: false,
     },
     updatePasswordRequiresReauthentication: false,
+    web3: { ethereumEnabled: false, maxValidityMs: 600_000 },
     manualLinkingEnabled: false,
     mfa: {
       challengeExpiry: 300,
@@ -96,6 +116,7 @@ export function fakeDeps(settings: Partial<AuthSettings> = {}) {
     random: sequentialRandom(),
     tokens: fakeSecretTokens(),
     hasher,
+    leakedPasswords: fakeLeakedPasswords(),
     signer: fakeSigner(clock),
     mailer,
     sms: fakeSms(),
@@ -105,6 +126,8 @@ export function fakeDeps(settings: Partial<AuthSettings> = {}) {
     totp: fakeTotp(),
     secretBox: fakeSecretBox(),
     webauthn: fakeWebAuthn(),
+    wallets: { ethereum: async () => false },
+    signedMessages: onceEach(),
     settings: defaultAuthSettings(settings),
     idTokens: fakeIdTokens(),
   } satisfies AuthDeps;

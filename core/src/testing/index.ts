@@ -2,6 +2,7 @@
 
 export * from "./accounts/audit-log.contract.js";
 export * from "./accounts/fake-hasher.js";
+export * from "./accounts/fake-leaked-passwords.js";
 export * from "./accounts/identity-repository.contract.js";
 export * from "./accounts/user-repository.contract.js";
 export * from "./external/external-identities.contract.js";

@@ -1,6 +1,7 @@
 import type {
   AuditLog,
   IdentityRepository,
+  LeakedPasswords,
   PasswordHasher,
   UserFactors,
   UserRepository,
@@ -39,6 +40,8 @@ export type VerificationStore = VerificationRepositories & Transactor<Verificati
 export interface VerificationDeps extends KernelDeps {
   readonly store: VerificationStore;
   readonly hasher: PasswordHasher;
+  /** The leaked-password corpus new passwords are checked against (`PASSWORD_HIBP_*`). */
+  readonly leakedPasswords: LeakedPasswords;
   readonly signer: TokenSigner;
   readonly mailer: Mailer;
   readonly sms: SmsSender;

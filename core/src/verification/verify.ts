@@ -1,4 +1,11 @@
-import { actorUsername, isBanned, normalizeEmail, normalizePhone, type User } from "../accounts/index.js";
+import {
+  actorUsername,
+  checkNewPassword,
+  isBanned,
+  normalizeEmail,
+  normalizePhone,
+  type User,
+} from "../accounts/index.js";
 import { failures } from "../failures.js";
 import {
   err,
@@ -105,7 +112,7 @@ function appliedType(
 
 type VerifyDeps = Pick<
   VerificationDeps,
-  "store" | "clock" | "random" | "tokens" | "hasher" | "signer" | "settings"
+  "store" | "clock" | "random" | "tokens" | "hasher" | "leakedPasswords" | "signer" | "settings"
 >;
 
 /**
@@ -129,6 +136,10 @@ export async function verifyOtp(deps: VerifyDeps, input: VerifyInput): Promise<R
   });
   const types = TOKEN_TYPES[input.type];
   const now = deps.clock.now();
+  // An invitation's password is checked before the transaction: the leaked-password check waits on
+  // the network, which must never happen under the user's row lock. Used only if the token accepts
+  // an invitation.
+  const passwordCheck = input.password ? await checkNewPassword(deps, input.password) : ok(undefined);
 
   const outcome = await transactionRollingBackOn(deps.store, async (repos): Promise<Committed> => {
     const l = lookup.value;
@@ -165,6 +176,7 @@ export async function verifyOtp(deps: VerifyDeps, input: VerifyInput): Promise<R
       verified = await applyVerification(deps, repos, user, {
         type: appliedType(input.type, token),
         password: input.password,
+        passwordCheck,
         now,
       });
     }

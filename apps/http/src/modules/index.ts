@@ -21,6 +21,7 @@ import { signupModule } from "./signup/index.js";
 import { smsModule } from "./sms/index.js";
 import { telemetryModule } from "./telemetry/index.js";
 import { verificationModule } from "./verification/index.js";
+import { web3Module } from "./web3/index.js";
 
 /**
  * Every capability of the server, in order: routes are mounted, configuration sections documented and
@@ -49,4 +50,5 @@ export const MODULES: readonly HttpModule[] = [
   openapiModule,
   passkeysModule,
   oauthServerModule,
+  web3Module,
 ];

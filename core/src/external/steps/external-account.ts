@@ -31,6 +31,11 @@ export interface ExternalAccountInput {
   readonly outbox: Outbox<ExternalRepositories>;
   /** The new user `vetExternalAccount` had the before-user-created hook vet, if any. */
   readonly vetted?: User | null;
+  /**
+   * The provider never reports an address (Web3): the identity alone opens the account, with no
+   * address to confirm, as the reference's `hasEmails` is false for it.
+   */
+  readonly addressless?: boolean;
 }
 
 /** A new account for a person signing in with `provider` (not stored). */
@@ -185,10 +190,10 @@ export async function externalAccount(
     }
   }
   if (isBanned(user, now)) return err(failures.userBanned());
-  if (confirmedAt(user) !== null) {
+  if (confirmedAt(user) !== null || input.addressless === true) {
     await repos.users.update(user);
     await repos.audit.record({
-      action: "login",
+      action: isNew && input.addressless === true ? "user_signedup" : "login",
       actorId: user.id,
       actorUsername: actorUsername(user),
       traits: { provider },

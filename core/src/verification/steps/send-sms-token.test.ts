@@ -9,11 +9,14 @@ const send = (deps: ReturnType<typeof fakeDeps>, given: Omit<SendSmsTokenInput, 
   sending(deps, (repos, outbox) => sendSmsToken(deps, repos, { ...given, outbox }));
 
 const now = new Date("2026-01-01T00:00:00Z");
+const NO_TEST_OTP = { codes: new Map<string, string>(), validUntil: null };
 const user = blankUser({ id: "u1", aud: "authenticated", role: "authenticated", createdAt: now });
 
 describe("sendSmsToken", () => {
   it("texts a code of SMS_OTP_LENGTH digits, storing only hash(phone + code)", async () => {
-    const deps = fakeDeps({ sms: { otpExp: 60, otpLength: 7, maxFrequency: 60, rateLimitPerHour: 30 } });
+    const deps = fakeDeps({
+      sms: { otpExp: 60, otpLength: 7, maxFrequency: 60, rateLimitPerHour: 30, testOtp: NO_TEST_OTP },
+    });
     const input = { user, tokenType: "phone_change_token", phone: "15551234567", now } as const;
     const sent = await send(deps, input);
     expect(sent).toMatchObject({ ok: true });
@@ -47,7 +50,9 @@ describe("sendSmsToken", () => {
 
 describe("sendSmsToken hourly cap", () => {
   it("refuses with 429 over_sms_send_rate_limit once RATE_LIMIT_SMS_SENT texts went out this hour", async () => {
-    const deps = fakeDeps({ sms: { otpExp: 60, otpLength: 6, maxFrequency: 60, rateLimitPerHour: 2 } });
+    const deps = fakeDeps({
+      sms: { otpExp: 60, otpLength: 6, maxFrequency: 60, rateLimitPerHour: 2, testOtp: NO_TEST_OTP },
+    });
     const user = blankUser({
       id: "00000000-0000-4000-8000-0000000000aa",
       aud: "a",
@@ -70,5 +75,40 @@ describe("sendSmsToken hourly cap", () => {
     expect(deps.sms.sent).toHaveLength(2);
     deps.clock.advance(3_600_000);
     expect((await texted()).ok).toBe(true);
+  });
+});
+
+describe("sendSmsToken to a test number", () => {
+  const testOtp = (validUntil: Date | null) => ({
+    otpExp: 60,
+    otpLength: 6,
+    maxFrequency: 60,
+    rateLimitPerHour: 1,
+    testOtp: { codes: new Map([["15550009999", "424242"]]), validUntil },
+  });
+
+  it("stores the fixed code's hash, texts nothing and takes nothing from the hourly cap", async () => {
+    const deps = fakeDeps({ sms: testOtp(null) });
+    const input = { user, tokenType: "confirmation_token", phone: "15550009999", now } as const;
+    for (let i = 0; i < 3; i++) {
+      const sent = await send(deps, input);
+      expect(sent).toMatchObject({ ok: true });
+      expect(sent.outbox.messageId).toBe("test-otp");
+    }
+    expect(deps.sms.sent).toEqual([]);
+    const stored = [...deps.store.tables.oneTimeTokens.values()];
+    expect(stored.at(-1)?.otpHash).toBe(deps.tokens.hash("15550009999424242"));
+    // The cap of one is still whole: another number's code goes out.
+    const other = await send(deps, { ...input, phone: "15551234567" });
+    expect(other).toMatchObject({ ok: true });
+    expect(deps.sms.sent).toHaveLength(1);
+  });
+
+  it("is an ordinary number from SMS_TEST_OTP_VALID_UNTIL on", async () => {
+    const deps = fakeDeps({ sms: testOtp(now) });
+    const input = { user, tokenType: "confirmation_token", phone: "15550009999", now } as const;
+    const sent = await send(deps, input);
+    expect(sent.outbox.messageId).toBe("sms-1");
+    expect(smsCodeOf(deps.sms.sent[0])).not.toBe("424242");
   });
 });

@@ -3,7 +3,11 @@ import { failures } from "../../failures.js";
 import { type Outbox, ok, type Result } from "../../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "../deps.js";
 import type { OneTimeTokenType } from "../ports/one-time-tokens.js";
+import { testOtpFor } from "./test-otp.js";
 import { undoMessage } from "./undo-message.js";
+
+/** The message id answered for a test number's code, which no gateway sends (the reference's). */
+export const TEST_OTP_MESSAGE_ID = "test-otp";
 
 export interface SendSmsTokenInput {
   readonly user: User;
@@ -22,13 +26,18 @@ export interface SendSmsTokenInput {
  * `hash(phone + code)` is stored; the link-token hash is random and unused for SMS. SMS cost money:
  * an hourly cap over all instances (`RATE_LIMIT_SMS_SENT`, 429 `over_sms_send_rate_limit`) is taken
  * before the send. A refusal or a gateway error (`sms_send_failed`) removes the token again.
+ *
+ * A test number (`SMS_TEST_OTP`) gets its fixed code instead of a random one, stored the same way;
+ * nothing is sent (no gateway, no send-SMS hook) and the hourly cap is not taken. The per-user
+ * frequency check, the caller's, applies as to any number.
  */
 export async function sendSmsToken(
   deps: Pick<VerificationDeps, "store" | "random" | "tokens" | "sms" | "settings">,
   repos: VerificationRepositories,
   input: SendSmsTokenInput,
 ): Promise<Result<Record<never, never>>> {
-  const otp = deps.random.digits(deps.settings.sms.otpLength);
+  const fixed = testOtpFor(deps.settings.sms, input.phone, input.now);
+  const otp = fixed ?? deps.random.digits(deps.settings.sms.otpLength);
   const tokenId = deps.random.uuid();
   await repos.oneTimeTokens.put({
     id: tokenId,
@@ -39,6 +48,12 @@ export async function sendSmsToken(
     relatesTo: input.phone,
     createdAt: input.now,
   });
+  const undo = (repos: VerificationRepositories) =>
+    undoMessage(repos, { userId: input.user.id, tokenId, tokenType: input.tokenType, sentAt: input.now });
+  if (fixed !== null) {
+    input.outbox.add({ send: async () => TEST_OTP_MESSAGE_ID, undo });
+    return ok({});
+  }
   input.outbox.add({
     reserve: async () => {
       const { rateLimitPerHour } = deps.settings.sms;
@@ -47,8 +62,7 @@ export async function sendSmsToken(
     },
     send: async () =>
       (await deps.sms.send(input.phone, `Your code is ${otp}`, { otp, user: input.user })).messageId,
-    undo: (repos) =>
-      undoMessage(repos, { userId: input.user.id, tokenId, tokenType: input.tokenType, sentAt: input.now }),
+    undo,
   });
   return ok({});
 }

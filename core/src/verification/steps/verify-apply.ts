@@ -1,10 +1,5 @@
 import type { AuditAction, User } from "../../accounts/index.js";
-import {
-  actorUsername,
-  checkPassword,
-  confirmedAt,
-  withoutExternalIdentities,
-} from "../../accounts/index.js";
+import { actorUsername, confirmedAt, withoutExternalIdentities } from "../../accounts/index.js";
 import { orRollback, type Result } from "../../kernel/index.js";
 import type { VerificationDeps, VerificationRepositories } from "../deps.js";
 import type { VerifyType } from "../verify-type.js";
@@ -24,6 +19,8 @@ export async function applyVerification(
   input: {
     type: Exclude<VerifyType, "email_change" | "phone_change">;
     password?: string | undefined;
+    /** The password's check (`checkNewPassword`), made before the transaction. */
+    passwordCheck: Result<void>;
     now: Date;
   },
 ): Promise<Result<User>> {
@@ -43,7 +40,7 @@ export async function applyVerification(
     // the sign-up's own confirmation keeps the password chosen at sign-up.
     const provenByOwnerOnly = firstConfirmation && (type !== "signup" || acceptsInvitation);
     if (acceptsInvitation && input.password) {
-      orRollback(checkPassword(deps.settings.password, input.password));
+      orRollback(input.passwordCheck);
       next = { ...next, encryptedPassword: await deps.hasher.hash(input.password) };
     } else if (provenByOwnerOnly) {
       next = { ...next, encryptedPassword: null };

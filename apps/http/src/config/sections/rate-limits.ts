@@ -26,6 +26,13 @@ export const variables = {
     description:
       "`/token` requests per 5 minutes per client IP, all instances together, at most 30 at once (see docs/http-api.md).",
   }),
+  web3Per5Min: variable({
+    key: "RATE_LIMIT_WEB3",
+    kind: k.wholeNumber({ min: 1 }),
+    default: "30",
+    description:
+      "`POST /token?grant_type=web3` requests per 5 minutes per client IP, all instances together, at most 30 at once; counted instead of `RATE_LIMIT_TOKEN_REFRESH` for that grant.",
+  }),
   verifyPer5Min: variable({
     key: "RATE_LIMIT_VERIFY",
     kind: k.wholeNumber({ min: 1 }),
@@ -73,6 +80,8 @@ export interface RateLimitConfig {
   readonly smsSent: number;
   /** Per-IP `/token` requests per 5 minutes, across all instances. */
   readonly tokenPer5Min: number;
+  /** Per-IP `/token?grant_type=web3` requests per 5 minutes, across all instances. */
+  readonly web3Per5Min: number;
   /** Per-IP `/verify` requests per 5 minutes, across all instances. */
   readonly verifyPer5Min: number;
   /** Per-IP requests per 5 minutes to each OTP-sending route and `PUT /user`, across all instances. */

@@ -27,6 +27,34 @@ export const variables = {
     description:
       "Character sets separated by `:`; a password needs one character of each. `\\:` is a literal colon: `abc:ABC:0123456789:\\:!`.",
   }),
+  passwordHibpEnabled: variable({
+    key: "PASSWORD_HIBP_ENABLED",
+    kind: k.boolean,
+    default: "false",
+    description:
+      "Check every new password (sign-up, `PUT /user`, admin create and update, `generate_link`) against the leaked passwords of Have I Been Pwned: a leaked one is refused with 422 `weak_password`, reason `pwned`. A correct leaked password still signs in, its token answer carrying `weak_password`. Only the first five hex digits of the password's SHA-1 leave the server (the k-anonymity range API).",
+  }),
+  passwordHibpFailClosed: variable({
+    key: "PASSWORD_HIBP_FAIL_CLOSED",
+    kind: k.boolean,
+    default: "false",
+    description:
+      "When the range API cannot be reached or does not answer within 5 seconds, refuse the new password with 500 `unexpected_failure` instead of allowing it (a warning is logged either way).",
+  }),
+  passwordHibpUserAgent: variable({
+    key: "PASSWORD_HIBP_USER_AGENT",
+    kind: k.text,
+    default: "authsvc",
+    description:
+      "The `User-Agent` sent to the range API (Have I Been Pwned asks every client to name itself).",
+  }),
+  passwordHibpUrl: variable({
+    key: "PASSWORD_HIBP_URL",
+    kind: k.url,
+    default: "https://api.pwnedpasswords.com",
+    description:
+      "Base URL of the k-anonymity range API (`GET <url>/range/<five hex digits>`); set it only to reach a mirror or a test double.",
+  }),
   refreshTokenRotationEnabled: variable({
     key: "SECURITY_REFRESH_TOKEN_ROTATION_ENABLED",
     kind: k.boolean,
@@ -99,6 +127,13 @@ export interface PasswordConfig {
   readonly minLength: number;
   /** A password needs at least one character from each set. */
   readonly requiredCharacters: readonly string[];
+  /** The leaked-password check against the range API of Have I Been Pwned. */
+  readonly hibp: {
+    readonly enabled: boolean;
+    readonly failClosed: boolean;
+    readonly userAgent: string;
+    readonly url: string;
+  };
 }
 
 interface CaptchaCommon {
@@ -141,6 +176,12 @@ export function settle(
     password: {
       minLength: Math.max(LEAST_PASSWORD_LENGTH, s.passwordMinLength),
       requiredCharacters: s.passwordRequiredCharacters,
+      hibp: {
+        enabled: s.passwordHibpEnabled,
+        failClosed: s.passwordHibpFailClosed,
+        userAgent: s.passwordHibpUserAgent,
+        url: s.passwordHibpUrl,
+      },
     },
     security: {
       refreshTokenRotationEnabled: s.refreshTokenRotationEnabled,
@@ -166,6 +207,7 @@ export function securitySettings(
     password: {
       minLength: config.password.minLength,
       requiredCharacters: config.password.requiredCharacters,
+      leaked: { enabled: config.password.hibp.enabled, failClosed: config.password.hibp.failClosed },
     },
     refreshTokens: {
       rotationEnabled: config.security.refreshTokenRotationEnabled,

@@ -6,6 +6,7 @@ import type { Reader } from "../reader.js";
 import type { Config } from "../types.js";
 import { defineVariables } from "../variable.js";
 import { must, type SettleContext } from "./context.js";
+import { testOtpMap, timestamp } from "./sms-test-otp.js";
 
 /** The values `SMS_PROVIDER` takes: the ids of the gateways (modules/sms/gateways/). */
 export const SMS_PROVIDERS: readonly string[] = SMS_GATEWAYS.map((gateway) => gateway.id);
@@ -42,6 +43,19 @@ export const smsVariables = {
     kind: k.oneOf(SMS_PROVIDERS as [string, ...string[]]),
     description: "SMS gateway. Its credentials below become required. Unset: no SMS can be sent.",
   }),
+  testOtp: variable({
+    key: "SMS_TEST_OTP",
+    kind: testOtpMap,
+    default: "",
+    description:
+      "Test phone numbers and their fixed codes, `phone:code,…` (`+` and spaces in a number are ignored). A code for such a number is never texted (no gateway, no send-SMS hook) and does not count against `RATE_LIMIT_SMS_SENT`; the fixed code verifies `sms` and `phone_change` as a texted one would (once, within `SMS_OTP_EXP`). `SMS_MAX_FREQUENCY` still applies. Not used for MFA phone factors.",
+  }),
+  testOtpValidUntil: variable({
+    key: "SMS_TEST_OTP_VALID_UNTIL",
+    kind: timestamp,
+    default: "",
+    description: "When the test phone numbers stop being test numbers (RFC 3339). Empty: never.",
+  }),
 };
 
 /** Every variable of the section, in the order the docs present them. */
@@ -52,6 +66,8 @@ export const variables = [
 
 interface SmsCommon {
   readonly autoconfirm: boolean;
+  /** Test numbers (E.164 digits without `+`) and their fixed codes, and until when. */
+  readonly testOtp: { readonly codes: ReadonlyMap<string, string>; readonly validUntil: Date | null };
   /** Minimum seconds between SMS OTPs to one user. */
   readonly maxFrequency: number;
   /** Validity of an SMS OTP, seconds. */
@@ -86,6 +102,7 @@ export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { s
     maxFrequency: sms.maxFrequency,
     otpExp: sms.otpExp,
     otpLength: sms.otpLength,
+    testOtp: { codes: sms.testOtp, validUntil: sms.testOtpValidUntil },
   };
   if (selected === undefined) return { sms: { ...common, provider: undefined } };
   // Each credential was required above: `must` only passes on a value that is present.
@@ -105,6 +122,7 @@ export function smsSettings(config: Config): AuthSettings["sms"] {
     otpLength: config.sms.otpLength,
     maxFrequency: config.sms.maxFrequency,
     rateLimitPerHour: config.rateLimit.smsSent,
+    testOtp: config.sms.testOtp,
   };
 }
 

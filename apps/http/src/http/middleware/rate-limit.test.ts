@@ -59,6 +59,15 @@ describe("limitWindow", () => {
 });
 
 describe("per-IP request limits", () => {
+  it("counts the web3 grant on RATE_LIMIT_WEB3, apart from the other grants", async () => {
+    const { send, statuses } = limitedApp({ ...LIMITS, web3Per5Min: 30 });
+    expect(await statuses(30, "POST", "/token?grant_type=web3", from("1.2.3.4"))).not.toContain(429);
+    expect((await send("POST", "/token?grant_type=web3", from("1.2.3.4"))).status).toBe(429);
+    // The token limit of this client is untouched by those 31.
+    expect(await statuses(30, "POST", "/token?grant_type=password", from("1.2.3.4"))).not.toContain(429);
+    expect((await send("POST", "/token?grant_type=password", from("1.2.3.4"))).status).toBe(429);
+  });
+
   it("refuses the 31st /verify from one IP within the window with 429 over_request_rate_limit", async () => {
     const { send, statuses } = limitedApp();
     const before = await statuses(30, "POST", "/verify", from("1.2.3.4"));

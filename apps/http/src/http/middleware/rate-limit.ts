@@ -14,6 +14,8 @@ export interface RateLimits {
   readonly header?: string | undefined;
   /** `/token`, every grant (`RATE_LIMIT_TOKEN_REFRESH`). */
   readonly tokenPer5Min: number;
+  /** `/token?grant_type=web3`, counted instead of `tokenPer5Min` (`RATE_LIMIT_WEB3`); as any grant when absent. */
+  readonly web3Per5Min?: number;
   /** `/verify`, GET and POST (`RATE_LIMIT_VERIFY`). */
   readonly verifyPer5Min: number;
   /** Each of `/otp`, `/magiclink`, `/recover`, `/resend`, `/signup` and `PUT /user` (`RATE_LIMIT_OTP`). */
@@ -76,7 +78,10 @@ export function applyRateLimits(app: Hono<AppEnv>, limits: RateLimits | undefine
   const build = limits.limiter ?? memoryLimiterStore().limiter;
   const limiter = (name: string, perFiveMinutes: number) =>
     limitPerClient(build(limitWindow(name, perFiveMinutes)));
-  app.use("/token", limiter("token", limits.tokenPer5Min));
+  const token = limiter("token", limits.tokenPer5Min);
+  // As the reference: the web3 grant has a limit of its own instead of the token one.
+  const web3 = limits.web3Per5Min === undefined ? token : limiter("web3", limits.web3Per5Min);
+  app.use("/token", (c, next) => (c.req.query("grant_type") === "web3" ? web3 : token)(c, next));
   app.use("/verify", limiter("verify", limits.verifyPer5Min));
   for (const path of ["/otp", "/magiclink", "/recover", "/resend", "/signup"]) {
     app.use(path, limiter(path.slice(1), limits.otpPer5Min));

@@ -11,7 +11,9 @@ export const passwordHttpGrant = httpGrant(
   passwordGrant,
   async (c, json, run) => {
     const { password = "", ...address } = parseBody(PasswordGrant, json);
-    return c.json(sessionJson(unwrap(await run({ ...address, password }))));
+    const { weakPassword, ...tokens } = unwrap(await run({ ...address, password }));
+    // As the reference: a correct but weak or leaked password signs in, and the answer says why.
+    return c.json({ ...sessionJson(tokens), ...(weakPassword ? { weak_password: weakPassword } : {}) });
   },
   PasswordGrant,
 );
