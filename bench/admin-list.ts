@@ -35,16 +35,25 @@ export async function adminList(options: {
     .sign(new TextEncoder().encode(options.secret));
   const headers = { authorization: `Bearer ${token}` };
   const sql = postgres(options.databaseUrl, { max: 1, onnotice: () => {} });
+  const count = async () =>
+    (await sql<{ n: number }[]>`select count(*)::int as n from auth.users`)[0]?.n ?? 0;
   let users: number;
+  let totalCount: number;
   try {
-    const [row] = await sql<{ n: number }[]>`select count(*)::int as n from auth.users`;
-    users = row?.n ?? 0;
+    // Requests of the scenarios still in flight (a sign-up waiting for its hash) may add users: the
+    // header is compared with a count that did not move across the request.
+    for (let attempt = 1; ; attempt++) {
+      const before = await count();
+      const first = await fetch(`${options.url}/admin/users?page=1&per_page=50`, { headers });
+      if (first.status !== 200) throw new Error(`GET /admin/users: ${first.status} ${await first.text()}`);
+      totalCount = Number(first.headers.get("x-total-count"));
+      users = await count();
+      if (before === users || attempt >= 10) break;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
   } finally {
     await sql.end();
   }
-  const first = await fetch(`${options.url}/admin/users?page=1&per_page=50`, { headers });
-  if (first.status !== 200) throw new Error(`GET /admin/users: ${first.status} ${await first.text()}`);
-  const totalCount = Number(first.headers.get("x-total-count"));
   const lastPage = Math.max(1, Math.ceil(users / 50));
   const pages: AdminListResult[] = [];
   for (const page of [1, 1000, lastPage]) {

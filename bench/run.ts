@@ -13,6 +13,7 @@
  *   --population=10000                          other users, each with an identity, a session and ten
  *                                               refresh tokens (nine revoked), in the database before the
  *                                               run (0 for an empty database; test/support/population.ts)
+ *   --tokens-per-session=10                     refresh tokens of each of those sessions
  *   --scenarios=none                            no scenario: only the extras
  *   --start-runs=3                              fresh/restart pairs measured by the `start` extra
  *   --telemetry                                 also compare GET /user with telemetry off / on
@@ -604,7 +605,11 @@ async function main() {
     server = await startServer(["apps/http/dist/main.js"], env);
     const ours = server;
     // After authsvc has migrated the database: the baselines use its tables.
-    extras.population = await populate(db.url, { count: POPULATION, log });
+    extras.population = await populate(db.url, {
+      count: POPULATION,
+      tokensPerSession: Number(args.get("tokens-per-session") ?? 10),
+      log,
+    });
     bare = await startServer(["--import", "tsx", "bench/bare-server.ts"], {
       DATABASE_URL: serverDbUrl,
       ...(bouncer ? { DB_PREPARED_STATEMENTS: "false" } : {}),

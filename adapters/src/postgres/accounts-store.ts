@@ -203,15 +203,16 @@ export function postgresUserRepository(sql: Queryable, options: RepositoryOption
 
     async list({ offset, limit, aud }) {
       const audience = aud === undefined ? sql`` : sql`where aud = ${aud}`;
-      // The page (with the total over all matching rows) first, then the identities of that page only.
+      // The page first (from the creation-order index: it reads offset + limit entries), then the
+      // identities of that page only, and the total counted once, apart (a count over the page's rows,
+      // `count(*) over ()`, would fetch and sort every matching row for any page).
       const rows = await sql`
         select
           u.*,
-          ${identitiesOfU}
+          ${identitiesOfU},
+          (select count(*) from ${users} ${audience}) as total
         from (
-          select
-            *,
-            count(*) over () as total
+          select *
           from ${users}
           ${audience}
           order by created_at desc, id desc

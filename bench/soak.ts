@@ -1,0 +1,262 @@
+/**
+ * `npm run soak -- --minutes=30`: one authsvc process under a steady mixed load — GET /user 70%,
+ * refresh 20%, password sign-in 5%, sign-up 5% — reporting per minute the answered requests a second,
+ * the p99 latency, the errors, the server's RSS and the row count of every table of its schema, then
+ * the last five minutes against the first five (targets: req/s and p99 within 10%, RSS flat, every
+ * table levelled off). The server runs with its defaults (log level info, cleanup as configured by
+ * default).
+ *
+ * Options: --minutes=30, --connections=32 (requests in flight), --population=10000 (other users, as
+ * `npm run bench`), --json (also bench/results/soak-<time>.json). Database: BENCH_DATABASE_URL, else
+ * a fresh database on the PostgreSQL at 127.0.0.1:5432 (dropped at the end).
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import postgres from "postgres";
+import { populate } from "../test/support/population.js";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const args = new Map(
+  process.argv.slice(2).map((a) => {
+    const [k = "", v = "true"] = a.replace(/^--/, "").split("=");
+    return [k, v] as const;
+  }),
+);
+const MINUTES = Number(args.get("minutes") ?? 30);
+const CONNECTIONS = Number(args.get("connections") ?? 32);
+const POPULATION = Number(args.get("population") ?? 10_000);
+const PASSWORD = "soak-password";
+const SECRET = "a-benchmark-secret-of-at-least-32-characters";
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+function database(): { url: string; drop(): void } {
+  if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, drop() {} };
+  const name = `authsvc_soak_${Date.now()}`;
+  const psql = (command: string) =>
+    execFileSync("psql", ["-q", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-c", command]);
+  psql(`create database ${name}`);
+  return {
+    url: `postgres://postgres@127.0.0.1:5432/${name}`,
+    drop: () => psql(`drop database ${name} with (force)`),
+  };
+}
+
+async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ["apps/http/dist/main.js"], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    let buffer = "";
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const url = /"url":"([^"]+)"/.exec(buffer)?.[1];
+      if (url) {
+        // From here on the log is read by no one: drain it so the server never blocks on the pipe.
+        child.stdout?.off("data", onData);
+        child.stdout?.resume();
+        resolve({ child, url: url.replace("0.0.0.0", "127.0.0.1") });
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
+  });
+}
+
+const rssMb = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? Number.NaN) / 1024;
+
+async function post(url: string, body: unknown) {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, string> };
+}
+
+interface Minute {
+  minute: number;
+  rps: number;
+  p99: number;
+  errors: number;
+  rssMb: number;
+  rows: Record<string, number>;
+}
+
+async function main() {
+  const db = database();
+  const dataDir = mkdtempSync(join(tmpdir(), "authsvc-soak-"));
+  const server = await startServer({
+    AUTHSVC_API_HOST: "127.0.0.1",
+    PORT: "0",
+    AUTHSVC_LOG_LEVEL: "info",
+    AUTHSVC_MAILER_AUTOCONFIRM: "true",
+    AUTHSVC_DATA_DIR: dataDir,
+    AUTHSVC_SITE_URL: "http://localhost:3000",
+    AUTHSVC_API_EXTERNAL_URL: "http://localhost:9999",
+    AUTHSVC_JWT_SECRET: SECRET,
+    // One client address sends everything: the per-IP limits would measure themselves.
+    AUTHSVC_RATE_LIMIT_TOKEN_REFRESH: "1000000000",
+    DATABASE_URL: db.url,
+  });
+  const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+  try {
+    await populate(db.url, { count: POPULATION, log });
+    const first = await post(`${server.url}/signup`, { email: "soak@example.com", password: PASSWORD });
+    if (first.status !== 200) throw new Error(`sign-up: ${first.status} ${JSON.stringify(first.body)}`);
+    const accessToken = first.body.access_token as string;
+    const tokens: string[] = [];
+    let signups = 0;
+    const operations: [number, () => Promise<boolean>][] = [
+      [
+        0.7,
+        async () => {
+          const res = await fetch(`${server.url}/user`, {
+            headers: { authorization: `Bearer ${accessToken}` },
+          });
+          await res.arrayBuffer();
+          return res.status === 200;
+        },
+      ],
+      [
+        0.2,
+        async () => {
+          const token = tokens.shift();
+          if (!token) return signIn();
+          const res = await post(`${server.url}/token?grant_type=refresh_token`, { refresh_token: token });
+          if (res.status === 200) tokens.push(res.body.refresh_token as string);
+          return res.status === 200;
+        },
+      ],
+      [0.05, () => signIn()],
+      [
+        0.05,
+        async () =>
+          (
+            await post(`${server.url}/signup`, {
+              email: `soak-${Date.now()}-${++signups}@example.com`,
+              password: PASSWORD,
+            })
+          ).status === 200,
+      ],
+    ];
+    /** A password sign-in; its refresh token joins the pool the refreshes draw from (at most 64). */
+    async function signIn() {
+      const res = await post(`${server.url}/token?grant_type=password`, {
+        email: "soak@example.com",
+        password: PASSWORD,
+      });
+      if (res.status === 200 && tokens.length < 64) tokens.push(res.body.refresh_token as string);
+      return res.status === 200;
+    }
+    const pick = () => {
+      let r = Math.random();
+      for (const [weight, run] of operations) {
+        r -= weight;
+        if (r <= 0) return run;
+      }
+      return operations[0]?.[1] as () => Promise<boolean>;
+    };
+
+    const tables = (
+      await sql<
+        { name: string }[]
+      >`select tablename as name from pg_tables where schemaname = 'auth' order by 1`
+    ).map((r) => r.name);
+    const minutes: Minute[] = [];
+    let latencies: number[] = [];
+    let errors = 0;
+    const ends = Date.now() + MINUTES * 60_000;
+    const worker = async () => {
+      while (Date.now() < ends) {
+        const began = performance.now();
+        const ok = await pick()().catch(() => false);
+        latencies.push(performance.now() - began);
+        if (!ok) errors++;
+      }
+    };
+    const sampler = (async () => {
+      for (let minute = 1; minute <= MINUTES; minute++) {
+        const began = Date.now();
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, began + 60_000 - Date.now())));
+        const sorted = latencies.sort((x, y) => x - y);
+        const taken = {
+          count: sorted.length,
+          p99: sorted[Math.floor(sorted.length * 0.99)] ?? Number.NaN,
+          errors,
+        };
+        latencies = [];
+        errors = 0;
+        const rows: Record<string, number> = {};
+        for (const table of tables) {
+          const [row] = await sql<{ n: number }[]>`select count(*)::int as n from auth.${sql(table)}`;
+          rows[table] = row?.n ?? 0;
+        }
+        const m = {
+          minute,
+          rps: taken.count / 60,
+          p99: taken.p99,
+          errors: taken.errors,
+          rssMb: rssMb(server.child.pid as number),
+          rows,
+        };
+        minutes.push(m);
+        log(
+          `minute ${minute}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99.toFixed(0)} ms, ${m.errors} errors, RSS ${m.rssMb.toFixed(0)} MB, refresh_tokens ${rows.refresh_tokens}, audit_log_entries ${rows.audit_log_entries}`,
+        );
+      }
+    })();
+    await Promise.all([...Array.from({ length: CONNECTIONS }, worker), sampler]);
+    report(minutes, tables);
+  } finally {
+    await sql.end();
+    server.child.kill("SIGTERM");
+    await new Promise((resolve) => server.child.once("exit", resolve));
+    db.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function report(minutes: Minute[], tables: string[]) {
+  const n = (x: number, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : "-");
+  const shown = tables.filter((t) => minutes.some((m) => (m.rows[t] ?? 0) > 0));
+  console.log(
+    `\nauthsvc soak: ${MINUTES} min, ${CONNECTIONS} requests in flight, GET /user 70% / refresh 20% / password 5% / sign-up 5%, ${POPULATION} other users\n`,
+  );
+  console.log(`| minute | req/s | p99 ms | errors | RSS MB | ${shown.join(" | ")} |`);
+  console.log(`| ---: | ---: | ---: | ---: | ---: | ${shown.map(() => "---:").join(" | ")} |`);
+  for (const m of minutes) {
+    console.log(
+      `| ${m.minute} | ${n(m.rps)} | ${n(m.p99)} | ${m.errors} | ${n(m.rssMb)} | ${shown.map((t) => m.rows[t] ?? 0).join(" | ")} |`,
+    );
+  }
+  const span = Math.min(5, Math.floor(minutes.length / 2));
+  if (span > 0) {
+    const mean = (ms: Minute[], k: "rps" | "p99" | "rssMb") => ms.reduce((s, m) => s + m[k], 0) / ms.length;
+    const head = minutes.slice(0, span);
+    const tail = minutes.slice(-span);
+    console.log(
+      `\nlast ${span} min ÷ first ${span} min: req/s ${n(mean(tail, "rps") / mean(head, "rps"), 2)}, p99 ${n(mean(tail, "p99") / mean(head, "p99"), 2)}, RSS ${n(mean(tail, "rssMb") / mean(head, "rssMb"), 2)}`,
+    );
+  }
+  if (args.has("json")) {
+    const dir = join(root, "bench", "results");
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+    const file = join(dir, `soak-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ minutes: MINUTES, connections: CONNECTIONS, population: POPULATION, perMinute: minutes }, null, 2)}\n`,
+    );
+    console.log(`\nJSON: ${file}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
