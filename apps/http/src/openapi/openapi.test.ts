@@ -71,7 +71,7 @@ describe("the OpenAPI description", () => {
         .find((p) => p.name === "grant_type")
         ?.schema.enum.slice()
         .sort(),
-    ).toEqual(["id_token", "password", "pkce", "refresh_token"].sort());
+    ).toEqual(["id_token", "password", "pkce", "refresh_token", "web3"].sort());
     const callback = doc.paths["/callback"]?.post as { requestBody: { content: object } };
     expect(Object.keys(callback.requestBody.content)).toContain("application/x-www-form-urlencoded");
   });

@@ -138,8 +138,19 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     "A session from a verified code or token hash.",
   ),
   ExchangedSession: session(
-    { provider_token: string, provider_refresh_token: string },
-    "A session from an exchanged code; after an external sign-in, with the provider's tokens.",
+    {
+      provider_token: string,
+      provider_refresh_token: string,
+      weak_password: closed(
+        {
+          message: string,
+          reasons: { type: "array", items: { enum: ["length", "characters", "pwned"] } },
+        },
+        ["message", "reasons"],
+        "On a password sign-in whose correct password is weak or leaked: why (it still signs in).",
+      ),
+    },
+    "A session from a sign-in or an exchanged code; after an external sign-in, with the provider's tokens.",
   ),
   GeneratedLink: closed(
     {

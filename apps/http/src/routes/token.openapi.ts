@@ -5,7 +5,8 @@ export const tokenOperations: readonly Operation[] = [
   {
     method: "post",
     path: "/token",
-    summary: "Sign in or refresh: a session for a password, a refresh token, a PKCE code or an ID token.",
+    summary:
+      "Sign in or refresh: a session for a password, a refresh token, a PKCE code, an ID token or a wallet signature.",
     hooks: true,
     access: "public",
     limited: true,

@@ -5,21 +5,25 @@ import { logLogin } from "../../http/login-log.js";
 import { sessionJson } from "../../http/presenters/session-json.js";
 import { httpGrant } from "./http-grant.js";
 
-const Web3Grant = v.object({ chain: text, message: text, signature: text });
+export const Web3Grant = v.object({ chain: text, message: text, signature: text });
 
 /**
  * `grant_type=web3`: a wallet's signature of a sign-in message. A refusal of a well-formed message
  * (signature, site, time, replay) is an OAuth `invalid_grant` (400), as the reference answers it.
  */
-export const web3HttpGrant = httpGrant(web3Grant, async (c, json, run) => {
-  const { chain = "", message = "", signature = "" } = parseBody(Web3Grant, json);
-  const result = await run({ chain, message, signature });
-  if (!result.ok) {
-    if (WEB3_INVALID_GRANT.has(result.error.failure)) {
-      return c.json({ error: "invalid_grant", error_description: result.error.message }, 400);
+export const web3HttpGrant = httpGrant(
+  web3Grant,
+  async (c, json, run) => {
+    const { chain = "", message = "", signature = "" } = parseBody(Web3Grant, json);
+    const result = await run({ chain, message, signature });
+    if (!result.ok) {
+      if (WEB3_INVALID_GRANT.has(result.error.failure)) {
+        return c.json({ error: "invalid_grant", error_description: result.error.message }, 400);
+      }
+      throw result.error;
     }
-    throw result.error;
-  }
-  logLogin(c, { method: "web3", userId: result.value.user.id, provider: "web3" });
-  return c.json(sessionJson(result.value));
-});
+    logLogin(c, { method: "web3", userId: result.value.user.id, provider: "web3" });
+    return c.json(sessionJson(result.value));
+  },
+  Web3Grant,
+);
