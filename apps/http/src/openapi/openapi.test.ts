@@ -5,7 +5,6 @@ import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../config.js";
 import { MODULES } from "../modules/index.js";
-import { endpointsOf } from "../testing/fuzz/requests.js";
 import { testApp } from "../testing/test-app.js";
 import { openApiDocument } from "./document.js";
 import { updateHttpApiDoc } from "./markdown.js";
