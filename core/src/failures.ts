@@ -7,7 +7,6 @@ import {
   AuthError,
   assertNamedOnce,
   type ErrorCode,
-  type FailureCatalogue,
   failureConstructors,
   HookRejection,
   kernelFailures,
@@ -50,11 +49,6 @@ const catalogue = Object.assign({}, ...parts) as Intersection<(typeof parts)[num
 /** The name of a failure in the catalogue; `apps/http` keys its status overrides by it. */
 export type FailureName = keyof typeof catalogue;
 
-/** The codes the catalogue's failures answer with: each needs an HTTP status. */
-export const failureCodes: ReadonlySet<ErrorCode> = new Set(
-  (Object.values(catalogue) as FailureCatalogue[string][]).map(([code]) => code),
-);
-
 /** Named constructors, one per failure: `failures.userBanned()`, `failures.emailTooSoon(40)`. */
 export const failures = {
   ...failureConstructors(catalogue),
@@ -74,3 +68,6 @@ export const failures = {
 export const failureCodeOf: Readonly<Record<FailureName, ErrorCode>> = Object.fromEntries(
   Object.entries(catalogue).map(([name, [code]]) => [name, code]),
 ) as Record<FailureName, ErrorCode>;
+
+/** The codes the catalogue's failures answer with: each needs an HTTP status. */
+export const failureCodes: ReadonlySet<ErrorCode> = new Set(Object.values(failureCodeOf));

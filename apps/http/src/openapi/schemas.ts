@@ -117,10 +117,13 @@ const sessionFields = {
 const session = (extra: Readonly<Record<string, JsonSchema>> = {}, description = "A new session.") =>
   closed({ ...sessionFields, ...extra }, Object.keys(sessionFields), description);
 
+/** What a weak password lacks (`weak_password.reasons`), in a refusal and in a sign-in's answer alike. */
+const weakPasswordReasons = { type: "array", items: { enum: ["length", "characters", "pwned"] } };
+
 const errorExtras = {
   error_id: { ...string, description: "On 5xx answers: the request id, to find the log line." },
   weak_password: closed(
-    { reasons: { type: "array", items: { enum: ["length", "characters", "pwned"] } } },
+    { reasons: weakPasswordReasons },
     ["reasons"],
     "On `weak_password`: what the password lacks.",
   ),
@@ -144,7 +147,7 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       weak_password: closed(
         {
           message: string,
-          reasons: { type: "array", items: { enum: ["length", "characters", "pwned"] } },
+          reasons: weakPasswordReasons,
         },
         ["message", "reasons"],
         "On a password sign-in whose correct password is weak or leaked: why (it still signs in).",
