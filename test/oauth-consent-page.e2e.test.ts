@@ -106,11 +106,20 @@ async function signInThrough(clientId: string, state: string, verifier: string) 
   }).toString();
   await page.goto(url.toString());
   expect(new URL(page.url()).pathname).toBe("/oauth/consent");
-  await page.keyboard.type(EMAIL); // the email field has the focus
+  // The email field takes the focus by itself (autofocus), which Chromium may apply only after the
+  // load event: typing before then would go nowhere.
+  await page.waitForFunction(() => document.activeElement?.id === "email", undefined, { timeout: 10_000 });
+  await page.keyboard.type(EMAIL);
   await page.keyboard.press("Tab");
   await page.keyboard.type(PASSWORD);
-  await Promise.all([page.waitForLoadState("load"), page.keyboard.press("Enter")]);
-  await page.waitForSelector("#client-name");
+  await Promise.all([
+    page.waitForURL((u) => u.pathname === "/oauth/consent/sign-in"),
+    page.keyboard.press("Enter"),
+  ]);
+  const shown = await page.waitForSelector("#client-name", { timeout: 10_000 }).catch(async () => {
+    throw new Error(`the consent page did not follow the sign-in: ${await page.textContent("body")}`);
+  });
+  expect(shown).not.toBeNull();
   return page;
 }
 
@@ -152,7 +161,10 @@ describe.skipIf(!present)("the built-in consent page in headless Chromium", () =
   it("lands with access_denied and the state when the user denies", async () => {
     const clientId = await registerClient();
     const page = await signInThrough(clientId, "state-deny", oauth.generateRandomCodeVerifier());
-    await Promise.all([page.waitForURL((u) => u.pathname === "/callback"), page.click("button[value=deny]")]);
+    await Promise.all([
+      page.waitForURL((u) => u.pathname === "/callback", { timeout: 10_000 }),
+      page.click("button[value=deny]"),
+    ]);
     const landed = new URL(page.url());
     expect(landed.searchParams.get("error")).toBe("access_denied");
     expect(landed.searchParams.get("state")).toBe("state-deny");
