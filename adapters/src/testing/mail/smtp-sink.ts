@@ -25,6 +25,8 @@ export interface SmtpSinkOptions {
   readonly auth?: { readonly user: string; readonly pass: string };
   /** Holds each message this long before accepting it (a slow mail server). */
   readonly delayMs?: number;
+  /** Port to listen on (127.0.0.1); 0, the default, picks a free one. */
+  readonly port?: number;
 }
 
 /** Errors smtp-server turns into SMTP replies. */
@@ -106,7 +108,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<{
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.server.address() as AddressInfo;
   return {
     host: "127.0.0.1",

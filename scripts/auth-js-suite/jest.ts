@@ -1,0 +1,76 @@
+/**
+ * Runs the checkout's suite as its own `test/package.json` does (`jest --runInBand`, from `test/`),
+ * with its test files untouched, and reads jest's JSON report. Coverage, which the suite's config turns
+ * on, is turned off: it measures auth-js, not the server, and only slows the run.
+ */
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
+
+export interface TestOutcome {
+  /** The test file, relative to the checkout. */
+  readonly file: string;
+  /** Its describe blocks and name. */
+  readonly name: string;
+  readonly status: "passed" | "failed" | "pending" | "todo" | "skipped" | "disabled";
+  /** The first lines of its failure, when it failed. */
+  readonly failure?: string;
+}
+
+export interface SuiteResult {
+  readonly outcomes: TestOutcome[];
+  /** Files jest could not run at all (a compile error, a crash), with its message. */
+  readonly brokenFiles: { file: string; message: string }[];
+  readonly exitCode: number;
+  readonly seconds: number;
+}
+
+interface JestReport {
+  testResults: {
+    name: string;
+    message: string;
+    assertionResults: { fullName: string; status: TestOutcome["status"]; failureMessages: string[] }[];
+  }[];
+}
+
+const firstLines = (text: string, count: number) =>
+  stripVTControlCharacters(text).split("\n").filter(Boolean).slice(0, count).join("\n");
+
+export async function runSuite(
+  checkout: string,
+  reportFile: string,
+  extraArgs: string[],
+): Promise<SuiteResult> {
+  const started = performance.now();
+  const args = [
+    "jest",
+    "--runInBand",
+    "--coverage=false",
+    "--json",
+    `--outputFile=${reportFile}`,
+    ...extraArgs,
+  ];
+  const child = spawn("npx", args, { cwd: join(checkout, "test"), stdio: "inherit" });
+  const exitCode = await new Promise<number>((resolve) => child.once("exit", (code) => resolve(code ?? 1)));
+  const report = JSON.parse(readFileSync(reportFile, "utf8")) as JestReport;
+  const outcomes: TestOutcome[] = [];
+  const brokenFiles: SuiteResult["brokenFiles"] = [];
+  for (const file of report.testResults) {
+    const relative = file.name.startsWith(checkout) ? file.name.slice(checkout.length + 1) : file.name;
+    if (file.assertionResults.length === 0 && file.message) {
+      brokenFiles.push({ file: relative, message: firstLines(file.message, 6) });
+    }
+    for (const test of file.assertionResults) {
+      const failure =
+        test.failureMessages.length > 0 ? firstLines(test.failureMessages.join("\n"), 8) : undefined;
+      outcomes.push({
+        file: relative,
+        name: test.fullName,
+        status: test.status,
+        ...(failure ? { failure } : {}),
+      });
+    }
+  }
+  return { outcomes, brokenFiles, exitCode, seconds: (performance.now() - started) / 1000 };
+}
