@@ -1,4 +1,5 @@
 import type { FailureCatalogue } from "../kernel/index.js";
+import { providerNotEnabledMessage } from "./id-token-issuers.js";
 
 /** The external slice's failures (composed with the others' in core/src/failures.ts). */
 export const externalFailures = {
@@ -52,7 +53,7 @@ export const externalFailures = {
     "email_conflict_identity_not_deletable",
     "Unable to unlink identity due to email conflict",
   ],
-  idTokenProviderDisabled: ["provider_disabled", (provider: string) => `Provider ${provider} is not enabled`],
+  idTokenProviderDisabled: ["provider_disabled", providerNotEnabledMessage],
   idTokenNonceBothOrNeither: [
     "validation_failed",
     "Passed nonce and nonce in id_token should either both exist or not.",

@@ -53,7 +53,10 @@ describe("signInWithIdToken", () => {
       failure("validation_failed", "Bad ID token"),
     );
     expect(await signInWithIdToken(deps, { provider: "google", idToken: "x" })).toEqual(
-      failure("provider_disabled", "Provider google is not enabled"),
+      failure("provider_disabled", 'Provider (issuer "https://accounts.google.com") is not enabled'),
+    );
+    expect(await signInWithIdToken(deps, { provider: "azure", idToken: "x" })).toEqual(
+      failure("provider_disabled", "Provider azure is not enabled"),
     );
   });
 

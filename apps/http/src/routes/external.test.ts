@@ -318,7 +318,7 @@ describe("POST /token?grant_type=id_token", () => {
     expect(disabled.status).toBe(400);
     expect(await disabled.json()).toEqual({
       code: "provider_disabled",
-      message: "Provider google is not enabled",
+      message: 'Provider (issuer "https://accounts.google.com") is not enabled',
     });
     const link = await send(a, "POST", "/token?grant_type=id_token", {
       provider: "keycloak",
