@@ -139,14 +139,10 @@ describe("updateUser", () => {
     it("links the change mails to an allowed redirect_to, else to SITE_URL", async () => {
       const { deps, update } = await setUp({ uriAllowList: ["https://app.example.com/**"] });
       await update({ email: "alice.new@example.com", redirectTo: "https://app.example.com/welcome" });
-      expect(deps.mailer.sent[0]?.confirmationUrl).toContain(
-        `redirect_to=${encodeURIComponent("https://app.example.com/welcome")}`,
-      );
+      expect(deps.mailer.sent[0]?.confirmationUrl).toContain("redirect_to=https://app.example.com/welcome");
       const other = await setUp();
       await other.update({ email: "alice.new@example.com", redirectTo: "https://evil.example.net/" });
-      expect(other.deps.mailer.sent[0]?.confirmationUrl).toContain(
-        `redirect_to=${encodeURIComponent("http://localhost:3000")}`,
-      );
+      expect(other.deps.mailer.sent[0]?.confirmationUrl).toContain("redirect_to=http://localhost:3000");
     });
 
     it("refuses a second change within SMTP_MAX_FREQUENCY, keeping the first one pending", async () => {

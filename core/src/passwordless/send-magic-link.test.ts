@@ -79,7 +79,7 @@ describe("sendMagicLink", () => {
     expect(deps.store.tables.identities.size).toBe(1);
     expect(deps.mailer.sent).toMatchObject([{ kind: "magic_link", to: "new@x.io" }]);
     expect(deps.mailer.sent[0]?.confirmationUrl).toMatch(
-      /type=magiclink&redirect_to=https%3A%2F%2Fapp\.example\.com%2Fin$/,
+      /type=magiclink&redirect_to=https:\/\/app\.example\.com\/in$/,
     );
     expect(tokenTypes(deps)).toEqual(["confirmation_token"]);
   });

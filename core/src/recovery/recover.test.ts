@@ -47,9 +47,7 @@ describe("recoverPassword", () => {
     expect(result).toEqual({ ok: true, value: {} });
     const mail = deps.mailer.sent[0];
     expect(mail).toMatchObject({ kind: "recovery", to: "alice@example.com" });
-    expect(mail?.confirmationUrl).toMatch(
-      /type=recovery&redirect_to=https%3A%2F%2Fapp\.example\.com%2Freset$/,
-    );
+    expect(mail?.confirmationUrl).toMatch(/type=recovery&redirect_to=https:\/\/app\.example\.com\/reset$/);
     expect([...deps.store.tables.oneTimeTokens.values()]).toMatchObject([
       {
         type: "recovery_token",

@@ -35,8 +35,8 @@ describe("signUp confirmation messages", () => {
     await signUp(deps, { email: "a@x.io", password: "secret1", redirectTo: "https://app.example.com/in" });
     await signUp(deps, { email: "b@x.io", password: "secret1", redirectTo: "https://evil.example/in" });
     expect(deps.mailer.sent.map((m) => m.confirmationUrl?.split("redirect_to=")[1])).toEqual([
-      "https%3A%2F%2Fapp.example.com%2Fin",
-      "http%3A%2F%2Flocalhost%3A3000",
+      "https://app.example.com/in",
+      "http://localhost:3000",
     ]);
   });
 

@@ -84,7 +84,7 @@ describe("signUp with email", () => {
         to: "alice@example.com",
         email: "alice@example.com",
         confirmationUrl:
-          "http://localhost:9999/verify?token=rt1&type=signup&redirect_to=http%3A%2F%2Flocalhost%3A3000",
+          "http://localhost:9999/verify?token=rt1&type=signup&redirect_to=http://localhost:3000",
         token: "000001",
       },
     ]);

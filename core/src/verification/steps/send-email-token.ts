@@ -5,6 +5,7 @@ import { emailFlowMethod, PKCE_PREFIX, type PkceChallenge, startEmailFlow } from
 import type { VerificationDeps, VerificationRepositories } from "../deps.js";
 import type { MailKind } from "../ports/mailer.js";
 import type { OneTimeTokenType } from "../ports/one-time-tokens.js";
+import { redirectParam } from "./redirect-param.js";
 import { undoMessage } from "./undo-message.js";
 
 /** The `type` a mailed link carries to `/verify`. */
@@ -83,7 +84,7 @@ export async function sendEmailToken<R extends VerificationRepositories>(
   const urlPath = settings.mailer.urlPaths[linkPathKind(input.mailKind)];
   const actionLink =
     `${settings.apiExternalUrl}${urlPath}?token=${encodeURIComponent(linkToken)}` +
-    `&type=${input.verifyType}&redirect_to=${encodeURIComponent(input.redirectTo)}`;
+    `&type=${input.verifyType}&redirect_to=${redirectParam(input.redirectTo)}`;
   if (send) {
     if (input.outbox === undefined) throw new Error("sendEmailToken: sending needs an outbox");
     const mail = {
