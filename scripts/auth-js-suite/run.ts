@@ -90,6 +90,7 @@ async function main() {
     const out = process.env.AUTH_JS_SUITE_REPORT;
     if (out) writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
     process.stdout.write(`${summary(result)}\n`);
+    log(`SMTP sink: ${smtp.mails.length} messages received`);
     process.exitCode = result.exitCode === 0 ? 0 : 1;
   } finally {
     await Promise.all(running.map((server) => server.stop()));
