@@ -13,6 +13,7 @@ import {
 import { productionServerEnv, roleKey } from "@authsvc/http/testing";
 import { GoTrueAdminApi, GoTrueClient } from "@supabase/auth-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeEachDatabaseRoute, type OpenRoute } from "./support/database-routes.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
 
 /**
@@ -20,46 +21,44 @@ import { type ServerProcess, startServer } from "./support/server-process.js";
  * codes read out of the mail, and the official client driving the flows.
  */
 let ns: FreshNamespace;
-let capNs: FreshNamespace;
 let sink: Awaited<ReturnType<typeof startSmtpSink>>;
 let main: ServerProcess;
 let reauth: ServerProcess;
-let capA: ServerProcess;
-let capB: ServerProcess;
 let broken: ServerProcess;
 let serviceKey: string;
 const cwd = mkdtempSync(join(tmpdir(), "authsvc-messages-"));
 const SITE = "http://localhost:3000";
 
+/** The mail settings of every server here: the sink, and a cap no test but the cap's reaches. */
+const smtpEnv = () => ({
+  AUTHSVC_SMTP_HOST: sink.host,
+  AUTHSVC_SMTP_PORT: String(sink.port),
+  AUTHSVC_SMTP_ADMIN_EMAIL: "auth@example.com",
+  AUTHSVC_SMTP_MAX_FREQUENCY: "2",
+  AUTHSVC_URI_ALLOW_LIST: "https://*.example.org/**",
+  AUTHSVC_RATE_LIMIT_EMAIL_SENT: "1000",
+});
+
 beforeAll(async () => {
-  [ns, capNs] = await Promise.all([migratedNamespace(), migratedNamespace()]);
+  ns = await migratedNamespace();
   sink = await startSmtpSink();
   serviceKey = await roleKey("service_role");
-  const smtp = {
-    AUTHSVC_SMTP_HOST: sink.host,
-    AUTHSVC_SMTP_PORT: String(sink.port),
-    AUTHSVC_SMTP_ADMIN_EMAIL: "auth@example.com",
-    AUTHSVC_SMTP_MAX_FREQUENCY: "2",
-    AUTHSVC_URI_ALLOW_LIST: "https://*.example.org/**",
-    AUTHSVC_RATE_LIMIT_EMAIL_SENT: "1000",
-  };
-  [main, reauth, capA, capB, broken] = await Promise.all([
+  const smtp = smtpEnv();
+  [main, reauth, broken] = await Promise.all([
     startServer(productionServerEnv(ns, smtp), { cwd }),
     startServer(
       productionServerEnv(ns, { ...smtp, AUTHSVC_SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION: "true" }),
       { cwd },
     ),
-    startServer(productionServerEnv(capNs, { ...smtp, AUTHSVC_RATE_LIMIT_EMAIL_SENT: "3" }), { cwd }),
-    startServer(productionServerEnv(capNs, { ...smtp, AUTHSVC_RATE_LIMIT_EMAIL_SENT: "3" }), { cwd }),
     // SMTP on a port where nothing listens: every mail fails.
     startServer(productionServerEnv(ns, { ...smtp, AUTHSVC_SMTP_PORT: "1" }), { cwd }),
   ]);
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all([main, reauth, capA, capB, broken].map((s) => s?.stop()));
+  await Promise.all([main, reauth, broken].map((s) => s?.stop()));
   await sink?.close();
-  await Promise.all([ns?.drop(), capNs?.drop()]);
+  await ns?.drop();
   rmSync(cwd, { recursive: true, force: true });
 });
 
@@ -347,8 +346,26 @@ describe("admin generate_link", () => {
   );
 });
 
-describe("limits and failures", () => {
-  it("the hourly email cap is shared by two instances", async () => {
+describeEachDatabaseRoute("the hourly email cap of two instances", (route) => {
+  let capNs: FreshNamespace;
+  let opened: OpenRoute | undefined;
+  let capA: ServerProcess;
+  let capB: ServerProcess;
+  beforeAll(async () => {
+    [capNs, opened] = await Promise.all([migratedNamespace(), route.open()]);
+    const env = {
+      ...productionServerEnv(capNs, { ...smtpEnv(), AUTHSVC_RATE_LIMIT_EMAIL_SENT: "3" }),
+      ...opened.env,
+    };
+    [capA, capB] = await Promise.all([startServer(env, { cwd }), startServer(env, { cwd })]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([capA?.stop(), capB?.stop()]);
+    await opened?.close();
+    await capNs?.drop();
+  });
+
+  it("is shared: the fourth recovery mail between them is refused", async () => {
     const emails = [];
     for (let i = 0; i < 4; i++) {
       const email = address("cap");
@@ -361,8 +378,11 @@ describe("limits and failures", () => {
     }
     expect(results.slice(0, 3)).toEqual([null, null, null]);
     expect(results[3]).toMatchObject({ status: 429, code: "over_email_send_rate_limit" });
+    for (const email of emails.slice(0, 3)) await sink.next(email);
   });
+});
 
+describe("limits and failures", () => {
   it("an SMTP failure after a sign-up's answer is logged and undone: no half-created user, asking again works", async () => {
     const email = address("smtpdown");
     const res = await fetch(`${broken.url}/signup`, {

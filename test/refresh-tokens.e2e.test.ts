@@ -4,13 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FreshNamespace, migratedNamespace } from "@authsvc/adapters/testing";
 import { productionServerEnv } from "@authsvc/http/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type DatabaseRoute, describeEachDatabaseRoute, type OpenRoute } from "./support/database-routes.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
 
 /**
  * Every row of the spec's refresh-token table over raw HTTP, on real server processes sharing one
  * database: `a` and `b` with the default 10 s reuse interval, `strict` with an interval of 0, so
- * "after the interval" needs no waiting.
+ * "after the interval" needs no waiting. All of it twice: the servers reaching the database directly,
+ * then through PgBouncer in transaction mode.
  */
 let a: ServerProcess;
 let b: ServerProcess;
@@ -18,21 +20,27 @@ let strict: ServerProcess;
 let ns: FreshNamespace;
 const cwd = mkdtempSync(join(tmpdir(), "authsvc-refresh-"));
 
-beforeAll(async () => {
-  ns = await migratedNamespace();
-  const env = productionServerEnv(ns, { AUTHSVC_MAILER_AUTOCONFIRM: "true" });
-  [a, b, strict] = await Promise.all([
-    startServer(env, { cwd }),
-    startServer(env, { cwd }),
-    startServer({ ...env, AUTHSVC_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL: "0" }, { cwd }),
-  ]);
-}, 60_000);
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop(), strict?.stop()]);
-  await ns?.drop();
-  rmSync(cwd, { recursive: true, force: true });
-});
+/** The three servers on a new namespace, reaching the database by `route`. */
+function serversThrough(route: DatabaseRoute) {
+  let opened: OpenRoute | undefined;
+  beforeAll(async () => {
+    [ns, opened] = await Promise.all([migratedNamespace(), route.open()]);
+    const env = { ...productionServerEnv(ns, { AUTHSVC_MAILER_AUTOCONFIRM: "true" }), ...opened.env };
+    [a, b, strict] = await Promise.all([
+      startServer(env, { cwd }),
+      startServer(env, { cwd }),
+      startServer({ ...env, AUTHSVC_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL: "0" }, { cwd }),
+    ]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop(), strict?.stop()]);
+    await opened?.close();
+    await ns?.drop();
+  });
+}
 
 let counter = 0;
 
@@ -74,7 +82,9 @@ async function getUser(server: ServerProcess, accessToken: string) {
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-describe("refresh token rotation and reuse detection", () => {
+describeEachDatabaseRoute("refresh token rotation and reuse detection", (route) => {
+  serversThrough(route);
+
   it("a fresh token is exchanged for a new one", async () => {
     const t0 = await freshToken();
     const res = await refresh(a, t0);

@@ -9,11 +9,17 @@ import {
 } from "@authsvc/adapters/testing";
 import { productionServerEnv } from "@authsvc/http/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type DatabaseRoute,
+  DIRECT_ROUTE,
+  describeEachDatabaseRoute,
+  type OpenRoute,
+} from "./support/database-routes.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
 
 /**
- * Two server processes on one database (and, when a Redis answers, on one Redis) allow a client the
- * per-IP limit once between them, not once each.
+ * Two server processes on one database (directly, and through PgBouncer in transaction mode; and,
+ * when a Redis answers, on one Redis) allow a client the per-IP limit once between them, not once each.
  */
 const cwd = mkdtempSync(join(tmpdir(), "authsvc-limits-"));
 // As behind one load balancer: the client is the last X-Forwarded-For entry.
@@ -40,37 +46,40 @@ async function verifyStatuses(servers: ServerProcess[], ip: string, times: numbe
 
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
-function describeTwoInstances(store: string, extra: () => Record<string, string>) {
-  describe(`per-IP limits of two instances counted in ${store}`, () => {
-    let ns: FreshNamespace;
-    let servers: ServerProcess[] = [];
-    beforeAll(async () => {
-      ns = await migratedNamespace();
-      servers = await Promise.all(
-        [0, 1].map(() => startServer(productionServerEnv(ns, { ...LIMITED, ...extra() }), { cwd })),
-      );
-    });
-    afterAll(async () => {
-      await Promise.all(servers.map((s) => s.stop()));
-      await ns.drop();
-    });
+/** Two servers on a new namespace, reaching the database by `route`, with `extra` in their environment. */
+function twoInstances(route: DatabaseRoute, extra: () => Record<string, string>) {
+  let ns: FreshNamespace;
+  let opened: OpenRoute | undefined;
+  let servers: ServerProcess[] = [];
+  beforeAll(async () => {
+    [ns, opened] = await Promise.all([migratedNamespace(), route.open()]);
+    const env = { ...productionServerEnv(ns, { ...LIMITED, ...extra() }), ...opened.env };
+    servers = await Promise.all([0, 1].map(() => startServer(env, { cwd })));
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    await opened?.close();
+    await ns?.drop();
+  });
 
-    it("let 30 /verify from one client through between them, then refuse it on both", async () => {
-      const ip = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
-      const first = await verifyStatuses(servers, ip, 30);
-      expect(first).not.toContain(429);
-      expect(await verifyStatuses(servers, ip, 2)).toEqual([429, 429]);
-      // Another client still has its whole budget.
-      expect(await verifyStatuses(servers, "198.51.100.251", 2)).not.toContain(429);
-    });
+  it("let 30 /verify from one client through between them, then refuse it on both", async () => {
+    const ip = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+    const first = await verifyStatuses(servers, ip, 30);
+    expect(first).not.toContain(429);
+    expect(await verifyStatuses(servers, ip, 2)).toEqual([429, 429]);
+    // Another client still has its whole budget.
+    expect(await verifyStatuses(servers, "198.51.100.251", 2)).not.toContain(429);
   });
 }
 
-describeTwoInstances("the database", () => ({}));
+describeEachDatabaseRoute("per-IP limits of two instances counted in the database", (route) =>
+  twoInstances(route, () => ({})),
+);
 
 const withRedis = await redisAnswers(TEST_REDIS_URL);
 if (withRedis) {
-  describeTwoInstances(`Redis (${TEST_REDIS_URL})`, () => ({ REDIS_URL: TEST_REDIS_URL }));
+  describe(`per-IP limits of two instances counted in Redis (${TEST_REDIS_URL})`, () =>
+    twoInstances(DIRECT_ROUTE, () => ({ REDIS_URL: TEST_REDIS_URL })));
 } else {
   console.warn(`two-instance request-limit test on Redis NOT RUN: no Redis answers at ${TEST_REDIS_URL}`);
 }

@@ -158,23 +158,23 @@ describe("Sign in with Ethereum", () => {
     const cases: [Partial<Parameters<typeof createSiweMessage>[0]>, string][] = [
       [
         { domain: "evil.example.net" },
-        "Signed Ethereum message is using a domain that does not match the URI or is not allowed on this server",
+        "Signed Ethereum message is using a Domain that does not match the one in URI which is not allowed on this server",
       ],
       [
         { domain: "evil.example.net", uri: "https://evil.example.net/" },
-        "Signed Ethereum message is using a URI not allowed on this server",
+        "Signed Ethereum message is using URI which is not allowed on this server, message was signed for another app",
       ],
-      [{ uri: "http://app.example.com/login" }, "Signed Ethereum message must use https URI"],
+      [
+        { uri: "http://app.example.com/login" },
+        "Signed Ethereum message is using URI which does not use HTTPS",
+      ],
       [
         { issuedAt: new Date(Date.now() - 60_000), expirationTime: new Date(Date.now() - 1000) },
         "Signed Ethereum message is expired",
       ],
-      [{ issuedAt: new Date(Date.now() - 6 * 60_000) }, "Signed Ethereum message was issued too long ago"],
-      [
-        { issuedAt: new Date(Date.now() + 6 * 60_000) },
-        "Signed Ethereum message was issued too far in the future",
-      ],
-      [{ notBefore: new Date(Date.now() + 60_000) }, "Signed Ethereum message is not valid yet"],
+      [{ issuedAt: new Date(Date.now() - 6 * 60_000) }, "Ethereum message was issued too long ago"],
+      [{ issuedAt: new Date(Date.now() + 6 * 60_000) }, "Ethereum message was issued too far in the future"],
+      [{ notBefore: new Date(Date.now() + 60_000) }, "Signed Ethereum message becomes valid in the future"],
     ];
     for (const [fields, message] of cases) {
       const { error } = await client(enabled).signInWithWeb3(await signed(account, fields));
@@ -199,6 +199,12 @@ describe("Sign in with Ethereum", () => {
     });
     const garbage = { ...good, signature: "0x1234" as Hex };
     expect((await client(enabled).signInWithWeb3(garbage)).error).toMatchObject({
+      status: 400,
+      code: "validation_failed",
+      message: "signature must be 65 bytes long, encoded as a 130 character-long hexadecimal string",
+    });
+    const unprefixed = { ...good, signature: good.signature.slice(2) as Hex };
+    expect((await client(enabled).signInWithWeb3(unprefixed)).error).toMatchObject({
       status: 400,
       message: mismatch,
     });

@@ -174,6 +174,12 @@ export { resend } from "./verification/resend.js";
 export { verifyOtp } from "./verification/verify.js";
 export { WEB3_INVALID_GRANT } from "./web3/failures.js";
 export type { WalletSignatures } from "./web3/ports/wallet-signatures.js";
-export type { Web3Settings } from "./web3/settings.js";
+export type { Web3ChainSettings, Web3Settings } from "./web3/settings.js";
+export {
+  type MessageTimeProblem,
+  messageTimeProblem,
+  type SignInMessage,
+} from "./web3/sign-in-message.js";
 export { signInWithWeb3, type Web3SignInInput, web3Grant } from "./web3/sign-in-web3.js";
-export { parseSiweMessage, type SiweMessage, siweTimeProblem } from "./web3/siwe-message.js";
+export { parseSiweMessage, type SiweMessage } from "./web3/siwe-message.js";
+export { parseSiwsMessage, type SiwsMessage } from "./web3/siws-message.js";

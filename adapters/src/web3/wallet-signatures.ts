@@ -1,12 +1,43 @@
 import type { WalletSignatures } from "@authsvc/core";
+import { ed25519 } from "@noble/curves/ed25519";
+import { base58, base64urlnopad } from "@scure/base";
 import { type Hex, isHex, recoverMessageAddress } from "viem";
+import { ledgerOffchainMessage } from "./ledger-offchain-message.js";
 
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
+const encoder = new TextEncoder();
+
+/** 64 bytes from base64 in either alphabet, padded or not; null for anything else (non-zero padding bits included). */
+function signatureBytes(signature: string): Uint8Array | null {
+  try {
+    const bytes = base64urlnopad.decode(
+      signature
+        .replace(/={0,2}$/, "")
+        .replace(/\+/g, "-")
+        .replace(/\//g, "_"),
+    );
+    return bytes.length === 64 ? bytes : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A 32-byte Ed25519 public key from base58; null for anything else. */
+function publicKey(address: string): Uint8Array | null {
+  try {
+    const bytes = base58.decode(address);
+    return bytes.length === 32 ? bytes : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
- * Wallet signatures checked with viem: Ethereum's EIP-191 `personal_sign` (keccak-256 of
- * "\x19Ethereum Signed Message:\n" + length + message), the signer recovered from the signature
- * and compared with the message's address. Like the reference, the `0x` prefix is required.
+ * Wallet signatures checked with viem and noble. Ethereum: EIP-191 `personal_sign` (keccak-256 of
+ * "\x19Ethereum Signed Message:\n" + length + message), the signer recovered from the signature and
+ * compared with the message's address; like the reference, the `0x` prefix is required. Solana:
+ * Ed25519 over the message's bytes, or (as the reference, for Ledger wallets) over its off-chain
+ * envelope; verified as RFC 8032 (not ZIP-215's relaxed rules), and S must be below the group order.
  */
 export function walletSignatures(): WalletSignatures {
   return {
@@ -15,6 +46,19 @@ export function walletSignatures(): WalletSignatures {
       try {
         const signer = await recoverMessageAddress({ message, signature: signature as Hex });
         return signer.toLowerCase() === address.toLowerCase();
+      } catch {
+        return false;
+      }
+    },
+    async solana(message, signature, address, domain) {
+      const key = publicKey(address);
+      const bytes = signatureBytes(signature);
+      if (key === null || bytes === null) return false;
+      const raw = encoder.encode(message);
+      try {
+        if (ed25519.verify(bytes, raw, key, { zip215: false })) return true;
+        const envelope = ledgerOffchainMessage(raw, key, domain);
+        return envelope !== null && ed25519.verify(bytes, envelope, key, { zip215: false });
       } catch {
         return false;
       }

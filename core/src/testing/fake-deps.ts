@@ -70,7 +70,10 @@ export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): Auth
       hideExisting: false,
     },
     updatePasswordRequiresReauthentication: false,
-    web3: { ethereumEnabled: false, maxValidityMs: 600_000 },
+    web3: {
+      ethereum: { enabled: false, maxValidityMs: 600_000 },
+      solana: { enabled: false, maxValidityMs: 600_000 },
+    },
     manualLinkingEnabled: false,
     mfa: {
       challengeExpiry: 300,
@@ -126,7 +129,7 @@ export function fakeDeps(settings: Partial<AuthSettings> = {}) {
     totp: fakeTotp(),
     secretBox: fakeSecretBox(),
     webauthn: fakeWebAuthn(),
-    wallets: { ethereum: async () => false },
+    wallets: { ethereum: async () => false, solana: async () => false },
     signedMessages: onceEach(),
     settings: defaultAuthSettings(settings),
     idTokens: fakeIdTokens(),

@@ -13,10 +13,12 @@ import {
   type StartedSession,
   signSession,
 } from "../sessions/index.js";
+import { WEB3_CHAINS, type Web3Chain } from "./chains.js";
 import type { Web3Deps, Web3Repositories } from "./deps.js";
-import { parseSiweMessage, type SiweMessage, siweTimeProblem } from "./siwe-message.js";
+import type { MessageTimeProblem, SignInMessage } from "./sign-in-message.js";
+import { messageTimeProblem } from "./sign-in-message.js";
 
-/** A signed sign-in message (EIP-4361) and the wallet's signature of it. */
+/** A signed sign-in message (EIP-4361 or SIWS) and the wallet's signature of it. */
 export interface Web3SignInInput {
   readonly chain: string;
   readonly message: string;
@@ -33,58 +35,77 @@ type Deps = Pick<
   Partial<Pick<Web3Deps, "hooks">>;
 
 /** Whether the message's URI and domain may sign in here (the reference's checks, in its order). */
-function siteRefusal(deps: Pick<Deps, "settings">, message: SiweMessage) {
+function siteRefusal(deps: Pick<Deps, "settings">, chain: Web3Chain, message: SignInMessage) {
   const { uri } = message;
   const allow = { siteUrl: deps.settings.siteUrl, allowList: deps.settings.uriAllowList };
   const local = uri.host === "localhost";
-  if (uri.scheme !== "https" && !local) return failures.web3UriInsecure();
+  if (uri.scheme !== "https" && !local) return failures.web3UriInsecure(chain.label);
   const uriText = `${uri.scheme}://${uri.authority}${uri.rest}`;
-  if (!isRedirectAllowed(uriText, allow)) return failures.web3UriNotAllowed();
+  if (!isRedirectAllowed(uriText, allow)) return failures.web3UriNotAllowed(chain.label);
   if (!local) {
-    if (uri.authority !== message.domain.toLowerCase()) return failures.web3DomainMismatch();
-    if (!isRedirectAllowed(`https://${message.domain}/`, allow)) return failures.web3DomainMismatch();
+    if (uri.authority !== message.domain.toLowerCase()) return failures.web3DomainMismatch(chain.label);
+    if (!isRedirectAllowed(`https://${message.domain}/`, allow)) {
+      return failures.web3DomainMismatch(chain.label);
+    }
   }
   return null;
 }
 
+const TIME_FAILURES = {
+  "not-yet-valid": failures.web3MessageNotYetValid,
+  expired: failures.web3MessageExpired,
+  "issued-too-long-ago": failures.web3MessageTooOld,
+  "issued-in-the-future": failures.web3MessageFromTheFuture,
+} as const satisfies Record<MessageTimeProblem, unknown>;
+
+/** The chain a request names, or why it may not sign in: the reference's answers, in its order. */
+function chainOf(deps: Pick<Deps, "settings">, name: string): Result<Web3Chain> {
+  const { web3 } = deps.settings;
+  if (!web3.ethereum.enabled && !web3.solana.enabled) return err(failures.web3Disabled());
+  const chain = WEB3_CHAINS.get(name);
+  if (chain === undefined) return err(failures.web3UnsupportedChain());
+  if (!chain.settings(web3).enabled) return err(failures.web3ChainDisabled(chain.label));
+  return ok(chain);
+}
+
 /**
- * `POST /token?grant_type=web3`: signs in with an Ethereum wallet's EIP-191 signature of an EIP-4361
- * message (`EXTERNAL_WEB3_ETHEREUM_ENABLED`). The message is parsed strictly (400
- * `validation_failed` with the parser's sentence), the signature checked against its address, then —
- * each refusal an OAuth `invalid_grant` — its URI (https unless on localhost, on the redirect allow
- * list), its domain (the URI's host, allowed), its time window (Not Before, Expiration Time, and
- * `Issued At` within the maximum validity either way), and that it was not used before: a signed
- * message signs in once (the reference accepts it again until it expires). The account is the one of
- * the identity `web3:ethereum:<address in lower case>` (created on first sign-in, without email), as external
- * sign-in finds or creates it; the session's method is `web3`. Solana is not offered: 422.
+ * `POST /token?grant_type=web3`: signs in with a wallet's signature of a sign-in message — Ethereum
+ * (EIP-4361, EIP-191 signature; `EXTERNAL_WEB3_ETHEREUM_ENABLED`) or Solana (SIWS, Ed25519 signature;
+ * `EXTERNAL_WEB3_SOLANA_ENABLED`). The message is parsed strictly (400 `validation_failed` with the
+ * parser's sentence), the signature checked against its address, then — each refusal an OAuth
+ * `invalid_grant` — its URI (https unless on localhost, on the redirect allow list), its domain (the
+ * URI's host, allowed), its time window (Not Before, Expiration Time, and `Issued At` within the
+ * chain's maximum validity either way), and that it was not used before: a signed message signs in
+ * once (the reference accepts it again until it expires). The account is the one of the identity
+ * `web3:<chain>:<address>` (created on first sign-in, without email), as external sign-in finds or
+ * creates it; the session's method is `web3`.
  */
 export async function signInWithWeb3(deps: Deps, input: Web3SignInInput): Promise<Result<SessionTokens>> {
-  const { web3 } = deps.settings;
-  if (!web3.ethereumEnabled) return err(failures.web3Disabled());
-  if (input.chain === "solana") return err(failures.web3SolanaDisabled());
-  if (input.chain !== "ethereum") return err(failures.web3UnsupportedChain());
+  const chosen = chainOf(deps, input.chain);
+  if (!chosen.ok) return chosen;
+  const chain = chosen.value;
   if (input.message.length < MIN_MESSAGE) return err(failures.web3MessageTooShort());
   if (input.message.length > MAX_MESSAGE) return err(failures.web3MessageTooLong());
-  const parsed = parseSiweMessage(input.message);
+  const malformed = chain.signatureProblem(input.signature);
+  if (malformed !== null) return err(malformed);
+  const parsed = chain.parse(input.message);
   if (!parsed.ok) return err(failures.web3MessageInvalid(parsed.error));
   const message = parsed.value;
-  if (!(await deps.wallets.ethereum(input.message, input.signature, message.address))) {
+  if (!(await chain.verify(deps.wallets, message, input.signature))) {
     return err(failures.web3SignatureMismatch());
   }
-  const refused = siteRefusal(deps, message);
+  const refused = siteRefusal(deps, chain, message);
   if (refused !== null) return err(refused);
   const now = deps.clock.now();
-  const late = siweTimeProblem(message, now, web3.maxValidityMs);
-  if (late !== null) return err(failures.web3MessageTimeRefused(late));
+  const late = messageTimeProblem(message, now, chain.settings(deps.settings.web3).maxValidityMs);
+  if (late !== null) return err(TIME_FAILURES[late](chain.label));
   // Last, so that only a message that would sign in is spent.
-  if (!(await deps.signedMessages.take(deps.tokens.hash(`ethereum\n${input.message}`)))) {
-    return err(failures.web3MessageReplayed());
+  if (!(await deps.signedMessages.take(deps.tokens.hash(`${chain.name}\n${input.message}`)))) {
+    return err(failures.web3MessageReplayed(chain.label));
   }
 
-  // One wallet, one identity: auth-js writes the address in lower case, other clients in EIP-55
-  // mixed case (the reference keeps it as written, so the same wallet could open two accounts).
-  const address = message.address.toLowerCase();
-  const subject = `web3:ethereum:${address}`;
+  const address = chain.identityAddress(message.address);
+  const subject = `web3:${chain.name}:${address}`;
   const person = {
     subject,
     emails: [],
@@ -92,10 +113,10 @@ export async function signInWithWeb3(deps: Deps, input: Web3SignInInput): Promis
       sub: subject,
       custom_claims: {
         address,
-        chain: "ethereum",
+        chain: chain.name,
         network: message.chainId ?? "",
         domain: message.domain,
-        statement: message.statement,
+        statement: message.statement ?? chain.noStatement,
       },
     },
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseSiweMessage, siweTimeProblem } from "./siwe-message.js";
+import { messageTimeProblem } from "./sign-in-message.js";
+import { parseSiweMessage } from "./siwe-message.js";
 
 const ADDRESS = "0xAb5801a7D398351b8bE11C439e05C5B3259aeC9B";
 const message = (
@@ -84,7 +85,7 @@ describe("parseSiweMessage", () => {
   });
 });
 
-describe("siweTimeProblem", () => {
+describe("messageTimeProblem", () => {
   const parsed = (overrides: Partial<Record<string, string | null>>) => {
     const result = parseSiweMessage(message(overrides));
     if (!result.ok) throw new Error(result.error);
@@ -95,15 +96,11 @@ describe("siweTimeProblem", () => {
 
   it("accepts a message within its window, and refuses it before Not Before, at expiry and too old or new", () => {
     const m = parsed({ "Not Before": "2026-11-27T00:01:00Z", "Expiration Time": "2026-11-27T00:05:00Z" });
-    expect(siweTimeProblem(m, at("2026-11-27T00:02:00Z"), TEN_MINUTES)).toBeNull();
-    expect(siweTimeProblem(m, at("2026-11-27T00:00:30Z"), TEN_MINUTES)).toBe("message is not valid yet");
-    expect(siweTimeProblem(m, at("2026-11-27T00:05:00Z"), TEN_MINUTES)).toBe("message is expired");
+    expect(messageTimeProblem(m, at("2026-11-27T00:02:00Z"), TEN_MINUTES)).toBeNull();
+    expect(messageTimeProblem(m, at("2026-11-27T00:00:30Z"), TEN_MINUTES)).toBe("not-yet-valid");
+    expect(messageTimeProblem(m, at("2026-11-27T00:05:00Z"), TEN_MINUTES)).toBe("expired");
     const open = parsed({});
-    expect(siweTimeProblem(open, at("2026-11-27T00:10:01Z"), TEN_MINUTES)).toBe(
-      "message was issued too long ago",
-    );
-    expect(siweTimeProblem(open, at("2026-11-26T23:49:59Z"), TEN_MINUTES)).toBe(
-      "message was issued too far in the future",
-    );
+    expect(messageTimeProblem(open, at("2026-11-27T00:10:01Z"), TEN_MINUTES)).toBe("issued-too-long-ago");
+    expect(messageTimeProblem(open, at("2026-11-26T23:49:59Z"), TEN_MINUTES)).toBe("issued-in-the-future");
   });
 });

@@ -8,8 +8,8 @@ const STORE_ERROR_LOG_INTERVAL_MS = 60_000;
 /**
  * The Web3 ports: the wallets' signature check, and the record of the signed messages already used,
  * kept in the database's request-limit table (over the server's pool, so nothing more to close) that
- * every instance shares, each message for twice the maximum validity (the whole window in which
- * `Issued At` lets it in). While the database cannot be reached, each instance remembers alone.
+ * every instance shares, each message for twice the longer of the chains' maximum validities (the
+ * whole window in which `Issued At` lets it in). While the database cannot be reached, each instance remembers alone.
  */
 export function web3PortsOf(ctx: WiringContext): Pick<AuthDeps, "wallets" | "signedMessages"> {
   let lastLogged = Number.NEGATIVE_INFINITY;
@@ -25,7 +25,9 @@ export function web3PortsOf(ctx: WiringContext): Pick<AuthDeps, "wallets" | "sig
       );
     },
   });
-  const durationSec = Math.max(1, Math.ceil((2 * ctx.config.web3.maxValidityMs) / 1000));
+  const { ethereum, solana } = ctx.config.web3;
+  const longestMs = Math.max(ethereum.maxValidityMs, solana.maxValidityMs);
+  const durationSec = Math.max(1, Math.ceil((2 * longestMs) / 1000));
   return {
     wallets: walletSignatures(),
     signedMessages: store.limiter({ name: "web3_message", points: 1, durationSec }),

@@ -8,7 +8,13 @@ export interface WalletSignatures {
    * signature; never throws.
    */
   ethereum(message: string, signature: string, address: string): Promise<boolean>;
+  /**
+   * Whether `signature` (64 bytes in base64, either alphabet, padded or not) is an Ed25519 signature
+   * by the public key `address` (base58, 32 bytes) of `message`'s UTF-8 bytes, or of the off-chain
+   * message envelope a Ledger signs for `domain`. False for a malformed signature or key; never throws.
+   */
+  solana(message: string, signature: string, address: string, domain: string): Promise<boolean>;
 }
 
-/** Recovering a key is computation in this process, not a wait outside it. */
+/** Checking a signature is computation in this process, not a wait outside it. */
 export const walletSignaturesTraits: PortTraits<WalletSignatures> = {};

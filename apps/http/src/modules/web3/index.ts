@@ -4,7 +4,7 @@ import { web3HttpGrant } from "../../routes/grants/web3.js";
 import { web3PortsOf } from "../../wiring/web3.js";
 import type { HttpModule } from "../module.js";
 
-/** Web3 sign-in: the `web3` grant (Sign in with Ethereum). */
+/** Web3 sign-in: the `web3` grant (Sign in with Ethereum, Sign in with Solana). */
 export const web3Module: HttpModule = {
   name: "web3",
   section: sectionOf(web3),
