@@ -32,7 +32,9 @@ export interface CustomProviderSource {
 interface Built {
   /** The row's id and version the provider was built from. */
   readonly version: string;
+  /** When its discovery document was fetched (ms). */
   readonly discoveredAt: number;
+  readonly discovery: OidcDiscovery | null;
   readonly provider: ExternalProvider;
   readonly idTokenVerifier: IdTokenVerifier | null;
 }
@@ -51,12 +53,37 @@ export function withCustomProviders(
   const built = new Map<string, Built>();
   const now = source.now ?? Date.now;
 
+  // Concurrent sign-ins with one provider share one build (and one discovery fetch).
+  const building = new Map<string, Promise<Built>>();
+
   async function discovery(row: CustomProvider, previous: Built | undefined) {
     const storedAt = row.discoveryCachedAt?.getTime() ?? 0;
     const known = Math.max(storedAt, previous?.discoveredAt ?? 0);
-    if (row.providerType !== "oidc" || now() - known < source.discoveryTtlMs) return { row, at: known };
+    const current = previous?.discovery ?? row.discovery;
+    if (row.providerType !== "oidc") return { row, at: now() };
+    if (now() - known < source.discoveryTtlMs) {
+      return { row: { ...row, discovery: current }, at: known };
+    }
     const fresh = await source.discover(discoveryUrlOf(row), row.issuer ?? "");
-    return fresh.ok ? { row: { ...row, discovery: fresh.value }, at: now() } : { row, at: known };
+    // A failed fetch is not tried again before the TTL either: a provider that stopped answering
+    // must not be called, and waited for, on every sign-in.
+    return { row: { ...row, discovery: fresh.ok ? fresh.value : current }, at: now() };
+  }
+
+  async function build(row: CustomProvider, version: string, previous: Built | undefined): Promise<Built> {
+    const secret = source.secretBox.open(row.id, row.sealedSecret);
+    if (secret === null) {
+      throw new Error(`${row.identifier}: the client secret does not open with the configured keys`);
+    }
+    const found = await discovery(row, previous);
+    const made = customExternalProvider(found.row, {
+      secret,
+      redirectUri: source.redirectUri,
+      fetch: source.fetch,
+      ...(source.timeoutMs === undefined ? {} : { timeoutMs: source.timeoutMs }),
+      ...(source.refetchCooldownMs === undefined ? {} : { refetchCooldownMs: source.refetchCooldownMs }),
+    });
+    return { version, discoveredAt: found.at, discovery: found.row.discovery, ...made };
   }
 
   async function load(identifier: string): Promise<Built | null> {
@@ -68,20 +95,17 @@ export function withCustomProviders(
     }
     const version = `${row.id}:${row.updatedAt.getTime()}`;
     const previous = built.get(identifier);
-    const fresh = previous?.version === version && now() - previous.discoveredAt < source.discoveryTtlMs;
-    if (fresh) return previous;
-    const secret = source.secretBox.open(row.id, row.sealedSecret);
-    if (secret === null)
-      throw new Error(`${identifier}: the client secret does not open with the configured keys`);
-    const found = await discovery(row, previous?.version === version ? previous : undefined);
-    const made = customExternalProvider(found.row, {
-      secret,
-      redirectUri: source.redirectUri,
-      fetch: source.fetch,
-      ...(source.timeoutMs === undefined ? {} : { timeoutMs: source.timeoutMs }),
-      ...(source.refetchCooldownMs === undefined ? {} : { refetchCooldownMs: source.refetchCooldownMs }),
-    });
-    const entry = { version, discoveredAt: found.at, ...made };
+    const same = previous?.version === version ? previous : undefined;
+    if (same && now() - same.discoveredAt < source.discoveryTtlMs) return same;
+    const key = `${identifier}@${version}`;
+    let pending = building.get(key);
+    if (pending === undefined) {
+      pending = build(row, version, same);
+      building.set(key, pending);
+      const done = () => building.delete(key);
+      pending.then(done, done);
+    }
+    const entry = await pending;
     built.set(identifier, entry);
     return entry;
   }
