@@ -206,6 +206,47 @@ describe("signing in with a custom provider", () => {
     expect(data.user?.identities).toMatchObject([{ provider: "custom:acme", id: account }]);
   });
 
+  it("an ID token's audience must be the client id or one of acceptable_client_ids", async () => {
+    const other = { client_id: "another-client" };
+    const accepting = await admin.customProviders.createProvider(
+      oidcProviderBody(op, "custom:aud-yes", { ...other, acceptable_client_ids: [OP_CLIENT.id] }),
+    );
+    expect(accepting.error).toBeNull();
+    expect(
+      (await admin.customProviders.createProvider(oidcProviderBody(op, "custom:aud-no", other))).error,
+    ).toBeNull();
+    const account = login("aud");
+    const nonce = randomBytes(16).toString("hex");
+    const token = await idTokenFor(op, browser, CALLBACK, account, nonce);
+    const refused = await client().signInWithIdToken({ provider: "custom:aud-no", token, nonce });
+    expect(refused.error).toMatchObject({
+      status: 400,
+      message: `Unacceptable audience in id_token: [${OP_CLIENT.id}]`,
+    });
+    const { data, error } = await client().signInWithIdToken({ provider: "custom:aud-yes", token, nonce });
+    expect(error).toBeNull();
+    expect(data.user?.identities).toMatchObject([{ provider: "custom:aud-yes", id: account }]);
+  });
+
+  it("without an address: refused, unless email_optional", async () => {
+    // The mapping's literal null blanks the provider's address out.
+    const body = (identifier: string, emailOptional: boolean) =>
+      oidcProviderBody(op, identifier, { attribute_mapping: { email: null }, email_optional: emailOptional });
+    expect((await admin.customProviders.createProvider(body("custom:no-mail", false))).error).toBeNull();
+    expect((await admin.customProviders.createProvider(body("custom:mail-optional", true))).error).toBeNull();
+    const refused = await signIn("custom:no-mail", login("nomail"));
+    expect(refused.landing.hash).toContain(
+      "error_description=Error+getting+user+email+from+external+provider",
+    );
+    const account = login("optional");
+    const { landing } = await signIn("custom:mail-optional", account);
+    const params = fragment(landing);
+    expect(params.access_token, landing.toString()).toBeTruthy();
+    const me = await client().getUser(params.access_token);
+    expect(me.data.user).toMatchObject({ identities: [{ provider: "custom:mail-optional", id: account }] });
+    expect(me.data.user?.email ?? "").toBe("");
+  });
+
   it("an address the provider does not vouch for never joins the account that owns it", async () => {
     const name = login("owner");
     const owner = await admin.createUser({
