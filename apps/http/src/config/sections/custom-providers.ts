@@ -59,8 +59,13 @@ export const read = (r: Reader) => r.getAll(variables);
 
 export function settle(
   s: ReturnType<typeof read>,
-  _ctx: SettleContext,
+  ctx: SettleContext,
 ): { customProviders: CustomProvidersConfig } {
+  if (s.allowLoopbackForTests) {
+    ctx.notices.push(
+      `${variables.allowLoopbackForTests.name} is on: custom providers may be reached over plain http on loopback (for tests only)`,
+    );
+  }
   return {
     customProviders: {
       enabled: s.enabled,
