@@ -72,7 +72,15 @@ function setup(answer: () => OidcDiscovery | null, enabled = true) {
         extraParams: {},
       }) ?? "",
     ).host;
-  return { rows, providers, fetches, host, tick: (ms: number) => void (clock += ms) };
+  return {
+    rows,
+    providers,
+    fetches,
+    host,
+    tick: (ms: number) => {
+      clock += ms;
+    },
+  };
 }
 
 describe("withCustomProviders", () => {
