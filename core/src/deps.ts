@@ -1,6 +1,7 @@
 import type { AccountSettingsDeps } from "./account-settings/deps.js";
 import type { AccountsDeps } from "./accounts/deps.js";
 import type { AdminDeps } from "./admin/deps.js";
+import type { CustomProvidersDeps } from "./custom-providers/deps.js";
 import type { ExternalDeps } from "./external/deps.js";
 import type { HooksDeps } from "./hooks/deps.js";
 import type { MfaDeps } from "./mfa/deps.js";
@@ -33,7 +34,8 @@ export interface AuthDeps
       MfaDeps &
       PasskeysDeps &
       OAuthServerDeps &
-      Web3Deps,
+      Web3Deps &
+      CustomProvidersDeps,
     "store" | "hooks"
   > {
   readonly store: Store;

@@ -1,5 +1,6 @@
 import { accountsFailures } from "./accounts/failures.js";
 import { adminFailures } from "./admin/failures.js";
+import { customProvidersFailures } from "./custom-providers/failures.js";
 import { externalFailures } from "./external/failures.js";
 import { guardsFailures } from "./guards/failures.js";
 import { hooksFailures } from "./hooks/failures.js";
@@ -36,6 +37,7 @@ const parts = [
   passkeysFailures,
   oauthServerFailures,
   web3Failures,
+  customProvidersFailures,
 ] as const;
 
 type Intersection<U> = (U extends unknown ? (part: U) => void : never) extends (part: infer I) => void

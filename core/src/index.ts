@@ -38,6 +38,9 @@ export { adminListUsers } from "./admin/admin-list-users.js";
 export { adminUpdateUser } from "./admin/admin-update-user.js";
 export { type GenerateLinkType, generateLink } from "./admin/generate-link.js";
 export { inviteUser } from "./admin/invite-user.js";
+export type { CustomProvidersRepositories } from "./custom-providers/deps.js";
+// Custom providers
+export * from "./custom-providers/index.js";
 export type { AuthDeps } from "./deps.js";
 export {
   type CallbackFailure,

@@ -1,4 +1,5 @@
 import { auditLogTraits, leakedPasswordsTraits, passwordHasherTraits } from "./accounts/index.js";
+import { customProviderStoreTraits } from "./custom-providers/index.js";
 import type { AuthDeps } from "./deps.js";
 import { hookDispatcherTraits } from "./hooks/index.js";
 import type { PortTraits } from "./kernel/index.js";
@@ -17,6 +18,7 @@ export const storeTraits: StoreTraits = {
   audit: auditLogTraits,
   sessions: sessionStoreTraits,
   quota: sendQuotaTraits,
+  customProviders: customProviderStoreTraits,
 };
 
 /** The traits of the ports of `AuthDeps` other than the store, by port. */

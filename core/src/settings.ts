@@ -1,4 +1,5 @@
 import type { AccountSettingsSettings } from "./account-settings/settings.js";
+import type { CustomProvidersSliceSettings } from "./custom-providers/settings.js";
 import type { ExternalSettings } from "./external/settings.js";
 import type { KernelSettings } from "./kernel/index.js";
 import type { MfaSliceSettings } from "./mfa/settings.js";
@@ -19,4 +20,5 @@ export interface AuthSettings
     MfaSliceSettings,
     PasskeysSliceSettings,
     OAuthServerSliceSettings,
-    Web3Settings {}
+    Web3Settings,
+    CustomProvidersSliceSettings {}

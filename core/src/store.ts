@@ -1,5 +1,6 @@
 import type { AccountSettingsRepositories } from "./account-settings/deps.js";
 import type { AccountsRepositories } from "./accounts/deps.js";
+import type { CustomProvidersRepositories } from "./custom-providers/deps.js";
 import type { ExternalRepositories } from "./external/deps.js";
 import type { HooksRepositories } from "./hooks/index.js";
 import type { Transactor } from "./kernel/index.js";
@@ -26,7 +27,8 @@ export interface Repositories
         AccountSettingsRepositories &
         ExternalRepositories &
         PasskeysRepositories &
-        OAuthServerRepositories,
+        OAuthServerRepositories &
+        CustomProvidersRepositories,
       "factors"
     >,
     // MFA's factor store is the full one; the other slices only read factors through it.

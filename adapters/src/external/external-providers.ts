@@ -18,6 +18,7 @@ export function externalProvider(name: ProviderName, settings: ProviderSettings)
     ? idTokens(name, spec.idToken, {
         audiences: settings.clientIds,
         timeoutMs: settings.timeoutMs ?? PROVIDER_TIMEOUT_MS,
+        ...(settings.fetch ? { fetch: settings.fetch } : {}),
         ...(settings.refetchCooldownMs === undefined
           ? {}
           : { refetchCooldownMs: settings.refetchCooldownMs }),
@@ -38,7 +39,7 @@ export function externalProviders(
     if (settings) built.set(name, externalProvider(name, settings));
   }
   return {
-    provider: (name) => built.get(name)?.provider ?? null,
-    idTokenVerifier: (name) => built.get(name)?.idTokenVerifier ?? null,
+    provider: async (name) => built.get(name)?.provider ?? null,
+    idTokenVerifier: async (name) => built.get(name)?.idTokenVerifier ?? null,
   };
 }

@@ -1,5 +1,5 @@
 import { type AuthError, type ExternalUser, failures, type IdTokenVerifier } from "@authsvc/core";
-import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from "jose";
+import { createRemoteJWKSet, customFetch, errors, type JWTPayload, jwtVerify } from "jose";
 import { checkIdTokenClaims, storablePerson } from "./provider-answers.js";
 import { ProviderCallError, wireReason } from "./provider-call.js";
 
@@ -32,6 +32,8 @@ export interface IdTokenSpec {
   readonly skipNonceCheck?: boolean;
   /** False for a provider whose ID tokens serve its code flow only (LinkedIn), not the id_token grant. */
   readonly grant?: boolean;
+  /** A custom provider's `email_optional` (see `IdTokenVerifier.emailOptional`). */
+  readonly emailOptional?: boolean;
 }
 
 export interface IdTokenOptions {
@@ -44,6 +46,8 @@ export interface IdTokenOptions {
    * forged `kid`s cannot turn authsvc against the provider.
    */
   readonly refetchCooldownMs?: number;
+  /** How the keys are fetched; default Node's `fetch`. */
+  readonly fetch?: typeof fetch;
 }
 
 /** An `IdTokenVerifier`, plus the verified claims for the code flow of providers that sign in with an ID token. */
@@ -56,6 +60,7 @@ export function idTokens(name: string, spec: IdTokenSpec, options: IdTokenOption
     timeoutDuration: options.timeoutMs,
     cooldownDuration: options.refetchCooldownMs ?? 30_000,
     cacheMaxAge: 10 * 60_000,
+    ...(options.fetch ? { [customFetch]: options.fetch } : {}),
   });
   const fixedIssuer = typeof spec.issuer === "function" ? undefined : spec.issuer;
 
@@ -87,6 +92,7 @@ export function idTokens(name: string, spec: IdTokenSpec, options: IdTokenOption
   return {
     name,
     ...(spec.skipNonceCheck ? { skipNonceCheck: true } : {}),
+    ...(spec.emailOptional ? { emailOptional: true } : {}),
     claims,
     async verify(idToken) {
       const verified = await claims(idToken);

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import {
   type AuthorizationRequest,
   type ExternalProvider,
@@ -55,7 +56,9 @@ export function oauthProvider(
   const secrets = [settings.secret, encodeURIComponent(settings.secret)];
   const reasonOf = (error: unknown) => redact(wireReason(error, timeoutMs), secrets);
 
-  async function exchange(code: string): Promise<ProviderTokens> {
+  const fetchImpl = settings.fetch ?? fetch;
+
+  async function exchange(code: string, codeVerifier: string | undefined): Promise<ProviderTokens> {
     const auth =
       spec.clientAuth === "basic" ? ClientSecretBasic(settings.secret) : ClientSecretPost(settings.secret);
     const callback = validateAuthResponse(as, client, new URLSearchParams({ code }), skipStateCheck);
@@ -65,8 +68,8 @@ export function oauthProvider(
       auth,
       callback,
       settings.redirectUri,
-      nopkce,
-      requestOptions(timeoutMs),
+      spec.pkce && codeVerifier ? codeVerifier : nopkce,
+      requestOptions(timeoutMs, fetchImpl),
     );
     const body = await jsonBody(response);
     const ok = response.status >= 200 && response.status <= 299;
@@ -78,6 +81,7 @@ export function oauthProvider(
 
   const provider: ExternalProvider = {
     name,
+    ...(spec.emailOptional ? { emailOptional: true } : {}),
     authorizationUrl(request: AuthorizationRequest): string {
       const url = new URL(spec.authorizationUrl);
       // The client's extra parameters first, so that none of them can replace a protocol parameter.
@@ -87,16 +91,22 @@ export function oauthProvider(
       url.searchParams.set("client_id", clientId);
       url.searchParams.set("redirect_uri", settings.redirectUri);
       url.searchParams.set("response_type", "code");
-      const scopes = [...new Set([...spec.scopes, ...request.scopes.filter((s) => s !== "")])];
+      const asked = request.scopes.filter((s) => s !== "");
+      const base = spec.requestScopesReplace && asked.length > 0 ? [] : spec.scopes;
+      const scopes = [...new Set([...base, ...asked])];
       if (scopes.length > 0) url.searchParams.set("scope", scopes.join(" "));
       url.searchParams.set("state", request.state);
+      if (spec.pkce && request.codeVerifier) {
+        url.searchParams.set("code_challenge", s256(request.codeVerifier));
+        url.searchParams.set("code_challenge_method", "S256");
+      }
       // Spaces as %20, not "+": Apple rejects "+" in scope, and every provider reads %20.
       url.search = url.search.replaceAll("+", "%20");
       return url.toString();
     },
-    async exchangeCode(code: string): Promise<ProviderTokens> {
+    async exchangeCode(code: string, codeVerifier?: string): Promise<ProviderTokens> {
       try {
-        return await exchange(code);
+        return await exchange(code, codeVerifier);
       } catch (error) {
         throw withCause(failures.externalCodeExchangeFailed(code.slice(0, 4)), reasonOf(error));
       }
@@ -107,7 +117,7 @@ export function oauthProvider(
           tokens,
           clientId,
           secret: settings.secret,
-          getJson: (url, headers) => getJson(url, tokens.accessToken, timeoutMs, headers),
+          getJson: (url, headers) => getJson(url, tokens.accessToken, timeoutMs, headers, fetchImpl),
           idTokenClaims: () => {
             if (!idTokens || !tokens.idToken) throw new ProviderCallError("the token answer has no id_token");
             return idTokens.claims(tokens.idToken);
@@ -130,3 +140,6 @@ export function oauthProvider(
 function isAuthErrorWithCause(error: unknown): error is Error & { cause: unknown } {
   return error instanceof Error && error.name === "AuthError" && error.cause !== undefined;
 }
+
+/** The S256 code challenge of a PKCE verifier (RFC 7636 §4.2). */
+const s256 = (verifier: string): string => createHash("sha256").update(verifier).digest("base64url");

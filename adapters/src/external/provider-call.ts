@@ -20,10 +20,14 @@ export class ProviderCallError extends Error {
  * The request options every call to a provider runs with: undici's fetch (Node's), a timeout on the
  * whole exchange, and plain `http:` allowed, because the endpoints come from the operator's
  * configuration (`EXTERNAL_<P>_URL` may name a provider on a private network, or a loopback fake).
+ * Providers an admin adds at runtime pass a guarded `fetchImpl` instead (`guardedFetch`).
  */
-export function requestOptions<M extends string, B>(timeoutMs: number): HttpRequestOptions<M, B> {
+export function requestOptions<M extends string, B>(
+  timeoutMs: number,
+  fetchImpl: typeof fetch = fetch,
+): HttpRequestOptions<M, B> {
   return {
-    [customFetch]: (url, init) => fetch(url, init as Parameters<typeof fetch>[1]),
+    [customFetch]: (url, init) => fetchImpl(url, init as Parameters<typeof fetch>[1]),
     [allowInsecureRequests]: true,
     signal: () => AbortSignal.timeout(timeoutMs),
   };
@@ -67,6 +71,7 @@ export async function getJson(
   accessToken: string,
   timeoutMs: number,
   headers: Readonly<Record<string, string>> = {},
+  fetchImpl: typeof fetch = fetch,
 ): Promise<unknown> {
   const response = await protectedResourceRequest(
     accessToken,
@@ -74,7 +79,7 @@ export async function getJson(
     new URL(url),
     new Headers({ accept: "application/json", ...headers }),
     null,
-    requestOptions(timeoutMs),
+    requestOptions(timeoutMs, fetchImpl),
   );
   const body = await jsonBody(response);
   if (response.status < 200 || response.status > 299) {

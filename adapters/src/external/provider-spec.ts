@@ -15,6 +15,8 @@ export interface ProviderSettings {
   readonly timeoutMs?: number;
   /** Least time between two fetches of the ID token keys (see `IdTokenOptions`). */
   readonly refetchCooldownMs?: number;
+  /** How the provider is called; default Node's `fetch` (custom providers: `guardedFetch`). */
+  readonly fetch?: typeof fetch;
 }
 
 /** What a provider's `fetchUser` may call on. */
@@ -42,6 +44,12 @@ export interface ProviderSpec {
   readonly authorizationParams?: Readonly<Record<string, string>>;
   /** How the token endpoint wants the client secret: in the form body, or as HTTP Basic. */
   readonly clientAuth: "post" | "basic";
+  /** S256 PKCE toward the provider, with the flow's verifier (`AuthorizationRequest.codeVerifier`). */
+  readonly pkce?: boolean;
+  /** The scopes of `/authorize?scopes=` replace `scopes` instead of adding to them (custom providers). */
+  readonly requestScopesReplace?: boolean;
+  /** A custom provider's `email_optional`. */
+  readonly emailOptional?: boolean;
   fetchUser(calls: UserCalls): Promise<ExternalUser>;
   /** For OpenID providers: how their ID tokens are checked and mapped. */
   readonly idToken?: IdTokenSpec;

@@ -1,6 +1,7 @@
 import type { Repositories, Store } from "@authsvc/core";
 import type { Sql, TransactionSql } from "postgres";
 import { postgresAccountsRepositories } from "./accounts-store.js";
+import { postgresCustomProviderStore } from "./custom-providers-store.js";
 import { postgresHookFunctions } from "./hooks-store.js";
 import { postgresChallengeStore, postgresFactorStore, postgresSessionAssurance } from "./mfa-store.js";
 import { assertValidNamespace } from "./migrate.js";
@@ -35,6 +36,7 @@ function repositories(sql: Queryable, namespace: string, transaction?: Transacti
     passkeys: postgresPasskeyStore(sql, { namespace }),
     webauthnChallenges: postgresWebauthnChallengeStore(sql, { namespace }),
     ...postgresOAuthServerRepositories(sql, { namespace }),
+    customProviders: postgresCustomProviderStore(sql, { namespace }),
   };
   return Object.fromEntries(
     Object.entries(repos).map(([name, repository]) => [name, rejectingUnstorableInput(repository)]),

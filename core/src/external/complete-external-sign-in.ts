@@ -4,6 +4,7 @@ import { flowStateExpired, storeIssuedFlow } from "../pkce/index.js";
 import { issueSession, type SessionTokens, signOutcome, type Unsigned } from "../sessions/index.js";
 import type { ExternalDeps, ExternalRepositories } from "./deps.js";
 import type { ProviderTokens } from "./ports/external-provider.js";
+import { upstreamVerifier } from "./start-external-sign-in.js";
 import { commitThenSend } from "./steps/commit-then-send.js";
 import { vetExternalAccount } from "./steps/external-account.js";
 import { afterFirstSignInRaces } from "./steps/first-sign-in-race.js";
@@ -83,13 +84,13 @@ export async function completeExternalSignIn(
     return err({ providerError, redirectTo, stateKnown: true });
   }
   if (!input.code) return fail(failures.oauthCodeMissing());
-  const provider = deps.providers.provider(state.providerType);
+  const provider = await deps.providers.provider(state.providerType);
   if (provider === null) return fail(failures.oauthProviderGone());
 
   let tokens: ProviderTokens;
   let person: Awaited<ReturnType<typeof provider.fetchUser>>;
   try {
-    tokens = await provider.exchangeCode(input.code);
+    tokens = await provider.exchangeCode(input.code, upstreamVerifier(deps, state.id));
     person = await provider.fetchUser(tokens);
     if (input.formUser && provider.withCallbackUser)
       person = provider.withCallbackUser(person, input.formUser);
@@ -97,7 +98,8 @@ export async function completeExternalSignIn(
     if (thrown instanceof AuthError) return fail(thrown);
     throw thrown;
   }
-  if (person.emails.length === 0) return fail(failures.externalEmailMissing());
+  const addressless = person.emails.length === 0;
+  if (addressless && provider.emailOptional !== true) return fail(failures.externalEmailMissing());
 
   // A confirmation mail leaves only once the transaction has committed.
   const vetted =
@@ -116,6 +118,7 @@ export async function completeExternalSignIn(
         now,
         outbox,
         vetted: vetted.value,
+        addressless,
       });
       if (!account.ok) return account;
       if (state.codeChallenge !== null) {

@@ -43,7 +43,7 @@ export async function signInWithIdToken(
   deps: Deps,
   input: IdTokenSignInInput,
 ): Promise<Result<SessionTokens>> {
-  const verifier = deps.providers.idTokenVerifier(input.provider);
+  const verifier = await deps.providers.idTokenVerifier(input.provider);
   if (verifier === null) return err(failures.idTokenProviderDisabled(input.provider));
   if (input.linkTargetId !== undefined && !deps.settings.manualLinkingEnabled) {
     return err(failures.manualLinkingDisabled());
@@ -89,6 +89,7 @@ export async function signInWithIdToken(
         now,
         outbox,
         vetted: vetted.value,
+        addressless: verifier.emailOptional === true && person.emails.length === 0,
       });
       if (!account.ok) return account;
       const user = { ...account.value, lastSignInAt: now };

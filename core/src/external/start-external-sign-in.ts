@@ -60,7 +60,7 @@ export async function startExternalSignIn(
   deps: Pick<ExternalDeps, "store" | "clock" | "random" | "settings" | "providers" | "tokens">,
   input: StartExternalSignInInput,
 ): Promise<Result<StartedExternalSignIn>> {
-  const provider = deps.providers.provider(input.provider);
+  const provider = await deps.providers.provider(input.provider);
   if (provider === null) return err(failures.providerNotEnabled());
   if (input.linkingTargetId !== undefined) {
     const assured = await checkLinkingAssurance(deps.store, input.linkingTargetId, input.linkingSessionId);
@@ -86,8 +86,21 @@ export async function startExternalSignIn(
   await deps.store.flowStates.create(state);
   const scopes = (input.scopes ?? "").split(/[\s,]+/).filter((s) => s !== "");
   return ok({
-    url: provider.authorizationUrl({ state: state.id, scopes, extraParams }),
+    url: provider.authorizationUrl({
+      state: state.id,
+      scopes,
+      extraParams,
+      codeVerifier: upstreamVerifier(deps, state.id),
+    }),
     state: state.id,
     browserBinding: state.linkingTargetId === null ? deps.tokens.flowBinding(state.id) : null,
   });
+}
+
+/**
+ * The PKCE verifier toward the provider for the flow `stateId`: the server's keyed hash of it, 43
+ * base64url characters, as RFC 7636 asks. The provider sees the state, never the key.
+ */
+export function upstreamVerifier(deps: Pick<ExternalDeps, "tokens">, stateId: string): string {
+  return deps.tokens.flowBinding(`upstream-pkce:${stateId}`);
 }

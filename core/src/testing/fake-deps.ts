@@ -2,6 +2,7 @@ import type { AuthDeps } from "../deps.js";
 import type { AuthSettings } from "../settings.js";
 import { fakeHasher } from "./accounts/fake-hasher.js";
 import { fakeLeakedPasswords } from "./accounts/fake-leaked-passwords.js";
+import { fakeProviderEndpoints } from "./custom-providers/fake-custom-providers.js";
 import { fakeProviders } from "./external/fake-providers.js";
 import { fakeStore } from "./fake-store.js";
 import { fakeHooks } from "./hooks/fake-hooks.js";
@@ -103,6 +104,7 @@ export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): Auth
       defaultScope: "email",
       dynamicRegistrationPer5Min: 10,
     },
+    customProviders: { enabled: true, maxProviders: 0 },
     ...overrides,
   };
 }
@@ -133,6 +135,7 @@ export function fakeDeps(settings: Partial<AuthSettings> = {}) {
     signedMessages: onceEach(),
     settings: defaultAuthSettings(settings),
     idTokens: fakeIdTokens(),
+    providerEndpoints: fakeProviderEndpoints(),
   } satisfies AuthDeps;
   return deps;
 }

@@ -1,6 +1,7 @@
 import type { Repositories, Store } from "../store.js";
 import { fakeAudit } from "./accounts/fake-audit.js";
 import { fakeIdentities, fakeUsers } from "./accounts/fake-users.js";
+import { fakeCustomProviders } from "./custom-providers/fake-custom-providers.js";
 import { fakeExternalIdentities } from "./external/fake-external-identities.js";
 import { emptyTables, type FakeTables } from "./fake-tables.js";
 import { fakeHookFunctions } from "./hooks/fake-hooks.js";
@@ -41,6 +42,7 @@ export function fakeStore(): Store & { tables: FakeTables } {
     oauthClients: fakeOAuthClients(oauth, tables),
     oauthAuthorizations: fakeOAuthAuthorizations(oauth),
     oauthConsents: fakeOAuthConsents(oauth, tables),
+    customProviders: fakeCustomProviders(),
   };
   const begin = rowLocks();
   const transaction: Store["transaction"] = async (fn) => {

@@ -5,6 +5,7 @@ export * from "./accounts/fake-hasher.js";
 export * from "./accounts/fake-leaked-passwords.js";
 export * from "./accounts/identity-repository.contract.js";
 export * from "./accounts/user-repository.contract.js";
+export * from "./custom-providers/fake-custom-providers.js";
 export * from "./external/external-identities.contract.js";
 export * from "./external/fake-external-identities.js";
 export * from "./external/fake-providers.js";

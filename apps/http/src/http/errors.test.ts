@@ -259,6 +259,12 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   introspectionNeedsConfidentialClient: 400,
   clientTokenRefused: 403,
   userinfoTokenInvalid: 403,
+  customProvidersDisabled: 404,
+  customProviderNotFound: 404,
+  customProviderExists: 400,
+  overCustomProviderQuota: 400,
+  customProviderInvalid: 400,
+  customProviderDiscoveryFailed: 400,
 };
 
 describe("statusOf", () => {

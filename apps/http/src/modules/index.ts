@@ -2,6 +2,7 @@ import { accountSettingsModule } from "./account-settings/index.js";
 import { adminModule } from "./admin/index.js";
 import { apiModule } from "./api/index.js";
 import { cleanupModule } from "./cleanup/index.js";
+import { customProvidersModule } from "./custom-providers/index.js";
 import { databaseModule } from "./database/index.js";
 import { externalModule } from "./external/index.js";
 import { hooksModule } from "./hooks/index.js";
@@ -51,4 +52,5 @@ export const MODULES: readonly HttpModule[] = [
   passkeysModule,
   oauthServerModule,
   web3Module,
+  customProvidersModule,
 ];

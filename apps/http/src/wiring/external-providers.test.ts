@@ -44,7 +44,7 @@ describe("the external providers built from the configuration", () => {
 
   it("sign in at the provider's base URL, sending it back to <API_EXTERNAL_URL>/callback by default", async () => {
     const providers = externalProvidersOf(configOf(enabled()));
-    const provider = providers.provider("github");
+    const provider = await providers.provider("github");
     if (!provider) throw new Error("github is enabled");
     const url = new URL(provider.authorizationUrl({ state: "s", scopes: [], extraParams: {} }));
     expect(url.searchParams.get("redirect_uri")).toBe("https://auth.example.com/callback");
@@ -53,26 +53,26 @@ describe("the external providers built from the configuration", () => {
     expect(user.subject).toBe("4242");
   });
 
-  it("use the configured redirect URI, and the first of several client ids to sign in", () => {
-    const provider = externalProvidersOf(configOf(enabled())).provider("keycloak");
+  it("use the configured redirect URI, and the first of several client ids to sign in", async () => {
+    const provider = await externalProvidersOf(configOf(enabled())).provider("keycloak");
     const url = new URL(provider?.authorizationUrl({ state: "s", scopes: [], extraParams: {} }) ?? "");
     expect(url.searchParams.get("redirect_uri")).toBe("https://login.example.com/auth/v1/callback");
     expect(url.searchParams.get("client_id")).toBe("web-app");
   });
 
   it("accept ID tokens for any of the configured client ids", async () => {
-    const verifier = externalProvidersOf(configOf(enabled())).idTokenVerifier("keycloak");
+    const verifier = await externalProvidersOf(configOf(enabled())).idTokenVerifier("keycloak");
     const { user } = (await verifier?.verify(await keycloak.signIdToken({ sub: "kc-1" }))) ?? {};
     expect(user?.subject).toBe("kc-1");
   });
 
-  it("are absent when disabled or unknown", () => {
+  it("are absent when disabled or unknown", async () => {
     const providers = externalProvidersOf(configOf(enabled()));
     for (const name of ["google", "zoom", "twitter", "custom:x"]) {
-      expect(providers.provider(name)).toBeNull();
-      expect(providers.idTokenVerifier(name)).toBeNull();
+      expect(await providers.provider(name)).toBeNull();
+      expect(await providers.idTokenVerifier(name)).toBeNull();
     }
-    expect(providers.idTokenVerifier("github")).toBeNull();
+    expect(await providers.idTokenVerifier("github")).toBeNull();
   });
 
   it("are reported one by one in /settings", () => {

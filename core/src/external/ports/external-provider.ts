@@ -34,6 +34,12 @@ export interface AuthorizationRequest {
   readonly scopes: readonly string[];
   /** Extra query parameters the client asked to forward (reserved ones already removed). */
   readonly extraParams: Readonly<Record<string, string>>;
+  /**
+   * The PKCE verifier of this flow toward the provider, derived from the state with a server key (so
+   * nothing more is stored, and only this server can know it); a provider that uses PKCE sends its
+   * S256 challenge here and the verifier with the code exchange. Others ignore it.
+   */
+  readonly codeVerifier?: string;
 }
 
 /**
@@ -46,8 +52,11 @@ export interface ExternalProvider {
   readonly name: string;
   /** The provider's authorization URL the browser is sent to (302). */
   authorizationUrl(request: AuthorizationRequest): string;
-  /** Exchanges the authorization code the provider sent to `/callback` for the provider's tokens. */
-  exchangeCode(code: string): Promise<ProviderTokens>;
+  /**
+   * Exchanges the authorization code the provider sent to `/callback` for the provider's tokens,
+   * with the flow's `codeVerifier` (see `AuthorizationRequest`).
+   */
+  exchangeCode(code: string, codeVerifier?: string): Promise<ProviderTokens>;
   /** Fetches (or decodes from the ID token) the signed-in person, with every extra call the provider needs. */
   fetchUser(tokens: ProviderTokens): Promise<ExternalUser>;
   /**
@@ -55,6 +64,8 @@ export interface ExternalProvider {
    * field (it is in no token); this adds it to `user`. Absent for every other provider.
    */
   withCallbackUser?(user: ExternalUser, formUser: string): ExternalUser;
+  /** A custom provider's `email_optional`: a person it gives no address for still signs in. */
+  readonly emailOptional?: boolean;
 }
 
 /**
@@ -70,12 +81,17 @@ export interface IdTokenVerifier {
    * the reference skips the nonce rule for it.
    */
   readonly skipNonceCheck?: boolean;
+  /** As `ExternalProvider.emailOptional`. */
+  readonly emailOptional?: boolean;
   /** The token's claims mapped like `fetchUser`, plus its `nonce` claim; a bad token rejects with an `AuthError`. */
   verify(idToken: string): Promise<{ readonly user: ExternalUser; readonly nonce: string | null }>;
 }
 
-/** The enabled providers by name; `null` for an unknown or disabled one. */
+/**
+ * The enabled providers by name; `null` for an unknown or disabled one. Asynchronous, since a custom
+ * provider (`custom:<name>`) is read from the database.
+ */
 export interface ExternalProviders {
-  provider(name: string): ExternalProvider | null;
-  idTokenVerifier(name: string): IdTokenVerifier | null;
+  provider(name: string): Promise<ExternalProvider | null>;
+  idTokenVerifier(name: string): Promise<IdTokenVerifier | null>;
 }

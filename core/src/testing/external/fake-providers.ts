@@ -64,8 +64,8 @@ export function fakeProviders(name = "keycloak") {
     },
   };
   const providers: ExternalProviders = {
-    provider: (n) => (n === name ? provider : null),
-    idTokenVerifier: (n) => (n === name ? verifier : null),
+    provider: async (n) => (n === name ? provider : null),
+    idTokenVerifier: async (n) => (n === name ? verifier : null),
   };
   return {
     providers,

@@ -72,4 +72,9 @@ export const ENDPOINTS: Endpoint[] = [
   ["GET", "/oauth/consent"],
   ["POST", "/oauth/consent/sign-in"],
   ["POST", "/oauth/consent/decision"],
+  ["GET", "/admin/custom-providers"],
+  ["POST", "/admin/custom-providers"],
+  ["GET", "/admin/custom-providers/:identifier"],
+  ["PUT", "/admin/custom-providers/:identifier"],
+  ["DELETE", "/admin/custom-providers/:identifier"],
 ].map(([method, path]) => ({ method: method as string, path: path as string }));
