@@ -10,6 +10,7 @@ import type { PasswordlessDeps } from "./passwordless/deps.js";
 import type { RecoveryDeps } from "./recovery/deps.js";
 import type { SessionsDeps } from "./sessions/deps.js";
 import type { SignupDeps } from "./signup/deps.js";
+import type { SsoDeps } from "./sso/deps.js";
 import type { Store } from "./store.js";
 import type { VerificationDeps } from "./verification/deps.js";
 import type { Web3Deps } from "./web3/deps.js";
@@ -33,7 +34,8 @@ export interface AuthDeps
       MfaDeps &
       PasskeysDeps &
       OAuthServerDeps &
-      Web3Deps,
+      Web3Deps &
+      SsoDeps,
     "store" | "hooks"
   > {
   readonly store: Store;

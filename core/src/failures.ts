@@ -17,6 +17,7 @@ import { passkeysFailures } from "./passkeys/failures.js";
 import { pkceFailures } from "./pkce/failures.js";
 import { sessionsFailures } from "./sessions/failures.js";
 import { signupFailures } from "./signup/failures.js";
+import { ssoFailures } from "./sso/failures.js";
 import { verificationFailures } from "./verification/failures.js";
 import { web3Failures } from "./web3/failures.js";
 
@@ -36,6 +37,7 @@ const parts = [
   passkeysFailures,
   oauthServerFailures,
   web3Failures,
+  ssoFailures,
 ] as const;
 
 type Intersection<U> = (U extends unknown ? (part: U) => void : never) extends (part: infer I) => void

@@ -5,6 +5,7 @@ import type { MfaSliceSettings } from "./mfa/settings.js";
 import type { OAuthServerSliceSettings } from "./oauth-server/settings.js";
 import type { PasskeysSliceSettings } from "./passkeys/settings.js";
 import type { SessionsSettings } from "./sessions/settings.js";
+import type { SsoSettings } from "./sso/settings.js";
 import type { Web3Settings } from "./web3/settings.js";
 
 /**
@@ -19,4 +20,5 @@ export interface AuthSettings
     MfaSliceSettings,
     PasskeysSliceSettings,
     OAuthServerSliceSettings,
-    Web3Settings {}
+    Web3Settings,
+    SsoSettings {}

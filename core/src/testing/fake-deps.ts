@@ -10,6 +10,7 @@ import { fakeSecretBox, fakeTotp } from "./mfa/fake-mfa.js";
 import { fakeIdTokens } from "./oauth-server/fake-oauth-server.js";
 import { fakeWebAuthn } from "./passkeys/fake-webauthn.js";
 import { fakeSigner } from "./sessions/fake-signer.js";
+import { fakeMetadataFetcher, fakeRelayStates, fakeSaml, fakeSsoProviders } from "./sso/fake-sso.js";
 import { fakeDeliveries, fakeMailer, fakeSms } from "./verification/fake-senders.js";
 
 /** A limiter that allows each key once. */
@@ -100,6 +101,12 @@ export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): Auth
       defaultScope: "email",
       dynamicRegistrationPer5Min: 10,
     },
+    saml: {
+      enabled: true,
+      relayStateValidityMs: 120_000,
+      rateLimitSsoPer5Min: 30,
+      rateLimitAssertionPer5Min: 15,
+    },
     ...overrides,
   };
 }
@@ -130,6 +137,11 @@ export function fakeDeps(settings: Partial<AuthSettings> = {}) {
     signedMessages: onceEach(),
     settings: defaultAuthSettings(settings),
     idTokens: fakeIdTokens(),
+    ssoProviders: fakeSsoProviders(),
+    relayStates: fakeRelayStates(),
+    saml: fakeSaml(),
+    samlMetadata: fakeMetadataFetcher(),
+    samlAssertions: onceEach(),
   } satisfies AuthDeps;
   return deps;
 }
