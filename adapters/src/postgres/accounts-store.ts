@@ -169,7 +169,11 @@ export function postgresUserRepository(sql: Queryable, options: RepositoryOption
 
     async insert(user) {
       // `is_sso_user` is written once, here: it decides which unique email index the row is under.
-      const row = (q: Queryable) => ({ id: user.id, ...userColumns(q, user), is_sso_user: user.isSsoUser === true });
+      const row = (q: Queryable) => ({
+        id: user.id,
+        ...userColumns(q, user),
+        is_sso_user: user.isSsoUser === true,
+      });
       const insert = (q: Queryable) => q`insert into ${users} ${q(row(q))}`;
       if (options.transaction) {
         // Inside a transaction, first without the savepoint (three round trips where this is one): a
