@@ -48,6 +48,7 @@ export const ssoOperations: readonly Operation[] = [
       200: {
         description: "The metadata.",
         media: "application/xml",
+        body: { type: "string" },
         headers: {
           "cache-control": {
             description: "`public, max-age=600` (60 during a key rotation).",
