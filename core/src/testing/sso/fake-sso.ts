@@ -54,12 +54,18 @@ export function fakeRelayStates(): RelayStateStore {
 
 /**
  * A service provider whose "metadata" is `<EntityDescriptor entityID="…">` and whose "responses" are
- * JSON `{issuer, id, nameId, inResponseTo}`, accepted when the issuer is the provider's.
+ * JSON `{issuer, id, nameId, inResponseTo, until}`, accepted when the issuer is the provider's.
  */
 export function fakeSaml(): SamlServiceProvider {
   const read = (response: string) => {
     try {
-      return JSON.parse(response) as { issuer: string; id: string; nameId: string; inResponseTo?: string };
+      return JSON.parse(response) as {
+        issuer: string;
+        id: string;
+        nameId: string;
+        inResponseTo?: string;
+        until: string;
+      };
     } catch {
       return null;
     }
@@ -83,7 +89,13 @@ export function fakeSaml(): SamlServiceProvider {
       if (r === null || r.issuer !== provider.entityId) return err("Invalid signature");
       if (inResponseTo !== null && r.inResponseTo !== inResponseTo) return err("InResponseTo is not valid");
       const email = "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress";
-      return ok({ id: r.id, notOnOrAfter: null, nameId: r.nameId, nameIdFormat: email, attributes: {} });
+      return ok({
+        id: r.id,
+        notOnOrAfter: new Date(r.until),
+        nameId: r.nameId,
+        nameIdFormat: email,
+        attributes: {},
+      });
     },
   };
 }
