@@ -11,6 +11,7 @@ import type { PasswordlessDeps } from "./passwordless/deps.js";
 import type { RecoveryDeps } from "./recovery/deps.js";
 import type { SessionsDeps } from "./sessions/deps.js";
 import type { SignupDeps } from "./signup/deps.js";
+import type { SsoDeps } from "./sso/deps.js";
 import type { Store } from "./store.js";
 import type { VerificationDeps } from "./verification/deps.js";
 import type { Web3Deps } from "./web3/deps.js";
@@ -35,7 +36,8 @@ export interface AuthDeps
       PasskeysDeps &
       OAuthServerDeps &
       Web3Deps &
-      CustomProvidersDeps,
+      CustomProvidersDeps &
+      SsoDeps,
     "store" | "hooks"
   > {
   readonly store: Store;

@@ -18,6 +18,7 @@ import { passkeysFailures } from "./passkeys/failures.js";
 import { pkceFailures } from "./pkce/failures.js";
 import { sessionsFailures } from "./sessions/failures.js";
 import { signupFailures } from "./signup/failures.js";
+import { ssoFailures } from "./sso/failures.js";
 import { verificationFailures } from "./verification/failures.js";
 import { web3Failures } from "./web3/failures.js";
 
@@ -38,6 +39,7 @@ const parts = [
   oauthServerFailures,
   web3Failures,
   customProvidersFailures,
+  ssoFailures,
 ] as const;
 
 type Intersection<U> = (U extends unknown ? (part: U) => void : never) extends (part: infer I) => void

@@ -162,6 +162,8 @@ export {
 } from "./sessions/user-sessions.js";
 export type { AuthSettings } from "./settings.js";
 export { signUp } from "./signup/sign-up.js";
+// SSO
+export * from "./sso/index.js";
 export type { Repositories, Store } from "./store.js";
 export type { VerificationRepositories } from "./verification/deps.js";
 // Verification

@@ -6,6 +6,7 @@ import type { MfaSliceSettings } from "./mfa/settings.js";
 import type { OAuthServerSliceSettings } from "./oauth-server/settings.js";
 import type { PasskeysSliceSettings } from "./passkeys/settings.js";
 import type { SessionsSettings } from "./sessions/settings.js";
+import type { SsoSettings } from "./sso/settings.js";
 import type { Web3Settings } from "./web3/settings.js";
 
 /**
@@ -21,4 +22,5 @@ export interface AuthSettings
     PasskeysSliceSettings,
     OAuthServerSliceSettings,
     Web3Settings,
-    CustomProvidersSliceSettings {}
+    CustomProvidersSliceSettings,
+    SsoSettings {}

@@ -168,7 +168,13 @@ export function postgresUserRepository(sql: Queryable, options: RepositoryOption
     lock: async (id) => (isUuid(id) ? one(sql`select * from ${users} where id = ${id} for update`) : null),
 
     async insert(user) {
-      const insert = (q: Queryable) => q`insert into ${users} ${q({ id: user.id, ...userColumns(q, user) })}`;
+      // `is_sso_user` is written once, here: it decides which unique email index the row is under.
+      const row = (q: Queryable) => ({
+        id: user.id,
+        ...userColumns(q, user),
+        is_sso_user: user.isSsoUser === true,
+      });
+      const insert = (q: Queryable) => q`insert into ${users} ${q(row(q))}`;
       if (options.transaction) {
         // Inside a transaction, first without the savepoint (three round trips where this is one): a
         // clash skips the row instead of aborting the transaction, and is then named by a lookup.

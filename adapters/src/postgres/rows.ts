@@ -76,6 +76,8 @@ export function userFromRow(row: Row): User {
     userMetadata: metadata(row.raw_user_meta_data),
     bannedUntil: dateOrNull(row.banned_until),
     isAnonymous: row.is_anonymous === true,
+    // Absent from rows that do not carry it (snapshots): an update never writes it back.
+    ...(row.is_sso_user === true ? { isSsoUser: true } : {}),
     deletedAt: dateOrNull(row.deleted_at),
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),

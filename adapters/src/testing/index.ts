@@ -47,6 +47,7 @@ export {
   zoomCase,
 } from "./providers/index.js";
 export * from "./redis.js";
+export * from "./saml/index.js";
 export {
   describeSmsGateway,
   type FailureKind as SmsFailureKind,

@@ -153,6 +153,10 @@ export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<Re
     if (user === null) return err(failures.userNotFound());
     const newEmail = email.value !== null && email.value !== user.email ? email.value : null;
     const newPhone = phone.value !== null && phone.value !== user.phone ? phone.value : null;
+    // An SSO account's address and sign-in belong to its identity provider (reference user.go).
+    if (user.isSsoUser === true && (password !== undefined || newEmail !== null || newPhone !== null)) {
+      return err(failures.userSsoManaged());
+    }
     if (password !== undefined || newEmail !== null || newPhone !== null) {
       const refused = await mfaRequiresAal2(repos, user.id, input.sessionId);
       if (refused) return err(refused);

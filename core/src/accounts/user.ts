@@ -33,6 +33,11 @@ export interface User {
   readonly userMetadata: Metadata;
   readonly bannedUntil: Date | null;
   readonly isAnonymous: boolean;
+  /**
+   * Created by SAML single sign-on: its address is the identity provider's to manage, and it is never
+   * found by the email lookups of the other sign-in methods. Absent: false.
+   */
+  readonly isSsoUser?: boolean;
   /** Set by an admin soft delete (`should_soft_delete`): the row stays, obfuscated. */
   readonly deletedAt: Date | null;
   readonly createdAt: Date;

@@ -7,5 +7,5 @@ export * from "./sign-in-with-id-token.js";
 export * from "./start-external-sign-in.js";
 export { commitThenSend } from "./steps/commit-then-send.js";
 export { externalAccount, vetExternalAccount } from "./steps/external-account.js";
-export { afterFirstSignInRaces } from "./steps/first-sign-in-race.js";
+export { afterFirstSignInRaces, FirstSignInRaceLost } from "./steps/first-sign-in-race.js";
 export * from "./unlink-identity.js";

@@ -11,6 +11,7 @@ import { fakeSecretBox, fakeTotp } from "./mfa/fake-mfa.js";
 import { fakeIdTokens } from "./oauth-server/fake-oauth-server.js";
 import { fakeWebAuthn } from "./passkeys/fake-webauthn.js";
 import { fakeSigner } from "./sessions/fake-signer.js";
+import { fakeMetadataFetcher, fakeRelayStates, fakeSaml, fakeSsoProviders } from "./sso/fake-sso.js";
 import { fakeDeliveries, fakeMailer, fakeSms } from "./verification/fake-senders.js";
 
 /** A limiter that allows each key once. */
@@ -105,6 +106,12 @@ export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): Auth
       dynamicRegistrationPer5Min: 10,
     },
     customProviders: { enabled: true, maxProviders: 0 },
+    saml: {
+      enabled: true,
+      relayStateValidityMs: 120_000,
+      rateLimitSsoPer5Min: 30,
+      rateLimitAssertionPer5Min: 15,
+    },
     ...overrides,
   };
 }
@@ -136,6 +143,11 @@ export function fakeDeps(settings: Partial<AuthSettings> = {}) {
     settings: defaultAuthSettings(settings),
     idTokens: fakeIdTokens(),
     providerEndpoints: fakeProviderEndpoints(),
+    ssoProviders: fakeSsoProviders(),
+    relayStates: fakeRelayStates(),
+    saml: fakeSaml(),
+    samlMetadata: fakeMetadataFetcher(),
+    samlAssertions: onceEach(),
   } satisfies AuthDeps;
   return deps;
 }

@@ -38,6 +38,7 @@ export * from "./sessions/fake-signer.js";
 export * from "./sessions/locks.contract.js";
 export * from "./sessions/refresh-tokens.contract.js";
 export * from "./sessions/session-store.contract.js";
+export * from "./sso/fake-sso.js";
 export * from "./store.contract.js";
 export * from "./verification/fake-one-time-tokens.js";
 export * from "./verification/fake-quota.js";

@@ -65,10 +65,14 @@ describe("unknownNameWarnings", () => {
 
   it("names no look-alike for a GoTrue setting this server lacks (LOG_FIELDS is not LOG_FILE)", () => {
     expect(
-      warnings({ GOTRUE_LOG_FIELDS: "a=b", GOTRUE_RATE_LIMIT_SSO: "30", GOTRUE_JWT_KEY_ID: "k1" }),
+      warnings({
+        GOTRUE_LOG_FIELDS: "a=b",
+        GOTRUE_RATE_LIMIT_ANONYMOUS_USERS: "30",
+        GOTRUE_JWT_KEY_ID: "k1",
+      }),
     ).toEqual([
       "GOTRUE_LOG_FIELDS is not read (GoTrue's name), and this server has no equivalent of it",
-      "GOTRUE_RATE_LIMIT_SSO is not read (GoTrue's name), and this server has no equivalent of it",
+      "GOTRUE_RATE_LIMIT_ANONYMOUS_USERS is not read (GoTrue's name), and this server has no equivalent of it",
       "GOTRUE_JWT_KEY_ID is not read (GoTrue's name), and this server has no equivalent of it",
     ]);
   });

@@ -20,6 +20,7 @@ import { serverModule } from "./server/index.js";
 import { sessionsModule } from "./sessions/index.js";
 import { signupModule } from "./signup/index.js";
 import { smsModule } from "./sms/index.js";
+import { ssoModule } from "./sso/index.js";
 import { telemetryModule } from "./telemetry/index.js";
 import { verificationModule } from "./verification/index.js";
 import { web3Module } from "./web3/index.js";
@@ -53,4 +54,5 @@ export const MODULES: readonly HttpModule[] = [
   oauthServerModule,
   web3Module,
   customProvidersModule,
+  ssoModule,
 ];

@@ -16,7 +16,7 @@ export function settingsOf(config: Config): Settings {
     mailer_autoconfirm: config.mailer.autoconfirm,
     phone_autoconfirm: config.sms.autoconfirm,
     sms_provider: config.sms.provider ?? "",
-    saml_enabled: false,
+    saml_enabled: config.saml.enabled,
     passkeys_enabled: config.passkeys.enabled,
   };
 }

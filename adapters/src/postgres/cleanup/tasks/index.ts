@@ -8,6 +8,7 @@ import { mfaChallenges } from "./mfa-challenges.js";
 import { oneTimeTokens } from "./one-time-tokens.js";
 import { refreshTokens } from "./refresh-tokens.js";
 import { requestLimits, sendCapWindows } from "./request-limits.js";
+import { samlRelayStates } from "./saml-relay-states.js";
 import { unverifiedFactors } from "./unverified-factors.js";
 
 /** What decides which rows are stale: the settings their lifetimes come from. */
@@ -44,6 +45,7 @@ export function cleanupTasks(settings: CleanupSettings): CleanupTask[] {
     oneTimeTokens(settings.oneTimeTokenLifetimeMs),
     oauthAuthorizations,
     webauthnChallenges,
+    samlRelayStates,
     requestLimits,
     sendCapWindows,
     ...(settings.anonymousUsersEnabled ? [anonymousUsers] : []),

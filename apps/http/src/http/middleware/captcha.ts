@@ -16,6 +16,7 @@ export const CAPTCHA_PATHS = [
   "/recover",
   "/resend",
   "/passkeys/authentication/options",
+  "/sso",
 ] as const;
 
 /** Grants that continue a session or flow already begun, which the reference does not guard. */

@@ -77,4 +77,12 @@ export const ENDPOINTS: Endpoint[] = [
   ["GET", "/admin/custom-providers/:identifier"],
   ["PUT", "/admin/custom-providers/:identifier"],
   ["DELETE", "/admin/custom-providers/:identifier"],
+  ["POST", "/sso"],
+  ["GET", "/sso/saml/metadata"],
+  ["POST", "/sso/saml/acs"],
+  ["GET", "/admin/sso/providers"],
+  ["POST", "/admin/sso/providers"],
+  ["GET", "/admin/sso/providers/:idp_id"],
+  ["PUT", "/admin/sso/providers/:idp_id"],
+  ["DELETE", "/admin/sso/providers/:idp_id"],
 ].map(([method, path]) => ({ method: method as string, path: path as string }));

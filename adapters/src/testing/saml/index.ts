@@ -1,0 +1,11 @@
+export { type IdpKey, type ResponseSpec, responseXml, signedResponse } from "./saml-response.js";
+export { signElement } from "./signing.js";
+export {
+  type Answer,
+  idpMetadataXml,
+  newIdpKey,
+  postedForm,
+  type ReceivedRequest,
+  startTestIdp,
+  type TestIdp,
+} from "./test-idp.js";

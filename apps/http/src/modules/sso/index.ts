@@ -1,0 +1,38 @@
+import * as saml from "../../config/sections/saml.js";
+import { sectionOf } from "../../config/sections/section.js";
+import { adminSsoRoutes } from "../../routes/sso/admin-providers.js";
+import { adminSsoOperations } from "../../routes/sso/admin-providers.openapi.js";
+import { ssoRoutes } from "../../routes/sso/sso.js";
+import { ssoOperations } from "../../routes/sso/sso.openapi.js";
+import { samlPortsOf } from "../../wiring/saml.js";
+import type { HttpModule } from "../module.js";
+import { routesOf } from "../module.js";
+
+/** SAML 2.0 single sign-on: SP-initiated and IdP-initiated sign-in, the SP metadata, the admin's providers. */
+export const ssoModule: HttpModule = {
+  name: "sso",
+  section: sectionOf(saml),
+  settings: (config) => saml.samlSettings(config),
+  ports: (ctx) => samlPortsOf(ctx),
+  routes: (ctx) => routesOf(ssoRoutes(ctx.auth, ctx.rateLimit), adminSsoRoutes(ctx.auth)),
+  statuses: {
+    saml_provider_disabled: 404,
+    sso_provider_not_found: 404,
+    sso_provider_disabled: 404,
+    saml_idp_not_found: 404,
+    saml_relay_state_not_found: 404,
+    saml_relay_state_expired: 422,
+    saml_assertion_no_user_id: 400,
+    saml_assertion_no_email: 400,
+    saml_metadata_fetch_failed: 400,
+    sso_domain_already_exists: 400,
+    saml_entity_id_mismatch: 400,
+    saml_idp_already_exists: 422,
+    user_sso_managed: 422,
+  },
+  failureStatuses: {
+    // ssoadmin.go: a provider write that clashes is 422 `conflict` (409 elsewhere).
+    ssoResourceIdTaken: 422,
+  },
+  operations: [...ssoOperations, ...adminSsoOperations],
+};

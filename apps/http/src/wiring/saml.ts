@@ -1,0 +1,63 @@
+import {
+  postgresLimiterStore,
+  postgresRelayStates,
+  postgresSsoProviders,
+  readSpPrivateKey,
+  samlMetadataFetcher,
+  samlServiceProvider,
+} from "@authsvc/adapters";
+import { type AuthDeps, SAML_ASSERTION_MEMORY_SECONDS, type SamlServiceProvider } from "@authsvc/core";
+import type { WiringContext } from "../modules/module.js";
+import { ensureDevSamlKey } from "./dev-saml-key.js";
+
+/** With SAML off the use cases refuse before reaching the protocol: nothing here is ever called. */
+function samlOff(): SamlServiceProvider {
+  const off = () => {
+    throw new Error("SAML is disabled");
+  };
+  return { rotating: false, metadata: off, readMetadata: off, authnRequest: off, issuerOf: off, verify: off };
+}
+
+/**
+ * The SSO ports: providers and relay states in the database, the service provider (@node-saml) with
+ * the configured key (embedded mode: one generated and kept in the data folder), the metadata fetcher,
+ * and the record of assertion IDs already used, in the shared request-limit table.
+ */
+export function samlPortsOf(
+  ctx: WiringContext,
+): Pick<AuthDeps, "ssoProviders" | "relayStates" | "saml" | "samlMetadata" | "samlAssertions"> {
+  const { config, sql } = ctx;
+  const namespace = config.db.namespace;
+  const saml = config.saml;
+  let provider: SamlServiceProvider = samlOff();
+  if (saml.enabled) {
+    const key =
+      saml.privateKey ?? (saml.devKeyDir !== undefined ? ensureDevSamlKey(saml.devKeyDir) : undefined);
+    if (key === undefined) throw new Error("SAML_PRIVATE_KEY is required");
+    provider = samlServiceProvider({
+      externalUrl: saml.externalUrl ?? config.api.externalUrl,
+      key: readSpPrivateKey(key),
+      nextKey: saml.privateKeyNext === undefined ? undefined : readSpPrivateKey(saml.privateKeyNext),
+      allowEncryptedAssertions: saml.allowEncryptedAssertions,
+    });
+  }
+  const limits = postgresLimiterStore(sql, {
+    namespace,
+    onStoreError: (error) =>
+      ctx.logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        "assertion store unreachable: this instance remembers the SAML assertions it saw alone",
+      ),
+  });
+  return {
+    ssoProviders: postgresSsoProviders(sql, { namespace }),
+    relayStates: postgresRelayStates(sql, { namespace }),
+    saml: provider,
+    samlMetadata: samlMetadataFetcher({ allowPrivateAddresses: saml.metadataAllowPrivateAddresses }),
+    samlAssertions: limits.limiter({
+      name: "saml_assertion",
+      points: 1,
+      durationSec: SAML_ASSERTION_MEMORY_SECONDS,
+    }),
+  };
+}
