@@ -139,6 +139,26 @@ describe("GET /admin/users", () => {
     expect((await list("filter=")).total).toBe(await countedUsers());
   });
 
+  it("counts a filter's matches up to 1,000, and past that as far as the page served", async () => {
+    await ns.sql`
+      insert into ${users()} (id, aud, role, email, created_at)
+      select gen_random_uuid(), 'authenticated', 'authenticated', 'many-' || g || '@example.com',
+        now() - g * interval '1 second'
+      from generate_series(1, 1200) g
+    `;
+    const first = await list("filter=many-&per_page=50");
+    expect(first.emails.slice(0, 2)).toEqual(["many-1@example.com", "many-2@example.com"]);
+    expect(first.total).toBe(1000);
+    const page21 = await list("filter=many-&page=21&per_page=50");
+    expect(page21.emails[0]).toBe("many-1001@example.com");
+    expect(page21.total).toBe(1050);
+    const last = await list("filter=many-&page=24&per_page=50");
+    expect(last).toMatchObject({ total: 1200 });
+    expect(last.emails.at(-1)).toBe("many-1200@example.com");
+    expect((await list("filter=many-&page=25&per_page=50")).emails).toEqual([]);
+    await ns.sql`delete from ${users()} where email like 'many-%'`;
+  });
+
   it("answers hostile filters with a list or a clear 4xx, never a 500", async () => {
     const hostile = ["%00", "%ff%fe", "a%00b", "x".repeat(6000), "%25%25%25", "%5C", "'%3B--", "%E2%80%AE"];
     for (const filter of hostile) {

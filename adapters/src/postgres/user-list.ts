@@ -105,13 +105,10 @@ export function listUsers(
       order by f.created_at desc, f.id desc
     `;
     const first = rows[0];
-    if (!first) {
-      // An empty page carries no count (past the end, or limit 0).
-      const [count] = await sql`select count(*)::bigint as total from (${upToCap}) m`;
-      return { users: [], total: Number(count?.total ?? 0) };
-    }
-    const total = Number(first.total);
-    if (cap === null || total < cap) return { users: rows.map(withIdentities), total };
+    // An empty page carries no count (past the end, past the cap, or limit 0).
+    const [count] = first ? [first] : await sql`select count(*)::bigint as total from (${upToCap}) m`;
+    const total = Number(count?.total ?? 0);
+    if (cap === null || total < cap || limit === 0) return { users: rows.map(withIdentities), total };
     // More matches than the cap: those counted are not all, so the page is taken from every match.
     const page = await pageOf(sql`
       select id, created_at from ${users} where ${matching}

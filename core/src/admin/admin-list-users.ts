@@ -18,7 +18,7 @@ export interface UserPage {
  * and costs nothing; a filter's matches must be counted, and a filter as broad as `@` would count every
  * user on every request.
  */
-export const FILTERED_COUNT_LIMIT = 10_000;
+export const FILTERED_COUNT_LIMIT = 1_000;
 
 /**
  * Lists users newest first (`GET /admin/users`): page 1 and 50 a page by default, at most 1000 a

@@ -25,7 +25,7 @@ export const adminUserOperations: readonly Operation[] = [
         name: "filter",
         description:
           "Only users whose email or `user_metadata.full_name` contains this text (case-insensitive; " +
-          "`%` and `_` are plain characters). `X-Total-Count` then counts at most 10,000 matches.",
+          "`%` and `_` are plain characters). `X-Total-Count` then counts at most 1,000 matches.",
       },
     ],
     responses: { 200: { description: "One page of users.", body: ref("UserList"), headers: PAGE_HEADERS } },

@@ -304,6 +304,14 @@ export function describeUserRepositoryContract(name: string, makeStore: MakeStor
           countLimit: 3,
         });
         expect({ shown: page.users.length, total: page.total }).toEqual({ shown: 2, total: 3 });
+        const pastLimit = await users().list({
+          offset: 3,
+          limit: 5,
+          aud: "authenticated",
+          filter: "match-",
+          countLimit: 3,
+        });
+        expect({ shown: pastLimit.users.length, total: pastLimit.total }).toEqual({ shown: 2, total: 3 });
         const all = await users().list({ offset: 0, limit: 2, aud: "authenticated", filter: "match-" });
         expect(all.total).toBe(5);
       });
