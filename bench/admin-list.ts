@@ -1,12 +1,15 @@
 /**
  * The `admin` extra of `npm run bench`: `GET /admin/users` on the populated database, with a
- * service-role token, at a few concurrent connections: the first page, page 1,000 (50 a page) and the
- * last page, each its p50 and p99, and whether `X-Total-Count` equals `count(*)` of the users table at
+ * service-role token, at a few concurrent connections: the first page, page 1,000 (50 a page), the
+ * last page and three filters (and `/health`, the floor), each its p50 and p99, and whether `X-Total-Count` equals `count(*)` of the users table at
  * that moment (no sign-up runs meanwhile). Target: p99 ≤ 50 ms at a million users.
  */
 import autocannon from "autocannon";
 import { SignJWT } from "jose";
 import postgres from "postgres";
+
+/** The `filter` values measured (a population address is `population-<n>@example.com`). */
+const FILTERS = ["4242", "population-4242", "example.com"];
 
 export interface AdminListResult {
   page: string;
@@ -56,8 +59,18 @@ export async function adminList(options: {
   }
   const lastPage = Math.max(1, Math.ceil(users / 50));
   const pages: AdminListResult[] = [];
-  for (const page of [1, 1000, lastPage]) {
-    const path = `/admin/users?page=${page}&per_page=50`;
+  const queries: [string, string][] = [
+    // The floor on this machine at this moment: a constant answer, measured the same way.
+    ["/health (floor)", ""],
+    ["1", "page=1&per_page=50"],
+    ["1000", "page=1000&per_page=50"],
+    [`${lastPage} (last)`, `page=${lastPage}&per_page=50`],
+    // Filters: part of one population address (a few hundred matches), the whole distinctive part
+    // (which shares eleven trigrams with every address), and one every user matches (count capped).
+    ...FILTERS.map((filter): [string, string] => [`filter=${filter}`, `filter=${filter}&per_page=50`]),
+  ];
+  for (const [page, query] of queries) {
+    const path = query ? `/admin/users?${query}` : "/health";
     const r = await autocannon({
       url: `${options.url}${path}`,
       headers,
@@ -65,7 +78,7 @@ export async function adminList(options: {
       duration: options.durationS,
     });
     pages.push({
-      page: page === lastPage ? `${page} (last)` : String(page),
+      page,
       p50: r.latency.p50,
       p99: r.latency.p99,
       rps: r.requests.average,

@@ -20,6 +20,7 @@ import {
   userColumns,
   userFromRow,
 } from "./rows.js";
+import { listUsers } from "./user-list.js";
 
 /** The accounts slice's repositories (users, identities, audit log) on `sql`; factors come from mfa-store.ts. */
 export function postgresAccountsRepositories(
@@ -207,32 +208,7 @@ export function postgresUserRepository(sql: Queryable, options: RepositoryOption
       return result.count > 0;
     },
 
-    async list({ offset, limit, aud }) {
-      const audience = aud === undefined ? sql`` : sql`where aud = ${aud}`;
-      // The page first (from the creation-order index: it reads offset + limit entries), then the
-      // identities of that page only, and the total counted once, apart (a count over the page's rows,
-      // `count(*) over ()`, would fetch and sort every matching row for any page).
-      const rows = await sql`
-        select
-          u.*,
-          ${identitiesOfU},
-          (select count(*) from ${users} ${audience}) as total
-        from (
-          select *
-          from ${users}
-          ${audience}
-          order by created_at desc, id desc
-          limit ${limit}
-          offset ${offset}
-        ) u
-        order by u.created_at desc, u.id desc
-      `;
-      const first = rows[0];
-      if (first) return { users: rows.map(withIdentities), total: Number(first.total) };
-      // An empty page carries no total (past the end, or limit 0): count separately.
-      const [count] = await sql`select count(*)::int as total from ${users} ${audience}`;
-      return { users: [], total: count?.total ?? 0 };
-    },
+    list: listUsers(sql, options.namespace, { identitiesOfU, withIdentities }),
   };
 }
 

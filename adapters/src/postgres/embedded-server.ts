@@ -3,6 +3,7 @@ import { mkdir, readdir } from "node:fs/promises";
 import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import {
   AUTHENTICATION_TIMEOUT_MS,
   MAX_PASSWORD_MESSAGE_LENGTH,
@@ -153,7 +154,8 @@ export async function startEmbeddedPostgres(options: {
   } else {
     await mkdir(pgdata, { recursive: true });
   }
-  const db = new ProtocolOnlyPGlite({ dataDir: pgdata });
+  // pg_trgm: the trigram indexes of the admin list's filter (migration 0021).
+  const db = new ProtocolOnlyPGlite({ dataDir: pgdata, extensions: { pg_trgm } });
   await db.waitReady;
   const created = exists ? "existing" : template ? "template" : "initdb";
 

@@ -14,19 +14,42 @@ export interface UserPage {
 }
 
 /**
+ * How many users a filtered list counts at most. The total of the whole audience is kept by the store
+ * and costs nothing; a filter's matches must be counted, and a filter as broad as `@` would count every
+ * user on every request.
+ */
+export const FILTERED_COUNT_LIMIT = 1_000;
+
+/**
  * Lists users newest first (`GET /admin/users`): page 1 and 50 a page by default, at most 1000 a
  * page. Newest first matters: the official client's tests look for a just-created user on the default
  * first page of a database that keeps growing. Like the reference, only users of one audience are
  * listed: `aud` when given (the `X-JWT-AUD` header), else the configured one.
+ *
+ * `filter`, as the reference's: only users whose email or `user_metadata.full_name` contains it
+ * (here case-insensitive for both, and `%` and `_` match themselves, not any text). The total of a
+ * filtered list is exact up to {@link FILTERED_COUNT_LIMIT} matches; past that it is a lower bound:
+ * that limit, or the users up to the end of the page served when that is more.
  */
 export async function adminListUsers(
   deps: Pick<AdminDeps, "store" | "settings">,
-  input: { page?: number; perPage?: number; aud?: string },
+  input: { page?: number; perPage?: number; aud?: string; filter?: string },
 ): Promise<Result<UserPage>> {
   const window = pageWindow(input);
   if (!window.ok) return window;
   const { page, perPage, offset } = window.value;
   const aud = input.aud || deps.settings.jwt.aud;
-  const { users, total } = await deps.store.users.list({ offset, limit: perPage, aud });
+  if (!input.filter) {
+    const { users, total } = await deps.store.users.list({ offset, limit: perPage, aud });
+    return ok({ users, total, page, perPage, aud });
+  }
+  const { users, total: counted } = await deps.store.users.list({
+    offset,
+    limit: perPage,
+    aud,
+    filter: input.filter,
+    countLimit: FILTERED_COUNT_LIMIT,
+  });
+  const total = users.length > 0 ? Math.max(counted, offset + users.length) : counted;
   return ok({ users, total, page, perPage, aud });
 }

@@ -19,7 +19,15 @@ export const adminUserOperations: readonly Operation[] = [
     path: "/admin/users",
     summary: "Lists users, newest first.",
     access: "admin",
-    query: PAGE_QUERY,
+    query: [
+      ...PAGE_QUERY,
+      {
+        name: "filter",
+        description:
+          "Only users whose email or `user_metadata.full_name` contains this text (case-insensitive; " +
+          "`%` and `_` are plain characters). `X-Total-Count` then counts at most 1,000 matches.",
+      },
+    ],
     responses: { 200: { description: "One page of users.", body: ref("UserList"), headers: PAGE_HEADERS } },
   },
   {

@@ -79,9 +79,11 @@ export const adminUserRoutes = (deps: AuthDeps) => {
     .get("/admin/users", admin, async (c) => {
       const page = pageParam(c.req.query("page"), 1);
       const perPage = pageParam(c.req.query("per_page"), 50);
-      const list = unwrap(await adminListUsers(c.get("deps"), { page, perPage }));
+      const filter = c.req.query("filter") ?? "";
+      const list = unwrap(await adminListUsers(c.get("deps"), { page, perPage, filter }));
       c.header("x-total-count", String(list.total));
-      c.header("link", linkHeader("/admin/users", list));
+      // The next and last pages keep the filter.
+      c.header("link", linkHeader("/admin/users", list, filter ? { filter } : {}));
       return c.json({ users: list.users.map(userJson), aud: deps.settings.jwt.aud });
     })
     .post("/admin/users", admin, async (c) => {

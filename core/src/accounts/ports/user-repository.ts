@@ -21,10 +21,17 @@ export interface UserRepository {
   update(user: User): Promise<"updated" | "duplicate_email" | "duplicate_phone" | "not_found">;
   /** Deletes the user and, by cascade, identities, sessions and refresh tokens. */
   delete(id: string): Promise<boolean>;
-  /** Newest first (created_at desc, then id), with the total count. */
+  /**
+   * Newest first (created_at desc, then id), with the total count: of the audience's users (of all
+   * users without `aud`), exact. With `filter`, only users whose email or `user_metadata.full_name`
+   * contains it (case-insensitive; `%`, `_` and `\` are plain characters), and the total counts
+   * them up to `countLimit` only: `min(matches, countLimit)`.
+   */
   list(options: {
     offset: number;
     limit: number;
     aud?: string;
+    filter?: string;
+    countLimit?: number;
   }): Promise<{ users: UserWithIdentities[]; total: number }>;
 }

@@ -51,11 +51,17 @@ export function fakeUsers(t: FakeTables): UserRepository {
       for (const [k, c] of t.webauthnChallenges) if (c.userId === id) t.webauthnChallenges.delete(k);
       return t.users.delete(id);
     },
-    list: async ({ offset, limit, aud }) => {
+    list: async ({ offset, limit, aud, filter, countLimit = Number.POSITIVE_INFINITY }) => {
+      const needle = filter?.toLowerCase() ?? "";
+      const matches = (u: User) =>
+        (u.email ?? "").toLowerCase().includes(needle) ||
+        (typeof u.userMetadata.full_name === "string" &&
+          u.userMetadata.full_name.toLowerCase().includes(needle));
       const all = [...t.users.values()]
-        .filter((u) => aud === undefined || u.aud === aud)
+        .filter((u) => (aud === undefined || u.aud === aud) && (!needle || matches(u)))
         .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
-      return { users: all.slice(offset, offset + limit).map(withIdentities), total: all.length };
+      const total = needle ? Math.min(all.length, countLimit) : all.length;
+      return { users: all.slice(offset, offset + limit).map(withIdentities), total };
     },
   };
 }

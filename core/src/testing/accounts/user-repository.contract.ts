@@ -230,6 +230,91 @@ export function describeUserRepositoryContract(name: string, makeStore: MakeStor
         expect(page).toEqual({ users: [{ ...other, identities: [] }], total: 1 });
         expect(await users().list({ offset: 0, limit: 10, aud: "nobody" })).toEqual({ users: [], total: 0 });
       });
+
+      it("pages from either end alike: every window of the list, in order, with the total", async () => {
+        const { store } = harness();
+        const seeded: User[] = [];
+        for (let n = 1; n <= 7; n++) seeded.push(await seedUser(store, aUser({ createdAt: at(n) })));
+        const newestFirst = seeded.reverse().map((u) => u.id);
+        for (let offset = 0; offset <= 8; offset++) {
+          for (const limit of [1, 2, 3, 7]) {
+            const page = await users().list({ offset, limit, aud: "authenticated" });
+            expect({ offset, limit, ids: page.users.map((u) => u.id), total: page.total }).toEqual({
+              offset,
+              limit,
+              ids: newestFirst.slice(offset, offset + limit),
+              total: 7,
+            });
+          }
+        }
+      });
+
+      it("counts users added, removed and moved to another audience", async () => {
+        const { store } = harness();
+        const total = async (aud: string) => (await users().list({ offset: 0, limit: 1, aud })).total;
+        const kept = await seedUser(store, aUser({ aud: "authenticated" }));
+        const gone = await seedUser(store, aUser({ aud: "authenticated" }));
+        const moved = await seedUser(store, aUser({ aud: "authenticated" }));
+        expect(await total("authenticated")).toBe(3);
+        expect(await users().delete(gone.id)).toBe(true);
+        expect(await users().update({ ...moved, aud: "other-app" })).toBe("updated");
+        expect(await users().update({ ...kept, email: "kept@example.com" })).toBe("updated");
+        expect(await total("authenticated")).toBe(1);
+        expect(await total("other-app")).toBe(1);
+        expect((await users().list({ offset: 0, limit: 10 })).total).toBe(2);
+      });
+
+      it("filters on a substring of the email or the full name, case-insensitive, wildcards as plain text", async () => {
+        const { store } = harness();
+        const ada = await seedUser(store, aUser({ email: "ada.lovelace@example.com", createdAt: at(1) }));
+        const byName = await seedUser(
+          store,
+          aUser({
+            email: "x1@example.org",
+            userMetadata: { full_name: "Grace LOVELACE-Hopper" },
+            createdAt: at(2),
+          }),
+        );
+        const percent = await seedUser(store, aUser({ email: "100%_sure@example.com", createdAt: at(3) }));
+        await seedUser(store, aUser({ email: "other@example.com", userMetadata: { name: "lovelace" } }));
+        await seedUser(store, aUser({ aud: "other-app", email: "lovelace@other.example" }));
+        const ids = async (filter: string, offset = 0, limit = 10) => {
+          const page = await users().list({ offset, limit, aud: "authenticated", filter, countLimit: 100 });
+          return { ids: page.users.map((u) => u.id), total: page.total };
+        };
+        expect(await ids("LoveLace")).toEqual({ ids: [byName.id, ada.id], total: 2 });
+        expect(await ids("lovelace", 1, 1)).toEqual({ ids: [ada.id], total: 2 });
+        expect(await ids("lovelace", 2, 1)).toEqual({ ids: [], total: 2 });
+        expect(await ids("%_")).toEqual({ ids: [percent.id], total: 1 });
+        expect(await ids("0%")).toEqual({ ids: [percent.id], total: 1 });
+        expect(await ids("_")).toEqual({ ids: [percent.id], total: 1 });
+        expect(await ids("ada%lovelace")).toEqual({ ids: [], total: 0 });
+        expect(await ids("a\\b")).toEqual({ ids: [], total: 0 });
+        expect(await ids("nobody-matches-this")).toEqual({ ids: [], total: 0 });
+      });
+
+      it("counts a filter's matches up to the count limit only", async () => {
+        const { store } = harness();
+        for (let n = 1; n <= 5; n++) await seedUser(store, aUser({ email: `match-${n}@example.com` }));
+        const page = await users().list({
+          offset: 0,
+          limit: 2,
+          aud: "authenticated",
+          filter: "match-",
+          countLimit: 3,
+        });
+        expect({ shown: page.users.length, total: page.total }).toEqual({ shown: 2, total: 3 });
+        const pastLimit = await users().list({
+          offset: 3,
+          limit: 5,
+          aud: "authenticated",
+          filter: "match-",
+          countLimit: 3,
+        });
+        expect({ shown: pastLimit.users.length, total: pastLimit.total }).toEqual({ shown: 2, total: 3 });
+        const all = await users().list({ offset: 0, limit: 2, aud: "authenticated", filter: "match-" });
+        expect(all.total).toBe(5);
+      });
     });
   });
 }
