@@ -33,6 +33,15 @@ export const pinning = (() => {
   }
 })();
 
+/**
+ * Gives a process started from this one (pinned to core 1) every core back, as PostgreSQL has: a
+ * PgBouncer on the load generator's core would measure autocannon's appetite, not the pooler.
+ */
+export function unpin(pid: number): void {
+  if (!pinning) return;
+  execFileSync("taskset", ["-a", "-cp", `0-${availableParallelism() - 1}`, String(pid)], { stdio: "ignore" });
+}
+
 export interface Server {
   child: ChildProcess;
   url: string;

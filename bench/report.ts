@@ -60,15 +60,44 @@ export function summary(row: Row) {
   };
 }
 
+/**
+ * With --pgbouncer: for each scenario and concurrency, the pair through PgBouncer against the direct
+ * pair of the same rounds — the median of the per-round quotients of their req/s ratios, and the
+ * quotient of their CPU ratios (target: within 15%, i.e. at least 0.85).
+ */
+export function pooledAgainstDirect(rows: Row[]) {
+  const pooled = rows.filter((r) => r.scenario.endsWith(POOLED));
+  return pooled.flatMap((p) => {
+    const direct = rows.find(
+      (r) => r.scenario === p.scenario.slice(0, -POOLED.length) && r.connections === p.connections,
+    );
+    if (!direct) return [];
+    const ratio = (row: Row, i: number) =>
+      (row.ours[i]?.rps ?? Number.NaN) / (row.base[i]?.rps ?? Number.NaN);
+    const quotients = p.ours.map((_, i) => ratio(p, i) / ratio(direct, i));
+    return [
+      {
+        scenario: direct.scenario,
+        connections: p.connections,
+        rpsQuotient: median(quotients),
+        quotients,
+        cpuQuotient: summary(p).cpuRatio / summary(direct).cpuRatio,
+      },
+    ];
+  });
+}
+export const POOLED = " (PgBouncer)";
+
 export function report(
   dbUrl: string,
   bareRows: { connections: number; rps: number; p99: number }[],
   summaries: ReturnType<typeof summary>[],
   extras: Record<string, unknown>,
+  pooled: ReturnType<typeof pooledAgainstDirect> = [],
 ) {
   const n = (x: number, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : "-");
   console.log(
-    `\nauthsvc benchmark: ${ROUNDS} interleaved rounds × ${DURATION_S}s, medians; PostgreSQL with ${POPULATION} other users${PGBOUNCER ? ", through PgBouncer (transaction mode)" : ""}; ${pinning ? "servers on core 0, load generator on core 1" : "no core pinning"}\n`,
+    `\nauthsvc benchmark: ${ROUNDS} interleaved rounds × ${DURATION_S}s, medians; PostgreSQL with ${POPULATION} other users${PGBOUNCER ? "; a second pair through PgBouncer (transaction mode)" : ""}; ${pinning ? "servers on core 0, load generator on core 1" : "no core pinning"}\n`,
   );
   for (const b of bareRows)
     console.log(`(a) bare route @${b.connections}: ${n(b.rps)} req/s, p99 ${n(b.p99)} ms`);
@@ -88,6 +117,15 @@ export function report(
       "\nratio: median over rounds of req/s ÷ the baseline's in the same round; CPU µs/req: CPU time per answered request of the server process and of its PostgreSQL backends; CPU ratio: the baseline's total ÷ ours — steadier than req/s on a shared machine",
     );
   }
+  if (pooled.length) {
+    console.log("\n| through PgBouncer ÷ direct | conns | req/s ratio | per round | CPU ratio |");
+    console.log("| --- | ---: | ---: | --- | ---: |");
+    for (const q of pooled) {
+      console.log(
+        `| ${q.scenario} | ${q.connections} | ${n(q.rpsQuotient, 2)} | ${q.quotients.map((x) => n(x, 2)).join(" / ")} | ${n(q.cpuQuotient, 2)} |`,
+      );
+    }
+  }
   for (const [name, value] of Object.entries(extras)) console.log(`${name}: ${JSON.stringify(value)}`);
   if (args.has("json")) {
     const dir = join(root, "bench", "results");
@@ -95,7 +133,7 @@ export function report(
     const file = join(dir, `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
     writeFileSync(
       file,
-      `${JSON.stringify({ at: new Date().toISOString(), database: dbUrl.replace(/\/\/[^@]*@/, "//"), rounds: ROUNDS, durationS: DURATION_S, population: POPULATION, pgbouncer: PGBOUNCER, pinning, bare: bareRows, scenarios: summaries, extras }, null, 2)}\n`,
+      `${JSON.stringify({ at: new Date().toISOString(), database: dbUrl.replace(/\/\/[^@]*@/, "//"), rounds: ROUNDS, durationS: DURATION_S, population: POPULATION, pgbouncer: PGBOUNCER, pinning, bare: bareRows, scenarios: summaries, pooledAgainstDirect: pooled, extras }, null, 2)}\n`,
     );
     console.log(`\nJSON: ${file}`);
   }

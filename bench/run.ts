@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { startPgBouncer } from "../test/support/pgbouncer.js";
+import { type PgBouncer, startPgBouncer } from "../test/support/pgbouncer.js";
 import { populate } from "../test/support/population.js";
 import { adminList } from "./admin-list.js";
 import { decay, mixed, rss, start } from "./extras.js";
@@ -30,12 +30,20 @@ import {
   type Server,
   startServer,
   stop,
+  unpin,
 } from "./processes.js";
-import { type Row, report, type Scenario, summary } from "./report.js";
+import { POOLED, pooledAgainstDirect, type Row, report, summary } from "./report.js";
+import { post, scenariosOf } from "./scenarios.js";
 import { compareGetUser, otlpSink, telemetryEnv, type Variant } from "./telemetry.js";
 
-async function measure(pid: number, options: autocannon.Options, application?: string): Promise<Measured> {
-  const backends = application ? backendPids(application) : [];
+async function measure(
+  pid: number,
+  options: autocannon.Options,
+  application?: string,
+  pooler?: PgBouncer,
+): Promise<Measured> {
+  // Through PgBouncer, the pooler's CPU is part of the database's share.
+  const backends = [...(application ? backendPids(application) : []), ...(pooler ? [pooler.pid] : [])];
   if (process.env.BENCH_DEBUG) log(`backends of ${application}: ${backends.join(" ")}`);
   const dbCpu = () => backends.reduce((sum, p) => sum + (cpuMicros(p) || 0), 0);
   const cpuBefore = cpuMicros(pid);
@@ -52,74 +60,16 @@ async function measure(pid: number, options: autocannon.Options, application?: s
   };
 }
 
-async function post(url: string, body: unknown): Promise<Record<string, string>> {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as Record<string, string>;
-}
-
-const json = { "content-type": "application/json" };
-
-/**
- * A refresh load: each in-flight request takes one live token of its own session and puts the
- * answer's token back, so every request is a real rotation. Tokens lost when a run stops mid-request
- * are replaced by `seed` before the next run.
- */
-function refreshLoad(seed: () => Promise<string>) {
-  const pool: string[] = [];
-  return async (url: string, connections: number): Promise<autocannon.Options> => {
-    const missing = connections - pool.length;
-    // A seed that times out on a loaded machine is tried again, not the end of the run.
-    const retried = async () => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await seed();
-        } catch (error) {
-          if (attempt >= 5) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
-        }
-      }
-    };
-    const seeded = await Promise.all(Array.from({ length: Math.max(0, missing) }, retried));
-    pool.push(...seeded);
-    return {
-      url,
-      connections,
-      requests: [
-        {
-          method: "POST",
-          headers: json,
-          setupRequest: (req) => ({ ...req, body: JSON.stringify({ refresh_token: pool.shift() }) }),
-          onResponse: (status, body) => {
-            if (status === 200) pool.push((JSON.parse(body) as { refresh_token: string }).refresh_token);
-          },
-        },
-      ],
-    };
-  };
-}
-
-/** Sign-ups with addresses never used before. */
-function signupLoad(prefix: string) {
-  let n = 0;
-  return (url: string, connections: number): autocannon.Options => ({
-    url,
-    connections,
-    requests: [
-      {
-        method: "POST",
-        headers: json,
-        setupRequest: (req) => ({
-          ...req,
-          body: JSON.stringify({ email: `${prefix}-${Date.now()}-${++n}@example.com`, password: PASSWORD }),
-        }),
-      },
-    ],
-  });
+/** A server pair of the run: the direct one, and with --pgbouncer the one through the poolers. */
+interface MeasuredPair {
+  /** Appended to the scenarios' names. */
+  label: string;
+  ours: Server;
+  base: Server;
+  /** The application names their database connections carry. */
+  oursApp: string;
+  baseApp: string;
+  pooler?: { ours: PgBouncer; base: PgBouncer };
 }
 
 // ---- main -----------------------------------------------------------------------------------------
@@ -136,9 +86,13 @@ async function main() {
     return;
   }
   const db = benchDatabase();
-  const bouncer = PGBOUNCER ? await startPgBouncer(db.url, { poolSize: 20 }) : undefined;
-  // What the servers connect to; the bench itself (population, CPU of the backends) goes direct.
-  const serverDbUrl = bouncer?.url ?? db.url;
+  // With --pgbouncer, a second pair of servers reaches the database through PgBouncer, one for each
+  // server (so that each server connection, and its CPU time, serves one of them), measured in the
+  // same rounds as the direct pair: on a shared machine only ratios taken in the same minute compare.
+  const poolerSize = Number(POOL ?? 10);
+  const bouncer = PGBOUNCER ? await startPgBouncer(db.url, { poolSize: poolerSize }) : undefined;
+  const baseBouncer = PGBOUNCER ? await startPgBouncer(db.url, { poolSize: poolerSize }) : undefined;
+  for (const pooler of [bouncer, baseBouncer]) if (pooler) unpin(pooler.pid);
   const dataDir = mkdtempSync(join(tmpdir(), "authsvc-bench-"));
   const env: Record<string, string> = {
     AUTHSVC_API_HOST: "127.0.0.1",
@@ -150,9 +104,14 @@ async function main() {
     AUTHSVC_SITE_URL: "http://localhost:3000",
     AUTHSVC_API_EXTERNAL_URL: "http://localhost:9999",
     AUTHSVC_JWT_SECRET: SECRET,
-    DATABASE_URL: serverDbUrl,
-    ...(bouncer ? { AUTHSVC_DB_PREPARED_STATEMENTS: "false" } : {}),
+    DATABASE_URL: db.url,
     ...(POOL ? { AUTHSVC_DB_MAX_POOL_SIZE: POOL } : {}),
+  };
+  /** The pooler's address, with the name its backends carry (the bench reads their CPU by it). */
+  const through = (pooler: PgBouncer, application: string) => {
+    const url = new URL(pooler.url);
+    url.searchParams.set("application_name", application);
+    return url.href;
   };
   let server: Server | undefined;
   let bare: Server | undefined;
@@ -168,110 +127,91 @@ async function main() {
       tokensPerSession: Number(args.get("tokens-per-session") ?? 10),
       log,
     });
+    const baseEnv = { JWT_SECRET: SECRET, ...(POOL ? { DB_MAX_POOL_SIZE: POOL } : {}) };
     bare = await startServer(["--import", "tsx", "bench/bare-server.ts"], {
-      DATABASE_URL: serverDbUrl,
-      ...(bouncer ? { DB_PREPARED_STATEMENTS: "false" } : {}),
-      JWT_SECRET: SECRET,
-      ...(POOL ? { DB_MAX_POOL_SIZE: POOL } : {}),
+      ...baseEnv,
+      DATABASE_URL: db.url,
     });
-    const baseUrl = bare.url;
     const session = await post(`${ours.url}/signup`, { email: "bench@example.com", password: PASSWORD });
     const token = session.access_token as string;
+    const pairs: MeasuredPair[] = [
+      { label: "", ours, base: bare, oursApp: "authsvc", baseApp: "bench-baseline" },
+    ];
+    if (bouncer && baseBouncer) {
+      // Without named statements: PgBouncer before 1.21 cannot keep them across transactions.
+      const pooledOurs = await startServer(["apps/http/dist/main.js"], {
+        ...env,
+        DATABASE_URL: through(bouncer, "authsvc-pooled"),
+        AUTHSVC_DB_PREPARED_STATEMENTS: "false",
+      });
+      const pooledBase = await startServer(["--import", "tsx", "bench/bare-server.ts"], {
+        ...baseEnv,
+        DATABASE_URL: through(baseBouncer, "bench-baseline-pooled"),
+        DB_PREPARED_STATEMENTS: "false",
+      });
+      extra.push(pooledOurs, pooledBase);
+      pairs.push({
+        label: POOLED,
+        ours: pooledOurs,
+        base: pooledBase,
+        pooler: { ours: bouncer, base: baseBouncer },
+        oursApp: "authsvc-pooled",
+        baseApp: "bench-baseline-pooled",
+      });
+    }
     log(`servers up${pinning ? " (servers on core 0, load on core 1)" : ""}`);
-
-    const oursRefresh = refreshLoad(
-      async () =>
-        (
-          await post(`${ours.url}/token?grant_type=password`, {
-            email: "bench@example.com",
-            password: PASSWORD,
-          })
-        ).refresh_token as string,
+    const loads = pairs.map((p) =>
+      scenariosOf({ label: p.label, ours: p.ours.url, base: p.base.url, token }),
     );
-    const baseRefresh = refreshLoad(
-      async () => (await post(`${baseUrl}/sessions`, { email: "bench@example.com" })).refresh_token as string,
-    );
-    const password = (url: string, connections: number): autocannon.Options => ({
-      url,
-      connections,
-      method: "POST",
-      headers: json,
-      body: JSON.stringify({ email: "bench@example.com", password: PASSWORD }),
-    });
-    const scenarios: Record<string, Scenario> = {
-      user: {
-        name: "GET /user",
-        baseline: "(b) jose verify + PK select",
-        target: 0.6,
-        ours: (connections) => ({
-          url: `${ours.url}/user`,
-          connections,
-          headers: { authorization: `Bearer ${token}` },
-        }),
-        base: (connections) => ({
-          url: `${baseUrl}/user`,
-          connections,
-          headers: { authorization: `Bearer ${token}` },
-        }),
-      },
-      refresh: {
-        name: "refresh grant",
-        baseline: "(c) 3-statement rotation + sign",
-        target: 1.0,
-        ours: (connections) => oursRefresh(`${ours.url}/token?grant_type=refresh_token`, connections),
-        base: (connections) => baseRefresh(`${baseUrl}/refresh`, connections),
-      },
-      password: {
-        name: "password grant",
-        baseline: "(d) argon2id verify + select + insert",
-        target: 0.85,
-        ours: (connections) => password(`${ours.url}/token?grant_type=password`, connections),
-        base: (connections) => password(`${baseUrl}/password`, connections),
-      },
-      signup: {
-        name: "sign-up",
-        baseline: "(e) argon2id hash + inserts",
-        target: 0.8,
-        ours: (connections) => signupLoad("ours")(`${ours.url}/signup`, connections),
-        base: (connections) => signupLoad("base")(`${baseUrl}/signup`, connections),
-      },
-    };
     const chosen = args.has("telemetry") && !args.has("scenarios") ? [] : SCENARIOS;
 
     // (a): the bare route, once per concurrency level, for scale.
     const bareRows: { connections: number; rps: number; p99: number }[] = [];
     for (const connections of chosen.length ? CONNECTIONS : []) {
-      const m = await measure(bare.pid, { url: `${baseUrl}/bare`, connections });
+      const m = await measure(bare.pid, { url: `${bare.url}/bare`, connections });
       bareRows.push({ connections, rps: m.rps, p99: m.p99 });
     }
     for (const connections of CONNECTIONS) {
       for (const key of chosen) {
-        const s = scenarios[key];
-        if (!s) throw new Error(`unknown scenario ${key} (user, refresh, password, signup)`);
-        const row: Row = {
-          scenario: s.name,
-          baseline: s.baseline,
-          connections,
-          target: s.target,
-          ours: [],
-          base: [],
-        };
-        // A short warm-up of each side first: pool connections opened, code compiled.
-        await autocannon({ ...(await s.base(connections)), duration: 1 });
-        await autocannon({ ...(await s.ours(connections)), duration: 1 });
-        for (let round = 0; round < ROUNDS; round++) {
-          // Alternate which of the pair goes first, so neither always follows the other.
-          const pair = [
+        const runs: (() => Promise<unknown>)[] = [];
+        const pairRows: Row[] = [];
+        for (const [i, pair] of pairs.entries()) {
+          const s = loads[i]?.[key];
+          if (!s) throw new Error(`unknown scenario ${key} (user, refresh, password, signup)`);
+          const row: Row = {
+            scenario: s.name + pair.label,
+            baseline: s.baseline,
+            connections,
+            target: s.target,
+            ours: [],
+            base: [],
+          };
+          pairRows.push(row);
+          // A short warm-up of each side first: pool connections opened, code compiled.
+          await autocannon({ ...(await s.base(connections)), duration: 1 });
+          await autocannon({ ...(await s.ours(connections)), duration: 1 });
+          const { pooler } = pair;
+          runs.push(
             async () =>
-              row.base.push(await measure(bare?.pid ?? 0, await s.base(connections), "bench-baseline")),
-            async () => row.ours.push(await measure(ours.pid, await s.ours(connections), "authsvc")),
-          ];
-          for (const run of round % 2 ? pair.reverse() : pair) await run();
-          log(
-            `${s.name} @${connections}, round ${round + 1}: ${row.ours.at(-1)?.rps.toFixed(0)} vs ${row.base.at(-1)?.rps.toFixed(0)} req/s`,
+              row.base.push(
+                await measure(pair.base.pid, await s.base(connections), pair.baseApp, pooler?.base),
+              ),
+            async () =>
+              row.ours.push(
+                await measure(pair.ours.pid, await s.ours(connections), pair.oursApp, pooler?.ours),
+              ),
           );
         }
-        rows.push(row);
+        for (let round = 0; round < ROUNDS; round++) {
+          // Alternate the order of the runs, so that none always follows another.
+          for (const run of round % 2 ? [...runs].reverse() : runs) await run();
+          for (const row of pairRows) {
+            log(
+              `${row.scenario} @${connections}, round ${round + 1}: ${row.ours.at(-1)?.rps.toFixed(0)} vs ${row.base.at(-1)?.rps.toFixed(0)} req/s`,
+            );
+          }
+        }
+        rows.push(...pairRows);
       }
     }
 
@@ -325,12 +265,13 @@ async function main() {
       sink.close();
     }
 
-    report(db.url, bareRows, rows.map(summary), extras);
+    report(db.url, bareRows, rows.map(summary), extras, pooledAgainstDirect(rows));
   } finally {
     for (const s of extra) await stop(s);
     await stop(server);
     await stop(bare);
     await bouncer?.stop();
+    await baseBouncer?.stop();
     db.drop();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(logDir, { recursive: true, force: true });

@@ -3,8 +3,11 @@
  * refresh 20%, password sign-in 5%, sign-up 5% — reporting per minute the answered requests a second,
  * the p99 latency, the errors, the server's RSS and the row count of every table of its schema, then
  * the last five minutes against the first five (targets: req/s and p99 within 10%, RSS flat, every
- * table levelled off). The server runs with its defaults (log level info, cleanup as configured by
- * default).
+ * table levelled off). The server runs with its defaults (log level info, the cleanup on, a pass every
+ * 10 s) except for lifetimes shortened so that a half-hour run reaches the steady state a day of
+ * defaults would (RETENTION below): sessions end 5 min after sign-in and are removed 5 min later, with
+ * their tokens; revoked refresh tokens and audit entries are removed after 5 min. Sign-ups add users,
+ * identities and snapshots for as long as the load runs: those tables grow by construction.
  *
  * Options: --minutes=30, --connections=32 (requests in flight), --population=10000 (other users, as
  * `npm run bench`), --json (also bench/results/soak-<time>.json). Database: BENCH_DATABASE_URL, else
@@ -31,6 +34,13 @@ const POPULATION = Number(args.get("population") ?? 10_000);
 const PASSWORD = "soak-password";
 const SECRET = "a-benchmark-secret-of-at-least-32-characters";
 const log = (line: string) => process.stderr.write(`${line}\n`);
+/** The lifetimes the soak shortens (defaults: no timebox, a day, a day, forever). */
+const RETENTION = {
+  AUTHSVC_SESSIONS_TIMEBOX: "5m",
+  AUTHSVC_CLEANUP_ENDED_SESSION_RETENTION: "5m",
+  AUTHSVC_CLEANUP_REVOKED_TOKEN_RETENTION: "5m",
+  AUTHSVC_AUDIT_LOG_RETENTION: "5m",
+};
 
 function database(): { url: string; drop(): void } {
   if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, drop() {} };
@@ -84,6 +94,8 @@ interface Minute {
   rps: number;
   p99: number;
   errors: number;
+  /** Refreshes answered `session_expired`: the session's timebox passed (expected, not an error). */
+  expired: number;
   rssMb: number;
   rows: Record<string, number>;
 }
@@ -102,6 +114,7 @@ async function main() {
     AUTHSVC_JWT_SECRET: SECRET,
     // One client address sends everything: the per-IP limits would measure themselves.
     AUTHSVC_RATE_LIMIT_TOKEN_REFRESH: "1000000000",
+    ...RETENTION,
     DATABASE_URL: db.url,
   });
   const sql = postgres(db.url, { max: 1, onnotice: () => {} });
@@ -109,9 +122,11 @@ async function main() {
     await populate(db.url, { count: POPULATION, log });
     const first = await post(`${server.url}/signup`, { email: "soak@example.com", password: PASSWORD });
     if (first.status !== 200) throw new Error(`sign-up: ${first.status} ${JSON.stringify(first.body)}`);
-    const accessToken = first.body.access_token as string;
+    // Renewed by every sign-in: the session of an older one ends with the timebox.
+    let accessToken = first.body.access_token as string;
     const tokens: string[] = [];
     let signups = 0;
+    let expired = 0;
     const operations: [number, () => Promise<boolean>][] = [
       [
         0.7,
@@ -130,6 +145,10 @@ async function main() {
           if (!token) return signIn();
           const res = await post(`${server.url}/token?grant_type=refresh_token`, { refresh_token: token });
           if (res.status === 200) tokens.push(res.body.refresh_token as string);
+          if (res.body.error_code === "session_expired") {
+            expired++;
+            return true;
+          }
           return res.status === 200;
         },
       ],
@@ -151,6 +170,7 @@ async function main() {
         email: "soak@example.com",
         password: PASSWORD,
       });
+      if (res.status === 200) accessToken = res.body.access_token as string;
       if (res.status === 200 && tokens.length < 64) tokens.push(res.body.refresh_token as string);
       return res.status === 200;
     }
@@ -189,9 +209,11 @@ async function main() {
           count: sorted.length,
           p99: sorted[Math.floor(sorted.length * 0.99)] ?? Number.NaN,
           errors,
+          expired,
         };
         latencies = [];
         errors = 0;
+        expired = 0;
         const rows: Record<string, number> = {};
         for (const table of tables) {
           const [row] = await sql<{ n: number }[]>`select count(*)::int as n from auth.${sql(table)}`;
@@ -202,12 +224,13 @@ async function main() {
           rps: taken.count / 60,
           p99: taken.p99,
           errors: taken.errors,
+          expired: taken.expired,
           rssMb: rssMb(server.child.pid as number),
           rows,
         };
         minutes.push(m);
         log(
-          `minute ${minute}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99.toFixed(0)} ms, ${m.errors} errors, RSS ${m.rssMb.toFixed(0)} MB, refresh_tokens ${rows.refresh_tokens}, audit_log_entries ${rows.audit_log_entries}`,
+          `minute ${minute}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99.toFixed(0)} ms, ${m.errors} errors, ${m.expired} expired, RSS ${m.rssMb.toFixed(0)} MB, refresh_tokens ${rows.refresh_tokens}, audit_log_entries ${rows.audit_log_entries}`,
         );
       }
     })();
@@ -228,11 +251,16 @@ function report(minutes: Minute[], tables: string[]) {
   console.log(
     `\nauthsvc soak: ${MINUTES} min, ${CONNECTIONS} requests in flight, GET /user 70% / refresh 20% / password 5% / sign-up 5%, ${POPULATION} other users\n`,
   );
-  console.log(`| minute | req/s | p99 ms | errors | RSS MB | ${shown.join(" | ")} |`);
-  console.log(`| ---: | ---: | ---: | ---: | ---: | ${shown.map(() => "---:").join(" | ")} |`);
+  console.log(
+    `${Object.entries(RETENTION)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(" ")}\n`,
+  );
+  console.log(`| minute | req/s | p99 ms | errors | expired | RSS MB | ${shown.join(" | ")} |`);
+  console.log(`| ---: | ---: | ---: | ---: | ---: | ---: | ${shown.map(() => "---:").join(" | ")} |`);
   for (const m of minutes) {
     console.log(
-      `| ${m.minute} | ${n(m.rps)} | ${n(m.p99)} | ${m.errors} | ${n(m.rssMb)} | ${shown.map((t) => m.rows[t] ?? 0).join(" | ")} |`,
+      `| ${m.minute} | ${n(m.rps)} | ${n(m.p99)} | ${m.errors} | ${m.expired} | ${n(m.rssMb)} | ${shown.map((t) => m.rows[t] ?? 0).join(" | ")} |`,
     );
   }
   const span = Math.min(5, Math.floor(minutes.length / 2));

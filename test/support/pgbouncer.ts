@@ -21,6 +21,8 @@ export interface PgBouncer {
   /** `targetUrl` with PgBouncer's host and port. */
   url: string;
   port: number;
+  /** The PgBouncer process (the bench adds its CPU time to the database's). */
+  pid: number;
   /** What PgBouncer logged so far. */
   log(): string;
   stop(): Promise<void>;
@@ -128,6 +130,7 @@ export async function startPgBouncer(
   return {
     url: url.href,
     port,
+    pid: child.pid ?? 0,
     log,
     async stop() {
       if (!exited) {

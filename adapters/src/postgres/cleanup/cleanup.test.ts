@@ -13,6 +13,8 @@ const SETTINGS: CleanupSettings = {
   oneTimeTokenLifetimeMs: HOUR_MS,
   mfaChallengeLifetimeMs: 5 * 60 * 1000,
   auditLogRetentionMs: 30 * DAY_MS,
+  revokedTokenRetentionMs: DAY_MS,
+  endedSessionRetentionMs: DAY_MS,
 };
 
 describe("cleanup", () => {
@@ -169,6 +171,34 @@ describe("cleanup", () => {
     const inactivity = await clean({ sessionInactivityTimeoutMs: 12 * HOUR_MS }).pass();
     expect(inactivity.removed.inactive_sessions).toBe(2);
     expect(await rows.present("sessions", [idle, neverRefreshed, active])).toEqual([active]);
+  });
+
+  it("keeps revoked tokens and ended sessions as long as their retentions say", async () => {
+    const user = await rows.user();
+    const live = await rows.session(user);
+    const tokens = await rows.family(user, live, [ago(3 * HOUR_MS), ago(90 * 60 * 1000), ago(HOUR_MS / 2)]);
+    const ended = await rows.session(user, { createdAt: ago(DAY_MS), notAfter: ago(3 * HOUR_MS) });
+    const endedLately = await rows.session(user, { notAfter: ago(HOUR_MS / 2) });
+    const boxed = await rows.session(user, { createdAt: ago(4 * HOUR_MS) });
+
+    // With a day's retention (the default) all of them stay.
+    expect((await clean({ sessionTimeboxMs: HOUR_MS }).pass()).total).toBe(0);
+
+    const report = await clean({
+      sessionTimeboxMs: HOUR_MS,
+      revokedTokenRetentionMs: HOUR_MS,
+      endedSessionRetentionMs: 2 * HOUR_MS,
+    }).pass();
+
+    expect(report.failures).toEqual([]);
+    expect(report.removed).toMatchObject({
+      refresh_tokens: 2,
+      sessions_past_not_after: 1,
+      sessions_past_timebox: 1,
+    });
+    // Revoked three and one and a half hours ago: gone; half an hour ago and the live one: kept.
+    expect(await rows.present("refresh_tokens", tokens.ids)).toEqual(tokens.ids.slice(2));
+    expect(await rows.present("sessions", [live, ended, endedLately, boxed])).toEqual([live, endedLately]);
   });
 
   it("takes many rows in small batches within one pass", async () => {

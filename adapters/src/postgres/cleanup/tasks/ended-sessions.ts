@@ -1,5 +1,5 @@
 import type { PendingQuery, Row, TransactionSql } from "postgres";
-import { type CleanupTask, cascadingShare, DAY_SECONDS, secondsAgo } from "../task.js";
+import { type CleanupTask, cascadingShare, secondsAgo } from "../task.js";
 
 /**
  * Removes a batch of the sessions `ended` selects, with their refresh tokens (the foreign key's
@@ -35,18 +35,19 @@ async function removeSessions(
 }
 
 /**
- * Sessions past their `not_after` by more than a day. Until then a refresh answers
- * `session_expired`; after, `refresh_token_not_found`, as the reference's does once it removed them.
+ * Sessions past their `not_after` by more than `retentionMs` (`CLEANUP_ENDED_SESSION_RETENTION`, a day
+ * by default). Until then a refresh answers `session_expired`; after, `refresh_token_not_found`, as
+ * the reference's does once it removed them.
  */
-export const sessionsPastNotAfter: CleanupTask = {
+export const sessionsPastNotAfter = (retentionMs: number): CleanupTask => ({
   name: "sessions_past_not_after",
   limit: cascadingShare,
   run: ({ sql, namespace, limit }) =>
-    removeSessions(sql, namespace, limit, sql`not_after < ${secondsAgo(sql, DAY_SECONDS)}`),
-};
+    removeSessions(sql, namespace, limit, sql`not_after < ${secondsAgo(sql, retentionMs / 1000)}`),
+});
 
-/** Sessions past `SESSIONS_TIMEBOX` (from sign-in) by more than a day. */
-export const sessionsPastTimebox = (timeboxMs: number): CleanupTask => ({
+/** Sessions past `SESSIONS_TIMEBOX` (from sign-in) by more than `retentionMs`. */
+export const sessionsPastTimebox = (timeboxMs: number, retentionMs: number): CleanupTask => ({
   name: "sessions_past_timebox",
   limit: cascadingShare,
   run: ({ sql, namespace, limit }) =>
@@ -54,15 +55,15 @@ export const sessionsPastTimebox = (timeboxMs: number): CleanupTask => ({
       sql,
       namespace,
       limit,
-      sql`created_at < ${secondsAgo(sql, DAY_SECONDS + timeboxMs / 1000)}`,
+      sql`created_at < ${secondsAgo(sql, (retentionMs + timeboxMs) / 1000)}`,
     ),
 });
 
 /**
- * Sessions not refreshed for `SESSIONS_INACTIVITY_TIMEOUT` plus a day (never refreshed: counted from
- * sign-in), as the refresh grant counts inactivity.
+ * Sessions not refreshed for `SESSIONS_INACTIVITY_TIMEOUT` plus `retentionMs` (never refreshed:
+ * counted from sign-in), as the refresh grant counts inactivity.
  */
-export const inactiveSessions = (inactivityTimeoutMs: number): CleanupTask => ({
+export const inactiveSessions = (inactivityTimeoutMs: number, retentionMs: number): CleanupTask => ({
   name: "inactive_sessions",
   limit: cascadingShare,
   run: ({ sql, namespace, limit }) =>
@@ -70,6 +71,6 @@ export const inactiveSessions = (inactivityTimeoutMs: number): CleanupTask => ({
       sql,
       namespace,
       limit,
-      sql`coalesce(refreshed_at, created_at) < ${secondsAgo(sql, DAY_SECONDS + inactivityTimeoutMs / 1000)}`,
+      sql`coalesce(refreshed_at, created_at) < ${secondsAgo(sql, (retentionMs + inactivityTimeoutMs) / 1000)}`,
     ),
 });

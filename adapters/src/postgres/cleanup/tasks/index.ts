@@ -25,6 +25,10 @@ export interface CleanupSettings {
   readonly mfaChallengeLifetimeMs: number;
   /** `AUDIT_LOG_RETENTION` in milliseconds; 0: audit entries are kept. */
   readonly auditLogRetentionMs: number;
+  /** `CLEANUP_REVOKED_TOKEN_RETENTION` in milliseconds: how long a revoked refresh token is kept. */
+  readonly revokedTokenRetentionMs: number;
+  /** `CLEANUP_ENDED_SESSION_RETENTION` in milliseconds: how long a session is kept past its end. */
+  readonly endedSessionRetentionMs: number;
 }
 
 /**
@@ -33,11 +37,13 @@ export interface CleanupSettings {
  */
 export function cleanupTasks(settings: CleanupSettings): CleanupTask[] {
   return [
-    refreshTokens,
-    sessionsPastNotAfter,
-    ...(settings.sessionTimeboxMs > 0 ? [sessionsPastTimebox(settings.sessionTimeboxMs)] : []),
+    refreshTokens(settings.revokedTokenRetentionMs),
+    sessionsPastNotAfter(settings.endedSessionRetentionMs),
+    ...(settings.sessionTimeboxMs > 0
+      ? [sessionsPastTimebox(settings.sessionTimeboxMs, settings.endedSessionRetentionMs)]
+      : []),
     ...(settings.sessionInactivityTimeoutMs > 0
-      ? [inactiveSessions(settings.sessionInactivityTimeoutMs)]
+      ? [inactiveSessions(settings.sessionInactivityTimeoutMs, settings.endedSessionRetentionMs)]
       : []),
     flowStates(settings.oneTimeTokenLifetimeMs),
     mfaChallenges(settings.mfaChallengeLifetimeMs),

@@ -1,7 +1,9 @@
-import { type CleanupTask, DAY_SECONDS, secondsAgo } from "../task.js";
+import { type CleanupTask, secondsAgo } from "../task.js";
 
 /**
- * Revoked refresh tokens revoked more than a day ago. A family's live token is never revoked, so it
+ * Refresh tokens revoked longer ago than `retentionMs` (`CLEANUP_REVOKED_TOKEN_RETENTION`, a day by
+ * default: until then, presenting one is recognised as reuse and revokes its family; after, it is
+ * answered as unknown). A family's live token is never revoked, so it
  * never qualifies. Removing a token sets its child's `parent_id` to null (the foreign key's
  * `on delete set null`); that update would wait for a child another transaction holds — a refresh
  * rotating it, or another cleaner removing it while it removes this token's parent, each waiting for
@@ -11,14 +13,14 @@ import { type CleanupTask, DAY_SECONDS, secondsAgo } from "../task.js";
  * No `order by`: taking the oldest first walks, on every turn, the index entries of all the rows the
  * turns before removed (until a vacuum); the planner's own choice took half the time per turn.
  */
-export const refreshTokens: CleanupTask = {
+export const refreshTokens = (retentionMs: number): CleanupTask => ({
   name: "refresh_tokens",
   async run({ sql, namespace, limit }) {
     const tokens = sql`${sql(namespace)}.refresh_tokens`;
     const result = await sql`
       with candidates as (
         select id from ${tokens}
-        where revoked and updated_at < ${secondsAgo(sql, DAY_SECONDS)}
+        where revoked and updated_at < ${secondsAgo(sql, retentionMs / 1000)}
         limit ${limit}
         for update skip locked
       ), children as (
@@ -34,4 +36,4 @@ export const refreshTokens: CleanupTask = {
         )`;
     return result.count;
   },
-};
+});

@@ -12,7 +12,7 @@ export const variables = {
     kind: k.boolean,
     default: "true",
     description:
-      "Remove stale rows continuously: refresh tokens revoked more than a day ago (never a session's live one), sessions a day past their end (`not_after`, `SESSIONS_TIMEBOX`, `SESSIONS_INACTIVITY_TIMEOUT`), flow states, MFA challenges, unverified factors older than a day, expired one-time tokens, request-limit and send-cap windows that ended, anonymous users older than 30 days while anonymous sign-ins are on, and audit entries past `AUDIT_LOG_RETENTION`. Safe on every instance at once: each statement takes a small batch of rows no one else holds (`for update skip locked`). `authsvc cleanup` runs one full pass by hand.",
+      "Remove stale rows continuously: refresh tokens revoked longer ago than `CLEANUP_REVOKED_TOKEN_RETENTION` (never a session's live one), sessions past their end (`not_after`, `SESSIONS_TIMEBOX`, `SESSIONS_INACTIVITY_TIMEOUT`) by more than `CLEANUP_ENDED_SESSION_RETENTION`, flow states, MFA challenges, unverified factors older than a day, expired one-time tokens, request-limit and send-cap windows that ended, anonymous users older than 30 days while anonymous sign-ins are on, and audit entries past `AUDIT_LOG_RETENTION`. Safe on every instance at once: each statement takes a small batch of rows no one else holds (`for update skip locked`). `authsvc cleanup` runs one full pass by hand.",
   }),
   interval: variable({
     key: "CLEANUP_INTERVAL",
@@ -35,6 +35,20 @@ export const variables = {
     description:
       "Audit entries older than this are removed by the cleanup (e.g. `2160h` for 90 days); `0` keeps them forever.",
   }),
+  revokedTokenRetention: variable({
+    key: "CLEANUP_REVOKED_TOKEN_RETENTION",
+    kind: k.duration(60_000),
+    default: "24h",
+    description:
+      "How long the cleanup keeps a revoked refresh token (at least `1m`). While it is kept, presenting it again is recognised (within `SECURITY_REFRESH_TOKEN_REUSE_INTERVAL`: answered with the same new token; after: as reuse, and its session is revoked); once removed, it is answered as an unknown token. Shorter keeps `refresh_tokens` smaller (a session refreshed hourly leaves 24 revoked tokens a day) at the cost of that detection.",
+  }),
+  endedSessionRetention: variable({
+    key: "CLEANUP_ENDED_SESSION_RETENTION",
+    kind: k.duration(60_000),
+    default: "24h",
+    description:
+      "How long the cleanup keeps a session past its end (`not_after`, `SESSIONS_TIMEBOX`, `SESSIONS_INACTIVITY_TIMEOUT`; at least `1m`): until then a refresh of it answers `session_expired`, after `refresh_token_not_found`.",
+  }),
 };
 
 export interface CleanupConfig {
@@ -43,6 +57,10 @@ export interface CleanupConfig {
   readonly batchSize: number;
   /** Milliseconds; 0: audit entries are kept. */
   readonly auditLogRetentionMs: number;
+  /** Milliseconds a revoked refresh token is kept. */
+  readonly revokedTokenRetentionMs: number;
+  /** Milliseconds a session is kept past its end. */
+  readonly endedSessionRetentionMs: number;
 }
 
 export const read = (r: Reader) => r.getAll(variables);
@@ -54,6 +72,8 @@ export function settle(c: ReturnType<typeof read>): { cleanup: CleanupConfig } {
       intervalMs: c.interval,
       batchSize: c.batchSize,
       auditLogRetentionMs: c.auditLogRetention,
+      revokedTokenRetentionMs: c.revokedTokenRetention,
+      endedSessionRetentionMs: c.endedSessionRetention,
     },
   };
 }
@@ -67,6 +87,8 @@ export function cleanupSettings(config: Config): CleanupSettings {
     oneTimeTokenLifetimeMs: Math.max(config.mailer.otpExp, config.sms.otpExp) * 1000,
     mfaChallengeLifetimeMs: config.mfa.settings.challengeExpiry * 1000,
     auditLogRetentionMs: config.cleanup.auditLogRetentionMs,
+    revokedTokenRetentionMs: config.cleanup.revokedTokenRetentionMs,
+    endedSessionRetentionMs: config.cleanup.endedSessionRetentionMs,
   };
 }
 
