@@ -181,6 +181,8 @@ describe.skipIf(!runnable)(`hot statements on ${POPULATION.toLocaleString("en")}
       oneTimeTokenLifetimeMs: 60 * 60 * 1000,
       mfaChallengeLifetimeMs: 5 * 60 * 1000,
       auditLogRetentionMs: 0,
+      revokedTokenRetentionMs: 24 * 60 * 60 * 1000,
+      endedSessionRetentionMs: 24 * 60 * 60 * 1000,
     });
     const indexOf: Readonly<Record<string, RegExp>> = {
       refresh_tokens: /Index Scan using refresh_tokens_updated_at_idx/,

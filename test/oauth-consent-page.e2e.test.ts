@@ -108,7 +108,7 @@ async function signInThrough(clientId: string, state: string, verifier: string) 
   expect(new URL(page.url()).pathname).toBe("/oauth/consent");
   // The email field takes the focus by itself (autofocus), which Chromium may apply only after the
   // load event: typing before then would go nowhere.
-  await page.waitForFunction(() => document.activeElement?.id === "email", undefined, { timeout: 10_000 });
+  await page.waitForFunction('document.activeElement?.id === "email"', undefined, { timeout: 10_000 });
   await page.keyboard.type(EMAIL);
   await page.keyboard.press("Tab");
   await page.keyboard.type(PASSWORD);
