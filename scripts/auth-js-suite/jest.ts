@@ -4,7 +4,7 @@
  * on, is turned off: it measures auth-js, not the server, and only slows the run.
  */
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 
@@ -41,18 +41,26 @@ export async function runSuite(
   checkout: string,
   reportFile: string,
   extraArgs: string[],
+  signal: AbortSignal,
 ): Promise<SuiteResult> {
   const started = performance.now();
+  // The checkout's own jest, as `npx jest` in test/ finds it, run without npx in between: npm exec
+  // does not pass a signal on, and an interrupted run must stop jest itself.
+  const jest = join(checkout, "test/node_modules/jest/bin/jest.js");
   const args = [
-    "jest",
+    jest,
     "--runInBand",
     "--coverage=false",
     "--json",
     `--outputFile=${reportFile}`,
     ...extraArgs,
   ];
-  const child = spawn("npx", args, { cwd: join(checkout, "test"), stdio: "inherit" });
-  const exitCode = await new Promise<number>((resolve) => child.once("exit", (code) => resolve(code ?? 1)));
+  const child = spawn(process.execPath, args, { cwd: join(checkout, "test"), stdio: "inherit", signal });
+  // An interruption kills jest with an AbortError event; its close follows once it has exited.
+  child.on("error", () => {});
+  const exitCode = await new Promise<number>((resolve) => child.once("close", (code) => resolve(code ?? 1)));
+  // A suite that could not start (a missing dependency, a broken config) or was interrupted writes none.
+  if (!existsSync(reportFile)) throw new Error(`jest ended (${exitCode}) without writing its report`);
   const report = JSON.parse(readFileSync(reportFile, "utf8")) as JestReport;
   const outcomes: TestOutcome[] = [];
   const brokenFiles: SuiteResult["brokenFiles"] = [];

@@ -42,15 +42,26 @@ async function main() {
   const checkout = resolve(
     first ?? process.env.AUTH_JS_SUITE_DIR ?? fail("give the path of an auth-js checkout"),
   );
-  for (const needed of ["infra/docker-compose.yml", "test/jest.config.js", "test/node_modules/.bin/jest"]) {
+  for (const needed of ["infra/docker-compose.yml", "test/jest.config.js"]) {
+    if (!existsSync(join(checkout, needed))) fail(`${checkout} is not an auth-js checkout: no ${needed}`);
+  }
+  for (const needed of ["node_modules/typescript", "test/node_modules/jest/bin/jest.js"]) {
     if (!existsSync(join(checkout, needed))) {
-      fail(`${join(checkout, needed)} is missing (run \`npm install\` at the checkout's root and in test/)`);
+      fail(`${join(checkout, needed)} is missing: run \`npm install\` at the checkout's root and in test/`);
     }
   }
   if (!existsSync(SERVER_ENTRY)) fail(`${SERVER_ENTRY} is missing: run \`npm run build\``);
   const adminUrl =
     process.env.AUTH_JS_SUITE_DATABASE_URL ?? fail("set AUTH_JS_SUITE_DATABASE_URL (a Postgres URL)");
 
+  // Ctrl-C stops jest and the servers and still drops the run's database.
+  const interrupt = new AbortController();
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      log(`suite:auth-js: ${signal}, stopping`);
+      interrupt.abort();
+    });
+  }
   const runDir = mkdtempSync(join(tmpdir(), "authsvc-auth-js-suite-"));
   const cleanups: (() => Promise<unknown>)[] = [];
   const running: Running[] = [];
@@ -86,7 +97,7 @@ async function main() {
     }
 
     const reportFile = join(runDir, "jest-report.json");
-    const result = await runSuite(checkout, reportFile, jestArgs);
+    const result = await runSuite(checkout, reportFile, jestArgs, interrupt.signal);
     const out = process.env.AUTH_JS_SUITE_REPORT;
     if (out) writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
     process.stdout.write(`${summary(result)}\n`);
@@ -100,4 +111,7 @@ async function main() {
   }
 }
 
-await main();
+await main().catch((error: unknown) => {
+  log(`suite:auth-js: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 2;
+});
