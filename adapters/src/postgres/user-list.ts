@@ -16,7 +16,8 @@ export function containsPattern(text: string): string {
  *   triggers, instead of a count over the table;
  * - a page is found by an index-only walk of `users_aud_created_at_id_idx`, and only its rows are then
  *   read; a page in the second half is walked from the oldest end (the total says where the end is),
- *   so the last page costs what the first does;
+ *   so the last page costs what the first does (a page in the middle still walks its offset's index
+ *   entries: 50,000 for page 1,000, a few milliseconds);
  * - a filter is a substring match on the email and the `full_name`, which the trigram indexes serve,
  *   and its total is counted only up to `countLimit`.
  */

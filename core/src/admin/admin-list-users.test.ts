@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { blankUser } from "../accounts/index.js";
 import { fakeDeps } from "../testing/index.js";
-import { adminListUsers } from "./admin-list-users.js";
+import { adminListUsers, FILTERED_COUNT_LIMIT } from "./admin-list-users.js";
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
 
@@ -74,4 +74,27 @@ describe("adminListUsers", () => {
       expect(await adminListUsers(withUsers(1), input)).toMatchObject(badPaging);
     });
   }
+
+  it("filters, counting matches up to FILTERED_COUNT_LIMIT and past it as far as the page served", async () => {
+    const deps = withUsers(1_205);
+    const filtered = async (page: number, filter: string) => {
+      const result = await adminListUsers(deps, { page, perPage: 50, filter });
+      if (!result.ok) throw result.error;
+      return {
+        first: result.value.users[0]?.email,
+        shown: result.value.users.length,
+        total: result.value.total,
+      };
+    };
+    expect(await filtered(1, "U12")).toEqual({ first: "u1205@example.com", shown: 17, total: 17 });
+    expect(await filtered(2, "u12")).toEqual({ first: undefined, shown: 0, total: 17 });
+    expect(await filtered(1, "@")).toEqual({
+      first: "u1205@example.com",
+      shown: 50,
+      total: FILTERED_COUNT_LIMIT,
+    });
+    expect(await filtered(22, "@")).toEqual({ first: "u155@example.com", shown: 50, total: 1_100 });
+    expect(await filtered(25, "@")).toEqual({ first: "u5@example.com", shown: 5, total: 1_205 });
+    expect(await filtered(26, "@")).toEqual({ first: undefined, shown: 0, total: FILTERED_COUNT_LIMIT });
+  });
 });
