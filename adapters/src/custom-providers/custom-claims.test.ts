@@ -1,4 +1,7 @@
+import { PROTECTED_MAPPING_TARGETS } from "@authsvc/core";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ProviderCallError } from "../external/provider-call.js";
 import { customPerson } from "./custom-claims.js";
 
 const raw = {
@@ -50,5 +53,62 @@ describe("customPerson", () => {
       { customClaimsAllowlist: [], attributeMapping: {} },
     );
     expect(unverified.emails).toEqual([{ email: "x@example.com", verified: false, primary: true }]);
+  });
+});
+
+describe("customPerson with hostile claims and mappings", () => {
+  const key = fc.oneof(
+    fc.constantFrom("email", "email_verified", "name", "picture", "__proto__"),
+    fc.string(),
+  );
+  // Mostly with a usable subject, so that most runs get past the refusal of an answer without one.
+  const claims = fc
+    .tuple(
+      fc.dictionary(key, fc.jsonValue(), { maxKeys: 12 }),
+      fc.option(fc.string({ minLength: 1 }), { freq: 5 }),
+    )
+    .map(([raw, sub]) => (sub === null ? raw : { ...raw, sub }));
+  const mapping = fc.dictionary(
+    fc.oneof(
+      fc.constantFrom(...PROTECTED_MAPPING_TARGETS, "email", "custom_claims", "nickname"),
+      fc.string(),
+    ),
+    fc.oneof(fc.constantFrom("sub", "email", "name", "groups", "toString", "__proto__"), fc.jsonValue()),
+    { maxKeys: 6 },
+  );
+  const allowlist = fc.array(fc.oneof(fc.constantFrom("toString", "__proto__", "name"), fc.string()), {
+    maxLength: 4,
+  });
+  const SYSTEM_SET = ["sub", "provider_id", "email_verified", "phone_verified"];
+
+  it("either refuses the answer or keeps its promises: the provider's sub, addresses verified only as the provider verified them, no protected field", () => {
+    let people = 0;
+    fc.assert(
+      fc.property(claims, mapping, allowlist, (raw, attributeMapping, allowlist) => {
+        let person: ReturnType<typeof customPerson>;
+        try {
+          person = customPerson(raw, { attributeMapping, customClaimsAllowlist: allowlist });
+        } catch (error) {
+          expect(error).toBeInstanceOf(ProviderCallError);
+          return;
+        }
+        people++;
+        expect(person.subject).toBe(raw.sub);
+        const data = person.identityData as Record<string, unknown>;
+        expect([data.sub, data.provider_id]).toEqual([raw.sub, raw.sub]);
+        expect(data.email_verified).toBe(person.emails[0]?.verified ?? false);
+        expect(data.phone_verified).toBe(false);
+        for (const email of person.emails) {
+          if (email.verified) expect(raw.email_verified === true && raw.email === email.email).toBe(true);
+        }
+        expect(Object.getPrototypeOf(data)).toBe(Object.prototype);
+        for (const value of Object.values(data)) expect(typeof value).not.toBe("function");
+        for (const target of PROTECTED_MAPPING_TARGETS.filter((t) => !SYSTEM_SET.includes(t))) {
+          expect(Object.hasOwn(data, target), target).toBe(false);
+        }
+      }),
+      { numRuns: 500 },
+    );
+    expect(people).toBeGreaterThan(300);
   });
 });

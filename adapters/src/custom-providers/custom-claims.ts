@@ -19,28 +19,33 @@ type Mapping = Pick<CustomProvider, "customClaimsAllowlist" | "attributeMapping"
  * itself verified.
  */
 export function customPerson(raw: Readonly<Record<string, unknown>>, provider: Mapping): ExternalUser {
-  const standard: Record<string, unknown> = {};
-  for (const key of STANDARD) if (raw[key] !== undefined && raw[key] !== null) standard[key] = raw[key];
-  const claims: Record<string, unknown> = { ...standard };
-  delete claims.email_verified;
-  const custom: Record<string, unknown> = {};
-  for (const key of provider.customClaimsAllowlist) if (key in raw) custom[key] = raw[key];
-  if (Object.keys(custom).length > 0) claims.custom_claims = custom;
+  // Own keys only, and maps rather than objects while building: a claim or target named
+  // `__proto__` or `toString` is data, never the objects' prototype.
+  const own = (key: string) => Object.hasOwn(raw, key) && raw[key] !== undefined && raw[key] !== null;
+  const standard = new Map(STANDARD.filter(own).map((key) => [key, raw[key]]));
+  const claims = new Map(standard);
+  claims.delete("email_verified");
+  const custom = provider.customClaimsAllowlist.filter(own).map((key) => [key, raw[key]] as const);
+  if (custom.length > 0) claims.set("custom_claims", Object.fromEntries(custom));
   for (const [target, source] of Object.entries(provider.attributeMapping)) {
     if (PROTECTED_MAPPING_TARGETS.includes(target)) continue;
-    if (typeof source === "string") {
-      if (source in standard) claims[target] = standard[source];
-    } else {
-      claims[target] = source;
-    }
+    if (typeof source !== "string") claims.set(target, source);
+    else if (standard.has(source)) claims.set(target, standard.get(source));
   }
   const verifiedEmail = flag(raw, "email_verified") ? text(raw, "email") : "";
-  const email = typeof claims.email === "string" ? claims.email : "";
+  const textClaim = (key: string) => {
+    const value = claims.get(key);
+    return typeof value === "string" ? value : undefined;
+  };
+  const email = textClaim("email") ?? "";
   const sub = text(raw, "sub");
-  const name = typeof claims.name === "string" ? claims.name : undefined;
-  const picture = typeof claims.picture === "string" ? claims.picture : undefined;
   return externalUser(
-    { ...claims, sub, full_name: name, avatar_url: picture } as Claims,
+    {
+      ...Object.fromEntries(claims),
+      sub,
+      full_name: textClaim("name"),
+      avatar_url: textClaim("picture"),
+    } as Claims,
     onlyEmail(email, email !== "" && email === verifiedEmail),
   );
 }
