@@ -88,6 +88,7 @@ describe("migrate", () => {
     ]);
     expect(await tables(sql, ns)).toEqual([
       "audit_log_entries",
+      "custom_oauth_providers",
       "flow_state",
       "identities",
       "mfa_challenges",
