@@ -60,7 +60,9 @@ const encrypted = (nameId: string, certificate: string) =>
   encryptAssertion(idp.response({ nameId, acsUrl: SP_ACS_URL }), certificate);
 
 describe("encrypted assertions", () => {
-  it("are announced: both keys, for signing and for encryption, with a one-hour cacheDuration", () => {
+  it("are announced: both keys, for signing and for encryption, with a one-hour cacheDuration", async () => {
+    const settings = (await (await fetch(`${encrypting.url}/settings`)).json()) as Record<string, unknown>;
+    expect(settings).toMatchObject({ saml_enabled: true, saml_private_key_next_configured: true });
     expect(certificates).toHaveLength(2);
     expect(metadata.match(/use="encryption"/g)).toHaveLength(2);
     expect(metadata).toContain('cacheDuration="PT1H"');
