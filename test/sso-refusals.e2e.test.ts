@@ -199,6 +199,16 @@ describe("the assertion consumer refuses", () => {
     expectRefused(await postToAcs(server, {}), "validation_failed", /missing/);
   });
 
+  it("a response with a DOCTYPE of expanding entities, at once", async () => {
+    const lol = Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`).join("");
+    const bomb = `<?xml version="1.0"?><!DOCTYPE r [<!ENTITY l0 "lol">${lol}]><samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"><saml:Issuer xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion">&l9;</saml:Issuer></samlp:Response>`;
+    const started = Date.now();
+    const landing = await postToAcs(server, { SAMLResponse: Buffer.from(bomb).toString("base64") });
+    expect(landing.status).toBe(303);
+    expect(refusal(landing.location).code).not.toBeNull();
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
   it("a transient NameID, which names nobody twice", async () => {
     const transient = "urn:oasis:names:tc:SAML:2.0:nameid-format:transient";
     expectRefused(await answered({ nameId: "x1", nameIdFormat: transient }), "saml_assertion_no_user_id");

@@ -34,7 +34,7 @@ export function readSpPrivateKey(base64: string): KeyObject {
 }
 
 /**
- * The key with its certificate: self-signed, from fixed fields only (serial 0, subject `SAML 2.0
+ * The key with its certificate: self-signed, from fixed fields only (serial 1, subject `SAML 2.0
  * Certificate for <host>`, valid from the epoch for 200 years) and signed with PKCS#1 v1.5, which is
  * deterministic — so the same key always gives the same certificate, and identity providers that
  * pinned it need no re-configuring after a restart, as in the reference.
@@ -62,7 +62,8 @@ export async function spKeyOf(key: KeyObject, host: string): Promise<SpKey> {
   );
   const cert = await x509.X509CertificateGenerator.createSelfSigned(
     {
-      serialNumber: "00",
+      // Serial 1: the library draws a random serial for 0, which would change the certificate.
+      serialNumber: "01",
       name: `CN=SAML 2.0 Certificate for ${host.replace(/[,=+<>#;"\\]/g, "")}`,
       notBefore: new Date(0),
       notAfter: new Date(Date.UTC(2170, 0, 1)),

@@ -140,6 +140,17 @@ export function cleanupRows(sql: Sql, namespace: string) {
       return id;
     },
 
+    /** A SAML relay state (with its provider) made at `createdAt`. */
+    async samlRelayState(createdAt: Date): Promise<string> {
+      const provider = randomUUID();
+      const id = randomUUID();
+      await sql`insert into ${ns}.sso_providers (id) values (${provider})`;
+      await sql`
+        insert into ${ns}.saml_relay_states (id, sso_provider_id, request_id, created_at, updated_at)
+        values (${id}, ${provider}, ${`_${hash().slice(0, 20)}`}, ${createdAt}, ${createdAt})`;
+      return id;
+    },
+
     /** How many rows `table` holds. */
     async count(table: string): Promise<number> {
       const [row] = await sql<{ n: number }[]>`select count(*)::int as n from ${ns}.${sql(table)}`;

@@ -128,6 +128,17 @@ describe("cleanup", () => {
     expect(await rows.present("webauthn_challenges", [oldChallenge, liveChallenge])).toEqual([liveChallenge]);
   });
 
+  it("removes SAML relay states a day old", async () => {
+    const old = await rows.samlRelayState(ago(25 * HOUR_MS));
+    const live = await rows.samlRelayState(ago(60 * 1000));
+
+    const report = await clean().pass();
+
+    expect(report.failures).toEqual([]);
+    expect(report.removed).toMatchObject({ saml_relay_states: 1 });
+    expect(await rows.present("saml_relay_states", [old, live])).toEqual([live]);
+  });
+
   it("keeps a family's live token however old, and its session with it", async () => {
     const user = await rows.user({ createdAt: ago(90 * DAY_MS) });
     const session = await rows.session(user, { createdAt: ago(90 * DAY_MS) });

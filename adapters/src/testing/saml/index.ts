@@ -1,3 +1,5 @@
+export { encryptAssertion } from "./encrypt.js";
+export { type HttpsDocumentServer, startHttpsDocumentServer } from "./https-metadata.js";
 export { type IdpKey, type ResponseSpec, responseXml, signedResponse } from "./saml-response.js";
 export { signElement } from "./signing.js";
 export {

@@ -248,7 +248,11 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       mailer_autoconfirm: boolean,
       phone_autoconfirm: boolean,
       sms_provider: string,
-      saml_enabled: boolean,
+      saml_enabled: { ...boolean, description: "Whether SAML single sign-on is on (`SAML_ENABLED`)." },
+      saml_private_key_next_configured: {
+        ...boolean,
+        description: "Whether a next SAML key is published (`SAML_PRIVATE_KEY_NEXT`).",
+      },
       passkeys_enabled: { ...boolean, description: "Whether passkeys sign users in (`PASSKEY_ENABLED`)." },
     },
     undefined,

@@ -11,6 +11,8 @@ export interface Settings {
   readonly phone_autoconfirm: boolean;
   readonly sms_provider: string;
   readonly saml_enabled: boolean;
+  /** A next SAML key is configured (`SAML_PRIVATE_KEY_NEXT`): a rotation is under way. */
+  readonly saml_private_key_next_configured: boolean;
   readonly passkeys_enabled: boolean;
 }
 

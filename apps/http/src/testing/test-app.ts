@@ -22,6 +22,7 @@ export const defaultSettings = (): Settings => ({
   phone_autoconfirm: false,
   sms_provider: "",
   saml_enabled: false,
+  saml_private_key_next_configured: false,
   passkeys_enabled: false,
 });
 

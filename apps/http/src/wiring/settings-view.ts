@@ -17,6 +17,7 @@ export function settingsOf(config: Config): Settings {
     phone_autoconfirm: config.sms.autoconfirm,
     sms_provider: config.sms.provider ?? "",
     saml_enabled: config.saml.enabled,
+    saml_private_key_next_configured: config.saml.enabled && config.saml.privateKeyNext !== undefined,
     passkeys_enabled: config.passkeys.enabled,
   };
 }

@@ -33,7 +33,7 @@ export const variables = {
     key: "DATA_DIR",
     kind: k.text,
     default: "./.authsvc",
-    description: "Folder of the embedded database and of the generated development JWT secret.",
+    description: "Folder of the embedded database and of the generated development JWT secret and SAML key.",
   }),
   operatorToken: variable({
     key: "OPERATOR_TOKEN",
