@@ -138,16 +138,17 @@ async function main() {
       { label: "", ours, base: bare, oursApp: "authsvc", baseApp: "bench-baseline" },
     ];
     if (bouncer && baseBouncer) {
-      // Without named statements: PgBouncer before 1.21 cannot keep them across transactions.
+      // Named statements only where PgBouncer keeps them across transactions (1.21+).
+      const prepared = String(bouncer.preparedStatements);
       const pooledOurs = await startServer(["apps/http/dist/main.js"], {
         ...env,
         DATABASE_URL: through(bouncer, "authsvc-pooled"),
-        AUTHSVC_DB_PREPARED_STATEMENTS: "false",
+        AUTHSVC_DB_PREPARED_STATEMENTS: prepared,
       });
       const pooledBase = await startServer(["--import", "tsx", "bench/bare-server.ts"], {
         ...baseEnv,
         DATABASE_URL: through(baseBouncer, "bench-baseline-pooled"),
-        DB_PREPARED_STATEMENTS: "false",
+        DB_PREPARED_STATEMENTS: prepared,
       });
       extra.push(pooledOurs, pooledBase);
       pairs.push({

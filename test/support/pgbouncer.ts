@@ -17,12 +17,29 @@ export const PGBOUNCER_BIN = process.env.PGBOUNCER_BIN ?? "/usr/sbin/pgbouncer";
 export const pgbouncerInstalled = () => existsSync(PGBOUNCER_BIN);
 export const PGBOUNCER_MISSING = `PgBouncer tests NOT RUN: ${PGBOUNCER_BIN} is missing (apt-get install pgbouncer)`;
 
+/**
+ * Whether the installed PgBouncer keeps protocol-level prepared statements across transactions in
+ * transaction mode (1.21 and later, with `max_prepared_statements`): then the servers behind it may
+ * keep `AUTHSVC_DB_PREPARED_STATEMENTS=true`. Debian 12's 1.18 does not.
+ */
+export function pgbouncerKeepsPreparedStatements(): boolean {
+  try {
+    const out = execFileSync(PGBOUNCER_BIN, ["--version"], { encoding: "utf8" });
+    const [, major = "0", minor = "0"] = /PgBouncer (\d+)\.(\d+)/.exec(out) ?? [];
+    return Number(major) > 1 || (Number(major) === 1 && Number(minor) >= 21);
+  } catch {
+    return false;
+  }
+}
+
 export interface PgBouncer {
   /** `targetUrl` with PgBouncer's host and port. */
   url: string;
   port: number;
   /** The PgBouncer process (the bench adds its CPU time to the database's). */
   pid: number;
+  /** Whether named prepared statements work through it (see pgbouncerKeepsPreparedStatements). */
+  preparedStatements: boolean;
   /** What PgBouncer logged so far. */
   log(): string;
   stop(): Promise<void>;
@@ -70,6 +87,7 @@ export async function startPgBouncer(
   const port = await freePort();
   const config = join(dir, "pgbouncer.ini");
   const logFile = join(dir, "pgbouncer.log");
+  const preparedStatements = pgbouncerKeepsPreparedStatements();
   writeFileSync(join(dir, "userlist.txt"), `"${user}" "${decodeURIComponent(target.password)}"\n`);
   writeFileSync(
     config,
@@ -89,6 +107,8 @@ export async function startPgBouncer(
       `max_client_conn = ${options.maxClients ?? 500}`,
       // postgres.js sends these at startup; PgBouncer would refuse a parameter it does not track.
       "ignore_startup_parameters = extra_float_digits,options",
+      // Named statements carried from one server connection to another (1.21+); unknown to older ones.
+      ...(preparedStatements ? ["max_prepared_statements = 200"] : []),
       `logfile = ${logFile}`,
       `pidfile = ${join(dir, "pgbouncer.pid")}`,
       "",
@@ -131,6 +151,7 @@ export async function startPgBouncer(
     url: url.href,
     port,
     pid: child.pid ?? 0,
+    preparedStatements,
     log,
     async stop() {
       if (!exited) {
