@@ -1,5 +1,4 @@
 export { readIdpMetadata } from "./idp-metadata.js";
 export { samlMetadataFetcher } from "./metadata-fetcher.js";
-export { isPublicAddress } from "./public-address.js";
 export { type SamlSp, type SamlSpOptions, samlServiceProvider } from "./service-provider.js";
 export { readSpPrivateKey } from "./sp-key.js";

@@ -1,10 +1,10 @@
 import { lookup } from "node:dns";
 import { isIP } from "node:net";
 import type { MetadataFetcher, Result } from "@authsvc/core";
-import { isPublicAddress } from "./public-address.js";
+import { addressRefusal } from "../net/address-policy.js";
 
 export interface MetadataFetcherOptions {
-  /** Test-only: let the fetch reach loopback and private addresses (`SAML_ALLOW_PRIVATE_METADATA_URLS`). */
+  /** Let the fetch reach loopback and private addresses (`SAML_METADATA_ALLOW_PRIVATE_ADDRESSES`). */
   readonly allowPrivateAddresses: boolean;
   readonly timeoutMs?: number;
   /** The largest document read (bytes). */
@@ -22,7 +22,8 @@ const fail = (reason: string): Result<string, string> => ({ ok: false, error: re
 export function samlMetadataFetcher(options: MetadataFetcherOptions): MetadataFetcher {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxBytes = options.maxBytes ?? 512 * 1024;
-  const allowed = (address: string) => options.allowPrivateAddresses || isPublicAddress(address);
+  // The same address policy as every other call to a server named at runtime (`net/`).
+  const allowed = (address: string) => options.allowPrivateAddresses || addressRefusal(address) === null;
   return {
     async fetch(url) {
       let parsed: URL;
