@@ -49,6 +49,23 @@ const copied = async () => {
   return Number(row?.n ?? 0);
 };
 
+/**
+ * Waits until no other session holds a lock on the target's users: a batch whose COMMIT the server
+ * had already received when the client died still commits (its deferred snapshot triggers run
+ * first), so counting before its lock is released can miss it.
+ */
+async function importLocksReleased(): Promise<void> {
+  const users = `${target.namespace}.users`;
+  for (let i = 0; i < 600; i++) {
+    const [row] = await target.sql<{ n: string }[]>`
+      select count(*) as n from pg_locks
+      where relation = to_regclass(${users}) and pid <> pg_backend_pid()`;
+    if (Number(row?.n) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the killed import still holds a lock on the users");
+}
+
 it("resumes after being killed: whole batches stay, the next run copies the rest once", async () => {
   const child = spawn(process.execPath, [SERVER_ENTRY, ...args()], {
     cwd,
@@ -70,6 +87,7 @@ it("resumes after being killed: whole batches stay, the next run copies the rest
   }
   child.kill("SIGKILL");
   expect(await exited).toBe("SIGKILL");
+  await importLocksReleased();
 
   const left = await copied();
   expect(left).toBeGreaterThanOrEqual(3 * BATCH);
