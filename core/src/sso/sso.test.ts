@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { failures } from "../failures.js";
+import { err, ok } from "../kernel/index.js";
 import { fakeDeps } from "../testing/fake-deps.js";
+import { fakeHooks } from "../testing/hooks/fake-hooks.js";
 import { acceptSamlResponse } from "./accept-saml-response.js";
 import { createSsoProvider, updateSsoProvider } from "./admin-providers.js";
 import { startSso } from "./start-sso.js";
@@ -74,6 +77,31 @@ describe("acceptSamlResponse", () => {
     expect(user?.identities.map((i) => i.provider)).toEqual([`sso:${provider?.id}`]);
     const again = await acceptSamlResponse(deps, input);
     expect(!again.ok && again.error.code).toBe("saml_relay_state_not_found");
+  });
+
+  it("has the before-user-created hook vet a new SSO user only: its refusal leaves no user behind", async () => {
+    const { deps, response } = await setup();
+    const hooks = fakeHooks({
+      before_user_created: (input) => {
+        const email = (input as { user: { email: string } }).user.email;
+        return email.endsWith("@blocked.example")
+          ? err(failures.hookError(403, "Sign-ups from this domain are closed"))
+          : ok({});
+      },
+    });
+    const hooked = { ...deps, hooks: hooks.dispatcher };
+    const refused = await acceptSamlResponse(hooked, {
+      samlResponse: response({ nameId: "eve@blocked.example" }),
+    });
+    expect(!refused.ok && refused.error.message).toBe("Sign-ups from this domain are closed");
+    expect(await deps.store.users.findByEmail("eve@blocked.example")).toBeNull();
+    const accepted = await acceptSamlResponse(hooked, { samlResponse: response() });
+    if (!accepted.ok) throw accepted.error;
+    const vettedId = (hooks.calls.at(-1)?.input as { user?: { id: string } } | undefined)?.user?.id;
+    expect(accepted.value.kind === "session" && accepted.value.tokens.user.id).toBe(vettedId);
+    expect(hooks.calls).toHaveLength(2);
+    expect((await acceptSamlResponse(hooked, { samlResponse: response() })).ok).toBe(true);
+    expect(hooks.calls).toHaveLength(2);
   });
 
   it("refuses a relay state past its validity", async () => {
