@@ -63,6 +63,11 @@ export function assertionFields(
     .filter((t): t is string => !!t)
     .map((t) => new Date(t))
     .filter((d) => !Number.isNaN(d.getTime()));
+  const sessionEnds = elements(doc, "/*/*[local-name()='AuthnStatement']")
+    .map((e) => e.getAttribute("SessionNotOnOrAfter"))
+    .filter((t): t is string => !!t)
+    .map((t) => new Date(t))
+    .filter((d) => !Number.isNaN(d.getTime()));
   const id = assertion.getAttribute("ID") ?? "";
   if (id === "") return fail("Assertion has no ID");
   return {
@@ -70,6 +75,7 @@ export function assertionFields(
     value: {
       id,
       notOnOrAfter: ends.length > 0 ? new Date(Math.min(...ends.map((d) => d.getTime()))) : null,
+      sessionNotOnOrAfter: sessionEnds[0] ?? null,
       nameId: nameId ? textOf(nameId) : null,
       nameIdFormat: nameId?.getAttribute("Format") || null,
       attributes,

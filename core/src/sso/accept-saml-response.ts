@@ -132,6 +132,10 @@ export async function acceptSamlResponse(deps: Deps, input: AcsInput): Promise<R
   if (assertion.notOnOrAfter === null || assertion.notOnOrAfter.getTime() > limit) {
     return err(failures.samlAssertionInvalid("its validity must end, within a day"));
   }
+  // A session the identity provider already ended is not started (the reference starts it, ended).
+  if (assertion.sessionNotOnOrAfter !== null && assertion.sessionNotOnOrAfter <= deps.clock.now()) {
+    return err(failures.samlAssertionInvalid("its session has already ended (SessionNotOnOrAfter)"));
+  }
   if (!(await deps.samlAssertions.take(deps.tokens.hash(`saml\n${provider.entityId}\n${assertion.id}`)))) {
     return err(failures.samlAssertionReplayed());
   }
@@ -170,7 +174,7 @@ export async function acceptSamlResponse(deps: Deps, input: AcsInput): Promise<R
       return ok({
         kind: "session",
         redirectTo,
-        tokens: await issueSession(deps, repos, user, "sso/saml", now),
+        tokens: await issueSession(deps, repos, user, "sso/saml", now, assertion.sessionNotOnOrAfter),
       });
     }),
   );

@@ -26,13 +26,23 @@ async function setup(saml: { enabled?: boolean } = {}) {
   });
   if (!created.ok && saml.enabled !== false) throw created.error;
   const provider = created.ok ? created.value : null;
-  const response = (fields: { id?: string; inResponseTo?: string; nameId?: string; untilMs?: number } = {}) =>
+  const at = (ms: number) => new Date(deps.clock.now().getTime() + ms).toISOString();
+  const response = (
+    fields: {
+      id?: string;
+      inResponseTo?: string;
+      nameId?: string;
+      untilMs?: number;
+      sessionUntilMs?: number;
+    } = {},
+  ) =>
     JSON.stringify({
       issuer: ENTITY,
       id: fields.id ?? `a-${Math.random()}`,
       nameId: fields.nameId ?? "ada@example.com",
       inResponseTo: fields.inResponseTo,
-      until: new Date(deps.clock.now().getTime() + (fields.untilMs ?? 300_000)).toISOString(),
+      until: at(fields.untilMs ?? 300_000),
+      sessionUntil: fields.sessionUntilMs === undefined ? undefined : at(fields.sessionUntilMs),
     });
   const start = async () => {
     const started = await startSso(deps, { domain: "example.com", pkce: null });
@@ -102,6 +112,21 @@ describe("acceptSamlResponse", () => {
     expect(hooks.calls).toHaveLength(2);
     expect((await acceptSamlResponse(hooked, { samlResponse: response() })).ok).toBe(true);
     expect(hooks.calls).toHaveLength(2);
+  });
+
+  it("ends the session when the assertion's SessionNotOnOrAfter says; refuses one already ended", async () => {
+    const { deps, response } = await setup();
+    const accepted = await acceptSamlResponse(deps, { samlResponse: response({ sessionUntilMs: 60_000 }) });
+    if (!accepted.ok || accepted.value.kind !== "session") throw new Error("no session");
+    const session = await deps.store.sessions.find(accepted.value.tokens.session.id);
+    expect(session?.notAfter?.getTime()).toBe(deps.clock.now().getTime() + 60_000);
+    const plain = await acceptSamlResponse(deps, { samlResponse: response() });
+    if (!plain.ok || plain.value.kind !== "session") throw new Error("no session");
+    expect((await deps.store.sessions.find(plain.value.tokens.session.id))?.notAfter).toBeNull();
+    const ended = await acceptSamlResponse(deps, { samlResponse: response({ sessionUntilMs: 0 }) });
+    expect(!ended.ok && ended.error.message).toBe(
+      "SAML Assertion is not valid: its session has already ended (SessionNotOnOrAfter)",
+    );
   });
 
   it("refuses a relay state past its validity", async () => {
