@@ -147,4 +147,21 @@ describe("SAML sign-ups and the before-user-created hook", () => {
     expect(await stored("ada@example.com")).toEqual({ users: 1, identities: 1, sessions: 2 });
     expect(badSignatures).toBe(0);
   });
+
+  it("makes one account of two concurrent first sign-ins of a new person, both vetted, both signed in", async () => {
+    const post = () =>
+      postToAcs(server, { SAMLResponse: idp.response({ nameId: "twin@example.com" }), RelayState: "" });
+    const landings = await Promise.all([post(), post(), post()]);
+    for (const landing of landings) expect(landing.status, landing.location).toBe(302);
+    const ids = new Set<string | undefined>();
+    for (const landing of landings) {
+      const { data } = await client().getUser(fragmentSession(landing.location).accessToken);
+      ids.add(data.user?.id);
+    }
+    expect(ids.size).toBe(1);
+    expect(await stored("twin@example.com")).toEqual({ users: 1, identities: 1, sessions: 3 });
+    const asked = vetted.filter((v) => v.email === "twin@example.com");
+    expect(asked.length).toBeGreaterThanOrEqual(1);
+    expect(asked.map((v) => v.id)).toContain([...ids][0]);
+  });
 });
