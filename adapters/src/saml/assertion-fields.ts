@@ -20,6 +20,17 @@ export function issuerOfResponse(samlResponse: string): string | null {
 }
 
 /**
+ * An xs:dateTime as SAML writes it (UTC: `Z` or no zone; an explicit offset is read too, being
+ * unambiguous); null for anything else.
+ */
+function utcInstant(text: string): Date | null {
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?)(Z|[+-]\d{2}:\d{2})?$/.exec(text.trim());
+  if (match === null) return null;
+  const date = new Date(`${match[1]}${match[2] ?? "Z"}`);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/**
  * What the library left to check, read from the verified assertion (and the response): the response's
  * Destination (when present) and the confirmation's Recipient are this ACS, the Issuer is the
  * provider; then the assertion's ID, NameID, attributes (by Name and FriendlyName) and end of validity.
@@ -63,6 +74,12 @@ export function assertionFields(
     .filter((t): t is string => !!t)
     .map((t) => new Date(t))
     .filter((d) => !Number.isNaN(d.getTime()));
+  const sessionEnds = elements(doc, "/*/*[local-name()='AuthnStatement']")
+    .map((e) => e.getAttribute("SessionNotOnOrAfter"))
+    .filter((t): t is string => !!t)
+    .map(utcInstant);
+  // An end the IdP asked for but that cannot be read must not become a session without an end.
+  if (sessionEnds.some((d) => d === null)) return fail("SessionNotOnOrAfter is not a date and time");
   const id = assertion.getAttribute("ID") ?? "";
   if (id === "") return fail("Assertion has no ID");
   return {
@@ -70,6 +87,7 @@ export function assertionFields(
     value: {
       id,
       notOnOrAfter: ends.length > 0 ? new Date(Math.min(...ends.map((d) => d.getTime()))) : null,
+      sessionNotOnOrAfter: sessionEnds[0] ?? null,
       nameId: nameId ? textOf(nameId) : null,
       nameIdFormat: nameId?.getAttribute("Format") || null,
       attributes,

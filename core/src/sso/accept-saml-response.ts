@@ -14,7 +14,7 @@ import { issueSession, type SessionTokens, signOutcome, type Unsigned } from "..
 import { emailOf, identityDataOf, mappedClaims, userIdOf } from "./attributes.js";
 import type { SsoDeps } from "./deps.js";
 import type { SsoProvider } from "./provider.js";
-import { ssoAccount } from "./steps/sso-account.js";
+import { ssoAccount, vetSsoAccount } from "./steps/sso-account.js";
 
 export interface AcsInput {
   readonly samlResponse?: string | undefined;
@@ -113,7 +113,8 @@ async function answering(deps: Deps, input: AcsInput): Promise<Result<Answering>
  * `RelayState` is IdP-initiated: the provider is the one whose EntityID the response's Issuer names.
  * The response is verified (`SamlServiceProvider.verify`); its assertion ID is then spent, so the
  * same assertion never signs in twice (the reference relies on the relay state alone, which an
- * IdP-initiated response does not have). The account is the provider's identity's (`ssoAccount`);
+ * IdP-initiated response does not have). The account is the provider's identity's (`ssoAccount`); a
+ * new one is first vetted by the before-user-created hook, as every sign-up is (`vetSsoAccount`);
  * the session's method is `sso/saml`; with a PKCE relay state a code is issued instead.
  * Every refusal is returned: the route sends the browser to SITE_URL with it.
  */
@@ -131,6 +132,10 @@ export async function acceptSamlResponse(deps: Deps, input: AcsInput): Promise<R
   if (assertion.notOnOrAfter === null || assertion.notOnOrAfter.getTime() > limit) {
     return err(failures.samlAssertionInvalid("its validity must end, within a day"));
   }
+  // A session the identity provider already ended is not started (the reference starts it, ended).
+  if (assertion.sessionNotOnOrAfter !== null && assertion.sessionNotOnOrAfter <= deps.clock.now()) {
+    return err(failures.samlAssertionInvalid("its session has already ended (SessionNotOnOrAfter)"));
+  }
   if (!(await deps.samlAssertions.take(deps.tokens.hash(`saml\n${provider.entityId}\n${assertion.id}`)))) {
     return err(failures.samlAssertionReplayed());
   }
@@ -147,9 +152,12 @@ export async function acceptSamlResponse(deps: Deps, input: AcsInput): Promise<R
     identityData: identityDataOf(claims, { sub: subject, iss: provider.entityId, email }),
     now,
   };
+  // The before-user-created hook runs with no transaction open; its refusal leaves nothing behind.
+  const vetted = await vetSsoAccount(deps, person);
+  if (!vetted.ok) return vetted;
   const outcome = await afterFirstSignInRaces(() =>
     deps.store.transaction(async (repos): Promise<Result<Unsigned<AcsOutcome>, AuthError>> => {
-      const account = await ssoAccount(deps, repos, person);
+      const account = await ssoAccount(deps, repos, person, vetted.value);
       if (!account.ok) return account;
       const user = account.value;
       if (pkce !== null) {
@@ -166,7 +174,7 @@ export async function acceptSamlResponse(deps: Deps, input: AcsInput): Promise<R
       return ok({
         kind: "session",
         redirectTo,
-        tokens: await issueSession(deps, repos, user, "sso/saml", now),
+        tokens: await issueSession(deps, repos, user, "sso/saml", now, assertion.sessionNotOnOrAfter),
       });
     }),
   );

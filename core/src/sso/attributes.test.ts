@@ -6,6 +6,7 @@ const EMAIL = "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress";
 const assertion = (fields: Partial<SamlAssertion>): SamlAssertion => ({
   id: "a",
   notOnOrAfter: null,
+  sessionNotOnOrAfter: null,
   nameId: null,
   nameIdFormat: null,
   attributes: {},

@@ -65,6 +65,11 @@ export interface SamlAssertion {
   readonly id: string;
   /** When the assertion stops being valid (its Conditions' or confirmation's NotOnOrAfter). */
   readonly notOnOrAfter: Date | null;
+  /**
+   * When the identity provider wants the session to end: the first AuthnStatement's
+   * `SessionNotOnOrAfter` (the reference's `NotAfter`); null when none says.
+   */
+  readonly sessionNotOnOrAfter: Date | null;
   readonly nameId: string | null;
   readonly nameIdFormat: string | null;
   /** Attribute values by Name, and by FriendlyName too. */

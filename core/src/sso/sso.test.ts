@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { failures } from "../failures.js";
+import { err, ok } from "../kernel/index.js";
 import { fakeDeps } from "../testing/fake-deps.js";
+import { fakeHooks } from "../testing/hooks/fake-hooks.js";
 import { acceptSamlResponse } from "./accept-saml-response.js";
 import { createSsoProvider, updateSsoProvider } from "./admin-providers.js";
 import { startSso } from "./start-sso.js";
@@ -23,13 +26,23 @@ async function setup(saml: { enabled?: boolean } = {}) {
   });
   if (!created.ok && saml.enabled !== false) throw created.error;
   const provider = created.ok ? created.value : null;
-  const response = (fields: { id?: string; inResponseTo?: string; nameId?: string; untilMs?: number } = {}) =>
+  const at = (ms: number) => new Date(deps.clock.now().getTime() + ms).toISOString();
+  const response = (
+    fields: {
+      id?: string;
+      inResponseTo?: string;
+      nameId?: string;
+      untilMs?: number;
+      sessionUntilMs?: number;
+    } = {},
+  ) =>
     JSON.stringify({
       issuer: ENTITY,
       id: fields.id ?? `a-${Math.random()}`,
       nameId: fields.nameId ?? "ada@example.com",
       inResponseTo: fields.inResponseTo,
-      until: new Date(deps.clock.now().getTime() + (fields.untilMs ?? 300_000)).toISOString(),
+      until: at(fields.untilMs ?? 300_000),
+      sessionUntil: fields.sessionUntilMs === undefined ? undefined : at(fields.sessionUntilMs),
     });
   const start = async () => {
     const started = await startSso(deps, { domain: "example.com", pkce: null });
@@ -74,6 +87,46 @@ describe("acceptSamlResponse", () => {
     expect(user?.identities.map((i) => i.provider)).toEqual([`sso:${provider?.id}`]);
     const again = await acceptSamlResponse(deps, input);
     expect(!again.ok && again.error.code).toBe("saml_relay_state_not_found");
+  });
+
+  it("has the before-user-created hook vet a new SSO user only: its refusal leaves no user behind", async () => {
+    const { deps, response } = await setup();
+    const hooks = fakeHooks({
+      before_user_created: (input) => {
+        const email = (input as { user: { email: string } }).user.email;
+        return email.endsWith("@blocked.example")
+          ? err(failures.hookError(403, "Sign-ups from this domain are closed"))
+          : ok({});
+      },
+    });
+    const hooked = { ...deps, hooks: hooks.dispatcher };
+    const refused = await acceptSamlResponse(hooked, {
+      samlResponse: response({ nameId: "eve@blocked.example" }),
+    });
+    expect(!refused.ok && refused.error.message).toBe("Sign-ups from this domain are closed");
+    expect(await deps.store.users.findByEmail("eve@blocked.example")).toBeNull();
+    const accepted = await acceptSamlResponse(hooked, { samlResponse: response() });
+    if (!accepted.ok) throw accepted.error;
+    const vettedId = (hooks.calls.at(-1)?.input as { user?: { id: string } } | undefined)?.user?.id;
+    expect(accepted.value.kind === "session" && accepted.value.tokens.user.id).toBe(vettedId);
+    expect(hooks.calls).toHaveLength(2);
+    expect((await acceptSamlResponse(hooked, { samlResponse: response() })).ok).toBe(true);
+    expect(hooks.calls).toHaveLength(2);
+  });
+
+  it("ends the session when the assertion's SessionNotOnOrAfter says; refuses one already ended", async () => {
+    const { deps, response } = await setup();
+    const accepted = await acceptSamlResponse(deps, { samlResponse: response({ sessionUntilMs: 60_000 }) });
+    if (!accepted.ok || accepted.value.kind !== "session") throw new Error("no session");
+    const session = await deps.store.sessions.find(accepted.value.tokens.session.id);
+    expect(session?.notAfter?.getTime()).toBe(deps.clock.now().getTime() + 60_000);
+    const plain = await acceptSamlResponse(deps, { samlResponse: response() });
+    if (!plain.ok || plain.value.kind !== "session") throw new Error("no session");
+    expect((await deps.store.sessions.find(plain.value.tokens.session.id))?.notAfter).toBeNull();
+    const ended = await acceptSamlResponse(deps, { samlResponse: response({ sessionUntilMs: 0 }) });
+    expect(!ended.ok && ended.error.message).toBe(
+      "SAML Assertion is not valid: its session has already ended (SessionNotOnOrAfter)",
+    );
   });
 
   it("refuses a relay state past its validity", async () => {

@@ -21,6 +21,8 @@ export interface ResponseSpec {
   readonly sign?: "assertion" | "response" | "both" | "none";
   /** The assertion's ID; random by default. */
   readonly assertionId?: string;
+  /** The AuthnStatement's `SessionNotOnOrAfter`: when the IdP wants the session to end; none by default. */
+  readonly sessionNotOnOrAfter?: Date;
 }
 
 /** A key with its certificate, PEM. */
@@ -40,6 +42,9 @@ export function responseXml(spec: ResponseSpec): string {
   const issued = spec.issuedAt ?? new Date();
   const until = new Date(issued.getTime() + (spec.validForMs ?? 5 * 60 * 1000));
   const inResponseTo = spec.inResponseTo ? ` InResponseTo="${escaped(spec.inResponseTo)}"` : "";
+  const sessionEnd = spec.sessionNotOnOrAfter
+    ? ` SessionNotOnOrAfter="${spec.sessionNotOnOrAfter.toISOString()}"`
+    : "";
   const attributes = Object.entries(spec.attributes ?? {})
     .map(
       ([name, values]) =>
@@ -64,7 +69,7 @@ export function responseXml(spec: ResponseSpec): string {
     `<saml:Conditions NotBefore="${issued.toISOString()}" NotOnOrAfter="${until.toISOString()}">`,
     `<saml:AudienceRestriction><saml:Audience>${escaped(spec.audience)}</saml:Audience></saml:AudienceRestriction>`,
     `</saml:Conditions>`,
-    `<saml:AuthnStatement AuthnInstant="${issued.toISOString()}" SessionIndex="${newId()}">`,
+    `<saml:AuthnStatement AuthnInstant="${issued.toISOString()}" SessionIndex="${newId()}"${sessionEnd}>`,
     `<saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:Password</saml:AuthnContextClassRef></saml:AuthnContext>`,
     `</saml:AuthnStatement>`,
     attributes ? `<saml:AttributeStatement>${attributes}</saml:AttributeStatement>` : "",

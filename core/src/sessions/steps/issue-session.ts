@@ -113,7 +113,8 @@ export function newSession(
  * transaction; `signSession` signs its access token once that transaction has committed. `method` is
  * the `amr` method (`password`, `anonymous`, …). A soft-deleted user gets no session, whatever led
  * here (a code or link issued before the deletion): that is thrown as `user_not_found`, rolling the
- * transaction back.
+ * transaction back. `notAfter`: when the session must end whatever its activity (a SAML identity
+ * provider's `SessionNotOnOrAfter`); its refresh is refused after.
  */
 export async function issueSession(
   deps: Pick<SessionsDeps, "random" | "tokens">,
@@ -121,9 +122,10 @@ export async function issueSession(
   user: User,
   method: string,
   now: Date,
+  notAfter: Date | null = null,
 ): Promise<StartedSession> {
   if (user.deletedAt !== null) throw failures.userNotFound();
-  const session = newSession(deps, user.id, method, now);
+  const session = { ...newSession(deps, user.id, method, now), notAfter };
   const refreshToken = deps.tokens.generate();
   await repos.sessions.create(session, deps.tokens.hash(refreshToken));
   // The token response's user carries its identities and factors, as every user body does.

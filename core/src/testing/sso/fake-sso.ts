@@ -54,7 +54,7 @@ export function fakeRelayStates(): RelayStateStore {
 
 /**
  * A service provider whose "metadata" is `<EntityDescriptor entityID="…">` and whose "responses" are
- * JSON `{issuer, id, nameId, inResponseTo, until}`, accepted when the issuer is the provider's.
+ * JSON `{issuer, id, nameId, inResponseTo, until, sessionUntil?}`, accepted when the issuer is the provider's.
  */
 export function fakeSaml(): SamlServiceProvider {
   const read = (response: string) => {
@@ -65,6 +65,7 @@ export function fakeSaml(): SamlServiceProvider {
         nameId: string;
         inResponseTo?: string;
         until: string;
+        sessionUntil?: string;
       };
     } catch {
       return null;
@@ -92,6 +93,7 @@ export function fakeSaml(): SamlServiceProvider {
       return ok({
         id: r.id,
         notOnOrAfter: new Date(r.until),
+        sessionNotOnOrAfter: r.sessionUntil ? new Date(r.sessionUntil) : null,
         nameId: r.nameId,
         nameIdFormat: email,
         attributes: {},
