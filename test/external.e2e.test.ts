@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FreshNamespace, migratedNamespace } from "@authsvc/adapters/testing";
 import { productionServerEnv } from "@authsvc/http/testing";
-import { GoTrueClient } from "@supabase/auth-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { browserClient } from "./support/browser-client.js";
 import { oauthBrowser } from "./support/oauth-browser.js";
 import { OP_CLIENT, type OpenIdProvider, startOpenIdProvider } from "./support/openid-provider.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
@@ -52,19 +52,7 @@ afterAll(async () => {
 });
 
 function client(flowType: "implicit" | "pkce" = "implicit") {
-  const items = new Map<string, string>();
-  const storage = {
-    getItem: (key: string) => items.get(key) ?? null,
-    setItem: (key: string, value: string) => void items.set(key, value),
-    removeItem: (key: string) => void items.delete(key),
-  };
-  return new GoTrueClient({
-    url: server.url,
-    flowType,
-    storage,
-    autoRefreshToken: false,
-    persistSession: true,
-  });
+  return browserClient(server.url, flowType).client;
 }
 
 let counter = 0;

@@ -9,8 +9,9 @@ import {
   verifyLink,
 } from "@authsvc/adapters/testing";
 import { productionServerEnv, roleKey } from "@authsvc/http/testing";
-import { GoTrueAdminApi, GoTrueClient } from "@supabase/auth-js";
+import { GoTrueAdminApi, type GoTrueClient } from "@supabase/auth-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { browserClient } from "./support/browser-client.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
 
 /**
@@ -50,20 +51,7 @@ afterAll(async () => {
 
 /** A browser-side client in the PKCE flow, with the storage it keeps its verifiers in. */
 function pkceClient() {
-  const items = new Map<string, string>();
-  const storage = {
-    getItem: (key: string) => items.get(key) ?? null,
-    setItem: (key: string, value: string) => void items.set(key, value),
-    removeItem: (key: string) => void items.delete(key),
-  };
-  const client = new GoTrueClient({
-    url: server.url,
-    flowType: "pkce",
-    storage,
-    autoRefreshToken: false,
-    persistSession: true,
-  });
-  return { client, items };
+  return browserClient(server.url, "pkce");
 }
 const admin = () =>
   new GoTrueAdminApi({ url: server.url, headers: { Authorization: `Bearer ${serviceKey}` } });
