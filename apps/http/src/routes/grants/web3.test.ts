@@ -17,8 +17,19 @@ describe("POST /token?grant_type=web3 with no chain enabled", () => {
     expect(await legacy.json()).toMatchObject({ code: 422, error_code: "web3_provider_disabled" });
   });
 
-  it("refuses a body that is not an object of strings as any grant does", async () => {
+  it("answers a malformed body (auth-js sends a byte array as an object) as disabled too, as the reference", async () => {
     const { app } = testApp();
+    const body = { chain: "ethereum", message: "test message", signature: { 0: 1, 1: 2, 2: 3 } };
+    const res = await send(app, "POST", "/token?grant_type=web3", body, NEW_API);
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ code: "web3_provider_disabled" });
+  });
+});
+
+describe("POST /token?grant_type=web3 with a chain enabled", () => {
+  it("refuses a body that is not an object of strings as any grant does", async () => {
+    const on = { enabled: true, maxValidityMs: 600_000 };
+    const { app } = testApp({}, { web3: { ethereum: on, solana: on } });
     const res = await send(app, "POST", "/token?grant_type=web3", { chain: 7 }, NEW_API);
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: "validation_failed" });

@@ -14,8 +14,12 @@ export const Web3Grant = v.object({ chain: text, message: text, signature: text 
 export const web3HttpGrant = httpGrant(
   web3Grant,
   async (c, json, run) => {
-    const { chain = "", message = "", signature = "" } = parseBody(Web3Grant, json);
+    // The reference says "Web3 provider is disabled" before it reads the body: with both chains off,
+    // a malformed body gets that answer too (the use case checks it first, touching nothing).
+    const body = v.safeParse(Web3Grant, json);
+    const { chain = "", message = "", signature = "" } = body.success ? body.output : {};
     const result = await run({ chain, message, signature });
+    if (!body.success && (result.ok || result.error.failure !== "web3Disabled")) parseBody(Web3Grant, json);
     if (!result.ok) {
       if (WEB3_INVALID_GRANT.has(result.error.failure)) {
         return c.json({ error: "invalid_grant", error_description: result.error.message }, 400);
