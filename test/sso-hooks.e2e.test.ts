@@ -1,28 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import {
-  type FreshNamespace,
-  migratedNamespace,
-  startTestIdp,
-  type TestIdp,
-} from "@authsvc/adapters/testing";
-import { productionServerEnv, roleKey } from "@authsvc/http/testing";
+import type { FreshNamespace, TestIdp } from "@authsvc/adapters/testing";
 import { GoTrueClient } from "@supabase/auth-js";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  atIdp,
-  fragmentSession,
-  newSamlKey,
-  postToAcs,
-  refusal,
-  register,
-  SP_ENTITY_ID,
-} from "./support/saml.js";
-import { type ServerProcess, startServer } from "./support/server-process.js";
+import { atIdp, fragmentSession, postToAcs, refusal, type SsoRig, startSsoRig } from "./support/saml.js";
+import type { ServerProcess } from "./support/server-process.js";
 
 /**
  * SAML sign-ups through the before-user-created hook, an HTTP hook on a loopback server that refuses
@@ -31,12 +14,12 @@ import { type ServerProcess, startServer } from "./support/server-process.js";
 const SITE = "https://app.example.com";
 const SECRET = `v1,whsec_${Buffer.from("a-hook-secret-of-thirty-two-bytes!").toString("base64")}`;
 const verifier = new Webhook(SECRET.slice(3));
-const cwd = mkdtempSync(join(tmpdir(), "authsvc-sso-hooks-"));
 
 /** The before-user-created payloads the hook received (their signature checked). */
 const vetted: { email: string; id: string }[] = [];
 let badSignatures = 0;
 let hookServer: Server;
+let rig: SsoRig;
 let ns: FreshNamespace;
 let server: ServerProcess;
 let idp: TestIdp;
@@ -65,32 +48,22 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => hookServer.listen(0, "127.0.0.1", resolve));
   const hookUrl = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}`;
-  ns = await migratedNamespace();
-  [server, idp] = await Promise.all([
-    startServer(
-      productionServerEnv(ns, {
-        AUTHSVC_SITE_URL: SITE,
-        AUTHSVC_URI_ALLOW_LIST: `${SITE}/**`,
-        AUTHSVC_SAML_ENABLED: "true",
-        AUTHSVC_SAML_PRIVATE_KEY: newSamlKey(),
-        AUTHSVC_HOOK_BEFORE_USER_CREATED_ENABLED: "true",
-        AUTHSVC_HOOK_BEFORE_USER_CREATED_URI: `${hookUrl}/before-user-created`,
-        AUTHSVC_HOOK_BEFORE_USER_CREATED_SECRETS: SECRET,
-      }),
-      { cwd },
-    ),
-    startTestIdp({ spEntityId: SP_ENTITY_ID }),
-  ]);
-  const metadata = await (await fetch(`${server.url}/sso/saml/metadata`)).text();
-  idp.spCertificate = /<ds:X509Certificate>([^<]+)</.exec(metadata)?.[1] ?? null;
-  providerId = await register(server, await roleKey("service_role"), idp, ["example.com", "blocked.example"]);
+  rig = await startSsoRig(
+    {
+      AUTHSVC_SITE_URL: SITE,
+      AUTHSVC_URI_ALLOW_LIST: `${SITE}/**`,
+      AUTHSVC_HOOK_BEFORE_USER_CREATED_ENABLED: "true",
+      AUTHSVC_HOOK_BEFORE_USER_CREATED_URI: `${hookUrl}/before-user-created`,
+      AUTHSVC_HOOK_BEFORE_USER_CREATED_SECRETS: SECRET,
+    },
+    ["example.com", "blocked.example"],
+  );
+  ({ ns, server, idp, providerId } = rig);
 });
 
 afterAll(async () => {
-  await Promise.all([server?.stop(), idp?.close()]);
+  await rig?.close();
   await new Promise((resolve) => hookServer?.close(resolve));
-  await ns?.drop();
-  rmSync(cwd, { recursive: true, force: true });
 });
 
 const client = () => new GoTrueClient({ url: server.url, autoRefreshToken: false, persistSession: false });

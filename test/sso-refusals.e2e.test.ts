@@ -1,48 +1,31 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import {
-  type FreshNamespace,
-  migratedNamespace,
-  newIdpKey,
-  type ResponseSpec,
-  startTestIdp,
-  type TestIdp,
-} from "@authsvc/adapters/testing";
-import { productionServerEnv, roleKey } from "@authsvc/http/testing";
+import { newIdpKey, type ResponseSpec, startTestIdp, type TestIdp } from "@authsvc/adapters/testing";
 import { GoTrueClient } from "@supabase/auth-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { atIdp, newSamlKey, postToAcs, refusal, register, SP_ACS_URL, SP_ENTITY_ID } from "./support/saml.js";
-import { type ServerProcess, startServer } from "./support/server-process.js";
+import {
+  atIdp,
+  postToAcs,
+  refusal,
+  SP_ACS_URL,
+  SP_ENTITY_ID,
+  type SsoRig,
+  startSsoRig,
+} from "./support/saml.js";
+import type { ServerProcess } from "./support/server-process.js";
 
 /** Responses the assertion consumer must refuse: each lands on SITE_URL with the error, no session. */
 const SITE = "https://app.example.com";
-const cwd = mkdtempSync(join(tmpdir(), "authsvc-sso-refusals-"));
-let ns: FreshNamespace;
+let rig: SsoRig;
 let server: ServerProcess;
 let idp: TestIdp;
 let providerId: string;
 
 beforeAll(async () => {
-  ns = await migratedNamespace();
-  [server, idp] = await Promise.all([
-    startServer(
-      productionServerEnv(ns, {
-        AUTHSVC_SITE_URL: SITE,
-        AUTHSVC_SAML_ENABLED: "true",
-        AUTHSVC_SAML_PRIVATE_KEY: newSamlKey(),
-      }),
-      { cwd },
-    ),
-    startTestIdp({ spEntityId: SP_ENTITY_ID }),
-  ]);
-  providerId = await register(server, await roleKey("service_role"), idp, ["refusals.example"]);
+  rig = await startSsoRig({ AUTHSVC_SITE_URL: SITE }, ["refusals.example"]);
+  ({ server, idp, providerId } = rig);
 });
 
 afterAll(async () => {
-  await Promise.all([server?.stop(), idp?.close()]);
-  await ns?.drop();
-  rmSync(cwd, { recursive: true, force: true });
+  await rig?.close();
 });
 
 const client = () => new GoTrueClient({ url: server.url, autoRefreshToken: false, persistSession: false });

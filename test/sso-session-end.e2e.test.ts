@@ -1,50 +1,26 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import {
-  type FreshNamespace,
-  migratedNamespace,
-  startTestIdp,
-  type TestIdp,
-} from "@authsvc/adapters/testing";
-import { productionServerEnv, roleKey } from "@authsvc/http/testing";
+import type { FreshNamespace, TestIdp } from "@authsvc/adapters/testing";
 import { GoTrueClient } from "@supabase/auth-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fragmentSession, newSamlKey, postToAcs, refusal, register, SP_ENTITY_ID } from "./support/saml.js";
-import { type ServerProcess, startServer } from "./support/server-process.js";
+import { fragmentSession, postToAcs, refusal, type SsoRig, startSsoRig } from "./support/saml.js";
+import type { ServerProcess } from "./support/server-process.js";
 
 /**
  * The identity provider's `SessionNotOnOrAfter` ends the session it starts: refreshes work until
  * then and are refused after, on the built server with a test identity provider (IdP-initiated).
  */
 const SITE = "https://app.example.com";
-const cwd = mkdtempSync(join(tmpdir(), "authsvc-sso-session-end-"));
+let rig: SsoRig;
 let ns: FreshNamespace;
 let server: ServerProcess;
 let idp: TestIdp;
 
 beforeAll(async () => {
-  ns = await migratedNamespace();
-  [server, idp] = await Promise.all([
-    startServer(
-      productionServerEnv(ns, {
-        AUTHSVC_SITE_URL: SITE,
-        AUTHSVC_SAML_ENABLED: "true",
-        AUTHSVC_SAML_PRIVATE_KEY: newSamlKey(),
-      }),
-      { cwd },
-    ),
-    startTestIdp({ spEntityId: SP_ENTITY_ID }),
-  ]);
-  const metadata = await (await fetch(`${server.url}/sso/saml/metadata`)).text();
-  idp.spCertificate = /<ds:X509Certificate>([^<]+)</.exec(metadata)?.[1] ?? null;
-  await register(server, await roleKey("service_role"), idp, ["example.com"]);
+  rig = await startSsoRig({ AUTHSVC_SITE_URL: SITE }, ["example.com"]);
+  ({ ns, server, idp } = rig);
 });
 
 afterAll(async () => {
-  await Promise.all([server?.stop(), idp?.close()]);
-  await ns?.drop();
-  rmSync(cwd, { recursive: true, force: true });
+  await rig?.close();
 });
 
 const client = () => new GoTrueClient({ url: server.url, autoRefreshToken: false, persistSession: false });

@@ -1,7 +1,17 @@
 import { generateKeyPairSync } from "node:crypto";
-import { postedForm, type TestIdp } from "@authsvc/adapters/testing";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  type FreshNamespace,
+  migratedNamespace,
+  postedForm,
+  startTestIdp,
+  type TestIdp,
+} from "@authsvc/adapters/testing";
+import { productionServerEnv, roleKey } from "@authsvc/http/testing";
 import { expect } from "vitest";
-import type { ServerProcess } from "./server-process.js";
+import { type ServerProcess, startServer } from "./server-process.js";
 
 /** `SAML_PRIVATE_KEY` as operators write it: base64 of a PKCS#1 DER RSA key. */
 export function newSamlKey(): string {
@@ -73,4 +83,47 @@ export function refusal(location: string) {
 export function fragmentSession(location: string) {
   const params = new URLSearchParams(new URL(location).hash.slice(1));
   return { accessToken: params.get("access_token") ?? "", refreshToken: params.get("refresh_token") ?? "" };
+}
+
+/** A built server with SAML on and a test identity provider registered with it, on a fresh namespace. */
+export interface SsoRig {
+  readonly ns: FreshNamespace;
+  readonly server: ServerProcess;
+  readonly idp: TestIdp;
+  readonly providerId: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the rig: the server with `env` over SAML's own variables, the identity provider (which
+ * learns the server's certificate from its metadata), and the provider registered for `domains`.
+ */
+export async function startSsoRig(env: Record<string, string>, domains: string[]): Promise<SsoRig> {
+  const ns = await migratedNamespace();
+  const cwd = mkdtempSync(join(tmpdir(), "authsvc-sso-"));
+  const [server, idp] = await Promise.all([
+    startServer(
+      productionServerEnv(ns, {
+        AUTHSVC_SAML_ENABLED: "true",
+        AUTHSVC_SAML_PRIVATE_KEY: newSamlKey(),
+        ...env,
+      }),
+      { cwd },
+    ),
+    startTestIdp({ spEntityId: SP_ENTITY_ID }),
+  ]);
+  const metadata = await (await fetch(`${server.url}/sso/saml/metadata`)).text();
+  idp.spCertificate = /<ds:X509Certificate>([^<]+)</.exec(metadata)?.[1] ?? null;
+  const providerId = await register(server, await roleKey("service_role"), idp, domains);
+  return {
+    ns,
+    server,
+    idp,
+    providerId,
+    async close() {
+      await Promise.all([server.stop(), idp.close()]);
+      await ns.drop();
+      rmSync(cwd, { recursive: true, force: true });
+    },
+  };
 }
