@@ -12,6 +12,8 @@ export interface SuiteServer {
   /** The compose service's name (`gotrue`, `autoconfirm`, …). */
   readonly name: string;
   readonly port: number;
+  /** The path the API is served under (`/auth/v1` behind the CLI's gateway); the root otherwise. */
+  readonly basePath?: string;
   /** The environment the authsvc process gets (besides PATH). */
   readonly env: Record<string, string>;
 }

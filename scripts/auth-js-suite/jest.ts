@@ -1,6 +1,7 @@
 /**
- * Runs the checkout's suite as its own `test/package.json` does (`jest --runInBand`, from `test/`),
- * with its test files untouched, and reads jest's JSON report. Coverage, which the suite's config turns
+ * Runs the checkout's suite as its own scripts do — `jest --runInBand` from `test/` (old layout), or
+ * `jest --config jest.config.cli.js --runInBand` from the package (Supabase-CLI layout) — with its test
+ * files untouched, and reads jest's JSON report. Coverage, which the suite's config turns
  * on, is turned off: it measures auth-js, not the server, and only slows the run.
  */
 import { spawn } from "node:child_process";
@@ -37,8 +38,15 @@ interface JestReport {
 const firstLines = (text: string, count: number) =>
   stripVTControlCharacters(text).split("\n").filter(Boolean).slice(0, count).join("\n");
 
+/** Where the checkout's jest runs: its folder (with the jest install) and its config file, if named. */
+export interface JestPlace {
+  readonly dir: string;
+  readonly config?: string;
+}
+
 export async function runSuite(
   checkout: string,
+  place: JestPlace,
   reportFile: string,
   extraArgs: string[],
   signal: AbortSignal,
@@ -46,16 +54,17 @@ export async function runSuite(
   const started = performance.now();
   // The checkout's own jest, as `npx jest` in test/ finds it, run without npx in between: npm exec
   // does not pass a signal on, and an interrupted run must stop jest itself.
-  const jest = join(checkout, "test/node_modules/jest/bin/jest.js");
+  const jest = join(place.dir, "node_modules/jest/bin/jest.js");
   const args = [
     jest,
+    ...(place.config ? ["--config", place.config] : []),
     "--runInBand",
     "--coverage=false",
     "--json",
     `--outputFile=${reportFile}`,
     ...extraArgs,
   ];
-  const child = spawn(process.execPath, args, { cwd: join(checkout, "test"), stdio: "inherit", signal });
+  const child = spawn(process.execPath, args, { cwd: place.dir, stdio: "inherit", signal });
   // An interruption kills jest with an AbortError event; its close follows once it has exited.
   child.on("error", () => {});
   const exitCode = await new Promise<number>((resolve) => child.once("close", (code) => resolve(code ?? 1)));

@@ -1,6 +1,6 @@
 /**
  * The authsvc processes of a suite run: the built server (`apps/http/dist/main.js`) with exactly the
- * translated environment, its log in a file of the run's folder, ready once `GET /health` answers 200.
+ * translated environment, its log in a file of the run's folder, ready once `GET /health` (under its base path) answers 200.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
@@ -70,7 +70,7 @@ export async function startSuiteServer(server: SuiteServer, logDir: string): Pro
       throw new Error(`${server.name} (port ${server.port}) exited with ${exit}; see ${logFile}`);
     }
     try {
-      const res = await fetch(`http://127.0.0.1:${server.port}/health`);
+      const res = await fetch(`http://127.0.0.1:${server.port}${server.basePath ?? ""}/health`);
       if (res.status === 200) return running;
     } catch {
       // Not listening yet.

@@ -3,19 +3,22 @@
  *
  *   npm run suite:auth-js -- <auth-js checkout> [jest arguments…]
  *
- * The checkout (argument, or AUTH_JS_SUITE_DIR) needs `npm install` at its root and in `test/`.
- * Starts an SMTP sink on 2500, a loopback Twilio, and one authsvc per GoTrue service of the checkout's
- * infra/docker-compose.yml on its port, all on one fresh database of the Postgres server at
- * AUTH_JS_SUITE_DATABASE_URL; runs jest; stops everything; prints passed/failed/total and each failing
- * test. AUTH_JS_SUITE_REPORT=<file> also writes every test's outcome there as JSON.
+ * The checkout (argument, or AUTH_JS_SUITE_DIR) is either the old auth-js repository (`npm install`
+ * at its root and in `test/`) or supabase-js's `packages/core/auth-js` (`npm install` in it), told
+ * apart by `test/supabase/config.toml` (layouts.ts). Starts an SMTP sink on 2500, for the old layout a
+ * loopback Twilio and one authsvc per GoTrue service of its infra/docker-compose.yml, for the newer
+ * one authsvc on the CLI's API port under /auth/v1 as its config.toml describes; all on one fresh
+ * database of the Postgres server at AUTH_JS_SUITE_DATABASE_URL; runs jest; stops everything; prints
+ * passed/failed/total and each failing test. AUTH_JS_SUITE_REPORT=<file> also writes every test's
+ * outcome there as JSON.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startSmtpSink, startTwilioFake } from "@authsvc/adapters/testing";
-import { suiteServers } from "./compose.js";
 import { freshDatabase } from "./database.js";
 import { runSuite, type SuiteResult } from "./jest.js";
+import { layoutOf } from "./layouts.js";
 import { type Running, SERVER_ENTRY, startSuiteServer } from "./processes.js";
 
 const SMTP_PORT = 2500;
@@ -42,13 +45,9 @@ async function main() {
   const checkout = resolve(
     first ?? process.env.AUTH_JS_SUITE_DIR ?? fail("give the path of an auth-js checkout"),
   );
-  for (const needed of ["infra/docker-compose.yml", "test/jest.config.js"]) {
-    if (!existsSync(join(checkout, needed))) fail(`${checkout} is not an auth-js checkout: no ${needed}`);
-  }
-  for (const needed of ["node_modules/typescript", "test/node_modules/jest/bin/jest.js"]) {
-    if (!existsSync(join(checkout, needed))) {
-      fail(`${join(checkout, needed)} is missing: run \`npm install\` at the checkout's root and in test/`);
-    }
+  const layout = layoutOf(checkout);
+  for (const { path, hint } of layout.needs) {
+    if (!existsSync(join(checkout, path))) fail(`${join(checkout, path)} is missing: ${hint}`);
   }
   if (!existsSync(SERVER_ENTRY)) fail(`${SERVER_ENTRY} is missing: run \`npm run build\``);
   const adminUrl =
@@ -68,36 +67,36 @@ async function main() {
   try {
     const database = await freshDatabase(adminUrl);
     cleanups.push(() => database.drop());
-    // The compose file's SMTP credentials, required as inbucket would take them.
+    layout.prepare();
     const smtp = await startSmtpSink({
       port: SMTP_PORT,
-      auth: { user: "GOTRUE_SMTP_USER", pass: "GOTRUE_SMTP_PASS" },
+      ...(layout.smtpAuth ? { auth: layout.smtpAuth } : {}),
     });
     cleanups.push(() => smtp.close());
     // A Twilio that knows other credentials than the servers': every text fails, as in the suite's CI.
-    const twilio = await startTwilioFake({
-      accountSid: "AC-accepted",
-      authToken: "accepted",
-      sender: "+15550000000",
-    });
-    cleanups.push(() => twilio.close());
-    const servers = suiteServers(checkout, {
+    const twilio = layout.usesTwilio
+      ? await startTwilioFake({ accountSid: "AC-accepted", authToken: "accepted", sender: "+15550000000" })
+      : undefined;
+    if (twilio) cleanups.push(() => twilio.close());
+    const { servers, ignored } = layout.servers({
       databaseUrl: database.url,
       smtpPort: SMTP_PORT,
-      twilioUrl: twilio.url,
+      twilioUrl: twilio?.url ?? "",
     });
+    if (ignored.length > 0) log(`${layout.name} layout: not mapped to authsvc: ${ignored.join(", ")}`);
 
     // The first server migrates the database alone; the others then start together.
     const [head, ...rest] = servers;
     if (head) running.push(await startSuiteServer(head, runDir));
     running.push(...(await Promise.all(rest.map((server) => startSuiteServer(server, runDir)))));
     for (const server of running) {
-      log(`${server.server.name}: http://localhost:${server.server.port} (log ${server.logFile})`);
+      const { name, port, basePath } = server.server;
+      log(`${name}: http://localhost:${port}${basePath ?? ""} (log ${server.logFile})`);
       for (const warning of server.warnings()) log(`  warning: ${warning}`);
     }
 
     const reportFile = join(runDir, "jest-report.json");
-    const result = await runSuite(checkout, reportFile, jestArgs, interrupt.signal);
+    const result = await runSuite(checkout, layout.jest, reportFile, jestArgs, interrupt.signal);
     const out = process.env.AUTH_JS_SUITE_REPORT;
     if (out) writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
     process.stdout.write(`${summary(result)}\n`);
