@@ -2,8 +2,9 @@
  * The dependency rule of the hexagon (see docs/architecture.md):
  * core imports nothing outside core; adapters never import apps; inside core, a slice imports another
  * slice only through its entry (`<slice>/index.ts`) and never in a circle, and a slice's deps types
- * (`<slice>/deps.ts`) are not part of its entry, so no slice names another's; test support lives in each
- * package's src/testing/, which only tests import, and no package imports test/.
+ * (`<slice>/deps.ts`) are neither part of its entry nor re-exported by any of its files, so no slice
+ * names another's; test support lives in each package's src/testing/, which only tests import, and
+ * no package imports test/.
  * Run by `npm run lint`; test/dependency-rule.test.ts proves the rules bite.
  */
 module.exports = {
@@ -51,6 +52,14 @@ module.exports = {
       severity: "error",
       from: { path: "^core/src/([^/]+)/index\\.ts$", pathNot: "^core/src/(kernel|testing)/" },
       to: { path: "^core/src/$1/deps\\.ts$" },
+    },
+    {
+      name: "core-slice-deps-not-reexported",
+      comment:
+        'No file of a slice re-exports its deps types (`export … from "./deps.js"`): a file the entry exports would carry them out through the entry, past core-slice-deps-private.',
+      severity: "error",
+      from: { path: "^core/src/([^/]+)/", pathNot: "^core/src/(kernel|testing)/" },
+      to: { path: "^core/src/$1/deps\\.ts$", dependencyTypes: ["export"] },
     },
     {
       name: "core-no-circle",

@@ -13,8 +13,8 @@ import {
 import { productionServerEnv, roleKey } from "@authsvc/http/testing";
 import { GoTrueAdminApi, GoTrueClient } from "@supabase/auth-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeEachDatabaseRoute, type OpenRoute } from "./support/database-routes.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
+import { until } from "./support/until.js";
 
 /**
  * Email flows end to end: the server process, a real SMTP server keeping every message, links and
@@ -80,17 +80,6 @@ async function follow(link: string, server = main) {
   const location = res.headers.get("location") ?? "";
   const [target = "", fragment = ""] = location.split("#");
   return { status: res.status, target, params: Object.fromEntries(new URLSearchParams(fragment)) };
-}
-
-/** Polls `check` until it answers something truthy (5 s at most): for effects that follow the answer. */
-async function until<T>(check: () => T | Promise<T>): Promise<NonNullable<T>> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error("condition not met within 5 s");
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 async function confirmedUser(tag: string) {
@@ -344,42 +333,6 @@ describe("admin generate_link", () => {
       }
     },
   );
-});
-
-describeEachDatabaseRoute("the hourly email cap of two instances", (route) => {
-  let capNs: FreshNamespace;
-  let opened: OpenRoute | undefined;
-  let capA: ServerProcess;
-  let capB: ServerProcess;
-  beforeAll(async () => {
-    [capNs, opened] = await Promise.all([migratedNamespace(), route.open()]);
-    const env = {
-      ...productionServerEnv(capNs, { ...smtpEnv(), AUTHSVC_RATE_LIMIT_EMAIL_SENT: "3" }),
-      ...opened.env,
-    };
-    [capA, capB] = await Promise.all([startServer(env, { cwd }), startServer(env, { cwd })]);
-  }, 60_000);
-  afterAll(async () => {
-    await Promise.all([capA?.stop(), capB?.stop()]);
-    await opened?.close();
-    await capNs?.drop();
-  });
-
-  it("is shared: the fourth recovery mail between them is refused", async () => {
-    const emails = [];
-    for (let i = 0; i < 4; i++) {
-      const email = address("cap");
-      await admin(capA).createUser({ email, password: "secret-pw", email_confirm: true });
-      emails.push(email);
-    }
-    const results = [];
-    for (const [i, email] of emails.entries()) {
-      results.push((await client(i % 2 === 0 ? capA : capB).resetPasswordForEmail(email)).error);
-    }
-    expect(results.slice(0, 3)).toEqual([null, null, null]);
-    expect(results[3]).toMatchObject({ status: 429, code: "over_email_send_rate_limit" });
-    for (const email of emails.slice(0, 3)) await sink.next(email);
-  });
 });
 
 describe("limits and failures", () => {

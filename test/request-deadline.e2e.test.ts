@@ -5,6 +5,7 @@ import { type FreshNamespace, migratedNamespace, startSmtpSink } from "@authsvc/
 import { productionServerEnv, roleKey } from "@authsvc/http/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ServerProcess, startServer } from "./support/server-process.js";
+import { until } from "./support/until.js";
 
 /**
  * A request answered `504 request_timeout` leaves nothing behind, and a request whose change has
@@ -47,16 +48,6 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
     headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
   });
-
-async function until<T>(check: () => T | Promise<T>): Promise<NonNullable<T>> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error("condition not met within 5 s");
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe("the request time limit", () => {
   it("a sign-up whose write is held past the limit is answered 504 and leaves no user, token or mail", async () => {

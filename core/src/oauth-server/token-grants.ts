@@ -2,7 +2,13 @@ import { isBanned, userBody } from "../accounts/index.js";
 import { failures } from "../failures.js";
 import { err, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
 import { verifierMatches } from "../pkce/index.js";
-import { refreshSession, type Session, type StartedSession, signSession } from "../sessions/index.js";
+import {
+  defineGrant,
+  refreshSession,
+  type Session,
+  type StartedSession,
+  signSession,
+} from "../sessions/index.js";
 import type { OAuthClient } from "./client.js";
 import type { OAuthServerDeps } from "./deps.js";
 import { idTokenClaims } from "./id-token.js";
@@ -159,3 +165,10 @@ export async function refreshForClient(
     scope: session.scopes ?? "",
   });
 }
+
+/**
+ * The grant types of `POST /oauth/token`, defined beside their use cases as `POST /token`'s are; the
+ * route gathers them in a `grantRegistry` and looks the requested one up once the client may use it.
+ */
+export const authorizationCodeGrant = defineGrant("authorization_code", exchangeAuthorizationCode);
+export const clientRefreshTokenGrant = defineGrant("refresh_token", refreshForClient);

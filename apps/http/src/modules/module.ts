@@ -42,7 +42,7 @@ export interface HttpModule {
   readonly basePath?: string;
   /** Its routes, built once per app. */
   readonly routes?: (ctx: ModuleContext) => Hono<AppEnv>;
-  /** The HTTP status of each error code it owns: one module owns a code (modules/statuses.test.ts). */
+  /** The HTTP status of each error code it owns: one module owns a code (modules.test.ts). */
   readonly statuses?: Readonly<Partial<Record<ErrorCode, number>>>;
   /** Failures of its own that the reference answers with another status than their code's. */
   readonly failureStatuses?: Readonly<Partial<Record<FailureName, number>>>;

@@ -65,6 +65,10 @@ describe("the OAuth server's routes", () => {
     expect(noGrant.headers.get("cache-control")).toBe("no-store");
     const other = await form(app, "/oauth/token", `client_id=${clientId}&grant_type=client_credentials`);
     expect(await other.json()).toMatchObject({ error: "unsupported_grant_type" });
+    // POST /token's grant types are not this endpoint's: it looks up only the OAuth server's.
+    const firstParty = await form(app, "/oauth/token", `client_id=${clientId}&grant_type=password`);
+    expect(firstParty.status).toBe(400);
+    expect(await firstParty.json()).toMatchObject({ error: "unsupported_grant_type" });
     const unknownCode = await form(
       app,
       "/oauth/token",

@@ -1,11 +1,15 @@
 import {
   type AuthDeps,
   authenticateClient,
-  exchangeAuthorizationCode,
+  authorizationCodeGrant,
+  clientRefreshTokenGrant,
   failures,
+  type Grant,
+  grantRegistry,
   introspectToken,
+  type OAuthClient,
   type OAuthTokens,
-  refreshForClient,
+  type Result,
   revokeToken,
 } from "@authsvc/core";
 import { type Context, Hono } from "hono";
@@ -22,6 +26,38 @@ const tokensJson = (t: OAuthTokens) => ({
   ...(t.idToken ? { id_token: t.idToken } : {}),
 });
 
+/** One grant type of `POST /oauth/token`: its use case, with its input read from the form and the client. */
+interface OAuthTokenGrant {
+  readonly type: string;
+  readonly run: (
+    deps: AuthDeps,
+    body: Record<string, string>,
+    client: OAuthClient,
+  ) => Promise<Result<OAuthTokens>>;
+}
+
+function oauthTokenGrant<I>(
+  grant: Grant<AuthDeps, I, OAuthTokens>,
+  input: (body: Record<string, string>, client: OAuthClient) => I,
+): OAuthTokenGrant {
+  return { type: grant.type, run: (deps, body, client) => grant.run(deps, input(body, client)) };
+}
+
+/** The OAuth server's grant types, as its slice defines them. */
+const tokenGrants = grantRegistry([
+  oauthTokenGrant(authorizationCodeGrant, (body, client) => ({
+    client,
+    code: body.code ?? "",
+    codeVerifier: body.code_verifier,
+    redirectUri: body.redirect_uri,
+    resource: body.resource,
+  })),
+  oauthTokenGrant(clientRefreshTokenGrant, (body, client) => ({
+    client,
+    refreshToken: body.refresh_token ?? "",
+  })),
+]);
+
 /** The body and the authenticated client of a token-endpoint request (a refusal is GoTrue's 400). */
 async function authenticated(c: Context<AppEnv>) {
   const body = await readTokenBody(c);
@@ -36,22 +72,11 @@ export const tokenEndpointRoutes = (deps: AuthDeps) => {
     .post("/oauth/token", gate, async (c) => {
       const { body, client } = await authenticated(c);
       const grantType = body.grant_type;
-      const run = c.get("deps");
       if (!grantType) return oauthJson(c, { ok: false, error: failures.tokenGrantTypeMissing() }, tokensJson);
-      if (!(client.grantTypes as readonly string[]).includes(grantType))
+      const grant = tokenGrants.lookup(grantType);
+      if (grant === undefined || !(client.grantTypes as readonly string[]).includes(grantType))
         return oauthJson(c, { ok: false, error: failures.tokenGrantTypeUnsupported(grantType) }, tokensJson);
-      if (grantType === "authorization_code") {
-        const input = {
-          client,
-          code: body.code ?? "",
-          codeVerifier: body.code_verifier,
-          redirectUri: body.redirect_uri,
-          resource: body.resource,
-        };
-        return oauthJson(c, await exchangeAuthorizationCode(run, input), tokensJson);
-      }
-      const refreshed = await refreshForClient(run, { client, refreshToken: body.refresh_token ?? "" });
-      return oauthJson(c, refreshed, tokensJson);
+      return oauthJson(c, await grant.run(c.get("deps"), body, client), tokensJson);
     })
     .post("/oauth/revoke", gate, async (c) => {
       const { body, client } = await authenticated(c);
