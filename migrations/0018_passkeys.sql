@@ -1,6 +1,6 @@
 -- 0018_passkeys: passkeys (WebAuthn as a first factor) and WebAuthn as a second factor, as the
 -- reference's migrations 20260302000000_add_passkeys, 20241009103726_add_web_authn and
--- 20250925093508 (gotrue-surface.md §1.5, §1.6).
+-- 20250925093508.
 --
 -- A passkey's credential id is unique across all users: an authenticator answering for one credential
 -- must identify one account. Challenges are single use: a verification deletes its row in the one

@@ -1,6 +1,6 @@
 -- 0019_custom_oauth_providers: OAuth 2.0 / OpenID Connect providers an admin adds at runtime, as the
 -- reference's migrations 20260219120000_add_custom_oauth_providers and
--- 20260625000000_add_custom_claims_allowlist (gotrue-surface.md §3).
+-- 20260625000000_add_custom_claims_allowlist.
 --
 -- The client secret is stored sealed (AES-256-GCM, key derived for the row's id), never in plain text.
 -- The checks repeat what the admin API validates up front, so no other writer can store what the API

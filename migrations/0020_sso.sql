@@ -1,6 +1,6 @@
 -- 0020_sso: SAML 2.0 single sign-on, as the reference's migrations 20221021082433_add_saml,
 -- 20230818113222_add_flow_state_to_relay_state, 20240314092811_add_saml_name_id_format and
--- 20250717082212_add_disabled_to_sso_providers (gotrue-surface.md §4.7).
+-- 20250717082212_add_disabled_to_sso_providers.
 --
 -- A relay state keeps the PKCE challenge of the flow it starts instead of pointing at a flow_state row:
 -- the flow state is written when the assertion is accepted, as external sign-in writes it at its

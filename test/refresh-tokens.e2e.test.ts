@@ -9,7 +9,7 @@ import { type DatabaseRoute, describeEachDatabaseRoute, type OpenRoute } from ".
 import { type ServerProcess, startServer } from "./support/server-process.js";
 
 /**
- * Every row of the spec's refresh-token table over raw HTTP, on real server processes sharing one
+ * Every rule of refresh-token rotation (docs/http-api.md, Refresh tokens) over raw HTTP, on real server processes sharing one
  * database: `a` and `b` with the default 10 s reuse interval, `strict` with an interval of 0, so
  * "after the interval" needs no waiting. All of it twice: the servers reaching the database directly,
  * then through PgBouncer in transaction mode.

@@ -99,7 +99,7 @@ describe("defaults", () => {
     expect(config.disableSignup).toBe(false);
   });
 
-  it("defaults sign-in methods, email and SMS as the spec and reference do", () => {
+  it("defaults sign-in methods, email and SMS as the reference does", () => {
     const { external, smtp, mailer, sms } = configOf({});
     expect([external.email.enabled, external.phone.enabled, external.anonymousUsers.enabled]).toEqual([
       true,

@@ -1,5 +1,5 @@
 /**
- * Configuration of the HTTP app: `AUTHSVC_*` variables (plus the unprefixed names the spec lists)
+ * Configuration of the HTTP app: `AUTHSVC_*` variables (plus the unprefixed names docs/configuration.md lists)
  * from `.env` and the environment, parsed into one typed `Config`, section by section (config/sections/).
  * docs/configuration.md documents every variable; it is generated from `configVariables` and a test
  * keeps it in step.

@@ -1,5 +1,5 @@
 /**
- * The auth hooks (reference §7): extension points where the operator's code, a Postgres function or
+ * The auth hooks (docs/hooks.md): extension points where the operator's code, a Postgres function or
  * an HTTP endpoint, decides or does something in place of authsvc.
  */
 export const HOOK_NAMES = [

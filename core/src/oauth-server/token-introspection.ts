@@ -51,7 +51,7 @@ async function liveTokenOf(
 /**
  * `POST /oauth/revoke` (RFC 7009): ends the session the token belongs to when the authenticated client
  * holds it — its refresh tokens stop at once, its access tokens at the next check of the session.
- * Answered alike whatever the token was (§2.2: an invalid token is not an error).
+ * Answered alike whatever the token was (RFC 7009 §2.2: an invalid token is not an error).
  */
 export async function revokeToken(
   deps: Deps,

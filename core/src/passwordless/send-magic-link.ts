@@ -22,7 +22,7 @@ import {
 import type { PasswordlessDeps, PasswordlessRepositories } from "./deps.js";
 import { findOrCreatePasswordless, vetPasswordless } from "./steps/passwordless-user.js";
 
-/** Seconds between two magic links to one address (the spec's limits table). */
+/** Seconds between two magic links to one address (docs/http-api.md, Frequency and caps). */
 export const MAGIC_LINK_GAP_SECONDS = 60;
 
 export interface SendMagicLinkInput {
@@ -49,8 +49,8 @@ type Deps = Pick<
  * most one per 60 s per address. An address not yet confirmed and without a password — including one
  * this request signs up — gets its confirmation instead, in a magic-link mail whose link signs in as it confirms (`type=magiclink` accepts both
  * tokens), at most once per `SMTP_MAX_FREQUENCY`. An unknown address with `createUser` false is
- * refused with 422 `otp_disabled` and nothing is created (the spec's sentence on this is worded
- * backwards; the reference's behaviour is followed). Sooner than the gap: 429
+ * refused with 422 `otp_disabled` and nothing is created (as the reference
+ * does). Sooner than the gap: 429
  * `over_email_send_rate_limit`. These refusals are decided on one read; everything else (creating
  * the user, the token, the mail) follows the answer (`answerAlike`), so that a known and an unknown
  * address take the same time. A mail that cannot be sent is logged and undone (its token, its

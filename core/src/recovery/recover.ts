@@ -25,8 +25,8 @@ type Deps = Pick<
  * token, the stamp and the mail of a known address follow the answer.
  *
  * At most one recovery mail per `SMTP_MAX_FREQUENCY` per address (429 `over_email_send_rate_limit`
- * with the seconds left). The spec's limits table says 60 s for recovery, but its configuration table
- * names `SMTP_MAX_FREQUENCY` as the gap between recovery mails; the named, configurable variable wins.
+ * with the seconds left). `SMTP_MAX_FREQUENCY` is the variable named for the gap between recovery mails, so it is used rather
+ * than the fixed 60 s of magic links (docs/http-api.md, Frequency and caps).
  * A mail that cannot be sent is logged, and its token and `recovery_sent_at` are removed again, so
  * asking again works at once.
  */

@@ -1,7 +1,7 @@
 import type { Metadata, User } from "../accounts/index.js";
 import type { AmrEntry, Session } from "./session.js";
 
-/** The access token's claims (reference §3.1). `aud` is a string, as GoTrue serialises it. */
+/** The access token's claims (docs/http-api.md, Access tokens). `aud` is a string, as GoTrue serialises it. */
 export interface AccessTokenClaims {
   readonly iss?: string;
   readonly sub: string;

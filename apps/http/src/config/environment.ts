@@ -38,7 +38,7 @@ function readDotenv(file: string): string {
 
 /**
  * The variables to configure from: `<cwd>/.env` (optional) overlaid with `env`, so the environment
- * wins, as the spec requires. Throws `ConfigFileError` for an unreadable or malformed file; the
+ * wins (docs/configuration.md). Throws `ConfigFileError` for an unreadable or malformed file; the
  * message gives line numbers, never contents, since the file holds secrets.
  */
 export function readEnvironment(

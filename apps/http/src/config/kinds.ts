@@ -51,7 +51,7 @@ function counted(type: string, unit: string, range: Range): Kind<number> {
 
 export const wholeNumber = (range: Range = {}): Kind<number> => counted("whole number", "", range);
 
-/** `*_EXP` and `*_FREQUENCY`: the spec types them as numbers of seconds, so units are not accepted. */
+/** `*_EXP` and `*_FREQUENCY` are whole seconds (docs/configuration.md), so units are not accepted. */
 export const seconds = (range: Range = {}): Kind<number> =>
   counted("whole number of seconds", " of seconds", range);
 
@@ -80,7 +80,7 @@ export function parseDuration(text: string): number | undefined {
   return Math.round(ms);
 }
 
-/** Variables the spec types as strings take Go durations, as the reference server does. */
+/** Variables the reference server reads as Go durations take them here too (docs/configuration.md). */
 export function duration(minMs = 0): Kind<number> {
   const expected = "expected a duration such as 10s, 1m30s or 250ms, or a whole number of seconds";
   return {

@@ -39,7 +39,7 @@ export function statusOf(error: AuthError): number {
 export const UNEXPECTED_MESSAGE = failures.unexpectedFailure().message;
 
 /**
- * Builds an error response in the shape the request asked for (reference §2.1):
+ * Builds an error response in the shape the request asked for (docs/http-api.md, Errors):
  * legacy `{code: <status>, error_code, msg}` by default; `{code: <error_code>, message}` from API
  * version 2024-01-01 on. Extra details (e.g. `weak_password`) are merged into both shapes, and 5xx
  * bodies carry the request id as `error_id` so an operator can find the log line.

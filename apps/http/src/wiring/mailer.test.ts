@@ -53,7 +53,7 @@ describe("mailerOf", () => {
     expect(mail.headers.from).toBe("Example <auth@example.com>");
     expect(mail.subject).toBe("Sign in to Example");
     expect(mail.html).toBe("<p>custom 123456</p>");
-    // Kinds without overrides keep the spec's defaults.
+    // Kinds without overrides keep the default subjects.
     await mailer.send({
       kind: "email_change",
       to: "bob@example.com",

@@ -1,5 +1,5 @@
 /**
- * Auth hooks (reference §7): per hook `HOOK_<NAME>_ENABLED`, `_URI` and `_SECRETS`, as the
+ * Auth hooks (docs/hooks.md): per hook `HOOK_<NAME>_ENABLED`, `_URI` and `_SECRETS`, as the
  * reference's `GOTRUE_HOOK_*`. An enabled hook needs its URI; a malformed URI or secret is refused
  * at start, by name.
  */

@@ -10,7 +10,7 @@ import type { Config } from "../types.js";
 import { defineVariables } from "../variable.js";
 import { byKey, envSuffix, must, type SettleContext } from "./context.js";
 
-// The spec's Events table; the reauthentication subject is the reference server's.
+// The reference's default subjects (listed in docs/http-api.md, Messages).
 export const DEFAULT_SUBJECTS: Readonly<Record<MailKind, string>> = {
   invite: "You have been invited",
   confirmation: "Confirm Your Signup",

@@ -20,7 +20,7 @@ export function identityJson(identity: Identity) {
 }
 
 /**
- * The user JSON of the reference (§5): `email` and `phone` are `""` when absent (never null), unset
+ * The user JSON as the reference serialises it (the `User` schema of docs/http-api.md): `email` and `phone` are `""` when absent (never null), unset
  * timestamps are omitted (JSON.stringify drops `undefined`), timestamps are ISO-8601 UTC.
  */
 export function userJson(user: User | UserWithIdentities) {

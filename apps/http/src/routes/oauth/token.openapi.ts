@@ -42,7 +42,7 @@ export const tokenEndpointOperations: readonly Operation[] = [
     method: "post",
     path: "/oauth/revoke",
     summary: "Revokes a token of the client (RFC 7009): its session ends.",
-    description: "Answered alike whatever the token was (§2.2).",
+    description: "Answered alike whatever the token was (RFC 7009 §2.2).",
     access: "client",
     body: tokenBody({ token: string, token_type_hint: tokenHint }),
     responses: {
