@@ -9,14 +9,17 @@ async function withClient() {
   const base = testApp().auth.settings;
   const t = testApp({}, { signup: { ...base.signup, mailerAutoconfirm: true } });
   const signup = await send(t.app, "POST", "/signup", { email: "ann@example.com", password: "secret-pw" });
-  const { access_token: token } = (await signup.json()) as { access_token: string };
+  const { access_token: token, refresh_token: refreshToken } = (await signup.json()) as {
+    access_token: string;
+    refresh_token: string;
+  };
   const registered = await send(t.app, "POST", "/oauth/clients/register", {
     redirect_uris: ["https://app.example/cb"],
     token_endpoint_auth_method: "none",
     client_name: "App",
   });
   const { client_id: clientId } = (await registered.json()) as { client_id: string };
-  return { ...t, user: { authorization: `Bearer ${token}` }, clientId };
+  return { ...t, user: { authorization: `Bearer ${token}` }, refreshToken, clientId };
 }
 
 const form = (app: ReturnType<typeof testApp>["app"], path: string, fields: string, headers = {}) =>
@@ -85,6 +88,22 @@ describe("the OAuth server's routes", () => {
       error: "invalid_request",
       error_description: "refresh_token is required",
     });
+  });
+
+  it("refuses to refresh a first-party session for a client, which leaves it usable at /token", async () => {
+    const { app, clientId, refreshToken } = await withClient();
+    const asClient = await form(
+      app,
+      "/oauth/token",
+      `client_id=${clientId}&grant_type=refresh_token&refresh_token=${refreshToken}`,
+    );
+    expect(asClient.status).toBe(400);
+    expect(await asClient.json()).toEqual({
+      error: "invalid_client",
+      error_description: "Client authentication not allowed for non-OAuth session",
+    });
+    const own = await send(app, "POST", "/token?grant_type=refresh_token", { refresh_token: refreshToken });
+    expect(own.status).toBe(200);
   });
 
   it("refuses a consent call from an origin outside the allow-list", async () => {
