@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { type FreshNamespace, migratedNamespace } from "@authsvc/adapters/testing";
 import { roleKey } from "@authsvc/http/testing";
 import { GoTrueAdminApi } from "@supabase/auth-js";
+import { decodeJwt } from "jose";
 import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signedInUser, startOAuthServer } from "./support/oauth-server.js";
@@ -199,6 +200,7 @@ describe("OAuth server administration", () => {
   it("answers 404 feature_disabled on every route when the server is off, but serves OpenID discovery", async () => {
     const { url } = await restart({ AUTHSVC_OAUTH_SERVER_ENABLED: "false" });
     const key = `Bearer ${await roleKey("service_role")}`;
+    const id = "9b7b5f3e-6f0a-4c1e-9a57-3f2d1c0b4a11";
     for (const [method, path] of [
       ["GET", "/oauth/authorize?client_id=x&redirect_uri=y"],
       ["GET", "/oauth/authorizations/abc"],
@@ -209,8 +211,15 @@ describe("OAuth server administration", () => {
       ["POST", "/oauth/revoke"],
       ["POST", "/oauth/introspect"],
       ["GET", "/user/oauth/grants"],
+      ["DELETE", `/user/oauth/grants?client_id=${id}`],
+      ["POST", "/admin/oauth/clients"],
       ["GET", "/admin/oauth/clients"],
+      ["GET", `/admin/oauth/clients/${id}`],
+      ["PUT", `/admin/oauth/clients/${id}`],
+      ["DELETE", `/admin/oauth/clients/${id}`],
+      ["POST", `/admin/oauth/clients/${id}/regenerate_secret`],
       ["GET", "/.well-known/oauth-authorization-server"],
+      ["GET", "/.well-known/oauth-authorization-server/auth/v1"],
     ] as const) {
       const response = await fetch(`${url}${path}`, { method, headers: { authorization: key } });
       expect(response.status, path).toBe(404);
@@ -219,6 +228,7 @@ describe("OAuth server administration", () => {
     const discovery = await fetch(`${url}/.well-known/openid-configuration`);
     expect(discovery.status).toBe(200);
     expect(discovery.headers.get("cache-control")).toBe("public, max-age=600");
+    expect(((await discovery.json()) as Record<string, unknown>).registration_endpoint).toBeUndefined();
   });
 
   it("refuses an ID token without an asymmetric signing key, before the code is spent", async () => {
@@ -270,5 +280,58 @@ describe("OAuth server administration", () => {
     const [row] = await ns.sql`
       select count(*)::int as n from ${ns.sql(ns.namespace)}.oauth_authorizations where client_id = ${clientId}`;
     expect(row?.n).toBe(1);
+  });
+
+  it("runs the custom access token hook on a client's tokens, which it sees with client_id and scope", async () => {
+    await ns.sql.unsafe(`
+      create or replace function ${ns.namespace}.oauth_claims(event jsonb) returns jsonb language sql as $$
+        select jsonb_build_object('claims', (event->'claims') || jsonb_build_object(
+          'seen_client', event->'claims'->>'client_id', 'seen_scope', event->'claims'->>'scope'))
+      $$`);
+    const { url } = await restart({
+      AUTHSVC_HOOK_CUSTOM_ACCESS_TOKEN_ENABLED: "true",
+      AUTHSVC_HOOK_CUSTOM_ACCESS_TOKEN_URI: `pg-functions://postgres/${ns.namespace}/oauth_claims`,
+    });
+    const redirect = "http://localhost:8123/cb";
+    const created = await post(`${url}/oauth/clients/register`, {
+      redirect_uris: [redirect],
+      token_endpoint_auth_method: "none",
+    });
+    const { client_id: clientId } = (await created.json()) as { client_id: string };
+    const verifier = oauth.generateRandomCodeVerifier();
+    const started = await fetch(
+      `${url}/oauth/authorize?${new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: redirect,
+        scope: "email profile",
+        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: "S256",
+      })}`,
+      { redirect: "manual" },
+    );
+    const authorizationId = new URL(started.headers.get("location") as string).searchParams.get(
+      "authorization_id",
+    ) as string;
+    const who = await signedInUser(url);
+    expect((await who.client.oauth.getAuthorizationDetails(authorizationId)).error).toBeNull();
+    const approved = await who.client.oauth.approveAuthorization(authorizationId, {
+      skipBrowserRedirect: true,
+    });
+    const code = new URL((approved.data as { redirect_url: string }).redirect_url).searchParams.get("code");
+    // A JSON body, as the token endpoint also accepts.
+    const exchanged = await post(`${url}/oauth/token`, {
+      grant_type: "authorization_code",
+      code,
+      code_verifier: verifier,
+      client_id: clientId,
+    });
+    expect(exchanged.status).toBe(200);
+    const { access_token: accessToken } = (await exchanged.json()) as { access_token: string };
+    expect(decodeJwt(accessToken)).toMatchObject({
+      client_id: clientId,
+      scope: "email profile",
+      seen_client: clientId,
+      seen_scope: "email profile",
+    });
   });
 });

@@ -25,6 +25,7 @@ let approve: RelyingParty["approve"];
 let codeFlow: RelyingParty["codeFlow"];
 let tokenRequest: RelyingParty["tokenRequest"];
 let approvedCode: RelyingParty["approvedCode"];
+let admin: RelyingParty["admin"];
 const cwd = mkdtempSync(join(tmpdir(), "authsvc-oauth-"));
 
 beforeAll(async () => {
@@ -39,6 +40,7 @@ beforeAll(async () => {
     codeFlow,
     tokenRequest,
     approvedCode,
+    admin,
   } = await relyingParty(server));
 }, 60_000);
 
@@ -218,10 +220,11 @@ describe("OAuth 2.1 server with an independent relying party (oauth4webapi)", ()
     const { refresh_token: refreshToken } = (await exchanged.json()) as { refresh_token: string };
     const other = await signedInUser(server.url);
     const second = await authorize(client, "email");
+    // Consented before: approved at once. Its code is left unexchanged until the grant is revoked.
+    const auto = await who.client.oauth.getAuthorizationDetails(second.authorizationId);
+    expect(auto.data).toMatchObject({ redirect_url: expect.stringContaining("code=") });
+    const inFlight = new URL((auto.data as { redirect_url: string }).redirect_url).searchParams.get("code");
     // Someone else cannot take over a request bound to the user.
-    expect((await who.client.oauth.getAuthorizationDetails(second.authorizationId)).data).toMatchObject({
-      redirect_url: expect.stringContaining("code="),
-    });
     const third = await authorize(client, "email");
     expect((await other.client.oauth.getAuthorizationDetails(third.authorizationId)).data).toMatchObject({
       client: { id: client.client_id, name: "Remembered" },
@@ -248,6 +251,15 @@ describe("OAuth 2.1 server with an independent relying party (oauth4webapi)", ()
     });
     expect(refresh.status).toBe(400);
     expect(await refresh.json()).toMatchObject({ error: "invalid_grant" });
+    // Nor does a code the user approved before revoking: it would start a new session of the client.
+    const late = await tokenRequest({
+      grant_type: "authorization_code",
+      code: inFlight as string,
+      code_verifier: second.verifier,
+      client_id: client.client_id,
+    });
+    expect(late.status).toBe(400);
+    expect(await late.json()).toMatchObject({ error: "invalid_grant" });
   });
 
   it("keeps revocation and introspection to the client that holds the token", async () => {
@@ -292,5 +304,23 @@ describe("OAuth 2.1 server with an independent relying party (oauth4webapi)", ()
       ),
     );
     expect(after).toEqual({ active: false });
+  });
+
+  it("ends a deleted client's sessions: its access and refresh tokens stop working", async () => {
+    const { client, auth } = await createConfidentialClient("client_secret_basic");
+    const { tokens } = await codeFlow(client, auth, "email");
+    const userinfo = () => oauth.userInfoRequest(as, client, tokens.access_token, insecure);
+    expect((await userinfo()).status).toBe(200);
+    expect((await admin.oauth.deleteClient(client.client_id)).error).toBeNull();
+    expect((await userinfo()).status).toBe(403);
+    const refresh = await oauth.refreshTokenGrantRequest(
+      as,
+      client,
+      auth,
+      tokens.refresh_token as string,
+      insecure,
+    );
+    expect(refresh.status).toBe(400);
+    expect(await refresh.json()).toMatchObject({ error_code: "invalid_credentials" });
   });
 });

@@ -83,7 +83,7 @@ function typeAndMethod(
   return ok({ clientType: type, authMethod });
 }
 
-/** A new secret and its hash: 256 bits from the CSPRNG, only the hash is stored. */
+/** A new secret and its hash: two fresh tokens of the CSPRNG (288 bits in production); only the hash is stored. */
 function newSecret(deps: Pick<Deps, "tokens">): { secret: string; hash: string } {
   const secret = `${deps.tokens.generate()}${deps.tokens.generate()}`;
   return { secret, hash: deps.tokens.hash(secret) };

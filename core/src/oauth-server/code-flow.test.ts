@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { aUser, fakeDeps } from "../testing/index.js";
+import { ok } from "../kernel/index.js";
+import { aUser, fakeDeps, fakeHooks } from "../testing/index.js";
 import { startAuthorization } from "./authorize.js";
 import { authenticateClient } from "./client-auth.js";
 import { registerClient } from "./clients.js";
 import { authorizationDetails, decideConsent } from "./consent.js";
+import { revokeGrant } from "./grants.js";
 import { exchangeAuthorizationCode, refreshForClient } from "./token-grants.js";
 
 const VERIFIER = "v".repeat(43);
@@ -73,6 +75,26 @@ describe("startAuthorization", () => {
     });
     expect(noPkce.ok && new URL(noPkce.value.location).searchParams.get("error")).toBe("invalid_request");
     expect(noPkce.ok && noPkce.value.location.startsWith(`${REDIRECT}&`)).toBe(true);
+    // Only the registered string itself: no near miss is "close enough" to be redirected to.
+    for (const nearMiss of [
+      "https://app.example/cb/?keep=1",
+      "https://APP.example/cb?keep=1",
+      "HTTPS://app.example/cb?keep=1",
+      "https://app.example/CB?keep=1",
+      "https://app.example/cb?keep=1#x",
+      "https://app.example/cb?keep=1&next=https://evil.example",
+      "https://app.example/cb?keep=%31",
+      "https://app.example/cb",
+      "https://app.example:443/cb?keep=1",
+    ]) {
+      expect(
+        await startAuthorization(deps, { clientId: client.id, redirectUri: nearMiss }),
+        nearMiss,
+      ).toMatchObject({
+        ok: false,
+        error: { code: "validation_failed", message: "invalid redirect_uri" },
+      });
+    }
     const badScope = await startAuthorization(deps, {
       clientId: client.id,
       redirectUri: REDIRECT,
@@ -149,6 +171,51 @@ describe("the code flow", () => {
       ok: false,
       error: { code: "invalid_grant", message: "Authorization code has expired" },
     });
+  });
+
+  it("refuses a code approved before the user revoked the client's grant", async () => {
+    const { deps, client, user, code } = await approved("email");
+    const revoked = await revokeGrant(deps, { userId: user.id, actorUsername: "", clientId: client.id });
+    expect(revoked).toMatchObject({ ok: true });
+    expect(await exchangeAuthorizationCode(deps, { client, code, codeVerifier: VERIFIER })).toMatchObject({
+      ok: false,
+      error: { code: "invalid_grant" },
+    });
+    expect(deps.store.tables.sessions.size).toBe(0);
+  });
+
+  it("runs the custom access token hook on the client's tokens, which it sees with client_id and scope", async () => {
+    const setup = await approved("openid email");
+    const hooks = fakeHooks({
+      custom_access_token: (input) => {
+        const { claims } = input as { claims: Record<string, unknown> };
+        return ok({ claims: { ...claims, tenant: "acme" } });
+      },
+    });
+    const deps = { ...setup.deps, hooks: hooks.dispatcher };
+    const { client, code } = setup;
+    const exchanged = await exchangeAuthorizationCode(deps, { client, code, codeVerifier: VERIFIER });
+    if (!exchanged.ok) throw exchanged.error;
+    expect(await deps.signer.verify(exchanged.value.accessToken)).toMatchObject({
+      client_id: client.id,
+      scope: "openid email",
+      tenant: "acme",
+    });
+    // A client asking for more on refresh gets the session's scopes, through the hook again.
+    const refreshed = await refreshForClient(deps, { client, refreshToken: exchanged.value.refreshToken });
+    if (!refreshed.ok) throw refreshed.error;
+    expect(refreshed.value.scope).toBe("openid email");
+    expect(await deps.signer.verify(refreshed.value.accessToken)).toMatchObject({
+      client_id: client.id,
+      scope: "openid email",
+      tenant: "acme",
+    });
+    expect(
+      hooks.calls.map((c) => (c.input as { claims: { client_id?: string; scope?: string } }).claims),
+    ).toEqual([
+      expect.objectContaining({ client_id: client.id, scope: "openid email" }),
+      expect.objectContaining({ client_id: client.id, scope: "openid email" }),
+    ]);
   });
 
   it("binds a request to its first user and refuses everyone else", async () => {

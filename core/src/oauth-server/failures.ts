@@ -62,8 +62,6 @@ export const oauthServerFailures = {
     "invalid_client",
     "Token introspection requires a confidential client",
   ],
-  // The consent and grant endpoints answer the user's own sessions only, never a client's token
-  clientTokenRefused: ["bad_jwt", "an OAuth client's access token cannot act on consents or grants"],
   // GET /oauth/userinfo
   userinfoTokenInvalid: ["bad_jwt", "invalid access token"],
 } as const satisfies FailureCatalogue;

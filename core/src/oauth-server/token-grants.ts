@@ -41,7 +41,8 @@ const AMR_METHOD = "oauth_provider/authorization_code";
  * `grant_type=authorization_code` (OAuth 2.1 §4.1.3): exchanges an approved request's code and its
  * PKCE verifier for a session bound to the client, once. The request is locked and deleted in the
  * transaction that starts the session, so of concurrent exchanges of one code exactly one wins; a
- * wrong verifier, redirect URI or resource leaves the code unspent (only its holder knows them).
+ * wrong verifier, redirect URI or resource leaves the code unspent (only its holder knows them). A
+ * code whose grant the user revoked after approving it is refused.
  */
 export async function exchangeAuthorizationCode(
   deps: Deps,
@@ -58,6 +59,10 @@ export async function exchangeAuthorizationCode(
       if (authorization === null || authorization.userId === null) return err(failures.codeInvalid());
       if (authorization.expiresAt.getTime() <= now.getTime()) return err(failures.codeExpired());
       if (authorization.clientId !== client.id) return err(failures.codeOfAnotherClient());
+      // Approval records the consent before the code exists: none now means the user revoked the
+      // grant since, and a code still in flight must not start a session the revocation would have ended.
+      if ((await repos.oauthConsents.findActive(authorization.userId, client.id)) === null)
+        return err(failures.codeInvalid());
       if (input.resource && input.resource !== authorization.resource)
         return err(failures.codeResourceMismatch());
       if (input.redirectUri && input.redirectUri !== authorization.redirectUri)

@@ -55,11 +55,17 @@ function tokenAudience(claims: Readonly<Record<string, unknown>>): unknown {
  * user by `sub`, and, when it names a session, that session must still exist — so a logged-out
  * session's access tokens stop working here although they are cryptographically valid until they
  * expire. Banned users are refused. With `audience`, a token minted for another audience (signed with
- * the same secret by a sibling application) is refused too.
+ * the same secret by a sibling application) is refused too. A token of a session issued to an OAuth
+ * client (authsvc as an OAuth server) is refused unless `oauthClients` is "allowed": the user granted
+ * the client some scopes, never the account itself (its password, factors, identities, sessions).
  */
 export async function authenticate(
   deps: Pick<SessionsDeps, "signer" | "store" | "clock">,
-  input: { bearerToken: string | undefined; audience?: RequestAudience },
+  input: {
+    bearerToken: string | undefined;
+    audience?: RequestAudience;
+    oauthClients?: "allowed" | "refused";
+  },
 ): Promise<Result<Authenticated>> {
   const verified = await verifiedClaims(deps, input.bearerToken);
   if (!verified.ok) return verified;
@@ -83,6 +89,8 @@ export async function authenticate(
   if (sessionId.value !== null && session === null) {
     return err(failures.jwtSessionMissing());
   }
+  if (session?.oauthClientId !== undefined && input.oauthClients !== "allowed")
+    return err(failures.oauthClientTokenRefused());
   if (isBanned(user, deps.clock.now())) return err(failures.userBanned());
   const { audience } = input;
   if (audience !== undefined && tokenAudience(claims) !== audience.expected) {

@@ -36,6 +36,11 @@ export const sessionsFailures = {
   jwtSessionIdNotUuid: ["bad_jwt", "invalid claim: session_id claim must be a UUID"],
   jwtUserMissing: ["user_not_found", "User from sub claim in JWT does not exist"],
   jwtSessionMissing: ["session_not_found", "Session from session_id claim in JWT does not exist"],
+  // A token issued to an OAuth client, anywhere but where the client may act (`/oauth/userinfo`)
+  oauthClientTokenRefused: [
+    "bad_jwt",
+    "an OAuth client's access token is accepted at /oauth/userinfo only, not on the user's account",
+  ],
   notAdmin: ["not_admin", "User not allowed"],
   unexpectedAudience: ["unexpected_audience", "Token audience doesn't match request audience"],
   // GET /user answers the same mismatch as a validation failure (the reference's user.go).

@@ -46,6 +46,8 @@ export const variables = {
   }),
   dynamicRegistrationPer5Min: variable({
     key: "RATE_LIMIT_OAUTH_DYNAMIC_CLIENT_REGISTER",
+    // The name the reference's configuration loader actually derives from its field (`O_AUTH`).
+    aliases: ["AUTHSVC_RATE_LIMIT_O_AUTH_DYNAMIC_CLIENT_REGISTER"],
     kind: k.wholeNumber({ min: 1 }),
     default: "10",
     description:

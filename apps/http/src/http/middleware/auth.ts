@@ -16,17 +16,22 @@ export function bearerToken(authorization: string | undefined): string | undefin
 /**
  * Requires the access token of a signed-in user (`/user`, `/logout`, `/reauthenticate`), minted for
  * the request's audience: the `X-JWT-AUD` header, else `JWT_AUD`. `refusal` picks how a mismatch is
- * answered (the reference answers `GET /user` with 400 `validation_failed`).
+ * answered (the reference answers `GET /user` with 400 `validation_failed`). A token issued to an
+ * OAuth client is refused unless `oauthClients` is "allowed" (`/oauth/userinfo` alone).
  */
 export const requireUser =
-  (deps: AuthDeps, refusal?: RequestAudience["refusal"]): MiddlewareHandler<AppEnv> =>
+  (
+    deps: AuthDeps,
+    refusal?: RequestAudience["refusal"],
+    oauthClients: "allowed" | "refused" = "refused",
+  ): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const audience = {
       expected: c.req.header("x-jwt-aud") || deps.settings.jwt.aud,
       ...(refusal ? { refusal } : {}),
     };
     const bearer = bearerToken(c.req.header("authorization"));
-    const auth = unwrap(await authenticate(deps, { bearerToken: bearer, audience }));
+    const auth = unwrap(await authenticate(deps, { bearerToken: bearer, audience, oauthClients }));
     c.set("auth", auth);
     await next();
   };

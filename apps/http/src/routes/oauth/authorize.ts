@@ -5,7 +5,7 @@ import type { AppEnv } from "../../http/app-env.js";
 import { parseBody, text, unwrap } from "../../http/body.js";
 import { requireUser } from "../../http/middleware/auth.js";
 import { readJsonObject } from "../../http/middleware/json-body.js";
-import { checkOrigin, requireFirstPartySession, requireOAuthServer } from "./oauth-http.js";
+import { checkOrigin, requireOAuthServer } from "./oauth-http.js";
 
 export const ConsentBody = v.object({ action: text });
 
@@ -15,8 +15,8 @@ export const ConsentBody = v.object({ action: text });
  */
 export const authorizeRoutes = (deps: AuthDeps) => {
   const gate = requireOAuthServer(deps);
-  const signedIn = requireUser(deps);
-  const user = [signedIn, requireFirstPartySession] as const;
+  // An OAuth client's token is refused there, so that no client approves its own requests for more.
+  const user = [requireUser(deps)] as const;
   const origin = checkOrigin(deps);
   return new Hono<AppEnv>()
     .get("/oauth/authorize", gate, async (c) => {

@@ -117,18 +117,6 @@ export const checkOrigin =
     await next();
   };
 
-/**
- * After `requireUser`: the consent and grant endpoints act for the user themself, so a token issued to
- * an OAuth client (its session names the client) is refused — else a client could approve its own
- * requests for more scopes, or revoke others' grants.
- */
-export const requireFirstPartySession: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const { sessionId } = c.get("auth");
-  const session = sessionId ? await c.get("deps").store.sessions.find(sessionId) : null;
-  if (session?.oauthClientId !== undefined) throw failures.clientTokenRefused();
-  await next();
-};
-
 const iso = (d: Date) => d.toISOString();
 
 /** A client as registration and the admin API answer it; the secret only when just issued. */

@@ -9,14 +9,17 @@ async function withClient() {
   const base = testApp().auth.settings;
   const t = testApp({}, { signup: { ...base.signup, mailerAutoconfirm: true } });
   const signup = await send(t.app, "POST", "/signup", { email: "ann@example.com", password: "secret-pw" });
-  const { access_token: token } = (await signup.json()) as { access_token: string };
+  const { access_token: token, refresh_token: refreshToken } = (await signup.json()) as {
+    access_token: string;
+    refresh_token: string;
+  };
   const registered = await send(t.app, "POST", "/oauth/clients/register", {
     redirect_uris: ["https://app.example/cb"],
     token_endpoint_auth_method: "none",
     client_name: "App",
   });
   const { client_id: clientId } = (await registered.json()) as { client_id: string };
-  return { ...t, user: { authorization: `Bearer ${token}` }, clientId };
+  return { ...t, user: { authorization: `Bearer ${token}` }, refreshToken, clientId };
 }
 
 const form = (app: ReturnType<typeof testApp>["app"], path: string, fields: string, headers = {}) =>
@@ -89,6 +92,67 @@ describe("the OAuth server's routes", () => {
       error: "invalid_request",
       error_description: "refresh_token is required",
     });
+  });
+
+  it("refuses to refresh a first-party session for a client, which leaves it usable at /token", async () => {
+    const { app, clientId, refreshToken } = await withClient();
+    const asClient = await form(
+      app,
+      "/oauth/token",
+      `client_id=${clientId}&grant_type=refresh_token&refresh_token=${refreshToken}`,
+    );
+    expect(asClient.status).toBe(400);
+    expect(await asClient.json()).toEqual({
+      error: "invalid_client",
+      error_description: "Client authentication not allowed for non-OAuth session",
+    });
+    const own = await send(app, "POST", "/token?grant_type=refresh_token", { refresh_token: refreshToken });
+    expect(own.status).toBe(200);
+  });
+
+  it("accepts an OAuth client's access token at /oauth/userinfo only, never on the user's account", async () => {
+    const { app, user, clientId } = await withClient();
+    const started = await app.request(
+      `/oauth/authorize?client_id=${clientId}&redirect_uri=${encodeURIComponent("https://app.example/cb")}&scope=email&code_challenge=${VERIFIER}&code_challenge_method=plain`,
+    );
+    const id = new URL(started.headers.get("location") as string).searchParams.get("authorization_id");
+    await app.request(`/oauth/authorizations/${id}`, { headers: user });
+    const approved = await send(
+      app,
+      "POST",
+      `/oauth/authorizations/${id}/consent`,
+      { action: "approve" },
+      user,
+    );
+    const { redirect_url: landing } = (await approved.json()) as { redirect_url: string };
+    const exchanged = await send(app, "POST", "/oauth/token", {
+      grant_type: "authorization_code",
+      code: new URL(landing).searchParams.get("code"),
+      code_verifier: VERIFIER,
+      client_id: clientId,
+    });
+    const { access_token: token } = (await exchanged.json()) as { access_token: string };
+    const asClient = { authorization: `Bearer ${token}` };
+    // Granted `email`, the client must not take the account over: password, factors, identities, sessions.
+    for (const [method, path, body] of [
+      ["PUT", "/user", { password: "taken-over-pw" }],
+      ["GET", "/user", undefined],
+      ["POST", "/factors", { factor_type: "totp" }],
+      ["GET", "/reauthenticate", undefined],
+      ["POST", "/logout?scope=global", undefined],
+      ["GET", "/user/sessions", undefined],
+      ["GET", "/user/oauth/grants", undefined],
+    ] as const) {
+      const answer = await send(app, method, path, body, asClient);
+      expect(answer.status, `${method} ${path}`).toBe(403);
+      expect(await answer.json(), `${method} ${path}`).toMatchObject({ error_code: "bad_jwt" });
+    }
+    expect((await app.request("/oauth/userinfo", { headers: asClient })).status).toBe(200);
+    const signIn = await send(app, "POST", "/token?grant_type=password", {
+      email: "ann@example.com",
+      password: "secret-pw",
+    });
+    expect(signIn.status).toBe(200);
   });
 
   it("refuses a consent call from an origin outside the allow-list", async () => {

@@ -3,21 +3,23 @@ import { Hono } from "hono";
 import type { AppEnv } from "../../http/app-env.js";
 import { unwrap } from "../../http/body.js";
 import { requireUser } from "../../http/middleware/auth.js";
-import { requireFirstPartySession, requireOAuthServer } from "./oauth-http.js";
+import { requireOAuthServer } from "./oauth-http.js";
 
 /** `GET /oauth/userinfo` (OIDC Core §5.3) and the signed-in user's grants (`/user/oauth/grants`). */
 export const oauthUserRoutes = (deps: AuthDeps) => {
   const gate = requireOAuthServer(deps);
   const user = requireUser(deps);
+  // The one endpoint of authsvc a client's token is for.
+  const client = requireUser(deps, undefined, "allowed");
   return new Hono<AppEnv>()
-    .get("/oauth/userinfo", gate, user, async (c) => {
+    .get("/oauth/userinfo", gate, client, async (c) => {
       const auth = c.get("auth");
       // The scopes are the session's, as granted: never what a hook may have put in the token.
       const session = auth.sessionId ? await c.get("deps").store.sessions.find(auth.sessionId) : null;
       c.header("Cache-Control", "no-store");
       return c.json(userinfoClaims(auth.user, session?.scopes));
     })
-    .get("/user/oauth/grants", gate, user, requireFirstPartySession, async (c) => {
+    .get("/user/oauth/grants", gate, user, async (c) => {
       const grants = await listGrants(c.get("deps"), c.get("auth").user.id);
       return c.json(
         grants.map(({ client, consent }) => ({
@@ -32,7 +34,7 @@ export const oauthUserRoutes = (deps: AuthDeps) => {
         })),
       );
     })
-    .delete("/user/oauth/grants", gate, user, requireFirstPartySession, async (c) => {
+    .delete("/user/oauth/grants", gate, user, async (c) => {
       const { user: owner } = c.get("auth");
       const input = {
         userId: owner.id,
