@@ -94,6 +94,29 @@ describe("WebAuthn factors", () => {
     expect(await verify(undefined)).toMatchObject({ error: { code: "validation_failed" } });
   });
 
+  it("takes the answer from the challenge's address only, like every factor's, and once", async () => {
+    const s = await enrolled();
+    const challenged = await challengeFactor(s.deps, { user: s.user, factorId: s.factorId, ipAddress: IP });
+    if (!challenged.ok) throw challenged.error;
+    const options = challenged.value.webauthn?.options as { challenge: string };
+    const answer = {
+      user: s.user,
+      sessionId: s.session.id,
+      factorId: s.factorId,
+      challengeId: challenged.value.id,
+      code: "",
+      webauthn: { type: "create", credentialResponse: { challenge: options.challenge, credentialId: "k" } },
+    };
+    expect(await verifyFactor(s.deps, { ...answer, ipAddress: "198.51.100.9" })).toMatchObject({
+      error: { code: "mfa_ip_address_mismatch" },
+    });
+    expect(s.deps.store.tables.factors.get(s.factorId)).toMatchObject({ status: "unverified" });
+    expect(await verifyFactor(s.deps, { ...answer, ipAddress: IP })).toMatchObject({ ok: true });
+    expect(await verifyFactor(s.deps, { ...answer, ipAddress: IP })).toMatchObject({
+      error: { code: "mfa_ip_address_mismatch" },
+    });
+  });
+
   it("obeys the verify switch, on challenges too", async () => {
     const s = await enrolled();
     const webauthn = { ...s.deps.settings.webauthn, mfa: { enrollEnabled: true, verifyEnabled: false } };
@@ -101,5 +124,19 @@ describe("WebAuthn factors", () => {
     expect(await challengeFactor(off, { user: s.user, factorId: s.factorId, ipAddress: IP })).toMatchObject({
       error: { code: "mfa_webauthn_verify_not_enabled" },
     });
+    // A challenge made while it was on cannot be answered once it is off.
+    const challenged = await challengeFactor(s.deps, { user: s.user, factorId: s.factorId, ipAddress: IP });
+    if (!challenged.ok) throw challenged.error;
+    const options = challenged.value.webauthn?.options as { challenge: string };
+    const verified = await verifyFactor(off, {
+      user: s.user,
+      sessionId: s.session.id,
+      factorId: s.factorId,
+      challengeId: challenged.value.id,
+      code: "",
+      ipAddress: IP,
+      webauthn: { type: "create", credentialResponse: { challenge: options.challenge, credentialId: "k" } },
+    });
+    expect(verified).toMatchObject({ error: { code: "mfa_webauthn_verify_not_enabled" } });
   });
 });
