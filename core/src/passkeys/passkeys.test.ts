@@ -260,6 +260,15 @@ describe("passkey sign-in", () => {
     expect(await signInWithPasskey(s.d, await s.assertion("alices", { userHandle: bob.id }))).toMatchObject({
       error: { code: "webauthn_verification_failed" },
     });
+    // Even signed by Bob's key, an assertion naming a credential that is not Bob's does not sign him in.
+    const alices = [...s.deps.store.tables.passkeys.values()][0];
+    if (alices === undefined) throw new Error("no passkey");
+    const bobs = { ...alices, id: "66666666-6666-4666-8666-666666666666", userId: bob.id };
+    await s.deps.store.passkeys.insert({ ...bobs, credentialId: "bobs", publicKey: "key-of-bobs" });
+    const named = await s.assertion("alices", { userHandle: bob.id, publicKey: "key-of-bobs" });
+    expect(await signInWithPasskey(s.d, named)).toMatchObject({
+      error: { code: "webauthn_verification_failed" },
+    });
   });
 
   it("tells a banned or unconfirmed user so only after the signature", async () => {
