@@ -272,6 +272,65 @@ describe("passkey sign-in refusals", () => {
     expect(await errorCode(refused)).toBe("webauthn_verification_failed");
   });
 
+  it("refuses a credential id registered already, to another user, and the first owner still signs in", async () => {
+    const alice = await signedIn();
+    const hers = new SoftwareAuthenticator(ORIGIN);
+    await registerPasskey(alice.auth, hers);
+    const stolenId = hers.credentials[0]?.id.toString("base64url") ?? "";
+    const mallory = await signedIn();
+    const copy = new SoftwareAuthenticator(ORIGIN);
+    const started = await mallory.auth.passkey.startRegistration();
+    const options = started.data?.options as unknown as Record<string, unknown>;
+    const refused = await mallory.auth.passkey.verifyRegistration({
+      challengeId: started.data?.challenge_id ?? "",
+      credential: copy.register(options, { credentialId: stolenId }) as never,
+    });
+    expect(refused.error).toMatchObject({ status: 422, code: "webauthn_credential_exists" });
+    expect((await mallory.auth.passkey.list()).data).toEqual([]);
+    const challenge = await signInOptions();
+    const signed = await post("/passkeys/authentication/verify", {
+      challenge_id: challenge.challenge_id,
+      credential: hers.assert(challenge.options as unknown as Record<string, unknown>),
+    });
+    expect(signed.status).toBe(200);
+    expect(((await signed.json()) as { user: { id: string } }).user.id).toBe(alice.userId);
+  });
+
+  it("refuses a user banned between the options and the verification, spending nothing", async () => {
+    const { auth, userId } = await signedIn();
+    const authenticator = new SoftwareAuthenticator(ORIGIN);
+    await registerPasskey(auth, authenticator);
+    const challenge = await signInOptions();
+    expect((await admin.updateUserById(userId, { ban_duration: "24h" })).error).toBeNull();
+    const options = challenge.options as unknown as Record<string, unknown>;
+    const refused = await post("/passkeys/authentication/verify", {
+      challenge_id: challenge.challenge_id,
+      credential: authenticator.assert(options),
+    });
+    expect(refused.status).toBe(403);
+    expect(await errorCode(refused)).toBe("user_banned");
+    const counterAtBan = authenticator.credentials[0]?.counter ?? 0;
+    // Whoever does not hold the passkey learns nothing of the ban.
+    const forged = await signInOptions();
+    const stranger = await post("/passkeys/authentication/verify", {
+      challenge_id: forged.challenge_id,
+      credential: authenticator.assert(forged.options as unknown as Record<string, unknown>, {
+        origin: "https://evil.example",
+      }),
+    });
+    expect(await errorCode(stranger)).toBe("webauthn_verification_failed");
+    expect((await admin.updateUserById(userId, { ban_duration: "none" })).error).toBeNull();
+    const again = await signInOptions();
+    // The refused sign-in did not record its counter: the same value signs in once the ban is lifted.
+    const signed = await post("/passkeys/authentication/verify", {
+      challenge_id: again.challenge_id,
+      credential: authenticator.assert(again.options as unknown as Record<string, unknown>, {
+        signCount: counterAtBan,
+      }),
+    });
+    expect(signed.status).toBe(200);
+  });
+
   it("refuses a replayed assertion (the counter did not advance) on a new challenge", async () => {
     const { auth } = await signedIn();
     const authenticator = new SoftwareAuthenticator(ORIGIN);

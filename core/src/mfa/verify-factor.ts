@@ -161,6 +161,11 @@ async function raiseSession(
   if (totpStep !== null && isReplayedStep(totpStep, attempts.lastTotpStep)) {
     return err(failures.totpCodeReused());
   }
+  // Likewise a WebAuthn counter value: of two assertions showing one (a cloned authenticator used
+  // twice at once), checked each against the counter before either was stored, the second is refused.
+  if (factor.status === "verified" && context.credential && !counterAdvanced(factor, context.credential)) {
+    return err(failures.webauthnFactorRejected());
+  }
   // Verifying a factor adds it, as enrolling does (checkEnrolment): next to a verified factor that
   // needs aal2. Else a factor enrolled by someone with the password before the user's first factor was
   // verified (its verification drops only unverified factors of its own type) would raise their aal1
@@ -227,6 +232,12 @@ async function replaceRefreshToken(deps: Deps, repos: MfaRepositories, session: 
     updatedAt: now,
   });
   return refreshToken;
+}
+
+/** Whether an assertion's counter is past the stored one (or both are 0: an authenticator keeping none). */
+function counterAdvanced(factor: Factor, asserted: FactorCredential): boolean {
+  const stored = factor.webauthnCredential?.signCount ?? 0;
+  return asserted.signCount > stored || (asserted.signCount === 0 && stored === 0);
 }
 
 /** The refusal of a wrong answer, by factor type. */

@@ -94,6 +94,55 @@ describe("WebAuthn factors", () => {
     expect(await verify(undefined)).toMatchObject({ error: { code: "validation_failed" } });
   });
 
+  it("takes the answer from the challenge's address only, like every factor's, and once", async () => {
+    const s = await enrolled();
+    const challenged = await challengeFactor(s.deps, { user: s.user, factorId: s.factorId, ipAddress: IP });
+    if (!challenged.ok) throw challenged.error;
+    const options = challenged.value.webauthn?.options as { challenge: string };
+    const answer = {
+      user: s.user,
+      sessionId: s.session.id,
+      factorId: s.factorId,
+      challengeId: challenged.value.id,
+      code: "",
+      webauthn: { type: "create", credentialResponse: { challenge: options.challenge, credentialId: "k" } },
+    };
+    expect(await verifyFactor(s.deps, { ...answer, ipAddress: "198.51.100.9" })).toMatchObject({
+      error: { code: "mfa_ip_address_mismatch" },
+    });
+    expect(s.deps.store.tables.factors.get(s.factorId)).toMatchObject({ status: "unverified" });
+    expect(await verifyFactor(s.deps, { ...answer, ipAddress: IP })).toMatchObject({ ok: true });
+    expect(await verifyFactor(s.deps, { ...answer, ipAddress: IP })).toMatchObject({
+      error: { code: "mfa_ip_address_mismatch" },
+    });
+  });
+
+  it("counts a verified factor's counter value once, even from two verifications at once", async () => {
+    const s = await enrolled();
+    const answer = async (type: "create" | "request", fields: Record<string, unknown>) => {
+      const challenged = await challengeFactor(s.deps, { user: s.user, factorId: s.factorId, ipAddress: IP });
+      if (!challenged.ok) throw challenged.error;
+      const options = challenged.value.webauthn?.options as { challenge: string };
+      const { challenge } = options;
+      return {
+        user: s.user,
+        sessionId: s.session.id,
+        factorId: s.factorId,
+        challengeId: challenged.value.id,
+        code: "",
+        ipAddress: IP,
+        webauthn: { type, credentialResponse: { challenge, credentialId: "key-1", ...fields } },
+      };
+    };
+    expect(await verifyFactor(s.deps, await answer("create", {}))).toMatchObject({ ok: true });
+    const signed = { publicKey: "key-of-key-1", signCount: 5 };
+    const twice = [await answer("request", signed), await answer("request", signed)];
+    const verified = await Promise.all(twice.map((a) => verifyFactor(s.deps, a)));
+    expect(verified.filter((v) => v.ok)).toHaveLength(1);
+    expect(verified.find((v) => !v.ok)).toMatchObject({ error: { code: "webauthn_verification_failed" } });
+    expect(s.deps.store.tables.factors.get(s.factorId)?.webauthnCredential).toMatchObject({ signCount: 5 });
+  });
+
   it("obeys the verify switch, on challenges too", async () => {
     const s = await enrolled();
     const webauthn = { ...s.deps.settings.webauthn, mfa: { enrollEnabled: true, verifyEnabled: false } };
@@ -101,5 +150,19 @@ describe("WebAuthn factors", () => {
     expect(await challengeFactor(off, { user: s.user, factorId: s.factorId, ipAddress: IP })).toMatchObject({
       error: { code: "mfa_webauthn_verify_not_enabled" },
     });
+    // A challenge made while it was on cannot be answered once it is off.
+    const challenged = await challengeFactor(s.deps, { user: s.user, factorId: s.factorId, ipAddress: IP });
+    if (!challenged.ok) throw challenged.error;
+    const options = challenged.value.webauthn?.options as { challenge: string };
+    const verified = await verifyFactor(off, {
+      user: s.user,
+      sessionId: s.session.id,
+      factorId: s.factorId,
+      challengeId: challenged.value.id,
+      code: "",
+      ipAddress: IP,
+      webauthn: { type: "create", credentialResponse: { challenge: options.challenge, credentialId: "k" } },
+    });
+    expect(verified).toMatchObject({ error: { code: "mfa_webauthn_verify_not_enabled" } });
   });
 });

@@ -3,6 +3,7 @@ import type { FailureCatalogue } from "../kernel/index.js";
 /** The passkeys slice's failures (the reference's internal/api/passkey_*.go). */
 export const passkeysFailures = {
   passkeyDisabled: ["passkey_disabled", "Passkeys are disabled"],
+  passkeySsoUser: ["validation_failed", "SSO users cannot register passkeys"],
   passkeyAnonymous: ["no_authorization", "Anonymous user not allowed to perform these actions"],
   passkeyNeedsAal2: ["insufficient_aal", "AAL2 required to manage passkeys"],
   tooManyPasskeys: ["too_many_passkeys", "Maximum number of passkeys reached"],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { signedIn } from "../testing/mfa/signed-in.js";
+import { deletePasskey, listPasskeys, renamePasskey } from "./manage-passkeys.js";
 import { finishPasskeyRegistration, startPasskeyRegistration } from "./register-passkey.js";
 import { signInWithPasskey, startPasskeySignIn } from "./sign-in-with-passkey.js";
 
@@ -156,6 +157,68 @@ describe("passkey registration", () => {
   });
 });
 
+/** Gives the user of `s` a verified TOTP factor: managing passkeys then needs aal2. */
+function verifiedFactor(s: Awaited<ReturnType<typeof setup>>) {
+  s.deps.store.tables.factors.set("f", {
+    id: "22222222-2222-4222-8222-222222222222",
+    userId: s.user.id,
+    friendlyName: "app",
+    factorType: "totp",
+    status: "verified",
+    secret: null,
+    phone: null,
+    createdAt: new Date(),
+    updatedAt: new Date(),
+    lastChallengedAt: null,
+  });
+}
+
+describe("passkey management rules", () => {
+  it("needs aal2 to finish a registration and to delete once a factor is verified, not to rename or list", async () => {
+    const s = await setup();
+    const { finished } = await s.register({ credentialId: "kept" });
+    if (!finished.ok) throw finished.error;
+    const started = await startPasskeyRegistration(s.d, { user: s.user, sessionId: s.session.id });
+    if (!started.ok) throw started.error;
+    verifiedFactor(s);
+    const answer = {
+      user: s.user,
+      sessionId: s.session.id,
+      challengeId: started.value.challengeId,
+      credential: { challenge: started.value.options.challenge, credentialId: "late" },
+    };
+    expect(await finishPasskeyRegistration(s.d, answer)).toMatchObject({
+      error: { code: "insufficient_aal" },
+    });
+    const passkeyId = finished.value.id;
+    const caller = { user: s.user, sessionId: s.session.id, passkeyId };
+    expect(await deletePasskey(s.d, caller)).toMatchObject({ error: { code: "insufficient_aal" } });
+    expect(await renamePasskey(s.d, { ...caller, friendlyName: "Laptop" })).toMatchObject({ ok: true });
+    expect(await listPasskeys(s.d, { user: s.user })).toMatchObject({ ok: true, value: [{ id: passkeyId }] });
+    s.deps.store.tables.sessions.set(s.session.id, { ...s.session, aal: "aal2" });
+    expect(await deletePasskey(s.d, caller)).toEqual({ ok: true, value: true });
+  });
+
+  it("refuses SSO users: their way in belongs to their identity provider", async () => {
+    const s = await setup();
+    const started = await startPasskeyRegistration(s.d, { user: s.user, sessionId: s.session.id });
+    if (!started.ok) throw started.error;
+    const sso = { ...s.user, isSsoUser: true };
+    const refusal = { error: { code: "validation_failed", message: "SSO users cannot register passkeys" } };
+    expect(await startPasskeyRegistration(s.d, { user: sso, sessionId: s.session.id })).toMatchObject(
+      refusal,
+    );
+    const answer = {
+      user: sso,
+      sessionId: s.session.id,
+      challengeId: started.value.challengeId,
+      credential: { challenge: started.value.options.challenge, credentialId: "sso" },
+    };
+    expect(await finishPasskeyRegistration(s.d, answer)).toMatchObject(refusal);
+    expect(s.deps.store.tables.passkeys.size).toBe(0);
+  });
+});
+
 describe("passkey sign-in", () => {
   it("starts an aal1 session with amr passkey, and stores the counter", async () => {
     const s = await setup();
@@ -197,6 +260,15 @@ describe("passkey sign-in", () => {
     expect(await signInWithPasskey(s.d, await s.assertion("alices", { userHandle: bob.id }))).toMatchObject({
       error: { code: "webauthn_verification_failed" },
     });
+    // Even signed by Bob's key, an assertion naming a credential that is not Bob's does not sign him in.
+    const alices = [...s.deps.store.tables.passkeys.values()][0];
+    if (alices === undefined) throw new Error("no passkey");
+    const bobs = { ...alices, id: "66666666-6666-4666-8666-666666666666", userId: bob.id };
+    await s.deps.store.passkeys.insert({ ...bobs, credentialId: "bobs", publicKey: "key-of-bobs" });
+    const named = await s.assertion("alices", { userHandle: bob.id, publicKey: "key-of-bobs" });
+    expect(await signInWithPasskey(s.d, named)).toMatchObject({
+      error: { code: "webauthn_verification_failed" },
+    });
   });
 
   it("tells a banned or unconfirmed user so only after the signature", async () => {
@@ -213,6 +285,26 @@ describe("passkey sign-in", () => {
     expect(await signInWithPasskey(s.d, await s.assertion("mine", { publicKey: "x" }))).toMatchObject({
       error: { code: "webauthn_verification_failed" },
     });
+    s.deps.store.tables.users.set(s.user.id, { ...s.user, phone: "15550001111", phoneConfirmedAt: null });
+    expect(await signInWithPasskey(s.d, await s.assertion("mine"))).toMatchObject({
+      error: { code: "phone_not_confirmed" },
+    });
+  });
+
+  it("tells an unconfirmed address before a ban, in the reference's order, and starts no session", async () => {
+    const s = await setup();
+    await s.register({ credentialId: "mine" });
+    const banned = { bannedUntil: new Date(Date.UTC(2100, 0)) };
+    s.deps.store.tables.users.set(s.user.id, { ...s.user, ...banned, emailConfirmedAt: null });
+    expect(await signInWithPasskey(s.d, await s.assertion("mine", { signCount: 3 }))).toMatchObject({
+      error: { code: "email_not_confirmed" },
+    });
+    s.deps.store.tables.users.set(s.user.id, { ...s.user, ...banned, phone: "15550001111" });
+    expect(await signInWithPasskey(s.d, await s.assertion("mine", { signCount: 4 }))).toMatchObject({
+      error: { code: "phone_not_confirmed" },
+    });
+    expect(s.deps.store.tables.sessions.size).toBe(1);
+    expect([...s.deps.store.tables.passkeys.values()][0]).toMatchObject({ signCount: 0, lastUsedAt: null });
   });
 
   it("counts a counter value once: a second sign-in showing it is refused", async () => {

@@ -6,6 +6,7 @@ import type { Passkey } from "./passkey.js";
 import {
   credentialRef,
   managementAllowed,
+  notSsoUser,
   passkeyAccount,
   passkeysEnabled,
   takeChallenge,
@@ -23,7 +24,7 @@ type Deps = Pick<PasskeysDeps, "store" | "clock" | "random" | "settings" | "weba
 
 /**
  * `POST /passkeys/registration/options`: creation options for a new passkey of the signed-in user,
- * excluding the credentials they registered already. Refused to anonymous users, past
+ * excluding the credentials they registered already. Refused to SSO and anonymous users, past
  * `PASSKEY_MAX_PASSKEYS_PER_USER`, and below aal2 for a user with a verified second factor.
  */
 export async function startPasskeyRegistration(
@@ -33,6 +34,8 @@ export async function startPasskeyRegistration(
   const enabled = passkeysEnabled(deps);
   if (!enabled.ok) return enabled;
   const { user } = input;
+  const direct = notSsoUser(user);
+  if (!direct.ok) return direct;
   const allowed = await managementAllowed(deps.store, user, input.sessionId);
   if (!allowed.ok) return allowed;
   const existing = await deps.store.passkeys.listByUser(user.id);
@@ -70,6 +73,8 @@ export async function finishPasskeyRegistration(
   const enabled = passkeysEnabled(deps);
   if (!enabled.ok) return enabled;
   const { user } = input;
+  const direct = notSsoUser(user);
+  if (!direct.ok) return direct;
   const allowed = await managementAllowed(deps.store, user, input.sessionId);
   if (!allowed.ok) return allowed;
   const challenge = await takeChallenge(deps, {

@@ -77,10 +77,15 @@ export async function signInWithPasskey(
     return refused();
 
   const now = deps.clock.now();
-  if (isBanned(user, now)) return err(failures.userBanned());
-  if (user.email && user.emailConfirmedAt === null) return err(failures.emailNotConfirmed());
-  if (user.phone && user.phoneConfirmedAt === null) return err(failures.phoneNotConfirmed());
   const started = await transactionRollingBackOn(deps.store, async (repos) => {
+    // The user as they are now, under their row lock: a ban or an address change since the lookup
+    // above (or since the ceremony started) counts. Told only to whoever proved the passkey, in the
+    // reference's order; a refusal rolls back the use below, so the counter is not spent.
+    const current = await repos.users.lock(user.id);
+    if (current === null || current.deletedAt !== null) return err(failures.webauthnVerificationFailed());
+    if (current.email && current.emailConfirmedAt === null) return err(failures.emailNotConfirmed());
+    if (current.phone && current.phoneConfirmedAt === null) return err(failures.phoneNotConfirmed());
+    if (isBanned(current, now)) return err(failures.userBanned());
     // Two sign-ins showing one counter value (a cloned authenticator used twice at once): one passes.
     const recorded = await repos.passkeys.recordUse(passkey.id, {
       signCount: use.signCount,
@@ -88,9 +93,6 @@ export async function signInWithPasskey(
       at: now,
     });
     if (!recorded) return err(failures.webauthnVerificationFailed());
-    // Read again under its lock: the user may have changed since the lookup before the signature.
-    const current = await repos.users.lock(user.id);
-    if (current === null || current.deletedAt !== null) return err(failures.userNotFound());
     const signedIn = { ...current, lastSignInAt: now };
     await repos.users.update(signedIn);
     await repos.audit.record({

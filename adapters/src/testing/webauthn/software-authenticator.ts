@@ -34,7 +34,10 @@ export interface Tampering {
   readonly signCount?: number;
   /** Assertions: the user handle sent (base64url of these UTF-8 bytes), or null for none. */
   readonly userHandle?: string | null;
-  /** Assertions: sign with this credential (by id) instead of the first one for the RP. */
+  /**
+   * Assertions: sign with this credential (by id, base64url) instead of the first one for the RP.
+   * Registrations: give the new credential (a new key) this id, as one copying another's would.
+   */
   readonly credentialId?: string;
 }
 
@@ -87,7 +90,7 @@ export class SoftwareAuthenticator {
         ? generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey
         : generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
     const credential: StoredCredential = {
-      id: randomBytes(32),
+      id: tamper.credentialId ? Buffer.from(tamper.credentialId, "base64url") : randomBytes(32),
       key,
       rpId,
       userHandle: Buffer.from(user.id, "base64url"),

@@ -228,6 +228,7 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   mfaSecretUnreadable: 500,
   passkeyDisabled: 404,
   passkeyAnonymous: 403,
+  passkeySsoUser: 422,
   passkeyNeedsAal2: 403,
   tooManyPasskeys: 422,
   webauthnChallengeNotFound: 400,

@@ -11,6 +11,14 @@ export function passkeysEnabled(deps: Pick<PasskeysDeps, "settings">): Result<tr
 }
 
 /**
+ * An SSO account signs in through its identity provider, which decides who may: a passkey would be a
+ * way in the provider cannot revoke (the reference refuses them too).
+ */
+export function notSsoUser(user: User): Result<true> {
+  return user.isSsoUser === true ? err(failures.passkeySsoUser()) : ok(true);
+}
+
+/**
  * The reference's `requirePasskeyManagementAAL`: a user with a verified second factor adds or removes
  * passkeys only from an aal2 session, else a stolen password alone could add a way in that skips the
  * second factor.

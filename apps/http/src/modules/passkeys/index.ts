@@ -28,6 +28,8 @@ export const passkeysModule: HttpModule = {
   failureStatuses: {
     // The reference's passkey_*.go: anonymous callers 403; a passkey not the caller's 404.
     passkeyAnonymous: 403,
+    // The reference's "SSO users cannot register passkeys" is a 422 validation_failed.
+    passkeySsoUser: 422,
     passkeyNotFound: 404,
   },
   operations: [...passkeyOperations, ...adminPasskeyOperations],
