@@ -10,6 +10,7 @@ import {
   type ErrorCode,
   failureConstructors,
   HookRejection,
+  type Intersection,
   kernelFailures,
 } from "./kernel/index.js";
 import { mfaFailures } from "./mfa/failures.js";
@@ -22,7 +23,11 @@ import { ssoFailures } from "./sso/failures.js";
 import { verificationFailures } from "./verification/failures.js";
 import { web3Failures } from "./web3/failures.js";
 
-/** Each slice's failures (its `failures.ts`): a new slice with failures of its own is one entry here. */
+/**
+ * Each slice's failures (its `failures.ts`): a new slice with failures of its own is one entry here.
+ * Not derived from `SLICES` (slices.ts): every use case imports this catalogue, and that list
+ * imports every slice's deps, which import the slices' entries back.
+ */
 const parts = [
   kernelFailures,
   externalFailures,
@@ -41,10 +46,6 @@ const parts = [
   customProvidersFailures,
   ssoFailures,
 ] as const;
-
-type Intersection<U> = (U extends unknown ? (part: U) => void : never) extends (part: infer I) => void
-  ? I
-  : never;
 
 /** Every slice's failures, each name once (a name two slices define is refused when core loads). */
 assertNamedOnce(parts);

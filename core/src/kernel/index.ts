@@ -15,6 +15,7 @@ export type * from "./ports/transactor.js";
 export * from "./redirect.js";
 export * from "./result.js";
 export type * from "./settings.js";
+export * from "./slice.js";
 export * from "./storable-text.js";
 export * from "./transaction.js";
 export * from "./uuid.js";
