@@ -12,7 +12,7 @@ security definer
 set search_path to ''
 as $$
 begin
-  -- Run early by user_snapshots_flush, which then rewrites the transaction's users set-wise.
+  -- Run early by user_snapshots_flush_users, which then rewrites the named users set-wise.
   if tg_op <> 'DELETE' and current_setting('authsvc.user_snapshots_bulk', true) = '{{namespace}}' then
     return null;
   end if;

@@ -5,7 +5,7 @@
 -- committed. Users gone by now have no snapshot.
 --
 -- Part of the user snapshots (`user_snapshots`, created by migration 0013, whose header gives the
--- rules); used by user_snapshots_flush and user_snapshots_rebuild. Security
+-- rules); used by user_snapshots_flush_users and user_snapshots_rebuild. Security
 -- definer and executable by its owner only.
 create or replace function {{namespace}}.user_snapshots_write_set(p_user_ids uuid[])
 returns void

@@ -121,9 +121,9 @@ describe("database functions", () => {
     });
     const after = await definitions(sql, ns);
     // 0016 gave the two grants a last parameter, the client's address, and 0017 the refresh grant one
-    // more, the OAuth client; the snapshot triggers learned the bulk path (user_snapshots_flush, a file
-    // of its own with the two it calls); 0021 added the user counts' triggers; every other function is
-    // as it was.
+    // more, the OAuth client; the snapshot triggers learned the bulk path (user_snapshots_flush and
+    // user_snapshots_flush_users, files of their own with the two they call); 0021 added the user
+    // counts' triggers; every other function is as it was.
     const changed = (signature: string) => /\.(password|refresh_token)_grant\(/.test(signature);
     const rewritten = (signature: string) =>
       /\.(user_snapshot_of_user|user_snapshot_of_owner|user_snapshots_rebuild)\(/.test(signature);
@@ -135,6 +135,7 @@ describe("database functions", () => {
       user_counts_removed: "",
       user_snapshot_bodies: "uuid[]",
       user_snapshots_flush: "",
+      user_snapshots_flush_users: "uuid[]",
       user_snapshots_write_set: "uuid[]",
     };
     const added = Object.keys(addedSignatures);

@@ -4,9 +4,9 @@ import { type FreshNamespace, migratedNamespace, testDatabase } from "../testing
 import type { Queryable } from "./rows.js";
 import { postgresStore } from "./store.js";
 
-// user_snapshots_flush() (migrations/functions/): a bulk write of users ends with one set-wise rewrite
-// of the snapshots of migration 0013 instead of one trigger call per row at commit, and leaves every
-// snapshot as the row triggers would have.
+// user_snapshots_flush() and user_snapshots_flush_users(users) (migrations/functions/): a bulk write
+// of users ends with one set-wise rewrite of the snapshots of migration 0013 instead of one trigger
+// call per row at commit, and leaves every snapshot as the row triggers would have.
 
 let db: FreshNamespace;
 beforeAll(async () => {
@@ -121,16 +121,59 @@ describe("user_snapshots_flush: a bulk write's snapshots, set-wise", () => {
     expect(setting?.value ?? "").toBe("");
   });
 
+  it("user_snapshots_flush_users writes the named users' snapshots, rows written in savepoints included", async () => {
+    const gone = "00000000-0000-4000-8000-00000000dead";
+    await db.sql.begin(async (tx) => {
+      // Savepoints as an import's batch takes them: their rows carry the subtransaction's id, which
+      // user_snapshots_flush does not find.
+      await tx.savepoint((sp) => bulkInsert(sp, "bulk-g", 30));
+      await tx
+        .savepoint(async (sp) => {
+          await bulkInsert(sp, "bulk-h", 3);
+          throw new Error("refused");
+        })
+        .catch(() => undefined);
+      const named = await tx<{ id: string }[]>`select id from ${t("users")} where email like 'bulk-g-%'`;
+      await tx`select ${fn("user_snapshots_flush_users")}(${[...named.map((r) => r.id), gone]}::uuid[])`;
+    });
+    const rows = await snapshotsOf("bulk-g");
+    expect(rows).toHaveLength(30);
+    expect(rows.filter((r) => !r.current || !r.same)).toEqual([]);
+    expect(await snapshotsOf("bulk-h")).toEqual([]);
+    const [ghost] =
+      await db.sql`select count(*)::int as n from ${t("user_snapshots")} where user_id = ${gone}`;
+    expect(ghost?.n).toBe(0);
+  });
+
+  it("user_snapshots_flush_users with no users still leaves later changes to the row triggers", async () => {
+    await db.sql.begin(async (tx) => {
+      await tx`select ${fn("user_snapshots_flush_users")}('{}'::uuid[])`;
+      await bulkInsert(tx, "bulk-i", 5);
+    });
+    const rows = await snapshotsOf("bulk-i");
+    expect(rows).toHaveLength(5);
+    expect(rows.filter((r) => !r.current || !r.same)).toEqual([]);
+  });
+
   it("is the owner's only: another role may not call it", async () => {
     const role = `bulk_stranger_${db.namespace}`;
     await db.sql.unsafe(`create role ${role}`);
     try {
-      const attempt = db.sql.begin(async (tx) => {
-        await tx.unsafe(`grant usage on schema ${db.namespace} to ${role}`);
-        await tx.unsafe(`set local role ${role}`);
-        await tx`select ${fn("user_snapshots_flush")}()`;
+      // The role may use the schema: what it is refused is executing the function.
+      const asStranger = (call: string) =>
+        db.sql.begin(async (tx) => {
+          await tx.unsafe(`grant usage on schema ${db.namespace} to ${role}`);
+          await tx.unsafe(`set local role ${role}`);
+          await tx.unsafe(`select ${db.namespace}.${call}`);
+        });
+      await expect(asStranger("user_snapshots_flush()")).rejects.toMatchObject({
+        code: "42501",
+        message: expect.stringContaining("function user_snapshots_flush"),
       });
-      await expect(attempt).rejects.toMatchObject({ code: "42501" });
+      await expect(asStranger("user_snapshots_flush_users('{}'::uuid[])")).rejects.toMatchObject({
+        code: "42501",
+        message: expect.stringContaining("function user_snapshots_flush_users"),
+      });
     } finally {
       await db.sql.unsafe(`drop owned by ${role}`);
       await db.sql.unsafe(`drop role ${role}`);
