@@ -25,6 +25,7 @@ import {
   referenceRefreshTokenV2,
 } from "./support/gotrue-source.js";
 import { runServer, type ServerProcess, startServer } from "./support/server-process.js";
+import { snapshotsOutOfStep } from "./support/user-snapshots.js";
 
 /**
  * Moving over from GoTrue: a database laid out by the reference's own migrations, filled as the
@@ -137,6 +138,9 @@ describe("authsvc import-gotrue", () => {
     expect(run.stdout).toMatch(/users [0-9a-f-]{36}: violates users_email_partial_key/);
     // The refused twin's identity goes with it, named.
     expect(run.stdout).toMatch(/identities [0-9a-f-]{36}: its user was not copied/);
+    // Each batch rewrote its users' snapshots set-wise, the rows written one by one in savepoints
+    // (the batch with the twin) included: every user's is there, as a single writer builds it.
+    expect(await snapshotsOutOfStep(target.sql, target.namespace)).toEqual([]);
   });
 
   it("stores what it copied by authsvc's rules: no token in clear, secrets sealed with authsvc's key, hashes as they were", async () => {
@@ -274,6 +278,7 @@ describe("authsvc import-gotrue", () => {
       select body from ${t("user_snapshots")} where user_id = ${bob.id}
     `;
     expect(JSON.stringify(snapshot?.body)).toContain('"plan":"pro"');
+    expect(await snapshotsOutOfStep(target.sql, target.namespace)).toEqual([]);
     expect((await refresh(newToken)).status).toBe(200);
 
     // Revoked at the reference after the copy: revoked here too by the next run.

@@ -35,6 +35,7 @@ const KINDS = ["totp", "phone"];
  */
 export const factors: ImportStep = {
   name: "mfa_factors",
+  snapshotOf: "user_id",
   owner: { column: "user_id", table: "users", what: "user" },
   count: (ctx) => countRows(ctx, "mfa_factors", ctx.source`x.factor_type::text in ${ctx.source(KINDS)}`),
   async leftOut(ctx) {

@@ -25,6 +25,7 @@ const COLUMNS = [
 /** Identities as they are; one whose user was refused (see the summary's rejections) is left out. */
 export const identities: ImportStep = {
   name: "identities",
+  snapshotOf: "user_id",
   owner: { column: "user_id", table: "users", what: "user" },
   count: (ctx) => countRows(ctx, "identities"),
   read(ctx, after, limit) {

@@ -31,7 +31,12 @@ export async function runStep(
   for (;;) {
     const rows = await step.read(ctx, after, options.batchSize);
     if (rows.length === 0) break;
-    const written = await ctx.target.begin((tx) => writeBatch(tx, ctx, step, rows, rejections));
+    const written = await ctx.target.begin(async (tx) => {
+      const counts = await writeBatch(tx, ctx, step, rows, rejections);
+      // A batch that wrote nothing (a second run) queued no snapshot write.
+      if (counts.inserted + counts.updated > 0) await flushSnapshots(tx, ctx, step, rows);
+      return counts;
+    });
     counts.read += rows.length;
     counts.inserted += written.inserted;
     counts.updated += written.updated;
@@ -89,6 +94,22 @@ async function writeBatch(
     }
   }
   return { inserted, updated, rejected };
+}
+
+/**
+ * The snapshots of the batch's users, rewritten set-wise at the top level of its transaction: the rows
+ * written in savepoints are there; a user whose row was refused, or unchanged, costs one rewrite.
+ */
+async function flushSnapshots(
+  tx: TransactionSql,
+  ctx: ImportContext,
+  step: ImportStep,
+  rows: readonly SourceRow[],
+): Promise<void> {
+  if (!step.snapshotOf) return;
+  const column = step.snapshotOf;
+  const users = [...new Set(rows.map((row) => String(row[column])))].sort();
+  await tx`select ${tx(ctx.namespace)}.user_snapshots_flush_users(${users}::uuid[])`;
 }
 
 /** The ids of the rows whose owner (their user, their session) is not in the target. */

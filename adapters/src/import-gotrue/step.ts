@@ -53,6 +53,12 @@ export interface ImportStep {
    * owner is not in the target (it was refused) is not written, and is named among the rejections.
    */
   readonly owner?: { readonly column: string; readonly table: string; readonly what: string };
+  /**
+   * The column naming the user whose snapshot (migration 0013) a row feeds (users: `id`; identities and
+   * factors: `user_id`). Each batch then ends with one set-wise rewrite of its users' snapshots
+   * (`user_snapshots_flush_users`) instead of one trigger call per row at commit.
+   */
+  readonly snapshotOf?: string;
   /** Rows of the reference this step does not read by rule, and why (none when absent). */
   leftOut?(ctx: ImportContext): Promise<{ readonly count: number; readonly why: string }>;
   /** Writes one batch in the given transaction; the row fallback calls it with one row at a time. */

@@ -52,6 +52,7 @@ const COLUMNS = [
  */
 export const users: ImportStep = {
   name: "users",
+  snapshotOf: "id",
   count: (ctx) => countRows(ctx, "users"),
   read(ctx, after, limit) {
     const s = ctx.source;
