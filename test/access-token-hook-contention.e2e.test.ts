@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type FreshNamespace, migratedNamespace } from "@authsvc/adapters/testing";
+import { type FreshNamespace, migratedNamespace, testDatabase } from "@authsvc/adapters/testing";
 import { productionServerEnv, roleKey } from "@authsvc/http/testing";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -145,23 +145,31 @@ async function signInsBesideReads(on: ServerProcess, busy: string, bystander: st
   return { answers: await signIns, latencies, statuses };
 }
 
-describe("a slow custom access token hook", () => {
-  it.each([
-    ["over HTTP", () => server, "busy@example.com"],
-    ["as a Postgres function", () => pgServer, "busy-pg@example.com"],
-  ])(
-    "%s keeps other users answered fast while 30 sign-ins of one account wait on it",
-    async (_, on, busy) => {
-      await createUser(busy);
-      const bystander = `bystander-${busy}`;
-      await createUser(bystander);
-      const { answers, latencies, statuses } = await signInsBesideReads(on(), busy, bystander);
+/** 30 sign-ins of one account on `on` while another user's GET /user is asked: all fast, all 200. */
+async function expectOthersAnsweredFast(on: ServerProcess, busy: string) {
+  await createUser(busy);
+  const bystander = `bystander-${busy}`;
+  await createUser(bystander);
+  const { answers, latencies, statuses } = await signInsBesideReads(on, busy, bystander);
 
-      expect(answers.map((a) => a.status)).toEqual(Array(30).fill(200));
-      expect(answers.every((a) => decodeJwt(a.body.access_token ?? "").plan === "gold")).toBe(true);
-      expect(new Set(statuses)).toEqual(new Set([200]));
-      expect(latencies.length).toBeGreaterThan(2);
-      expect(Math.max(...latencies)).toBeLessThan(1_000);
+  expect(answers.map((a) => a.status)).toEqual(Array(30).fill(200));
+  expect(answers.every((a) => decodeJwt(a.body.access_token ?? "").plan === "gold")).toBe(true);
+  expect(new Set(statuses)).toEqual(new Set([200]));
+  expect(latencies.length).toBeGreaterThan(2);
+  expect(Math.max(...latencies)).toBeLessThan(1_000);
+}
+
+describe("a slow custom access token hook", () => {
+  it("over HTTP keeps other users answered fast while 30 sign-ins of one account wait on it", async () => {
+    await expectOthersAnsweredFast(server, "busy@example.com");
+  });
+
+  // The embedded database runs one statement at a time: there a function that sleeps 300 ms holds
+  // every other request behind it by design (docs/hooks.md); the case needs a real PostgreSQL.
+  it.skipIf(testDatabase().embedded)(
+    "as a Postgres function keeps other users answered fast while 30 sign-ins of one account wait on it",
+    async () => {
+      await expectOthersAnsweredFast(pgServer, "busy-pg@example.com");
     },
   );
 
