@@ -13,14 +13,17 @@ import { type ServerProcess, startServer } from "./support/server-process.js";
  * process serves again as soon as the database answers.
  */
 const CLIENTS = 20;
-const OUTAGE_MS = 3_000;
+const OUTAGE_MS = 5_000;
 /**
- * The slowest answer allowed while the database is away. A request waits at most for the pool's next
- * connection attempt (the reconnect delay is capped at 0.5 s) and that attempt's refusal (a few ms);
- * measured ~0.2–0.6 s. The rest is margin for a loaded CI machine (2 cores, argon2 hashing for 20
- * clients). Waiting for the database instead takes the whole 3 s outage.
+ * How much longer than the slowest answer before the outage an answer during it may take. Each
+ * statement of a request waits at most for the pool's next connection attempt (the reconnect delay is
+ * capped at 0.5 s) and that attempt's refusal (a few ms); a sign-up caught at the outage's start
+ * measured up to 1.3 s more than its usual time on an idle machine. What a request did before reaching
+ * the database (argon2 hashing for 20 clients on 2 cores) takes what it took before the outage, which
+ * a loaded machine stretches, so the bound is counted from that. Waiting for the database instead
+ * takes the whole 5 s outage.
  */
-const FAIL_FAST_MS = 1_500;
+const FAIL_FAST_MS = 2_000;
 /** A request that gets no answer within this long counts as a hang (status 0). */
 const HANG_MS = 5_000;
 
@@ -99,7 +102,7 @@ async function client(id: number, log: Outcome[], running: () => boolean): Promi
 }
 
 describe("a database outage under load", () => {
-  it("answers 503s within 1.5 s, keeps the process alive, and serves again within 2 s", async () => {
+  it("answers 503s within 2 s of its usual time, keeps the process alive, and serves again within 2 s", async () => {
     const log: Outcome[] = [];
     let running = true;
     const clients = Array.from({ length: CLIENTS }, (_, id) => client(id, log, () => running));
@@ -144,8 +147,11 @@ describe("a database outage under load", () => {
     expect(Object.keys(statuses(log)).sort()).toEqual(["200", "503"]);
     expect(during.filter((o) => o.status === 503).length).toBeGreaterThan(0);
     for (const o of log.filter((o) => o.status === 503)) expect(o.code).toBe("unexpected_failure");
-    // Fast: none of them waited for the database to come back.
-    expect(Math.max(...during.map((o) => o.ended - o.started))).toBeLessThan(FAIL_FAST_MS);
+    // Fast: none of them waited for the database to come back. (A machine so slow that the bound
+    // reaches the outage's length could not tell waiting from working: that fails too.)
+    const bound = slowestBefore + FAIL_FAST_MS;
+    expect(bound).toBeLessThan(OUTAGE_MS);
+    expect(Math.max(...during.map((o) => o.ended - o.started))).toBeLessThan(bound);
     expect(recoveryMs).toBeLessThan(2_000);
 
     // The same process, still alive and serving.
