@@ -95,4 +95,19 @@ describe("storeBinder: the commit points the store declares", () => {
       storeBinder(store)(expired(), () => undefined).transaction(async () => null),
     ).rejects.toThrow(DeadlinePassedError);
   });
+
+  it("keeps each request's transactions to its own deadline and address when two are bound at once", async () => {
+    const { store } = recordedStore();
+    const bind = storeBinder(store);
+    const late = bind(expired(), () => "192.0.2.1");
+    const live = bind(new RequestDeadline(), () => "198.51.100.7");
+    const at = new Date(0);
+    await expect(late.transaction(async () => null)).rejects.toThrow(DeadlinePassedError);
+    await live.transaction((repos) =>
+      repos.audit.record({ action: "logout", actorId: "u", actorUsername: "u", at }),
+    );
+    await expect(late.transaction(async () => null)).rejects.toThrow(DeadlinePassedError);
+    const { entries } = await store.audit.list({ offset: 0, limit: 10 });
+    expect(entries.map((e) => e.ipAddress)).toEqual(["198.51.100.7"]);
+  });
 });

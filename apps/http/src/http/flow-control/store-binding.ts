@@ -5,6 +5,16 @@ import { marked, type Traits, viewWith } from "./traits.js";
 
 type Store = AuthDeps["store"];
 type Repos = Parameters<Parameters<Store["transaction"]>[0]>[0];
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** The request a bound store serves, as its shared `transaction` reads it. */
+const BINDING = Symbol("binding");
+type Bound = Mutable<Store> & {
+  [BINDING]: {
+    deadline: RequestDeadline;
+    transactionCall: (call: (args: unknown[]) => unknown) => (...args: unknown[]) => unknown;
+  };
+};
 
 /** Transactions run at once, per instance, by work done after its request was answered (deliveries). */
 export const DELIVERY_TRANSACTIONS = 2;
@@ -33,6 +43,21 @@ export function storeBinder(
   const afterAnswer = pLimit(DELIVERY_TRANSACTIONS);
   const direct = marked(traits, (t) => t.commits === true || t.addressed === true);
   const inTransaction = marked(traits, (t) => t.addressed === true);
+  // `transaction` is made once, on a layer between the store and each request's view, and finds its
+  // request through `this`. A closure made per request and stored on the view kept every request's
+  // objects alive until the next full collection: V8 promoted them all (GET /health: 2.6 MB per
+  // young-generation collection, 6 KB with the layer), and full collections ran three times a second.
+  const layer = Object.create(store) as Mutable<Store>;
+  layer.transaction = function <T>(this: Bound, fn: (repos: Repos) => Promise<T>) {
+    const { deadline, transactionCall } = this[BINDING];
+    const run = () =>
+      store.transaction(async (repos) => {
+        const value = await fn(viewWith(repos, inTransaction, transactionCall));
+        deadline.beginCommit();
+        return value;
+      });
+    return deadline.released ? afterAnswer(run) : run();
+  };
   return (deadline, address) => {
     const directCall = (call: (args: unknown[]) => unknown, t: Traits) => {
       if (t.commits && t.addressed) {
@@ -54,16 +79,8 @@ export function storeBinder(
       (call: (args: unknown[]) => unknown) =>
       (...args: unknown[]) =>
         call(addressed(args, address));
-    const bound = viewWith(store, direct, directCall) as { -readonly [K in keyof Store]: Store[K] };
-    bound.transaction = <T>(fn: (repos: Repos) => Promise<T>) => {
-      const run = () =>
-        store.transaction(async (repos) => {
-          const value = await fn(viewWith(repos, inTransaction, transactionCall));
-          deadline.beginCommit();
-          return value;
-        });
-      return deadline.released ? afterAnswer(run) : run();
-    };
+    const bound = viewWith(layer, direct, directCall) as Bound;
+    bound[BINDING] = { deadline, transactionCall };
     return bound;
   };
 }
