@@ -69,9 +69,12 @@ describe.skipIf(!runnable)(`hot statements on ${POPULATION.toLocaleString("en")}
   });
 
   /** The plans of the statements `call` runs; the rows of no big table read whole. */
-  async function plansOf(call: (store: ReturnType<typeof postgresStore>) => Promise<unknown>) {
+  async function plansOf(
+    call: (store: ReturnType<typeof postgresStore>) => Promise<unknown>,
+    options: { unnamedStatements?: boolean } = {},
+  ) {
     plans = [];
-    await call(postgresStore(explained, { namespace: ns.namespace }));
+    await call(postgresStore(explained, { namespace: ns.namespace, ...options }));
     const text = plans.join("\n");
     expect(plans.length).toBeGreaterThan(0);
     for (const table of BIG_TABLES) expect(text).not.toMatch(new RegExp(`Seq Scan on ${table}\\b`));
@@ -84,6 +87,21 @@ describe.skipIf(!runnable)(`hot statements on ${POPULATION.toLocaleString("en")}
       expect(found.user?.email).toBe(user.email);
       expect(found.session?.id).toBe(user.sessionId);
     });
+    expect(text).toMatch(/Index Scan using users_pkey/);
+    expect(text).toMatch(/Index Scan using user_snapshots_pkey/);
+    expect(text).toMatch(/Index Scan using sessions_pkey/);
+  });
+
+  it("GET /user without named statements: the same indexes, from inside user_and_session", async () => {
+    const text = await plansOf(
+      async (store) => {
+        const found = await store.sessions.findUserAndSession(user.id, user.sessionId);
+        expect(found.user?.email).toBe(user.email);
+        expect(found.session?.id).toBe(user.sessionId);
+      },
+      { unnamedStatements: true },
+    );
+    expect(text).toMatch(/Function Scan on user_and_session/);
     expect(text).toMatch(/Index Scan using users_pkey/);
     expect(text).toMatch(/Index Scan using user_snapshots_pkey/);
     expect(text).toMatch(/Index Scan using sessions_pkey/);

@@ -123,11 +123,13 @@ describe("database functions", () => {
     // 0016 gave the two grants a last parameter, the client's address, and 0017 the refresh grant one
     // more, the OAuth client; the snapshot triggers learned the bulk path (user_snapshots_flush and
     // user_snapshots_flush_users, files of their own with the two they call); 0021 added the user
-    // counts' triggers; every other function is as it was.
+    // counts' triggers; authentication's read without named statements (user_and_session) is new;
+    // every other function is as it was.
     const changed = (signature: string) => /\.(password|refresh_token)_grant\(/.test(signature);
     const rewritten = (signature: string) =>
       /\.(user_snapshot_of_user|user_snapshot_of_owner|user_snapshots_rebuild)\(/.test(signature);
     const addedSignatures: Record<string, string> = {
+      user_and_session: "uuid,uuid",
       user_counts_added: "",
       user_counts_cleared: "",
       user_counts_moved: "",

@@ -34,7 +34,17 @@ const GRANT_OUTCOMES = new Set([
 ]);
 
 /** `SessionStore` over the `sessions` and `refresh_tokens` tables of `namespace`. */
-export function postgresSessionStore(sql: Queryable, options: { namespace: string }): SessionStore {
+export function postgresSessionStore(
+  sql: Queryable,
+  options: {
+    namespace: string;
+    /**
+     * The connections run unnamed statements (PgBouncer in transaction mode): the server plans each
+     * statement at every run, so the hot read goes through a function whose plan the backend keeps.
+     */
+    unnamedStatements?: boolean;
+  },
+): SessionStore {
   const sessions = sql`${sql(options.namespace)}.sessions`;
   const tokens = sql`${sql(options.namespace)}.refresh_tokens`;
 
@@ -72,15 +82,18 @@ export function postgresSessionStore(sql: Queryable, options: { namespace: strin
       if (!isUuid(userId)) return { user: null, session: null };
       const ns = sql(options.namespace);
       const wanted = sessionId !== null && isUuid(sessionId) ? sessionId : null;
-      // One statement: authenticating a request is one round trip.
-      const [row] = await sql`
-        select
-          ${userSnapshotOf(sql, options.namespace)},
-          (select to_json(s) from ${ns}.sessions s where s.id = ${wanted}) as session
-        from ${ns}.users u
-        left join ${ns}.user_snapshots us on us.user_id = u.id
-        where u.id = ${userId}
-      `;
+      // One statement: authenticating a request is one round trip. Without named statements, the same
+      // read through a function (migrations/functions/user_and_session.sql), planned once per backend.
+      const [row] = options.unnamedStatements
+        ? await sql`select * from ${ns}.user_and_session(${userId}, ${wanted})`
+        : await sql`
+            select
+              ${userSnapshotOf(sql, options.namespace)},
+              (select to_json(s) from ${ns}.sessions s where s.id = ${wanted}) as session
+            from ${ns}.users u
+            left join ${ns}.user_snapshots us on us.user_id = u.id
+            where u.id = ${userId}
+          `;
       if (!row) return { user: null, session: null };
       return { user: userFromSnapshot(row), session: row.session ? sessionFromRow(row.session) : null };
     },

@@ -17,16 +17,26 @@ import { postgresVerificationRepositories } from "./verification-store.js";
 export interface PostgresStoreOptions {
   /** The schema the migrations created (DB_NAMESPACE, default `auth`). */
   namespace: string;
+  /**
+   * The pool runs unnamed statements (`prepare: false`: PgBouncer in transaction mode, the embedded
+   * database). Default: what the pool was opened with.
+   */
+  unnamedStatements?: boolean;
 }
 
 /**
  * Every slice's repositories on `sql`; unstorable input (see `unstorable-input.ts`) is answered as a
  * `validation_failed` failure by every one of them.
  */
-function repositories(sql: Queryable, namespace: string, transaction?: TransactionSql): Repositories {
+function repositories(
+  sql: Queryable,
+  namespace: string,
+  unnamedStatements: boolean,
+  transaction?: TransactionSql,
+): Repositories {
   const repos: Repositories = {
     ...postgresAccountsRepositories(sql, { namespace, transaction }),
-    sessions: postgresSessionStore(sql, { namespace }),
+    sessions: postgresSessionStore(sql, { namespace, unnamedStatements }),
     ...postgresVerificationRepositories(sql, { namespace }),
     flowStates: postgresFlowStateStore(sql, { namespace }),
     externalIdentities: postgresExternalIdentities(sql, { namespace }),
@@ -53,12 +63,13 @@ function repositories(sql: Queryable, namespace: string, transaction?: Transacti
 export function postgresStore(sql: Sql, options: PostgresStoreOptions): Store {
   assertValidNamespace(options.namespace);
   const { namespace } = options;
+  const unnamed = options.unnamedStatements ?? sql.options.prepare === false;
   return {
-    ...repositories(sql, namespace),
+    ...repositories(sql, namespace, unnamed),
     hookFunctions: rejectingUnstorableInput(postgresHookFunctions(sql)),
     // postgres.js types begin's result as UnwrapPromiseArray<T>; it awaits an array result element-wise,
     // which for the values a use case returns is the value itself.
     transaction: <T>(fn: (repos: Repositories) => Promise<T>) =>
-      sql.begin((tx) => fn(repositories(tx, namespace, tx))) as Promise<T>,
+      sql.begin((tx) => fn(repositories(tx, namespace, unnamed, tx))) as Promise<T>,
   };
 }

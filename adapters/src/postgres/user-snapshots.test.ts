@@ -1,7 +1,9 @@
+import { randomUUID } from "node:crypto";
 import type { RefreshGrantOutcome, User } from "@authsvc/core";
 import { aFactor, aFullUser, anIdentity, aSession, aToken, newHash } from "@authsvc/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FreshNamespace, migratedNamespace, testDatabase } from "../testing/database.js";
+import { connectPostgres, type Sql } from "./connect.js";
 import type { Queryable } from "./rows.js";
 import { postgresStore } from "./store.js";
 
@@ -316,5 +318,52 @@ describe("user snapshots (migration 0013)", () => {
     await db.sql`truncate ${t("users")} cascade`;
     const [row] = await db.sql`select count(*)::int as left from ${t("user_snapshots")}`;
     expect(row?.left).toBe(0);
+  });
+});
+
+describe("authentication's read without named statements (migrations/functions/user_and_session.sql)", () => {
+  it("answers what the statement answers: current, stale and missing snapshots, a session or none, no user", async () => {
+    const { store, user, identity } = await seeded();
+    const unnamed = postgresStore(db.sql, { namespace: db.namespace, unnamedStatements: true });
+    const [session] = await store.sessions.listForUser(user.id);
+    if (!session) throw new Error("no session");
+    const alike = async (userId: string, sessionId: string | null) => {
+      const expected = await store.sessions.findUserAndSession(userId, sessionId);
+      expect(await unnamed.sessions.findUserAndSession(userId, sessionId)).toEqual(expected);
+      return expected;
+    };
+    expect((await alike(user.id, session.id)).session?.id).toBe(session.id);
+    expect(await alike(user.id, null)).toMatchObject({
+      user: { ...user, identities: [identity] },
+      session: null,
+    });
+    expect((await alike(user.id, randomUUID())).session).toBeNull();
+    expect(await alike(randomUUID(), null)).toEqual({ user: null, session: null });
+    // A change written with the triggers off leaves the snapshot stale: the body is built from the rows.
+    await db.sql.begin(async (tx) => {
+      await tx`set local session_replication_role = replica`;
+      await tx`update ${t("users")} set raw_app_meta_data = '{"tenant":"b"}' where id = ${user.id}`;
+    });
+    expect((await alike(user.id, session.id)).user?.appMetadata).toEqual({ tenant: "b" });
+    await db.sql`delete from ${t("user_snapshots")} where user_id = ${user.id}`;
+    expect((await alike(user.id, null)).user).toMatchObject({ ...user, appMetadata: { tenant: "b" } });
+  });
+
+  it("is what a pool of unnamed statements reads by default; a pool of named ones keeps the statement", async () => {
+    const { user } = await seeded();
+    const unnamedPool = connectPostgres({ url: db.url, maxPoolSize: 1, embedded: true });
+    try {
+      // Without the function, only the store that reads through it fails.
+      await db.sql`alter function ${db.sql(db.namespace)}.user_and_session(uuid, uuid) rename to user_and_session_away`;
+      const read = (sql: Sql) =>
+        postgresStore(sql, { namespace: db.namespace }).sessions.findUserAndSession(user.id, null);
+      await expect(read(unnamedPool)).rejects.toThrow(/user_and_session/);
+      // The test pool runs named statements, but on the embedded database (one shared backend).
+      if (db.sql.options.prepare) expect((await read(db.sql)).user?.id).toBe(user.id);
+      else await expect(read(db.sql)).rejects.toThrow(/user_and_session/);
+    } finally {
+      await db.sql`alter function ${db.sql(db.namespace)}.user_and_session_away(uuid, uuid) rename to user_and_session`;
+      await unnamedPool.end();
+    }
   });
 });
