@@ -58,7 +58,14 @@ export function cleaner(sql: Sql, tasks: readonly CleanupTask[], options: Cleane
   const turn = async (task: CleanupTask, limit: number): Promise<number> => {
     const removed = await sql.begin(async (tx) => {
       // Local to the turn's transaction: a pooled connection (or PgBouncer's) keeps its own settings.
-      await tx`select set_config('lock_timeout', ${lockTimeout}, true), set_config('statement_timeout', ${statementTimeout}, true)`;
+      // A turn does not wait for its commit to reach the disk: a crash may undo the last few removals,
+      // which the next pass repeats, and a pass of many turns is not paced by one disk flush each.
+      await tx`
+        select
+          set_config('lock_timeout', ${lockTimeout}, true),
+          set_config('statement_timeout', ${statementTimeout}, true),
+          set_config('synchronous_commit', 'off', true)
+      `;
       return task.run({ sql: tx, namespace: options.namespace, limit });
     });
     affectedRows += removed;

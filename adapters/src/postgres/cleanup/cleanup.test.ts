@@ -4,6 +4,7 @@ import { ago, cleanupRows, DAY_MS, HOUR_MS } from "../../testing/cleanup-rows.js
 import { connectTestDatabase, type FreshNamespace, migratedNamespace } from "../../testing/database.js";
 import { postgresSessionStore } from "../sessions-store.js";
 import { cleaner } from "./cleaner.js";
+import type { CleanupTask } from "./task.js";
 import { type CleanupSettings, cleanupTasks } from "./tasks/index.js";
 
 const SETTINGS: CleanupSettings = {
@@ -225,6 +226,34 @@ describe("cleanup", () => {
     // each for the other tasks, which find nothing.
     expect(report.turns).toBe(11 + cleanupTasks(SETTINGS).length - 1);
     expect(await rows.present("refresh_tokens", family.ids)).toEqual([family.ids[230]]);
+  });
+
+  it("runs each turn with its own lock and statement timeouts, not waiting for its commit's disk flush", async () => {
+    const seen: Record<string, string>[] = [];
+    const probe: CleanupTask = {
+      name: "probe",
+      run: async ({ sql }) => {
+        const [row] = await sql`
+          select
+            current_setting('lock_timeout') as lock_timeout,
+            current_setting('statement_timeout') as statement_timeout,
+            current_setting('synchronous_commit') as synchronous_commit
+        `;
+        seen.push({ ...row });
+        return 0;
+      },
+    };
+    const report = await cleaner(ns.sql, [probe], {
+      namespace: ns.namespace,
+      batchSize: 100,
+      lockTimeoutMs: 1_500,
+      statementTimeoutMs: 4_000,
+    }).pass();
+    expect(report.failures).toEqual([]);
+    expect(seen).toEqual([{ lock_timeout: "1500ms", statement_timeout: "4s", synchronous_commit: "off" }]);
+    // Outside the turn's transaction, the connection's own settings are untouched.
+    const [after] = await ns.sql`select current_setting('synchronous_commit') as synchronous_commit`;
+    expect(after?.synchronous_commit).toBe("on");
   });
 
   it("two cleaners on two connections clean at once without deadlock or double counting", async () => {
