@@ -10,11 +10,20 @@
  * identities and snapshots for as long as the load runs: those tables grow by construction.
  *
  * Options: --minutes=30, --connections=32 (requests in flight), --population=10000 (other users, as
- * `npm run bench`), --json (also bench/results/soak-<time>.json). Database: BENCH_DATABASE_URL, else
- * a fresh database on the PostgreSQL at 127.0.0.1:5432 (dropped at the end).
+ * `npm run bench`), --json (also bench/results/soak-<time>.json), --server-log=FILE (the server's
+ * log). Database: BENCH_DATABASE_URL, else a fresh database on the PostgreSQL at 127.0.0.1:5432
+ * (dropped at the end).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -66,9 +75,13 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
       buffer += chunk.toString();
       const url = /"url":"([^"]+)"/.exec(buffer)?.[1];
       if (url) {
-        // From here on the log is read by no one: drain it so the server never blocks on the pipe.
+        // From here on the log is drained so the server never blocks on the pipe: into --server-log's
+        // file when given (the cleanup's "cleanup pass" lines say what each pass removed and whether
+        // it finished), else nowhere.
         child.stdout?.off("data", onData);
-        child.stdout?.resume();
+        const serverLog = args.get("server-log");
+        if (serverLog) child.stdout?.pipe(createWriteStream(serverLog));
+        else child.stdout?.resume();
         resolve({ child, url: url.replace("0.0.0.0", "127.0.0.1") });
       }
     };
