@@ -80,8 +80,12 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
         // it finished), else nowhere.
         child.stdout?.off("data", onData);
         const serverLog = args.get("server-log");
-        if (serverLog) child.stdout?.pipe(createWriteStream(serverLog));
-        else child.stdout?.resume();
+        if (serverLog) {
+          // The start-up lines read so far first, then the rest as it comes.
+          const file = createWriteStream(serverLog);
+          file.write(buffer);
+          child.stdout?.pipe(file);
+        } else child.stdout?.resume();
         resolve({ child, url: url.replace("0.0.0.0", "127.0.0.1") });
       }
     };
