@@ -2,7 +2,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectPostgres } from "@authsvc/adapters";
-import { ago, cleanupRows, DAY_MS, type FreshNamespace, migratedNamespace } from "@authsvc/adapters/testing";
+import {
+  ago,
+  cleanupRows,
+  DAY_MS,
+  type FreshNamespace,
+  migratedNamespace,
+  testDatabase,
+} from "@authsvc/adapters/testing";
 import { productionServerEnv } from "@authsvc/http/testing";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { embeddedDatabaseUrl } from "./support/embedded-database.js";
@@ -211,6 +218,113 @@ describe("the server's continuous cleanup", () => {
     // Left: each session's 15 tokens revoked since and its live one, and the sign-up's session's token.
     expect(await rows.count("refresh_tokens")).toBe(4 * 16 + 1);
   });
+
+  it("follows a pass its time limit stopped after a tenth of an interval, not a whole one", async () => {
+    const { ns } = await migrated();
+    // One row a turn, a second a pass: a backlog of 20,000 takes many passes.
+    await ns.sql`
+      insert into ${ns.sql(ns.namespace)}.audit_log_entries (payload, created_at)
+      select '{}'::jsonb, now() - interval '1 day' from generate_series(1, 20000)`;
+    const server = await startServer(
+      productionServerEnv(ns, {
+        AUTHSVC_CLEANUP_INTERVAL: "1s",
+        AUTHSVC_CLEANUP_BATCH_SIZE: "1",
+        AUTHSVC_AUDIT_LOG_RETENTION: "1h",
+      }),
+      { cwd: tempDir() },
+    );
+    running.push(server);
+    const passes = () => server.lines().filter((line) => line.msg === "cleanup pass");
+    const deadline = Date.now() + 15_000;
+    while (passes().length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+
+    const spans = passes().map((line) => {
+      const end = Date.parse(String(line.time));
+      return { start: end - Number(line.duration_ms), end, complete: line.complete };
+    });
+    expect(spans.length).toBeGreaterThanOrEqual(4);
+    expect(spans.every((span) => span.complete === false)).toBe(true);
+    // Between one pass's end and the next's start: 100 ms and the time to begin (the log's stamps are
+    // in whole milliseconds), where a whole interval is 1,000 ms.
+    const gaps = spans.slice(1).map((span, i) => span.start - (spans[i]?.end ?? 0));
+    for (const gap of gaps) {
+      expect(gap).toBeGreaterThanOrEqual(95);
+      expect(gap).toBeLessThan(500);
+    }
+  });
+
+  // The embedded database runs one transaction at a time: the lock the test holds would stop it all.
+  it.skipIf(testDatabase().embedded)(
+    "passes go on while every connection of the requests' pool waits on a lock",
+    async () => {
+      const { ns, rows } = await migrated();
+      // Revoked just now: not stale until the test ages them, once the pool is held up.
+      const owner = await rows.user();
+      const backlog = await rows.family(
+        owner,
+        await rows.session(owner),
+        Array.from({ length: 100 }, () => new Date()),
+      );
+      const server = await startServer(
+        productionServerEnv(ns, {
+          AUTHSVC_MAILER_AUTOCONFIRM: "true",
+          AUTHSVC_DB_MAX_POOL_SIZE: "1",
+          AUTHSVC_API_MAX_REQUEST_DURATION: "30s",
+          AUTHSVC_CLEANUP_INTERVAL: "1s",
+          AUTHSVC_CLEANUP_BATCH_SIZE: "10",
+        }),
+        { cwd: tempDir() },
+      );
+      running.push(server);
+      const post = (path: string, body: unknown) =>
+        fetch(`${server.url}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      const signup = await post("/signup", {
+        email: `held-${Date.now()}@example.com`,
+        password: "correct horse battery",
+      });
+      const { refresh_token, user } = (await signup.json()) as {
+        refresh_token: string;
+        user: { id: string };
+      };
+
+      const schema = ns.sql(ns.namespace);
+      const held = await ns.sql.reserve();
+      let refresh: Promise<Response> | undefined;
+      let left: number[] = [];
+      try {
+        await held`begin`;
+        await held`select id from ${schema}.sessions where user_id = ${user.id} for update`;
+        // The refresh locks its session: it waits, holding the pool's one connection.
+        refresh = post("/token?grant_type=refresh_token", { refresh_token });
+        const waiting = async () =>
+          Number(
+            (
+              await ns.sql`
+                select count(*)::int as n from pg_stat_activity
+                where application_name = 'authsvc' and wait_event_type = 'Lock'`
+            )[0]?.n,
+          );
+        for (let i = 0; i < 100 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 50));
+        expect(await waiting()).toBe(1);
+        await ns.sql`update ${schema}.refresh_tokens set updated_at = ${ago(2 * DAY_MS)} where id in ${ns.sql(backlog.ids.slice(0, -1))}`;
+        const deadline = Date.now() + 10_000;
+        do {
+          await new Promise((r) => setTimeout(r, 200));
+          left = await rows.present("refresh_tokens", backlog.ids);
+        } while (left.length > 1 && Date.now() < deadline);
+      } finally {
+        await held`rollback`;
+        held.release();
+      }
+
+      expect(left).toEqual([backlog.ids[100]]);
+      expect((await refresh)?.status).toBe(200);
+    },
+  );
 
   it("does nothing with AUTHSVC_CLEANUP_ENABLED=false", async () => {
     const { ns, rows } = await migrated();

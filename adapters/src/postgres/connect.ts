@@ -33,6 +33,8 @@ export interface ConnectPostgresOptions {
   connectTimeoutMs?: number;
   /** Where server notices go; by default they are dropped instead of postgres.js's console.log. */
   onNotice?: (notice: PostgresNotice) => void;
+  /** The connections' `application_name`, as `pg_stat_activity` shows them. Default `authsvc`. */
+  applicationName?: string;
 }
 
 /**
@@ -72,6 +74,6 @@ export function connectPostgres(options: ConnectPostgresOptions): postgres.Sql {
     // A short, capped delay makes an outage a run of fast errors and the recovery near-immediate.
     backoff: (retries: number) =>
       Math.min(0.05 * 2 ** retries, RECONNECT_DELAY_CAP_S) * (0.5 + Math.random() / 2),
-    connection: { application_name: "authsvc" },
+    connection: { application_name: options.applicationName ?? "authsvc" },
   });
 }

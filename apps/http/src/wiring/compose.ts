@@ -30,7 +30,7 @@ export interface Composition {
 
 /** Builds the running application from a valid configuration. */
 export async function compose(config: Config, logger: Logger): Promise<Composition> {
-  const { sql, embedded } = await openDatabase(config, logger);
+  const { sql, embedded, openPool } = await openDatabase(config, logger);
   const deliveries = deliveriesOf(logger);
   const limits = requestLimiterStoreOf(config, sql, logger);
   if (!(await limits.ready()))
@@ -45,7 +45,7 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
     },
   );
   await checkHookTargets(config, sql, logger);
-  const cleanup = scheduledCleanup(config, sql, logger);
+  const cleanup = scheduledCleanup(config, openPool, logger);
   telemetry?.observeCleanup(() => cleanup.affectedRows);
   const auth = authDepsOf(config, sql, logger, deliveries);
   const mailWarning = mailDeliveryWarning(config);

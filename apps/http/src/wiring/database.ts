@@ -15,11 +15,19 @@ import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import { logUnredacted } from "./logger.js";
 
+/** An opened database: the requests' pool, and more pools on the same database with the same settings. */
+export interface OpenedDatabase {
+  readonly sql: Sql;
+  readonly embedded?: EmbeddedPostgres;
+  /** Another pool of at most `maxPoolSize` connections, named `applicationName` in `pg_stat_activity`. */
+  openPool(maxPoolSize: number, applicationName: string): Sql;
+}
+
 /** Opens the database (starting the embedded one when no URL is configured) and migrates it. */
 export async function openDatabase(
   config: Pick<Config, "db" | "dataDir">,
   logger: Logger,
-): Promise<{ sql: Sql; embedded?: EmbeddedPostgres }> {
+): Promise<OpenedDatabase> {
   let embedded: EmbeddedPostgres | undefined;
   let url = config.db.url;
   if (url === undefined) {
@@ -45,16 +53,20 @@ export async function openDatabase(
       "debug",
     );
   }
-  const sql = connectPostgres({
-    url,
-    maxPoolSize: config.db.maxPoolSize,
-    connMaxIdleTimeMs: config.db.connMaxIdleTimeMs,
-    connMaxLifetimeMs: config.db.connMaxLifetimeMs,
-    connectTimeoutMs: config.db.connectTimeoutMs,
-    // Named statements live in the backend; the embedded one is shared by every connection.
-    embedded: embedded !== undefined || !config.db.preparedStatements,
-    onNotice: (notice) => logger.debug({ notice: notice.message }, "database notice"),
-  });
+  const databaseUrl = url;
+  const openPool = (maxPoolSize: number, applicationName?: string) =>
+    connectPostgres({
+      url: databaseUrl,
+      maxPoolSize,
+      connMaxIdleTimeMs: config.db.connMaxIdleTimeMs,
+      connMaxLifetimeMs: config.db.connMaxLifetimeMs,
+      connectTimeoutMs: config.db.connectTimeoutMs,
+      // Named statements live in the backend; the embedded one is shared by every connection.
+      embedded: embedded !== undefined || !config.db.preparedStatements,
+      onNotice: (notice) => logger.debug({ notice: notice.message }, "database notice"),
+      ...(applicationName ? { applicationName } : {}),
+    });
+  const sql = openPool(config.db.maxPoolSize);
   try {
     const { applied, functions } = await migrate(sql, {
       namespace: config.db.namespace,
@@ -67,7 +79,7 @@ export async function openDatabase(
     await embedded?.stop();
     throw error;
   }
-  return embedded ? { sql, embedded } : { sql };
+  return embedded ? { sql, embedded, openPool } : { sql, openPool };
 }
 
 /** The repositories the use cases run with, over the opened pool. */

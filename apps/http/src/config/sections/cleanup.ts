@@ -19,14 +19,14 @@ export const variables = {
     kind: k.duration(1_000),
     default: "10s",
     description:
-      "Time between two passes of an instance's cleanup. A pass runs each kind's statement again while it finds rows, for at most this long, so a backlog (after an import) is worked off across passes without crowding out requests.",
+      "Time between two passes of an instance's cleanup. A pass runs each kind's statement again while it finds rows, for at most this long; one stopped by that limit (a backlog after an import, or rows going stale as fast as a sustained load makes them) is followed after a tenth of it. The passes run one statement at a time on a connection of their own.",
   }),
   batchSize: variable({
     key: "CLEANUP_BATCH_SIZE",
     kind: k.wholeNumber({ min: 1, max: 10_000 }),
     default: "100",
     description:
-      "Most rows one cleanup statement removes (a tenth of it for sessions and users, whose removal cascades): each statement's locks are held only for that many rows.",
+      "Most rows one cleanup statement removes (a quarter of it for sessions, a tenth for anonymous users, whose removal cascades): each statement's locks are held only for that many rows.",
   }),
   auditLogRetention: variable({
     key: "AUDIT_LOG_RETENTION",

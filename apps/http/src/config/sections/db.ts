@@ -24,7 +24,7 @@ export const variables = {
     kind: k.wholeNumber(),
     default: "10",
     description:
-      "Maximum open database connections; 0 means unlimited (capped at 100). The default lets ten instances share a default PostgreSQL (max_connections 100); each request needs a connection for one or two statements, so a few connections keep a database busy.",
+      "Maximum open database connections of the requests' pool; 0 means unlimited (capped at 100). The cleanup (`CLEANUP_ENABLED`) opens one more of its own, so an instance holds at most this plus one: with the default, eight instances fit a default PostgreSQL (max_connections 100, 3 of them reserved). Each request needs a connection for one or two statements, so a few connections keep a database busy.",
   }),
   connMaxIdleTime: variable({
     key: "DB_CONN_MAX_IDLE_TIME",
