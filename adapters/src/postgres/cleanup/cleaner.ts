@@ -6,7 +6,7 @@ import type { CleanupTask } from "./task.js";
 /** How a cleaner works: where, how many rows a turn may take, and how long it may wait for a lock. */
 export interface CleanerOptions {
   readonly namespace: string;
-  /** Rows one statement picks at most (`CLEANUP_BATCH_SIZE`); cascading tasks take a tenth. */
+  /** Rows one statement picks at most (`CLEANUP_BATCH_SIZE`); cascading tasks take a share of it. */
   readonly batchSize: number;
   /**
    * Longest a turn's statement waits for a row lock (default 1 s). The statements skip locked rows,
@@ -60,13 +60,20 @@ export function cleaner(sql: Sql, tasks: readonly CleanupTask[], options: Cleane
       // Local to the turn's transaction: a pooled connection (or PgBouncer's) keeps its own settings.
       // A turn does not wait for its commit to reach the disk: a crash may undo the last few removals,
       // which the next pass repeats, and a pass of many turns is not paced by one disk flush each.
-      await tx`
+      // Sent with the task's statement, not awaited before it: one round trip fewer per turn, which
+      // under load is most of a turn (each one waits for a core). Should it fail, the transaction is
+      // aborted and the statement fails with it.
+      const settings = tx`
         select
           set_config('lock_timeout', ${lockTimeout}, true),
           set_config('statement_timeout', ${statementTimeout}, true),
           set_config('synchronous_commit', 'off', true)
-      `;
-      return task.run({ sql: tx, namespace: options.namespace, limit });
+      `.execute();
+      const [, count] = await Promise.all([
+        settings,
+        task.run({ sql: tx, namespace: options.namespace, limit }),
+      ]);
+      return count;
     });
     affectedRows += removed;
     return removed;

@@ -25,8 +25,15 @@ export interface CleanupTask {
   run(turn: CleanupTurn): Promise<number>;
 }
 
-/** A tenth of the batch, at least one: for rows whose removal cascades. */
+/** A tenth of the batch, at least one: for users, whose removal cascades to everything theirs. */
 export const cascadingShare = (batchSize: number): number => Math.max(1, Math.floor(batchSize / 10));
+
+/**
+ * A quarter of the batch, at least one: for sessions, whose removal cascades to their tokens (about
+ * 25 each with the defaults: a day of hourly refreshes). A tenth removed ten a turn, fewer than a
+ * sustained 70 sign-ins a second end (the soak) in the turns a loaded database gives a pass.
+ */
+export const sessionShare = (batchSize: number): number => Math.max(1, Math.floor(batchSize / 4));
 
 /** `seconds` as a SQL interval parameter. */
 export const secondsAgo = (sql: TransactionSql, seconds: number) =>

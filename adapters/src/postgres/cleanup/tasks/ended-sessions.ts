@@ -1,5 +1,5 @@
 import type { PendingQuery, Row, TransactionSql } from "postgres";
-import { type CleanupTask, cascadingShare, secondsAgo } from "../task.js";
+import { type CleanupTask, secondsAgo, sessionShare } from "../task.js";
 
 /**
  * Removes a batch of the sessions `ended` selects, with their refresh tokens (the foreign key's
@@ -41,7 +41,7 @@ async function removeSessions(
  */
 export const sessionsPastNotAfter = (retentionMs: number): CleanupTask => ({
   name: "sessions_past_not_after",
-  limit: cascadingShare,
+  limit: sessionShare,
   run: ({ sql, namespace, limit }) =>
     removeSessions(sql, namespace, limit, sql`not_after < ${secondsAgo(sql, retentionMs / 1000)}`),
 });
@@ -49,7 +49,7 @@ export const sessionsPastNotAfter = (retentionMs: number): CleanupTask => ({
 /** Sessions past `SESSIONS_TIMEBOX` (from sign-in) by more than `retentionMs`. */
 export const sessionsPastTimebox = (timeboxMs: number, retentionMs: number): CleanupTask => ({
   name: "sessions_past_timebox",
-  limit: cascadingShare,
+  limit: sessionShare,
   run: ({ sql, namespace, limit }) =>
     removeSessions(
       sql,
@@ -65,7 +65,7 @@ export const sessionsPastTimebox = (timeboxMs: number, retentionMs: number): Cle
  */
 export const inactiveSessions = (inactivityTimeoutMs: number, retentionMs: number): CleanupTask => ({
   name: "inactive_sessions",
-  limit: cascadingShare,
+  limit: sessionShare,
   run: ({ sql, namespace, limit }) =>
     removeSessions(
       sql,
