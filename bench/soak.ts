@@ -17,20 +17,13 @@
  * (dropped at the end).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import {
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import postgres from "postgres";
 import { populate } from "../test/support/population.js";
+import { cpuMicros, rssMb } from "./proc.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const args = new Map(
@@ -96,9 +89,6 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
   });
 }
 
-const rssMb = (pid: number) =>
-  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? Number.NaN) / 1024;
-
 async function post(url: string, body: unknown) {
   const res = await fetch(url, {
     method: "POST",
@@ -116,6 +106,10 @@ interface Minute {
   /** Refreshes answered `session_expired`: the session's timebox passed (expected, not an error). */
   expired: number;
   rssMb: number;
+  /** The server's CPU time per answered request (µs): steadier than req/s on a shared machine. */
+  cpuUs: number;
+  /** CPU time of the server's database backends (its pool's and its cleanup's) per answered request (µs). */
+  dbCpuUs: number;
   rows: Record<string, number>;
 }
 
@@ -207,6 +201,32 @@ async function main() {
         { name: string }[]
       >`select tablename as name from pg_tables where schemaname = 'auth' order by 1`
     ).map((r) => r.name);
+    /**
+     * CPU time spent since the last reading by the server and by the backends serving it (read from
+     * /proc: the database is on this machine). A backend that appeared since counts from its start;
+     * one that ended since loses its last part (the pool keeps its connections under a steady load).
+     */
+    const backendCpu = new Map<number, number>();
+    let serverCpu = cpuMicros(server.child.pid as number);
+    const cpuSince = async () => {
+      const pids = (
+        await sql<{ pid: number }[]>`
+          select pid from pg_stat_activity
+          where datname = current_database() and application_name like 'authsvc%'`
+      ).map((r) => r.pid);
+      let db = 0;
+      for (const pid of pids) {
+        const now = cpuMicros(pid);
+        if (Number.isNaN(now)) continue;
+        db += now - (backendCpu.get(pid) ?? 0);
+        backendCpu.set(pid, now);
+      }
+      const now = cpuMicros(server.child.pid as number);
+      const spent = { server: now - serverCpu, db };
+      serverCpu = now;
+      return spent;
+    };
+    await cpuSince();
     const minutes: Minute[] = [];
     let latencies: number[] = [];
     let errors = 0;
@@ -237,6 +257,7 @@ async function main() {
         latencies = [];
         errors = 0;
         expired = 0;
+        const cpu = await cpuSince();
         const rows: Record<string, number> = {};
         for (const table of tables) {
           const [row] = await sql<{ n: number }[]>`select count(*)::int as n from auth.${sql(table)}`;
@@ -249,11 +270,13 @@ async function main() {
           errors: taken.errors,
           expired: taken.expired,
           rssMb: rssMb(server.child.pid as number),
+          cpuUs: taken.count > 0 ? cpu.server / taken.count : Number.NaN,
+          dbCpuUs: taken.count > 0 ? cpu.db / taken.count : Number.NaN,
           rows,
         };
         minutes.push(m);
         log(
-          `minute ${minute}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99.toFixed(0)} ms, ${m.errors} errors, ${m.expired} expired, RSS ${m.rssMb.toFixed(0)} MB, refresh_tokens ${rows.refresh_tokens}, audit_log_entries ${rows.audit_log_entries}`,
+          `minute ${minute}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99.toFixed(0)} ms, ${m.errors} errors, ${m.expired} expired, RSS ${m.rssMb.toFixed(0)} MB, CPU µs/req server ${m.cpuUs.toFixed(0)} database ${m.dbCpuUs.toFixed(0)}, refresh_tokens ${rows.refresh_tokens}, audit_log_entries ${rows.audit_log_entries}`,
         );
       }
     })();
@@ -279,20 +302,25 @@ function report(minutes: Minute[], tables: string[]) {
       .map(([k, v]) => `${k}=${v}`)
       .join(" ")}\n`,
   );
-  console.log(`| minute | req/s | p99 ms | errors | expired | RSS MB | ${shown.join(" | ")} |`);
-  console.log(`| ---: | ---: | ---: | ---: | ---: | ---: | ${shown.map(() => "---:").join(" | ")} |`);
+  console.log(
+    `| minute | req/s | p99 ms | errors | expired | RSS MB | CPU µs/req | DB CPU µs/req | ${shown.join(" | ")} |`,
+  );
+  console.log(
+    `| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ${shown.map(() => "---:").join(" | ")} |`,
+  );
   for (const m of minutes) {
     console.log(
-      `| ${m.minute} | ${n(m.rps)} | ${n(m.p99)} | ${m.errors} | ${m.expired} | ${n(m.rssMb)} | ${shown.map((t) => m.rows[t] ?? 0).join(" | ")} |`,
+      `| ${m.minute} | ${n(m.rps)} | ${n(m.p99)} | ${m.errors} | ${m.expired} | ${n(m.rssMb)} | ${n(m.cpuUs)} | ${n(m.dbCpuUs)} | ${shown.map((t) => m.rows[t] ?? 0).join(" | ")} |`,
     );
   }
   const span = Math.min(5, Math.floor(minutes.length / 2));
   if (span > 0) {
-    const mean = (ms: Minute[], k: "rps" | "p99" | "rssMb") => ms.reduce((s, m) => s + m[k], 0) / ms.length;
+    const mean = (ms: Minute[], k: "rps" | "p99" | "rssMb" | "cpuUs" | "dbCpuUs") =>
+      ms.reduce((s, m) => s + m[k], 0) / ms.length;
     const head = minutes.slice(0, span);
     const tail = minutes.slice(-span);
     console.log(
-      `\nlast ${span} min ÷ first ${span} min: req/s ${n(mean(tail, "rps") / mean(head, "rps"), 2)}, p99 ${n(mean(tail, "p99") / mean(head, "p99"), 2)}, RSS ${n(mean(tail, "rssMb") / mean(head, "rssMb"), 2)}`,
+      `\nlast ${span} min ÷ first ${span} min: req/s ${n(mean(tail, "rps") / mean(head, "rps"), 2)}, p99 ${n(mean(tail, "p99") / mean(head, "p99"), 2)}, RSS ${n(mean(tail, "rssMb") / mean(head, "rssMb"), 2)}, CPU per request ${n(mean(tail, "cpuUs") / mean(head, "cpuUs"), 2)}, database CPU per request ${n(mean(tail, "dbCpuUs") / mean(head, "dbCpuUs"), 2)}`,
     );
   }
   if (args.has("json")) {
