@@ -102,10 +102,15 @@ describe("cleanup", () => {
       newAnonymous,
       oldPermanent,
     ]);
-    // The live token's parent went: it stands alone, still live.
-    const [liveToken] = await ns.sql`
-      select revoked, parent_id from ${ns.sql(ns.namespace)}.refresh_tokens where id = ${tokens.ids[3] ?? 0}`;
-    expect(liveToken).toMatchObject({ revoked: false, parent_id: String(tokens.ids[2]) });
+    // The chain stays as it was: the kept revoked token still names its removed parent (no foreign
+    // key to set it to null), and the live one its kept parent.
+    const chain = await ns.sql`
+      select id, revoked, parent_id from ${ns.sql(ns.namespace)}.refresh_tokens
+      where id in ${ns.sql(tokens.ids.slice(2))} order by id`;
+    expect(chain).toEqual([
+      { id: String(tokens.ids[2]), revoked: true, parent_id: String(tokens.ids[1]) },
+      { id: String(tokens.ids[3]), revoked: false, parent_id: String(tokens.ids[2]) },
+    ]);
 
     const again = await clean().pass();
     expect(again.total).toBe(0);

@@ -1,0 +1,11 @@
+-- 0022_refresh_token_parent_unconstrained: `refresh_tokens.parent_id` without a foreign key.
+--
+-- The cleanup removes revoked tokens while their children live on. With the foreign key's
+-- `on delete set null`, each removal also updated its child (a new row version, an entry in every
+-- index of the table, and a lock on a row a refresh may hold): most of the work of removing tokens,
+-- 4.9 s for 150,000 against 2.0 s without it. A child now keeps its removed parent's id, as the
+-- reference's `parent` (text, unconstrained) keeps its parent's token: ids are never reused, and
+-- nothing looks a token up by its parent's id except from a parent that exists (the refresh grant's
+-- "is this revoked token the parent of the live one", a family's descendants). Inserting a token no
+-- longer checks its parent either.
+alter table {{namespace}}.refresh_tokens drop constraint if exists refresh_tokens_parent_id_fkey;
