@@ -69,6 +69,19 @@ describe("warnings at start", () => {
   });
 });
 
+describe("a database that does not vacuum by itself", () => {
+  it("is named at start exactly when its autovacuum is off", async () => {
+    const [setting] = await ns.sql<{ autovacuum: string }[]>`show autovacuum`;
+    const warned = warnings().some((line) => line.autovacuum === "off");
+    // This machine's PostgreSQL runs with it off; a default one (or PGlite) with it on.
+    expect(warned).toBe(setting?.autovacuum === "off");
+    if (warned)
+      expect(warnings()).toContainEqual(
+        expect.objectContaining({ msg: expect.stringContaining("run one regularly") }),
+      );
+  });
+});
+
 describe("without a way to send mail", () => {
   it("GET /health/ready names it in warnings and stays ready", async () => {
     const res = await fetch(`${server.url}/health/ready`);

@@ -15,6 +15,7 @@ import { checkHookTargets } from "./hooks.js";
 import { mailDeliveryWarning, undeliverableMailFeatures } from "./mail-delivery.js";
 import { databaseReadiness } from "./readiness.js";
 import { settingsOf } from "./settings-view.js";
+import { warnIfNotVacuumed } from "./vacuum-check.js";
 import { readVersion } from "./version.js";
 
 /** The wired server: its app and everything that must be closed on shutdown, in order. */
@@ -45,6 +46,8 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
     },
   );
   await checkHookTargets(config, sql, logger);
+  // The embedded database is PGlite, which has no autovacuum to speak of.
+  if (config.cleanup.enabled && !embedded) await warnIfNotVacuumed(sql, logger);
   const cleanup = scheduledCleanup(config, openPool, logger);
   telemetry?.observeCleanup(() => cleanup.affectedRows);
   const auth = authDepsOf(config, sql, logger, deliveries);
