@@ -117,7 +117,6 @@ export function benchDatabase(): { url: string; drop(): void } {
   };
 }
 
-/** The process's resident set size in MB (Linux), or NaN. */
 export { cpuMicros, rssMb } from "./proc.js";
 
 // ---- measuring ----------------------------------------------------------------------------------

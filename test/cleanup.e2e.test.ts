@@ -55,6 +55,14 @@ async function loggedRemoved(servers: ServerProcess[], expected: number): Promis
   return loggedTotal(...servers);
 }
 
+/** A JSON POST to `server`. */
+const postJson = (server: ServerProcess, path: string, body: unknown) =>
+  fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+
 /** A user with one live session whose family has `revoked` tokens revoked two days ago. */
 async function seedFamily(rows: ReturnType<typeof cleanupRows>, revoked: number) {
   const user = await rows.user();
@@ -187,11 +195,7 @@ describe("the server's continuous cleanup", () => {
     );
     running.push(server);
     const call = async (path: string, body: unknown) => {
-      const res = await fetch(`${server.url}${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
+      const res = await postJson(server, path, body);
       return { status: res.status, body: (await res.json()) as { refresh_token?: string } };
     };
     const email = `race-${Date.now()}@example.com`;
@@ -276,12 +280,7 @@ describe("the server's continuous cleanup", () => {
         { cwd: tempDir() },
       );
       running.push(server);
-      const post = (path: string, body: unknown) =>
-        fetch(`${server.url}${path}`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify(body),
-        });
+      const post = (path: string, body: unknown) => postJson(server, path, body);
       const signup = await post("/signup", {
         email: `held-${Date.now()}@example.com`,
         password: "correct horse battery",

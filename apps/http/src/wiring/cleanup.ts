@@ -78,18 +78,17 @@ export function scheduledCleanup(
   };
   const schedule = (delayMs: number) => {
     timer = setTimeout(() => {
-      let behind = false;
       running = pass()
-        .then((unfinished) => {
-          behind = unfinished;
+        .catch((error: unknown) => {
+          logger.warn({ err: error }, "cleanup pass failed");
+          return false;
         })
-        .catch((error: unknown) => logger.warn({ err: error }, "cleanup pass failed"))
-        .finally(() => {
+        .then((unfinished) => {
           running = undefined;
           // A pass stopped by its time limit left rows behind (a backlog, or rows going stale as
           // fast as the turns remove them under a sustained load): the next follows after a tenth of
           // an interval, so that the cleanup keeps up; one that finished, or failed, waits a whole one.
-          if (!stopped) schedule(behind ? intervalMs / 10 : intervalMs);
+          if (!stopped) schedule(unfinished ? intervalMs / 10 : intervalMs);
         });
     }, delayMs);
     // A pending pass never keeps the process alive.
