@@ -20,6 +20,8 @@ beforeAll(async () => {
   ns = await migratedNamespace();
   const solana = {
     AUTHSVC_SITE_URL: SITE,
+    // The usual development entry: a message for another site must not sign in through it.
+    AUTHSVC_URI_ALLOW_LIST: "http://localhost:3000/**",
     AUTHSVC_EXTERNAL_WEB3_SOLANA_ENABLED: "true",
     AUTHSVC_EXTERNAL_WEB3_SOLANA_MAXIMUM_VALIDITY_DURATION: "5m",
   };
@@ -204,6 +206,10 @@ describe("Sign in with Solana", () => {
     const cases: [MessageFields, string][] = [
       [
         { domain: "evil.example.net" },
+        "Signed Solana message is using a Domain that does not match the one in URI which is not allowed on this server",
+      ],
+      [
+        { domain: "evil.example.net", uri: "http://localhost:3000/login" },
         "Signed Solana message is using a Domain that does not match the one in URI which is not allowed on this server",
       ],
       [

@@ -22,6 +22,8 @@ beforeAll(async () => {
   ns = await migratedNamespace();
   const web3Env = productionServerEnv(ns, {
     AUTHSVC_SITE_URL: SITE,
+    // The usual development entry: a message for another site must not sign in through it.
+    AUTHSVC_URI_ALLOW_LIST: "http://localhost:3000/**",
     AUTHSVC_EXTERNAL_WEB3_ETHEREUM_ENABLED: "true",
     AUTHSVC_EXTERNAL_WEB3_ETHEREUM_MAXIMUM_VALIDITY_DURATION: "5m",
   });
@@ -158,6 +160,10 @@ describe("Sign in with Ethereum", () => {
     const cases: [Partial<Parameters<typeof createSiweMessage>[0]>, string][] = [
       [
         { domain: "evil.example.net" },
+        "Signed Ethereum message is using a Domain that does not match the one in URI which is not allowed on this server",
+      ],
+      [
+        { domain: "evil.example.net", uri: "http://localhost:3000/login" },
         "Signed Ethereum message is using a Domain that does not match the one in URI which is not allowed on this server",
       ],
       [

@@ -5,7 +5,7 @@ import {
   vetExternalAccount,
 } from "../external/index.js";
 import { failures } from "../failures.js";
-import { err, isRedirectAllowed, Outbox, ok, type Result } from "../kernel/index.js";
+import { err, isRedirectAllowed, Outbox, ok, parseAbsoluteUrl, type Result } from "../kernel/index.js";
 import {
   defineGrant,
   issueSession,
@@ -34,19 +34,23 @@ type Deps = Pick<
 > &
   Partial<Pick<Web3Deps, "hooks">>;
 
-/** Whether the message's URI and domain may sign in here (the reference's checks, in its order). */
+/**
+ * Whether the message's URI and domain may sign in here (the reference's checks, in its order). The
+ * domain is the site the wallet showed the user, so it must always be the URI's host and port, on an
+ * allowed URL: the reference skips that on a localhost URI, which let a signature a wallet gave any site
+ * sign in wherever SITE_URL or the allow list holds a development URL on localhost.
+ */
 function siteRefusal(deps: Pick<Deps, "settings">, chain: Web3Chain, message: SignInMessage) {
   const { uri } = message;
   const allow = { siteUrl: deps.settings.siteUrl, allowList: deps.settings.uriAllowList };
-  const local = uri.host === "localhost";
-  if (uri.scheme !== "https" && !local) return failures.web3UriInsecure(chain.label);
+  if (uri.scheme !== "https" && uri.host !== "localhost") return failures.web3UriInsecure(chain.label);
   const uriText = `${uri.scheme}://${uri.authority}${uri.rest}`;
   if (!isRedirectAllowed(uriText, allow)) return failures.web3UriNotAllowed(chain.label);
-  if (!local) {
-    if (uri.authority !== message.domain.toLowerCase()) return failures.web3DomainMismatch(chain.label);
-    if (!isRedirectAllowed(`https://${message.domain}/`, allow)) {
-      return failures.web3DomainMismatch(chain.label);
-    }
+  // Read the same way as the URI, so that `example.com:443` is `https://example.com`'s domain.
+  const site = parseAbsoluteUrl(`${uri.scheme}://${message.domain}/`);
+  if (site === null || site.authority !== uri.authority) return failures.web3DomainMismatch(chain.label);
+  if (!isRedirectAllowed(`${site.scheme}://${site.authority}/`, allow)) {
+    return failures.web3DomainMismatch(chain.label);
   }
   return null;
 }
@@ -74,7 +78,7 @@ function chainOf(deps: Pick<Deps, "settings">, name: string): Result<Web3Chain> 
  * `EXTERNAL_WEB3_SOLANA_ENABLED`). The message is parsed strictly (400 `validation_failed` with the
  * parser's sentence), the signature checked against its address, then — each refusal an OAuth
  * `invalid_grant` — its URI (https unless on localhost, on the redirect allow list), its domain (the
- * URI's host, allowed), its time window (Not Before, Expiration Time, and `Issued At` within the
+ * URI's host and port, on any URI, and allowed), its time window (Not Before, Expiration Time, and `Issued At` within the
  * chain's maximum validity either way), and that it was not used before: a signed message signs in
  * once (the reference accepts it again until it expires). The account is the one of the identity
  * `web3:<chain>:<address>` (created on first sign-in, without email), as external sign-in finds or
