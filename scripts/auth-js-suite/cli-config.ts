@@ -188,6 +188,8 @@ export function cliServer(checkout: string, around: CliSurroundings): CliServer 
     AUTHSVC_SMTP_ADMIN_EMAIL: "admin@email.com",
     AUTHSVC_SMTP_SENDER_NAME: "Admin",
     AUTHSVC_RATE_LIMIT_EMAIL_SENT: "360000",
+    // The suite's tokens are signed with the CLI's published demo secret, refused without this.
+    AUTHSVC_JWT_ALLOW_PUBLISHED_SECRET: "true",
   };
   const ignored: string[] = [];
   const used = new Set(["api.port", "api.external_url", "auth.signing_keys_path"]);

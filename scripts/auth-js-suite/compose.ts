@@ -85,6 +85,8 @@ export function suiteServers(checkout: string, around: Surroundings): SuiteServe
       if (entry) env[entry[0]] = entry[1];
     }
     if (env.AUTHSVC_SMS_PROVIDER === "twilio") env.AUTHSVC_SMS_TWILIO_BASE_URL = around.twilioUrl;
+    // The suite's admin tokens are signed with its published secret, refused without this.
+    env.AUTHSVC_JWT_ALLOW_PUBLISHED_SECRET = "true";
     const port = Number(env.AUTHSVC_API_PORT);
     if (!Number.isInteger(port) || port <= 0) throw new Error(`compose service ${name} names no PORT`);
     servers.push({ name, port, env });

@@ -3,6 +3,7 @@ import { type JwtKeyRing, parseJwtKeys } from "@authsvc/adapters";
 import type { AuthSettings } from "@authsvc/core";
 import * as v from "valibot";
 import * as k from "../kinds.js";
+import { isPublishedJwtSecret } from "../published-secrets.js";
 import type { Reader } from "../reader.js";
 import type { Config } from "../types.js";
 import { defineVariables } from "../variable.js";
@@ -37,7 +38,14 @@ export const variables = {
     required: "unless embedded",
     computedDefault: "a generated development secret in embedded mode",
     description:
-      "Secret that signs access tokens (HS256) unless `JWT_KEYS` is set; also keys the hashes of one-time and refresh tokens. Shorter than 16 characters is refused.",
+      "Secret that signs access tokens (HS256) unless `JWT_KEYS` is set; also keys the hashes of one-time and refresh tokens. Shorter than 16 characters is refused, and so is, outside embedded mode, a secret published in example files (Supabase's `super-secret-jwt-token-with-at-least-32-characters-long` and the like; see `JWT_ALLOW_PUBLISHED_SECRET`).",
+  }),
+  allowPublishedSecret: variable({
+    key: "JWT_ALLOW_PUBLISHED_SECRET",
+    kind: k.boolean,
+    default: "false",
+    description:
+      "Accept a published JWT secret (in `JWT_SECRET` or as an HS256 key of `JWT_KEYS`) outside embedded mode: only for test suites whose fixed API keys are signed with one. Anyone can sign admin tokens with such a secret; never set this in production.",
   }),
   keys: variable({
     key: "JWT_KEYS",
@@ -95,6 +103,8 @@ export interface JwtConfig {
 export const read = (r: Reader) => r.getAll(variables);
 
 export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { jwt: JwtConfig } {
+  const { allowPublishedSecret, ...jwtValues } = values;
+  if (!ctx.embedded && !allowPublishedSecret) refusePublishedSecrets(values, ctx);
   const { dataDir } = ctx;
   const secretFile = `${dataDir.replace(/\/+$/, "")}/${DEV_JWT_SECRET_FILE}`;
   const secret =
@@ -105,7 +115,23 @@ export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { j
       () => devSecret(ctx, dataDir),
       `using the development secret kept in ${secretFile}`,
     );
-  return { jwt: { ...values, secret: must(ctx, secret, variables.secret) } };
+  return { jwt: { ...jwtValues, secret: must(ctx, secret, variables.secret) } };
+}
+
+/**
+ * A secret from public example files lets anyone sign tokens for this server. Embedded mode runs on a
+ * developer's machine and may keep one; a server on a real database may not. The secret is not quoted.
+ */
+function refusePublishedSecrets(values: ReturnType<typeof read>, ctx: SettleContext): void {
+  const why = `anyone can sign tokens with it; make one of your own (openssl rand -base64 48), or set ${variables.allowPublishedSecret.name}=true for a test suite`;
+  if (values.secret !== undefined && isPublishedJwtSecret(values.secret))
+    ctx.r.problem(variables.secret.name, `this secret is published in example files: ${why}`);
+  for (const key of values.keys?.byKid.values() ?? []) {
+    if (key.alg !== "HS256") continue;
+    const bytes = key.verifyingKey.export();
+    if (isPublishedJwtSecret(bytes.toString("utf8")))
+      ctx.r.problem(variables.keys.name, `key "${key.kid}" is a published secret (example files): ${why}`);
+  }
 }
 
 function devSecret(ctx: SettleContext, dataDir: string): string | undefined {
