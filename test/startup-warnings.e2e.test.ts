@@ -5,7 +5,7 @@ import { type FreshNamespace, migratedNamespace } from "@authsvc/adapters/testin
 import { productionServerEnv } from "@authsvc/http/testing";
 import { GoTrueClient } from "@supabase/auth-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServerProcess, startServer } from "./support/server-process.js";
+import { runServer, type ServerProcess, startServer } from "./support/server-process.js";
 
 /**
  * A production server started as an operator might get it wrong: a misspelt variable, a GoTrue name,
@@ -108,5 +108,30 @@ describe("without a way to send mail", () => {
     expect(JSON.stringify(line)).not.toContain(email);
     const rows = await ns.sql`select id from ${ns.sql(ns.namespace)}.users where email = ${email}`;
     expect(rows).toEqual([]);
+  });
+});
+
+describe("a configuration that is refused", () => {
+  it("gives the hints about misspelt and GoTrue names with its problems, never a value", async () => {
+    const { AUTHSVC_JWT_SECRET: _secret, ...env } = productionServerEnv(ns, {
+      AUTHSVC_JWT_SECERT: MISSPELT_VALUE,
+      GOTRUE_SITE_URL: MISSPELT_VALUE,
+    });
+    const run = await runServer(env, { cwd });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("AUTHSVC_JWT_SECRET: required");
+    expect(run.stderr).toContain(
+      "AUTHSVC_JWT_SECERT is not a variable of this server and is ignored; did you mean AUTHSVC_JWT_SECRET?",
+    );
+    expect(run.stderr).toContain("GOTRUE_SITE_URL is not read (GoTrue's name): set AUTHSVC_SITE_URL instead");
+    expect(run.stderr + run.stdout).not.toContain(MISSPELT_VALUE);
+  });
+
+  it("refuses Supabase's published demo JWT secret on a real database, without printing it", async () => {
+    const published = "super-secret-jwt-token-with-at-least-32-characters-long";
+    const run = await runServer(productionServerEnv(ns, { AUTHSVC_JWT_SECRET: published }), { cwd });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("AUTHSVC_JWT_SECRET: this secret is published in example files");
+    expect(run.stderr + run.stdout).not.toContain(published);
   });
 });

@@ -12,13 +12,18 @@ export function environment(): Record<string, string> {
   }
 }
 
-/** Writes every configuration problem, one per line, on stderr; resolves to exit code 1. */
-export function refuseConfiguration(problems: readonly string[]): number {
+/**
+ * Writes every configuration problem, one per line, on stderr, then the warnings (a misspelt name is
+ * often why a required one is missing); resolves to exit code 1.
+ */
+export function refuseConfiguration(problems: readonly string[], warnings: readonly string[] = []): number {
   const count = problems.length;
   process.stderr.write(
     `authsvc: invalid configuration (${count} ${count === 1 ? "problem" : "problems"}):\n`,
   );
   for (const problem of problems) process.stderr.write(`  ${problem}\n`);
+  if (warnings.length > 0) process.stderr.write("and these warnings, which may explain them:\n");
+  for (const warning of warnings) process.stderr.write(`  ${warning}\n`);
   return 1;
 }
 
@@ -26,6 +31,6 @@ export function refuseConfiguration(problems: readonly string[]): number {
 export function configure(): { config: Config; notices: string[]; warnings: string[] } {
   const vars = environment();
   const result = loadConfig(vars, { devJwtSecret: ensureDevSecret });
-  if (!result.ok) process.exit(refuseConfiguration(result.problems));
+  if (!result.ok) process.exit(refuseConfiguration(result.problems, result.warnings));
   return result;
 }

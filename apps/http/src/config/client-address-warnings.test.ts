@@ -46,3 +46,25 @@ describe("warnings about the client address at start", () => {
     ]);
   });
 });
+
+describe("a request-limit store without the limits", () => {
+  it("Redis set while AUTHSVC_RATE_LIMIT_HEADER is unset is warned about: nothing is counted in it", () => {
+    expect(warningsOf({ AUTHSVC_RATE_LIMIT_REDIS_URL: "redis://cache.internal:6379" })).toEqual([
+      "AUTHSVC_RATE_LIMIT_REDIS_URL is set but AUTHSVC_RATE_LIMIT_HEADER is not: the per-IP request limits are off, so nothing is counted in Redis; set AUTHSVC_RATE_LIMIT_HEADER (e.g. X-Forwarded-For) to turn them on",
+    ]);
+    // Named as the operator spelt it, when it came by an alias.
+    expect(warningsOf({ REDIS_URL: "redis://cache.internal:6379" })).toEqual([
+      expect.stringMatching(/^REDIS_URL is set but AUTHSVC_RATE_LIMIT_HEADER is not/),
+    ]);
+  });
+
+  it("Redis with the limits on: no such warning", () => {
+    expect(
+      warningsOf({
+        AUTHSVC_RATE_LIMIT_REDIS_URL: "redis://cache.internal:6379",
+        AUTHSVC_RATE_LIMIT_HEADER: "X-Forwarded-For",
+        AUTHSVC_API_TRUSTED_PROXY_HOPS: "1",
+      }),
+    ).toEqual([]);
+  });
+});

@@ -3,10 +3,12 @@ import type { HttpModule } from "../modules/module.js";
 import { knownNames, knownNamesOf } from "./catalog.js";
 import { clientAddressWarnings } from "./client-address-warnings.js";
 import { inFamily, unknownFamilyMembers } from "./families.js";
+import { rateLimitStoreWarnings } from "./rate-limit-warnings.js";
 import { Reader } from "./reader.js";
 import type { SettleContext } from "./sections/context.js";
 import * as db from "./sections/db.js";
 import * as general from "./sections/general.js";
+import * as rateLimits from "./sections/rate-limits.js";
 import type { Config } from "./types.js";
 import { unknownNameWarnings } from "./unknown-names.js";
 
@@ -24,13 +26,14 @@ export interface LoadOptions {
 
 export type LoadResult =
   | { ok: true; config: Config; notices: string[]; warnings: string[] }
-  | { ok: false; problems: string[] };
+  | { ok: false; problems: string[]; warnings: string[] };
 
 /**
  * Parses and validates the configuration from `vars` (see `readEnvironment`). Returns every problem
  * at once, or the typed configuration with notices about defaults that embedded mode applied and
  * warnings about variables that are set but not read (misspelt `AUTHSVC_` names, GoTrue's names) and
- * about per-IP limits that would not count the client the operator meant.
+ * about per-IP limits that would not count the client the operator meant, or not at all. A refused
+ * configuration carries the unknown-name warnings too: they often explain its problems.
  * Two passes over the modules' sections, in the list's order: every value is parsed first, so that
  * malformed values are reported before the requirements that depend on them.
  */
@@ -60,8 +63,14 @@ export function loadConfig(
 
   const known = options.modules ? knownNamesOf(modules) : knownNames();
   const problems = [...r.problems, ...unknownFamilyMembers(vars, known)];
-  if (problems.length > 0) return { ok: false, problems };
-  const warnings = [...unknownNameWarnings(vars, known, inFamily), ...clientAddressWarnings(config)];
+  // A misspelt name is often why a required one is missing: its hint goes with the problems.
+  const nameWarnings = unknownNameWarnings(vars, known, inFamily);
+  if (problems.length > 0) return { ok: false, problems, warnings: nameWarnings };
+  const warnings = [
+    ...nameWarnings,
+    ...clientAddressWarnings(config),
+    ...rateLimitStoreWarnings(config, r.source(rateLimits.variables.redisUrl)?.name),
+  ];
   return { ok: true, config: deepFreeze(config), notices, warnings };
 }
 

@@ -108,3 +108,23 @@ describe("loadConfig warnings", () => {
     ]);
   });
 });
+
+describe("loadConfig refusing a configuration", () => {
+  it("gives the unknown-name warnings with the problems: the misspelt name is why the required one is missing", () => {
+    const result = loadConfig({
+      AUTHSVC_DB_DATABASE_URL: "postgres://authsvc@db.internal:5432/authsvc",
+      AUTHSVC_SITE_URL: "https://app.example.com",
+      AUTHSVC_API_EXTERNAL_URL: "https://auth.example.com",
+      AUTHSVC_JWT_SECERT: "jwt-secret-for-tests-0123456789",
+      GOTRUE_SMTP_HOST: "mail",
+    });
+    expect(result).toEqual({
+      ok: false,
+      problems: ["AUTHSVC_JWT_SECRET: required"],
+      warnings: [
+        "AUTHSVC_JWT_SECERT is not a variable of this server and is ignored; did you mean AUTHSVC_JWT_SECRET?",
+        "GOTRUE_SMTP_HOST is not read (GoTrue's name): set AUTHSVC_SMTP_HOST instead",
+      ],
+    });
+  });
+});
