@@ -135,6 +135,7 @@ export {
   parsePkceChallenge,
 } from "./pkce/flow-state.js";
 export type { FlowStateStore } from "./pkce/ports/flow-state-store.js";
+export { hexToBase64Url } from "./pkce/verifier.js";
 export { type DepsTraits, depsTraits, type StoreTraits, storeTraits } from "./port-traits.js";
 export { recoverPassword } from "./recovery/recover.js";
 // Sessions

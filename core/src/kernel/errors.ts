@@ -121,6 +121,7 @@ export const ErrorCodes = [
   // OAuth 2.1's own error words, answered by the OAuth server's endpoints (RFC 6749 §5.2)
   "invalid_request",
   "invalid_client",
+  "unauthorized_client",
   "invalid_grant",
   "unsupported_grant_type",
   "invalid_scope",

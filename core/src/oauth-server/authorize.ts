@@ -1,7 +1,8 @@
 import { failures } from "../failures.js";
-import { err, isUuid, ok, type Result } from "../kernel/index.js";
+import { type AuthError, err, isUuid, ok, type Result } from "../kernel/index.js";
 import type { CodeChallengeMethod } from "../pkce/index.js";
 import { OAUTH_SCOPES, type OAuthAuthorization, scopesOf } from "./authorization.js";
+import { redirectUriProblem } from "./client.js";
 import type { OAuthServerDeps } from "./deps.js";
 import { withQuery } from "./query.js";
 
@@ -22,31 +23,38 @@ type Deps = Pick<OAuthServerDeps, "store" | "clock" | "random" | "settings">;
 
 const CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
 
+/**
+ * The most a request may hold of what it is stored with, as the reference's columns: a request is
+ * stored for anyone who asks, unauthenticated, so each field is bounded before anything else is read.
+ */
+const MAX = { state: 4096, scope: 4096, resource: 2048, nonce: 255 } as const;
+
 /** Why the request cannot go on once its redirect URI is trusted, or what it asks for. */
 function readRequest(
   deps: Pick<Deps, "settings">,
   q: AuthorizeRequest,
 ): { problem: string } | { scope: string; method: CodeChallengeMethod; challenge: string } {
+  if ((q.state?.length ?? 0) > MAX.state) return { problem: "state is too long" };
+  if ((q.scope?.length ?? 0) > MAX.scope) return { problem: "scope is too long" };
+  if ((q.nonce?.length ?? 0) > MAX.nonce) return { problem: "nonce is too long" };
   if ((q.responseType ?? "code") !== "code") return { problem: "response_type must be 'code'" };
   const scopes = scopesOf(q.scope || deps.settings.oauthServer.defaultScope);
   const unknown = scopes.find((s) => !(OAUTH_SCOPES as readonly string[]).includes(s));
   if (unknown !== undefined) return { problem: `unsupported scope: ${unknown}` };
   if (scopes.length === 0) return { problem: "scope must not be empty" };
   if (q.resource) {
-    if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s]+$/.test(q.resource) || q.resource.length > 2048)
+    if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s]+$/.test(q.resource) || q.resource.length > MAX.resource)
       return { problem: "resource must be an absolute URI" };
     if (q.resource.includes("#")) return { problem: "resource must not contain a fragment" };
     if (q.resource.includes("?")) return { problem: "resource must not contain a query" };
   }
   if (!q.codeChallenge || !q.codeChallengeMethod)
     return { problem: "PKCE is required: code_challenge and code_challenge_method" };
+  // `plain` sends the verifier itself through the browser: S256 only (ASVS 5.0 10.4.6, RFC 9700 §2.1.1).
   const method = q.codeChallengeMethod.toLowerCase();
-  if (method !== "s256" && method !== "plain")
-    return { problem: "code_challenge_method must be 'S256' or 'plain'" };
+  if (method !== "s256") return { problem: "code_challenge_method must be 'S256'" };
   if (!CHALLENGE.test(q.codeChallenge))
     return { problem: "code_challenge must be 43 to 128 characters of [A-Za-z0-9._~-]" };
-  if ((q.state?.length ?? 0) > 4096) return { problem: "state is too long" };
-  if ((q.nonce?.length ?? 0) > 255) return { problem: "nonce is too long" };
   return { scope: scopes.join(" "), method, challenge: q.codeChallenge };
 }
 
@@ -65,9 +73,14 @@ function consentPage(deps: Pick<Deps, "settings">): string | null {
 
 /**
  * `GET /oauth/authorize` (OAuth 2.1 §4.1.1): checks the client and its redirect URI (an error here is
- * answered to the browser, never redirected: the URI is not trusted yet), then the rest of the request
- * (an error now is redirected to the client with `error=invalid_request` and the `state`), and stores
- * a pending request the consent page is sent to by its id. PKCE is mandatory.
+ * answered to the browser, never redirected: the URI is not trusted yet), then the rest of the request,
+ * and stores a pending request the consent page is sent to by its id. PKCE (S256) is mandatory.
+ *
+ * An error past the redirect URI is redirected to the client (`error=…` and the `state`) only when an
+ * admin created it. Anyone may register a client dynamically, with any https URI: redirecting its
+ * errors at once would make this server an open redirector (RFC 9700 §4.11.2), so they are failures
+ * the browser is answered, and such a client's URI is reached only once the user has decided on the
+ * consent page.
  */
 export async function startAuthorization(
   deps: Deps,
@@ -78,20 +91,24 @@ export async function startAuthorization(
   const client = isUuid(q.clientId) ? await deps.store.oauthClients.find(q.clientId) : null;
   if (client === null) return err(failures.authorizeClientNotFound());
   if (!client.redirectUris.includes(q.redirectUri)) return err(failures.authorizeRedirectUriUnregistered());
-  const back = (error: string, description: string) =>
-    ok({
-      location: withQuery(q.redirectUri as string, {
-        error,
-        error_description: description,
-        ...(q.state ? { state: q.state } : {}),
-      }),
-    });
+  // A URI registered before the rules refused it (a backslash, a scheme such as ftp) is not trusted either.
+  if (redirectUriProblem(q.redirectUri) !== null) return err(failures.authorizeRedirectUriUnregistered());
+  const trusted = client.registrationType === "manual";
+  const back = (failure: AuthError) =>
+    trusted
+      ? ok({
+          location: withQuery(q.redirectUri as string, {
+            error: failure.code,
+            error_description: failure.message,
+            ...(q.state ? { state: q.state } : {}),
+          }),
+        })
+      : err(failure);
   const read = readRequest(deps, q);
-  if ("problem" in read) return back("invalid_request", read.problem);
-  if (!client.grantTypes.includes("authorization_code"))
-    return back("unauthorized_client", "client may not use the authorization code grant");
+  if ("problem" in read) return back(failures.authorizeRequestInvalid(read.problem));
+  if (!client.grantTypes.includes("authorization_code")) return back(failures.authorizeGrantTypeMissing());
   const page = consentPage(deps);
-  if (page === null) return back("server_error", failures.authorizationPathMissing().message);
+  if (page === null) return back(failures.authorizationPathMissing());
   const now = deps.clock.now();
   const authorization: OAuthAuthorization = {
     id: deps.random.uuid(),

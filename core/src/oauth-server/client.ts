@@ -1,3 +1,5 @@
+import { parseAbsoluteUrl } from "../kernel/index.js";
+
 /** An OAuth client of authsvc as an OAuth 2.1 server (a third-party app, a mobile app, an MCP client). */
 export type ClientType = "public" | "confidential";
 export type ClientAuthMethod = "none" | "client_secret_basic" | "client_secret_post";
@@ -27,14 +29,54 @@ export interface OAuthClient {
   readonly updatedAt: Date;
 }
 
-/** Schemes a redirect URI may never use: they run code or read local data in the browser. */
-const FORBIDDEN_SCHEMES = new Set(["javascript", "data", "file", "vbscript", "about", "blob"]);
+/**
+ * Schemes a redirect URI may never use: those that run code or read local data in the browser, and
+ * those of other network protocols and of the browser itself, which are no native app's own (RFC 8252
+ * §7.1); WHATWG's special schemes but https and http among them.
+ */
+const FORBIDDEN_SCHEMES = new Set([
+  "javascript",
+  "vbscript",
+  "data",
+  "file",
+  "about",
+  "blob",
+  "filesystem",
+  "view-source",
+  "jar",
+  "ftp",
+  "ftps",
+  "sftp",
+  "ws",
+  "wss",
+  "gopher",
+  "telnet",
+  "ssh",
+  "ldap",
+  "ldaps",
+  "smb",
+  "nntp",
+  "news",
+  "irc",
+  "mailto",
+  "tel",
+  "sms",
+  "urn",
+  "intent",
+  "chrome",
+  "chrome-extension",
+  "moz-extension",
+  "resource",
+]);
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /**
- * Why `uri` cannot be a redirect URI, or null when it can (the reference's `validateRedirectURI`): a
- * scheme and a host, no fragment, none of the schemes that run code, and plain `http` only on loopback.
- * Custom schemes (`myapp://callback`) are allowed for native apps.
+ * Why `uri` cannot be a redirect URI, or null when it can: https; http on the loopback only (RFC 8252
+ * §7.3); or a native app's own scheme (`myapp://callback`, RFC 8252 §7.1); always with a host and
+ * without a fragment. It is read by the kernel's strict parser, which refuses whatever a browser
+ * could read otherwise than the check does — a backslash (WHATWG's URL reads `\` as `/`, so
+ * `http://evil.test\@localhost/cb` is evil.test's), userinfo, control characters or whitespace,
+ * encoded or numeric hosts — so the host checked is the host the code is sent to.
  */
 export function redirectUriProblem(uri: string): string | null {
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/([^/?#]*)/.exec(uri);
@@ -43,11 +85,12 @@ export function redirectUriProblem(uri: string): string | null {
   if (FORBIDDEN_SCHEMES.has(name)) return `redirect URI scheme '${name}' is not allowed`;
   if (uri.includes("#")) return "fragment not allowed in redirect URI";
   if (/\s/.test(uri)) return "redirect URI must not contain whitespace";
-  if (name === "http") {
-    const host = scheme[2].replace(/^[^@]*@/, "").replace(/:\d*$/, "");
-    if (!LOOPBACK_HOSTS.has(host.toLowerCase()))
-      return "redirect URI with scheme 'http' is only allowed for localhost";
-  }
+  if (uri.includes("\\")) return "redirect URI must not contain a backslash";
+  const url = parseAbsoluteUrl(uri);
+  if (url === null)
+    return "redirect URI must read the same to every parser: no userinfo, control characters, encoded or numeric host";
+  if (name === "http" && !LOOPBACK_HOSTS.has(url.host))
+    return "redirect URI with scheme 'http' is only allowed for localhost";
   return null;
 }
 

@@ -13,7 +13,10 @@ describe("redirectUriProblem", () => {
     ["http://[::1]:8080/cb", null],
     ["http://example.com/cb", "redirect URI with scheme 'http' is only allowed for localhost"],
     ["http://localhost.evil.example/cb", "redirect URI with scheme 'http' is only allowed for localhost"],
-    ["http://localhost@evil.example/cb", "redirect URI with scheme 'http' is only allowed for localhost"],
+    [
+      "http://localhost@evil.example/cb",
+      "redirect URI must read the same to every parser: no userinfo, control characters, encoded or numeric host",
+    ],
     ["JavaScript://x/%0aalert(1)", "redirect URI scheme 'javascript' is not allowed"],
     ["data://text/html,x", "redirect URI scheme 'data' is not allowed"],
     ["myapp:/cb", "redirect URI must have a scheme and a host"],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ok } from "../kernel/index.js";
+import { hexToBase64Url } from "../pkce/index.js";
 import { aUser, fakeDeps, fakeHooks } from "../testing/index.js";
 import { startAuthorization } from "./authorize.js";
 import { authenticateClient } from "./client-auth.js";
@@ -8,10 +9,10 @@ import { authorizationDetails, decideConsent } from "./consent.js";
 import { revokeGrant } from "./grants.js";
 import { exchangeAuthorizationCode, refreshForClient } from "./token-grants.js";
 
-const VERIFIER = "v".repeat(43);
+const VERIFIER = "v".repeat(64);
 const REDIRECT = "https://app.example/cb?keep=1";
 
-/** A public client, a signed-up user and a pending request of the client (plain PKCE). */
+/** A public client an admin created, a signed-up user and a pending request of the client (S256 PKCE). */
 async function pending(scope = "openid email profile") {
   const deps = fakeDeps();
   const user = aUser({
@@ -21,7 +22,7 @@ async function pending(scope = "openid email profile") {
   });
   deps.store.tables.users.set(user.id, user);
   const registered = await registerClient(deps, {
-    registrationType: "dynamic",
+    registrationType: "manual",
     redirectUris: [REDIRECT],
     authMethod: "none",
     name: "App",
@@ -34,8 +35,9 @@ async function pending(scope = "openid email profile") {
     scope,
     state: "st",
     nonce: "nn",
-    codeChallenge: VERIFIER,
-    codeChallengeMethod: "plain",
+    // The fake token hash is no SHA-256, but the exchange checks the verifier through the same one.
+    codeChallenge: hexToBase64Url(deps.tokens.hash(VERIFIER)),
+    codeChallengeMethod: "S256",
   });
   if (!started.ok) throw started.error;
   const authorizationId = new URL(started.value.location).searchParams.get("authorization_id") as string;

@@ -18,8 +18,9 @@ export const oauthServerFailures = {
   authorizeRedirectUriMissing: ["validation_failed", "redirect_uri is required"],
   authorizeClientNotFound: ["oauth_client_not_found", "invalid client_id"],
   authorizeRedirectUriUnregistered: ["validation_failed", "invalid redirect_uri"],
-  // … and after it: redirected to the client as `error=invalid_request`
+  // … and after it: redirected to an admin-created client (`error=…`), answered to the browser for a dynamic one
   authorizeRequestInvalid: ["invalid_request", (problem: string) => problem],
+  authorizeGrantTypeMissing: ["unauthorized_client", "client may not use the authorization code grant"],
   authorizationPathMissing: ["server_error", "oauth authorization path not configured"],
   // Consent
   requestOriginUnauthorized: ["validation_failed", "unauthorized request origin"],

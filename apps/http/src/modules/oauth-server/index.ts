@@ -38,6 +38,7 @@ export const oauthServerModule: HttpModule = {
     oauth_dynamic_client_registration_disabled: 403,
     invalid_request: 400,
     invalid_client: 400,
+    unauthorized_client: 400,
     invalid_grant: 400,
     unsupported_grant_type: 400,
     invalid_scope: 400,

@@ -25,8 +25,11 @@ export const authorizeOperations: readonly Operation[] = [
     path: "/oauth/authorize",
     summary: "Starts an authorization (OAuth 2.1 §4.1.1): redirects to the consent page.",
     description: [
-      "An unknown client or a redirect URI it did not register is answered here (400); once the",
-      "redirect URI is trusted, any other problem is sent back to it as `error=invalid_request`.",
+      "An unknown client or a redirect URI it did not register is answered here (400). Any other",
+      "problem is sent back to the redirect URI (`error=invalid_request`, …) when an admin created",
+      "the client, and answered here as an OAuth error body when it registered itself (an open",
+      "redirector otherwise, RFC 9700 §4.11.2). At most 60 requests per 5 minutes per client address",
+      "by default (`RATE_LIMIT_OAUTH_AUTHORIZE`).",
     ].join(" "),
     access: "public",
     query: [
@@ -37,13 +40,13 @@ export const authorizeOperations: readonly Operation[] = [
       q("state", "Returned unchanged to the redirect URI."),
       q("resource", "The resource the token is for (RFC 8707)."),
       q("code_challenge", "PKCE's challenge (required)."),
-      q("code_challenge_method", "`S256` or `plain`."),
+      q("code_challenge_method", "`S256` (`plain` is refused)."),
       q("nonce", "Copied into the ID token."),
     ],
     responses: {
       302: redirect("To the consent page with `authorization_id`, or to the redirect URI with an error."),
     },
-    errors: [400, 404],
+    errors: [400, 404, 429],
   },
   {
     method: "get",

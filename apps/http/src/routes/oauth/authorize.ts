@@ -5,7 +5,7 @@ import type { AppEnv } from "../../http/app-env.js";
 import { parseBody, text, unwrap } from "../../http/body.js";
 import { requireUser } from "../../http/middleware/auth.js";
 import { readJsonObject } from "../../http/middleware/json-body.js";
-import { checkOrigin, requireOAuthServer } from "./oauth-http.js";
+import { checkOrigin, oauthFailure, requireOAuthServer } from "./oauth-http.js";
 
 export const ConsentBody = v.object({ action: text });
 
@@ -21,20 +21,20 @@ export const authorizeRoutes = (deps: AuthDeps) => {
   return new Hono<AppEnv>()
     .get("/oauth/authorize", gate, async (c) => {
       const q = (name: string) => c.req.query(name);
-      const { location } = unwrap(
-        await startAuthorization(c.get("deps"), {
-          clientId: q("client_id"),
-          redirectUri: q("redirect_uri"),
-          responseType: q("response_type"),
-          scope: q("scope"),
-          state: q("state"),
-          resource: q("resource"),
-          codeChallenge: q("code_challenge"),
-          codeChallengeMethod: q("code_challenge_method"),
-          nonce: q("nonce"),
-        }),
-      );
-      return c.redirect(location, 302);
+      const started = await startAuthorization(c.get("deps"), {
+        clientId: q("client_id"),
+        redirectUri: q("redirect_uri"),
+        responseType: q("response_type"),
+        scope: q("scope"),
+        state: q("state"),
+        resource: q("resource"),
+        codeChallenge: q("code_challenge"),
+        codeChallengeMethod: q("code_challenge_method"),
+        nonce: q("nonce"),
+      });
+      // Not redirected (an untrusted redirect URI, or a dynamically registered client): answered here.
+      if (!started.ok) return oauthFailure(c, started.error);
+      return c.redirect(started.value.location, 302);
     })
     .get("/oauth/authorizations/:authorization_id", gate, origin, ...user, async (c) => {
       const input = { authorizationId: c.req.param("authorization_id"), userId: c.get("auth").user.id };

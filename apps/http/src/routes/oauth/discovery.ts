@@ -44,7 +44,7 @@ export function discoveryDocument(deps: AuthDeps) {
     subject_types_supported: ["public"],
     id_token_signing_alg_values_supported: ["RS256", "ES256", "RS512", "ES512", "EdDSA"],
     token_endpoint_auth_methods_supported: [...clientAuth, "none"],
-    code_challenge_methods_supported: ["S256", "plain"],
+    code_challenge_methods_supported: ["S256"],
     claims_supported: CLAIMS,
     authorization_response_iss_parameter_supported: false,
   };

@@ -76,6 +76,7 @@ export function clientCredentials(c: Context<AppEnv>, body: Record<string, strin
 const OAUTH_WORDS = new Set([
   "invalid_request",
   "invalid_client",
+  "unauthorized_client",
   "invalid_grant",
   "unsupported_grant_type",
   "invalid_scope",

@@ -1,8 +1,9 @@
+import { hexToBase64Url } from "@authsvc/core";
 import { describe, expect, it } from "vitest";
 import { send } from "../../testing/requests.js";
 import { testApp } from "../../testing/test-app.js";
 
-const VERIFIER = "v".repeat(43);
+const VERIFIER = "v".repeat(64);
 
 /** An app with the OAuth server on (fakes), a signed-in user and a public client. */
 async function withClient() {
@@ -19,7 +20,9 @@ async function withClient() {
     client_name: "App",
   });
   const { client_id: clientId } = (await registered.json()) as { client_id: string };
-  return { ...t, user: { authorization: `Bearer ${token}` }, refreshToken, clientId };
+  // S256 through the fakes' token hash, which the code exchange checks the verifier with too.
+  const challenge = hexToBase64Url(t.auth.tokens.hash(VERIFIER));
+  return { ...t, user: { authorization: `Bearer ${token}` }, refreshToken, clientId, challenge };
 }
 
 const form = (app: ReturnType<typeof testApp>["app"], path: string, fields: string, headers = {}) =>
@@ -111,9 +114,9 @@ describe("the OAuth server's routes", () => {
   });
 
   it("accepts an OAuth client's access token at /oauth/userinfo only, never on the user's account", async () => {
-    const { app, user, clientId } = await withClient();
+    const { app, user, clientId, challenge } = await withClient();
     const started = await app.request(
-      `/oauth/authorize?client_id=${clientId}&redirect_uri=${encodeURIComponent("https://app.example/cb")}&scope=email&code_challenge=${VERIFIER}&code_challenge_method=plain`,
+      `/oauth/authorize?client_id=${clientId}&redirect_uri=${encodeURIComponent("https://app.example/cb")}&scope=email&code_challenge=${challenge}&code_challenge_method=S256`,
     );
     const id = new URL(started.headers.get("location") as string).searchParams.get("authorization_id");
     await app.request(`/oauth/authorizations/${id}`, { headers: user });
@@ -156,9 +159,9 @@ describe("the OAuth server's routes", () => {
   });
 
   it("refuses a consent call from an origin outside the allow-list", async () => {
-    const { app, user, clientId } = await withClient();
+    const { app, user, clientId, challenge } = await withClient();
     const started = await app.request(
-      `/oauth/authorize?client_id=${clientId}&redirect_uri=${encodeURIComponent("https://app.example/cb")}&code_challenge=${VERIFIER}&code_challenge_method=plain`,
+      `/oauth/authorize?client_id=${clientId}&redirect_uri=${encodeURIComponent("https://app.example/cb")}&code_challenge=${challenge}&code_challenge_method=S256`,
     );
     expect(started.status).toBe(302);
     const id = new URL(started.headers.get("location") as string).searchParams.get("authorization_id");
