@@ -54,6 +54,13 @@ export const variables = {
     description:
       "`GET /authorize` requests (external sign-in starts) per 5 minutes per client IP, all instances together, at most 30 at once: each stores a flow state until its callback or expiry.",
   }),
+  oauthAuthorizePer5Min: variable({
+    key: "RATE_LIMIT_OAUTH_AUTHORIZE",
+    kind: k.wholeNumber(),
+    default: "60",
+    description:
+      "`GET /oauth/authorize` requests (OAuth server authorization starts) per 5 minutes per client IP, all instances together, at most 30 at once; 0 counts none. Applied whether `RATE_LIMIT_HEADER` is set or not: each start stores a request for anyone who asks, until it expires. Behind a proxy, set `API_TRUSTED_PROXY_HOPS`, or every client shares the proxy's count.",
+  }),
   emailSent: variable({
     key: "RATE_LIMIT_EMAIL_SENT",
     kind: k.wholeNumber(),
@@ -88,6 +95,8 @@ export interface RateLimitConfig {
   readonly otpPer5Min: number;
   /** Per-IP `GET /authorize` requests per 5 minutes, across all instances. */
   readonly authorizePer5Min: number;
+  /** Per-IP `GET /oauth/authorize` requests per 5 minutes, across all instances, header or not; 0: none. */
+  readonly oauthAuthorizePer5Min: number;
 }
 
 export const read = (r: Reader) => r.getAll(variables);

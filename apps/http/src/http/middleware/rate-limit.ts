@@ -26,6 +26,11 @@ export interface RateLimits {
   readonly mfaPer5Min?: number;
   /** `POST /passkeys/authentication/options` (`RATE_LIMIT_PASSKEY`): every start stores a challenge. */
   readonly passkeyPer5Min?: number;
+  /**
+   * `GET /oauth/authorize` (`RATE_LIMIT_OAUTH_AUTHORIZE`): every start stores a request for anyone who
+   * asks. Counted whether `header` is set or not; 0 or absent: not counted.
+   */
+  readonly oauthAuthorizePer5Min?: number;
   /** Builds the limiter of one route family over the shared store; this process's memory when absent. */
   readonly limiter?: (window: LimitWindow) => RequestLimiter;
 }
@@ -69,15 +74,20 @@ export const limitPerClient =
 
 /**
  * Puts the reference's per-IP limiters in front of their routes, one count per route family and
- * client, kept in the shared store so that all instances count together. Does nothing unless a
- * header is configured. Must be called before the routes are mounted.
+ * client, kept in the shared store so that all instances count together. They apply only when a
+ * header is configured, but for the OAuth server's authorization starts. Must be called before the
+ * routes are mounted.
  */
 export function applyRateLimits(app: Hono<AppEnv>, limits: RateLimits | undefined): void {
-  const header = limits?.header;
-  if (limits === undefined || !header) return;
+  if (limits === undefined) return;
   const build = limits.limiter ?? memoryLimiterStore().limiter;
   const limiter = (name: string, perFiveMinutes: number) =>
     limitPerClient(build(limitWindow(name, perFiveMinutes)));
+  // Unlike the reference's limits, on by default: each start stores up to ~9 KB until it expires,
+  // unauthenticated, so an uncounted client could fill the database at its request rate.
+  if (limits.oauthAuthorizePer5Min)
+    app.on("GET", "/oauth/authorize", limiter("oauth_authorize", limits.oauthAuthorizePer5Min));
+  if (!limits.header) return;
   const token = limiter("token", limits.tokenPer5Min);
   // As the reference: the web3 grant has a limit of its own instead of the token one.
   const web3 = limits.web3Per5Min === undefined ? token : limiter("web3", limits.web3Per5Min);
