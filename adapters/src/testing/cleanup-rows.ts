@@ -116,7 +116,7 @@ export function cleanupRows(sql: Sql, namespace: string) {
     },
 
     /** An OAuth-server authorization request (of a new public client) expiring at `expiresAt`. */
-    async oauthAuthorization(expiresAt: Date): Promise<string> {
+    async oauthAuthorization(expiresAt: Date, status: "pending" | "approved" = "pending"): Promise<string> {
       const client = randomUUID();
       await sql`
         insert into ${ns}.oauth_clients (id, registration_type, client_type, token_endpoint_auth_method, redirect_uris, grant_types)
@@ -125,8 +125,8 @@ export function cleanupRows(sql: Sql, namespace: string) {
       const createdAt = new Date(expiresAt.getTime() - 10 * 60 * 1000);
       await sql`
         insert into ${ns}.oauth_authorizations
-          (id, authorization_id, client_id, redirect_uri, scope, code_challenge, code_challenge_method, created_at, expires_at)
-        values (${id}, ${hash().slice(0, 32)}, ${client}, 'http://127.0.0.1/cb', 'email', ${hash()}, 's256', ${createdAt}, ${expiresAt})`;
+          (id, authorization_id, client_id, redirect_uri, scope, code_challenge, code_challenge_method, status, created_at, expires_at)
+        values (${id}, ${hash().slice(0, 32)}, ${client}, 'http://127.0.0.1/cb', 'email', ${hash()}, 's256', ${status}, ${createdAt}, ${expiresAt})`;
       return id;
     },
 

@@ -116,9 +116,12 @@ describe("cleanup", () => {
     expect(again.total).toBe(0);
   });
 
-  it("removes OAuth authorization requests and WebAuthn challenges an hour past their expiry", async () => {
-    const oldRequest = await rows.oauthAuthorization(ago(2 * HOUR_MS));
-    const lateRequest = await rows.oauthAuthorization(ago(10 * 60 * 1000));
+  it("removes unanswered OAuth requests a minute past their expiry, codes and WebAuthn challenges an hour past", async () => {
+    const oldCode = await rows.oauthAuthorization(ago(2 * HOUR_MS), "approved");
+    const lateCode = await rows.oauthAuthorization(ago(10 * 60 * 1000), "approved");
+    // Anyone can make these, unauthenticated: kept no longer than their TTL and a minute.
+    const lateRequest = await rows.oauthAuthorization(ago(2 * 60 * 1000));
+    const justExpired = await rows.oauthAuthorization(ago(10 * 1000));
     const liveRequest = await rows.oauthAuthorization(ago(-5 * 60 * 1000));
     const oldChallenge = await rows.webauthnChallenge(ago(2 * HOUR_MS));
     const liveChallenge = await rows.webauthnChallenge(ago(-60 * 1000));
@@ -126,11 +129,10 @@ describe("cleanup", () => {
     const report = await clean().pass();
 
     expect(report.failures).toEqual([]);
-    expect(report.removed).toMatchObject({ oauth_authorizations: 1, webauthn_challenges: 1 });
-    expect(await rows.present("oauth_authorizations", [oldRequest, lateRequest, liveRequest])).toEqual([
-      lateRequest,
-      liveRequest,
-    ]);
+    expect(report.removed).toMatchObject({ oauth_authorizations: 2, webauthn_challenges: 1 });
+    expect(
+      await rows.present("oauth_authorizations", [oldCode, lateCode, lateRequest, justExpired, liveRequest]),
+    ).toEqual([lateCode, justExpired, liveRequest]);
     expect(await rows.present("webauthn_challenges", [oldChallenge, liveChallenge])).toEqual([liveChallenge]);
   });
 

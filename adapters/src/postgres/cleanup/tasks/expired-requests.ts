@@ -3,10 +3,18 @@ import { removeBatch } from "./remove-batch.js";
 
 /** An hour past its expiry: nothing reads a request that old, and its answer has long been given. */
 const GRACE_SECONDS = 60 * 60;
+/**
+ * A minute past its expiry for an OAuth request no one approved: anyone can make one, unauthenticated,
+ * so the table holds no more of them than their TTL lets pile up. The minute lets a consent page that
+ * opens one as it expires be told it expired rather than not found.
+ */
+const UNANSWERED_GRACE_SECONDS = 60;
 
 /**
- * OAuth-server authorization requests (and the codes issued on them) an hour past their expiry:
- * `/oauth/authorize` made them, the consent answered or abandoned them, and nothing exchanges them now.
+ * OAuth-server authorization requests past their expiry: `/oauth/authorize` made them, the consent
+ * answered or abandoned them, and nothing exchanges them now. A request that was never approved
+ * (pending, denied, expired) goes a minute after; an approved one, whose code may still be replayed
+ * (and the replay end the session the code started), an hour after.
  */
 export const oauthAuthorizations: CleanupTask = {
   name: "oauth_authorizations",
@@ -15,7 +23,10 @@ export const oauthAuthorizations: CleanupTask = {
       namespace,
       table: "oauth_authorizations",
       key: ["id"],
-      stale: sql`expires_at < ${secondsAgo(sql, GRACE_SECONDS)}`,
+      stale: sql`(
+        expires_at < ${secondsAgo(sql, GRACE_SECONDS)}
+        or (expires_at < ${secondsAgo(sql, UNANSWERED_GRACE_SECONDS)} and status <> 'approved')
+      )`,
       limit,
     }),
 };
