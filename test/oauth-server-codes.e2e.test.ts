@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 describe("attacks on the OAuth server's codes and requests", () => {
-  it("refuses a wrong verifier without spending the code, then a replayed code", async () => {
+  it("refuses a wrong verifier without spending the code, then a replayed code, which ends the first exchange's tokens", async () => {
     const client = await registerPublicClient();
     const { code, started } = await approvedCode(client);
     const exchange = (verifier: string) =>
@@ -51,11 +51,24 @@ describe("attacks on the OAuth server's codes and requests", () => {
     expect(await wrong.json()).toMatchObject({ error: "invalid_grant" });
     const right = await exchange(started.verifier);
     expect(right.status).toBe(200);
+    const tokens = (await right.json()) as { access_token: string; refresh_token: string };
+    const userinfo = () =>
+      fetch(`${server.url}/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect((await userinfo()).status).toBe(200);
     const replay = await exchange(started.verifier);
     expect(replay.status).toBe(400);
     expect(await replay.json()).toMatchObject({ error: "invalid_grant" });
+    // RFC 6749 §4.1.2: what the first exchange issued is revoked.
+    expect((await userinfo()).status).toBe(403);
+    const refresh = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: client.client_id,
+    });
+    expect(refresh.status).toBe(400);
+    expect(await refresh.json()).toMatchObject({ error: "invalid_grant" });
   });
-  it("lets exactly one of 8 concurrent redemptions of a code win", async () => {
+  it("lets exactly one of 8 concurrent redemptions of a code get tokens, which the other 7, replays, end", async () => {
     const client = await registerPublicClient();
     const { code, started } = await approvedCode(client);
     const answers = await Promise.all(
@@ -70,9 +83,10 @@ describe("attacks on the OAuth server's codes and requests", () => {
     );
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).toEqual([200, 400, 400, 400, 400, 400, 400, 400]);
+    // Each loser waited for the winner's lock and found the code spent: a second use ends the session.
     const sessions = await ns.sql`
       select count(*)::int as n from ${ns.sql(ns.namespace)}.sessions where oauth_client_id = ${client.client_id}`;
-    expect(sessions[0]?.n).toBe(1);
+    expect(sessions[0]?.n).toBe(0);
   });
   it("answers an unregistered redirect URI in JSON and never redirects to it", async () => {
     const client = await registerPublicClient();

@@ -64,6 +64,7 @@ function authorizationFromRow(row: Row): OAuthAuthorization {
     expiresAt: row.expires_at,
     approvedAt: row.approved_at,
     authTime: row.auth_time,
+    sessionId: row.session_id,
   };
 }
 
@@ -86,6 +87,7 @@ function authorizationColumns(a: OAuthAuthorization) {
     expires_at: a.expiresAt,
     approved_at: a.approvedAt,
     auth_time: a.authTime,
+    session_id: a.sessionId ?? null,
   };
 }
 
@@ -141,8 +143,9 @@ export function postgresOAuthClients(sql: Queryable, options: { namespace: strin
 }
 
 /**
- * `OAuthAuthorizationStore` over `oauth_authorizations`. A code is spent by deleting its row after
- * `for update`: a second exchange of one code waits for the first's lock, then finds the row gone.
+ * `OAuthAuthorizationStore` over `oauth_authorizations`. A code is spent by setting its row's
+ * `session_id` after `for update`: a second exchange of one code waits for the first's lock, then
+ * finds the code spent and the session to end.
  */
 export function postgresOAuthAuthorizations(
   sql: Queryable,
@@ -169,8 +172,9 @@ export function postgresOAuthAuthorizations(
       const { id: _id, ...columns } = authorizationColumns(a);
       await sql`update ${table} set ${sql(columns)} where id = ${a.id}`;
     },
-    async delete(id) {
-      const result = await sql`delete from ${table} where id = ${id}`;
+    async spend(id, sessionId) {
+      const result = await sql`
+        update ${table} set session_id = ${sessionId} where id = ${id} and session_id is null`;
       return result.count > 0;
     },
     async deleteExpired(before) {
@@ -193,11 +197,23 @@ export function postgresOAuthConsents(sql: Queryable, options: { namespace: stri
       return row ? consentFromRow(row) : null;
     },
     async grant(c) {
+      // The upsert's row lock orders racing grants: each adds its scopes to what the last committed.
+      // An unrevoked consent keeps its scopes, in their order, and gains the new ones after them.
       await sql`
-        insert into ${consents} (id, user_id, client_id, scopes, granted_at, revoked_at)
+        insert into ${consents} as c (id, user_id, client_id, scopes, granted_at, revoked_at)
         values (${c.id}, ${c.userId}, ${c.clientId}, ${c.scopes}, ${c.grantedAt}, null)
         on conflict (user_id, client_id) do update
-        set scopes = excluded.scopes, granted_at = excluded.granted_at, revoked_at = null`;
+        set scopes = case when c.revoked_at is not null then excluded.scopes else (
+              select string_agg(scope, ' ' order by first)
+              from (
+                select scope, min(n) as first
+                from unnest(string_to_array(c.scopes || ' ' || excluded.scopes, ' ')) with ordinality as s(scope, n)
+                where scope <> ''
+                group by scope
+              ) as granted
+            ) end,
+          granted_at = excluded.granted_at,
+          revoked_at = null`;
     },
     async listActive(userId) {
       if (!isUuid(userId)) return [];

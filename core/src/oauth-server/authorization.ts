@@ -31,6 +31,11 @@ export interface OAuthAuthorization {
   readonly approvedAt: Date | null;
   /** When the approving user last signed in: the ID token's `auth_time`. */
   readonly authTime: Date | null;
+  /**
+   * The session the code's exchange started, set when the code is spent: a second use of the code
+   * ends it (RFC 6749 §4.1.2). Absent (or null) while the code is unspent.
+   */
+  readonly sessionId?: string | null;
 }
 
 /** The scopes of a space-separated list, each once, in order. */

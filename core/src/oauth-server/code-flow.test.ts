@@ -145,15 +145,44 @@ describe("the code flow", () => {
     });
   });
 
-  it("lets exactly one of concurrent exchanges of a code win", async () => {
+  it("lets exactly one of concurrent exchanges of a code win, and the others, replays, end its session", async () => {
     const { deps, client, code } = await approved("email");
     const results = await Promise.all(
       Array.from({ length: 8 }, () =>
         exchangeAuthorizationCode(deps, { client, code, codeVerifier: VERIFIER }),
       ),
     );
-    expect(results.filter((r) => r.ok)).toHaveLength(1);
-    expect(deps.store.tables.sessions.size).toBe(1);
+    const won = results.filter((r) => r.ok);
+    expect(won).toHaveLength(1);
+    expect(deps.store.tables.sessions.size).toBe(0);
+    const refreshToken = won[0]?.ok ? won[0].value.refreshToken : "";
+    expect(await refreshForClient(deps, { client, refreshToken })).toMatchObject({
+      ok: false,
+      error: { code: "invalid_grant" },
+    });
+  });
+
+  it("ends the session of a code's exchange when the code is used again (RFC 6749 §4.1.2)", async () => {
+    const { deps, client, code } = await approved("email");
+    const first = await exchangeAuthorizationCode(deps, { client, code, codeVerifier: VERIFIER });
+    if (!first.ok) throw first.error;
+    const refreshed = await refreshForClient(deps, { client, refreshToken: first.value.refreshToken });
+    if (!refreshed.ok) throw refreshed.error;
+    expect(await exchangeAuthorizationCode(deps, { client, code, codeVerifier: VERIFIER })).toMatchObject({
+      ok: false,
+      error: { code: "invalid_grant" },
+    });
+    expect(deps.store.tables.sessions.size).toBe(0);
+    expect(
+      await refreshForClient(deps, { client, refreshToken: refreshed.value.refreshToken }),
+    ).toMatchObject({
+      ok: false,
+      error: { code: "invalid_grant" },
+    });
+    expect(deps.store.tables.audit.at(-1)).toMatchObject({
+      action: "token_revoked",
+      traits: { client_id: client.id, action: "authorization_code_reused" },
+    });
   });
 
   it("keeps the code after a wrong verifier, redirect URI or resource, and refuses it once expired", async () => {

@@ -10,7 +10,7 @@ import {
   signSession,
 } from "../sessions/index.js";
 import type { OAuthClient } from "./client.js";
-import type { OAuthServerDeps } from "./deps.js";
+import type { OAuthServerDeps, OAuthServerRepositories } from "./deps.js";
 import { idTokenClaims } from "./id-token.js";
 
 /** The token response of `POST /oauth/token` (OAuth 2.1 §3.2.3), before JSON. */
@@ -38,11 +38,35 @@ export interface CodeExchange {
 const AMR_METHOD = "oauth_provider/authorization_code";
 
 /**
+ * A second use of a spent code (RFC 6749 §4.1.2, OAuth 2.1 §4.1.3): the code leaked, or its client
+ * cannot keep it, and whoever got the first tokens may not be the client. The session the first
+ * exchange started ends — its refresh tokens at once, its access tokens at their next check — and the
+ * use is refused. Committed although refused: the caller returns the failure, it does not throw it.
+ */
+async function endReplayedExchange(
+  repos: OAuthServerRepositories,
+  replayed: { readonly userId: string; readonly clientId: string; readonly sessionId: string },
+  now: Date,
+): Promise<Result<never>> {
+  await repos.sessions.delete(replayed.sessionId);
+  const user = await repos.users.findById(replayed.userId);
+  await repos.audit.record({
+    action: "token_revoked",
+    actorId: replayed.userId,
+    actorUsername: user?.phone || user?.email || "",
+    traits: { client_id: replayed.clientId, action: "authorization_code_reused" },
+    at: now,
+  });
+  return err(failures.codeInvalid());
+}
+
+/**
  * `grant_type=authorization_code` (OAuth 2.1 §4.1.3): exchanges an approved request's code and its
- * PKCE verifier for a session bound to the client, once. The request is locked and deleted in the
- * transaction that starts the session, so of concurrent exchanges of one code exactly one wins; a
- * wrong verifier, redirect URI or resource leaves the code unspent (only its holder knows them). A
- * code whose grant the user revoked after approving it is refused.
+ * PKCE verifier for a session bound to the client, once. The request is locked and its code spent in
+ * the transaction that starts the session, so of concurrent exchanges of one code exactly one gets
+ * tokens, and each other one, a second use, ends the session it got (`endReplayedExchange`). A wrong
+ * verifier, redirect URI or resource leaves the code unspent (only its holder knows them). A code
+ * whose grant the user revoked after approving it is refused.
  */
 export async function exchangeAuthorizationCode(
   deps: Deps,
@@ -57,6 +81,8 @@ export async function exchangeAuthorizationCode(
     async (repos): Promise<Result<{ started: StartedSession; nonce: string | null; authTime: Date }>> => {
       const authorization = await repos.oauthAuthorizations.lockApprovedByCode(deps.tokens.hash(input.code));
       if (authorization === null || authorization.userId === null) return err(failures.codeInvalid());
+      const { userId, clientId, sessionId } = authorization;
+      if (sessionId) return endReplayedExchange(repos, { userId, clientId, sessionId }, now);
       if (authorization.expiresAt.getTime() <= now.getTime()) return err(failures.codeExpired());
       if (authorization.clientId !== client.id) return err(failures.codeOfAnotherClient());
       // Approval records the consent before the code exists: none now means the user revoked the
@@ -74,12 +100,14 @@ export async function exchangeAuthorizationCode(
       wantsIdToken.value = authorization.scope.split(" ").includes("openid");
       // Refused before anything is spent: the operator's configuration, not the client, is at fault.
       if (wantsIdToken.value && !deps.idTokens.available) throw failures.idTokenKeyMissing();
-      if (!(await repos.oauthAuthorizations.delete(authorization.id))) return err(failures.codeInvalid());
+      const spentOn = deps.random.uuid();
+      if (!(await repos.oauthAuthorizations.spend(authorization.id, spentOn)))
+        return err(failures.codeInvalid());
       const user = await repos.users.findById(authorization.userId);
       if (user === null || user.deletedAt !== null) return err(failures.codeUserGone());
       if (isBanned(user, now)) return err(failures.codeUserBanned());
       const session: Session = {
-        id: deps.random.uuid(),
+        id: spentOn,
         userId: user.id,
         aal: "aal1",
         amr: [{ method: AMR_METHOD, timestamp: Math.floor(now.getTime() / 1000) }],

@@ -22,11 +22,17 @@ export interface OAuthAuthorizationStore {
    * absent (`skip locked`), so two consent calls never both act on one request.
    */
   lockByAuthorizationId(authorizationId: string): Promise<OAuthAuthorization | null>;
-  /** Reads and row-locks the approved request whose code hashes to `codeHash`; waits for a holder. */
+  /**
+   * Reads and row-locks the approved request whose code hashes to `codeHash`, spent or not (a spent
+   * one has its `sessionId`); waits for a holder.
+   */
   lockApprovedByCode(codeHash: string): Promise<OAuthAuthorization | null>;
   update(authorization: OAuthAuthorization): Promise<void>;
-  /** Deletes the request (its code is spent); false when it was already gone. */
-  delete(id: string): Promise<boolean>;
+  /**
+   * Spends the request's code on the exchange that starts `sessionId`, which the request keeps until
+   * the cleanup removes it; false when the code was already spent.
+   */
+  spend(id: string, sessionId: string): Promise<boolean>;
   /** Deletes the requests whose expiry is before `before` and answers how many (the cleanup). */
   deleteExpired(before: Date): Promise<number>;
 }
@@ -42,8 +48,9 @@ export interface OAuthConsentStore {
   /** The unrevoked consent of the user for the client, or null. */
   findActive(userId: string, clientId: string): Promise<OAuthConsent | null>;
   /**
-   * Grants `scopes` (replacing earlier ones) at `at`, clearing a revocation; one row per (user, client)
-   * however many approvals race.
+   * Grants `scopes` at `grantedAt`: added to those of an unrevoked consent (a narrower approval never
+   * takes back what the user granted before), replacing those of a revoked one, whose revocation it
+   * clears; one row per (user, client) however many approvals race, none of their scopes lost.
    */
   grant(consent: OAuthConsent): Promise<void>;
   /** The user's unrevoked consents of live clients, newest first. */

@@ -59,7 +59,7 @@ function endSessions(t: FakeTables, which: (s: { userId: string; oauthClientId?:
   }
 }
 
-/** In-memory requests; deleting is synchronous, so of two deleters of one code exactly one wins. */
+/** In-memory requests; spending is synchronous, so of two spenders of one code exactly one wins. */
 export function fakeOAuthAuthorizations(o: FakeOAuthTables): OAuthAuthorizationStore {
   const all = () => [...o.authorizations.values()];
   return {
@@ -68,7 +68,12 @@ export function fakeOAuthAuthorizations(o: FakeOAuthTables): OAuthAuthorizationS
     lockApprovedByCode: async (hash) =>
       all().find((a) => a.status === "approved" && a.codeHash === hash) ?? null,
     update: async (a) => void o.authorizations.set(a.id, a),
-    delete: async (id) => o.authorizations.delete(id),
+    spend: async (id, sessionId) => {
+      const found = o.authorizations.get(id);
+      if (found === undefined || (found.sessionId ?? null) !== null) return false;
+      o.authorizations.set(id, { ...found, sessionId });
+      return true;
+    },
     deleteExpired: async (before) => {
       const expired = all().filter((a) => a.expiresAt.getTime() < before.getTime());
       for (const a of expired) o.authorizations.delete(a.id);
@@ -87,8 +92,10 @@ export function fakeOAuthConsents(o: FakeOAuthTables, t: FakeTables): OAuthConse
     },
     grant: async (consent) => {
       const k = key(consent.userId, consent.clientId);
-      const id = o.consents.get(k)?.id ?? consent.id;
-      o.consents.set(k, { ...consent, id, revokedAt: null });
+      const found = o.consents.get(k);
+      const kept = found && found.revokedAt === null ? found.scopes.split(" ") : [];
+      const scopes = [...new Set([...kept, ...consent.scopes.split(" ")])].filter(Boolean).join(" ");
+      o.consents.set(k, { ...consent, id: found?.id ?? consent.id, scopes, revokedAt: null });
     },
     listActive: async (userId) =>
       [...o.consents.values()]

@@ -55,6 +55,7 @@ export function anAuthorization(
     expiresAt: at(600),
     approvedAt: null,
     authTime: null,
+    sessionId: null,
     ...fields,
   };
 }
@@ -110,7 +111,7 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
       expect(await store.sessions.find(firstParty.session.id)).not.toBeNull();
     });
 
-    it("finds an approved request by its code's hash only, and a code is spent once", async () => {
+    it("finds an approved request by its code's hash only, and a code is spent once, on one session", async () => {
       const { store } = harness();
       const client = anOAuthClient();
       await store.oauthClients.insert(client);
@@ -130,12 +131,17 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
       await store.oauthAuthorizations.update(approved);
       expect(await store.oauthAuthorizations.lockApprovedByCode(codeHash)).toEqual(approved);
       expect(await store.oauthAuthorizations.lockApprovedByCode(newHash())).toBeNull();
-      expect(await store.oauthAuthorizations.delete(approved.id)).toBe(true);
-      expect(await store.oauthAuthorizations.delete(approved.id)).toBe(false);
-      expect(await store.oauthAuthorizations.lockApprovedByCode(codeHash)).toBeNull();
+      const sessionId = newId();
+      expect(await store.oauthAuthorizations.spend(approved.id, sessionId)).toBe(true);
+      expect(await store.oauthAuthorizations.spend(approved.id, newId())).toBe(false);
+      // Kept, spent: a replay finds the session the first exchange started.
+      expect(await store.oauthAuthorizations.lockApprovedByCode(codeHash)).toEqual({
+        ...approved,
+        sessionId,
+      });
     });
 
-    it("of concurrent exchanges of one code in transactions, exactly one deletes it", async () => {
+    it("of concurrent exchanges of one code in transactions, exactly one spends it, the others see it spent", async () => {
       const { store } = harness();
       const client = anOAuthClient();
       await store.oauthClients.insert(client);
@@ -147,11 +153,12 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
       const attempts = Array.from({ length: 4 }, () =>
         store.transaction(async (repos) => {
           const found = await repos.oauthAuthorizations.lockApprovedByCode(codeHash);
-          return found !== null && (await repos.oauthAuthorizations.delete(found.id));
+          if (found === null) return "gone";
+          if (found.sessionId) return "spent";
+          return (await repos.oauthAuthorizations.spend(found.id, newId())) ? "won" : "lost";
         }),
       );
-      const won = (await Promise.all(attempts)).filter(Boolean);
-      expect(won).toHaveLength(1);
+      expect((await Promise.all(attempts)).sort()).toEqual(["spent", "spent", "spent", "won"]);
     });
 
     it("removes the requests that expired before an instant, and only those", async () => {
@@ -167,7 +174,7 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
       expect(await store.oauthAuthorizations.lockByAuthorizationId(fresh.authorizationId)).not.toBeNull();
     });
 
-    it("keeps one consent per user and client, replaced by a new grant, revoked with the client's sessions", async () => {
+    it("keeps one consent per user and client, widened by a new grant, revoked with the client's sessions", async () => {
       const { store } = harness();
       const client = anOAuthClient();
       const other = anOAuthClient();
@@ -199,20 +206,40 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
         grantedAt: at(3),
         revokedAt: null,
       });
+      // A narrower grant takes nothing back.
+      await store.oauthConsents.grant({
+        id: newId(),
+        userId: user.id,
+        clientId: client.id,
+        scopes: "profile",
+        grantedAt: at(2),
+        revokedAt: null,
+      });
       expect(await store.oauthConsents.findActive(user.id, client.id)).toMatchObject({
-        scopes: "openid profile",
+        scopes: "email openid profile",
         grantedAt: at(2),
       });
       const listed = await store.oauthConsents.listActive(user.id);
       expect(listed.map((g) => [g.client.id, g.consent.scopes])).toEqual([
         [other.id, "email"],
-        [client.id, "openid profile"],
+        [client.id, "email openid profile"],
       ]);
       expect(await store.oauthConsents.revoke(user.id, client.id, at(4))).toBe(true);
       expect(await store.oauthConsents.revoke(user.id, client.id, at(5))).toBe(false);
       expect(await store.oauthConsents.findActive(user.id, client.id)).toBeNull();
       expect(await store.sessions.find(session.id)).toBeNull();
       expect((await store.sessions.listForUser(user.id)).map((s) => s.oauthClientId)).toEqual([undefined]);
+      // After a revocation, a new grant starts over.
+      await store.oauthConsents.grant({
+        id: newId(),
+        userId: user.id,
+        clientId: client.id,
+        scopes: "phone",
+        grantedAt: at(5),
+        revokedAt: null,
+      });
+      expect(await store.oauthConsents.findActive(user.id, client.id)).toMatchObject({ scopes: "phone" });
+      await store.oauthConsents.revoke(user.id, client.id, at(5));
       await store.oauthClients.softDelete(other.id, at(6));
       expect(await store.oauthConsents.listActive(user.id)).toEqual([]);
     });
