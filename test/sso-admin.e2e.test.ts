@@ -141,6 +141,40 @@ describe("/admin/sso/providers", () => {
       ],
       [{ type: "saml", metadata_url: "http://idp.example/metadata" }, /not a HTTPS URL/],
       [{ type: "saml", metadata_url: "not a url" }, /not a valid URL/],
+      // Text Postgres cannot store (NUL, a lone surrogate) is refused where it is read.
+      [{ type: "saml", metadata_xml: metadata("https://idp.n/m"), resource_id: "\u0000" }, /resource_id/],
+      [{ type: "saml", metadata_xml: metadata("https://idp.n/m"), resource_id: "r\ud800" }, /resource_id/],
+      [
+        { type: "saml", metadata_xml: metadata("https://idp.n/m"), name_id_format: "\u0000" },
+        /name_id_format/,
+      ],
+      [{ type: "saml", metadata_xml: metadata("https://idp.n/m"), domains: ["a\u0000.example"] }, /domain/],
+      [
+        {
+          type: "saml",
+          metadata_xml: metadata("https://idp.n/m"),
+          attribute_mapping: { keys: { a: { name: "\u0000" } } },
+        },
+        /attribute_mapping/,
+      ],
+      [
+        {
+          type: "saml",
+          metadata_xml: metadata("https://idp.n/m"),
+          attribute_mapping: { keys: { "\ud800": { name: "a" } } },
+        },
+        /attribute_mapping/,
+      ],
+      [
+        {
+          type: "saml",
+          metadata_xml: metadata("https://idp.n/m"),
+          attribute_mapping: { keys: { a: { default: "\u0000" } } },
+        },
+        /attribute_mapping/,
+      ],
+      [{ type: "saml", metadata_url: "https://idp.example/\u0000" }, /./],
+      [{ type: "saml\u0000", metadata_xml: metadata("https://idp.n/m") }, /./],
     ];
     for (const [body, message] of cases) {
       const answer = await call("POST", "/admin/sso/providers", body);
@@ -174,8 +208,26 @@ describe("/admin/sso/providers", () => {
     });
     expect(changed.status).toBe(400);
     expect(changed.body.error_code).toBe("saml_entity_id_mismatch");
-    for (const id of ["not-a-uuid", "resource_nothing", "'; drop table users; --"]) {
-      expect((await call("GET", `/admin/sso/providers/${encodeURIComponent(id)}`)).status).toBe(404);
+    for (const id of [
+      "not-a-uuid",
+      "resource_nothing",
+      "'; drop table users; --",
+      "resource_\u0000",
+      "resource_\ud800",
+    ]) {
+      for (const method of ["GET", "PUT", "DELETE"]) {
+        const path = `/admin/sso/providers/${id.includes("\ud800") ? "resource_%ED%A0%80" : encodeURIComponent(id)}`;
+        expect((await call(method, path, method === "PUT" ? {} : undefined)).status, `${method} ${id}`).toBe(
+          404,
+        );
+      }
+    }
+    const nul = await call("PUT", `/admin/sso/providers/${created.body.id}`, { resource_id: "\u0000" });
+    expect(nul.status).toBe(400);
+    for (const filter of ["resource_id", "resource_id_prefix"]) {
+      const listed = await call("GET", `/admin/sso/providers?${filter}=%00`);
+      expect(listed.status, filter).toBe(400);
+      expect(listed.body.error_code, filter).toBe("validation_failed");
     }
   });
 

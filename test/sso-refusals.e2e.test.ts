@@ -182,6 +182,15 @@ describe("the assertion consumer refuses", () => {
     expectRefused(await postToAcs(server, {}), "validation_failed", /missing/);
   });
 
+  it("a response whose Issuer holds a NUL, which no registered provider can have", async () => {
+    for (const issuer of ["https://idp.example/\u0000", "\u0000", "a&#0;b", "a&#x0;b"]) {
+      const xml = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ID="_r" Version="2.0"><saml:Issuer xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion">${issuer}</saml:Issuer></samlp:Response>`;
+      const landing = await postToAcs(server, { SAMLResponse: Buffer.from(xml).toString("base64") });
+      expect(landing.status, JSON.stringify(issuer)).toBe(303);
+      expect(refusal(landing.location).code, JSON.stringify(issuer)).not.toBeNull();
+    }
+  });
+
   it("a response with a DOCTYPE of expanding entities, at once", async () => {
     const lol = Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`).join("");
     const bomb = `<?xml version="1.0"?><!DOCTYPE r [<!ENTITY l0 "lol">${lol}]><samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"><saml:Issuer xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion">&l9;</saml:Issuer></samlp:Response>`;
@@ -195,6 +204,28 @@ describe("the assertion consumer refuses", () => {
   it("a transient NameID, which names nobody twice", async () => {
     const transient = "urn:oasis:names:tc:SAML:2.0:nameid-format:transient";
     expectRefused(await answered({ nameId: "x1", nameIdFormat: transient }), "saml_assertion_no_user_id");
+  });
+
+  it("a signed assertion whose NameID or subject-id holds a NUL, which Postgres cannot store", async () => {
+    expectRefused(await answered({ nameId: "eve\u0000@example.com" }), "validation_failed", /NameID/);
+    const subjectId = "urn:oasis:names:tc:SAML:attribute:subject-id";
+    expectRefused(
+      await answered({ nameId: "eve@example.com", attributes: { [subjectId]: ["eve\u0000"] } }),
+      "validation_failed",
+      /subject-id/,
+    );
+  });
+
+  it("an email attribute holding a NUL is not read: without another email, no email", async () => {
+    const persistent = "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent";
+    expectRefused(
+      await answered({
+        nameId: "opaque-43",
+        nameIdFormat: persistent,
+        attributes: { email: ["eve\u0000@example.com"], name: ["E\u0000ve"] },
+      }),
+      "saml_assertion_no_email",
+    );
   });
 
   it("an assertion without an email", async () => {

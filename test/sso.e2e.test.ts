@@ -193,6 +193,21 @@ describe("SP-initiated sign-in", () => {
     });
     expect(both.status).toBe(400);
   });
+
+  it("refuses a domain or provider_id holding NUL with 400, as any text Postgres cannot store", async () => {
+    for (const body of [{ domain: "\u0000" }, { domain: "example.com\u0000" }, { provider_id: "\u0000" }]) {
+      const answer = await fetch(`${server.url}/sso`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(await answer.json()).toMatchObject({
+        error_code: "validation_failed",
+        msg: expect.stringMatching(/NUL/),
+      });
+    }
+  });
 });
 
 describe("IdP-initiated sign-in", () => {

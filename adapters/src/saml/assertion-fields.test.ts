@@ -44,3 +44,37 @@ describe("the session end an assertion asks for", () => {
     }
   });
 });
+
+describe("text Postgres cannot store", () => {
+  const withSubject = (nameId: string, attributes = "") =>
+    [
+      `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_a1">`,
+      `<saml:Issuer>${IDP}</saml:Issuer>`,
+      `<saml:Subject><saml:NameID>${nameId}</saml:NameID><saml:SubjectConfirmation>`,
+      `<saml:SubjectConfirmationData Recipient="${ACS}" NotOnOrAfter="2030-01-01T00:05:00Z"/>`,
+      `</saml:SubjectConfirmation></saml:Subject>`,
+      `<saml:AttributeStatement>${attributes}</saml:AttributeStatement>`,
+      `</saml:Assertion>`,
+    ].join("");
+  const attribute = (name: string, ...values: string[]) =>
+    `<saml:Attribute Name="${name}">${values.map((v) => `<saml:AttributeValue>${v}</saml:AttributeValue>`).join("")}</saml:Attribute>`;
+
+  it("refuses a NameID or a subject-id holding NUL: they name the person", () => {
+    expect(read(withSubject("ada\u0000@example.com"))).toEqual({
+      ok: false,
+      error: "NameID holds text that cannot be stored",
+    });
+    const subject = attribute("urn:oasis:names:tc:SAML:attribute:subject-id", "ada\u0000");
+    expect(read(withSubject("ada@example.com", subject))).toEqual({
+      ok: false,
+      error: "subject-id holds text that cannot be stored",
+    });
+  });
+
+  it("leaves other attribute values holding NUL unread", () => {
+    const result = read(
+      withSubject("ada@example.com", attribute("email", "a\u0000@example.com", "ada@example.com")),
+    );
+    expect(result.ok && result.value.attributes).toEqual({ email: ["ada@example.com"] });
+  });
+});

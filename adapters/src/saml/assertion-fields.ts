@@ -1,5 +1,8 @@
-import type { Result, SamlAssertion } from "@authsvc/core";
+import { isStorableText, type Result, type SamlAssertion } from "@authsvc/core";
 import { elements, parseXml, textOf } from "./xml-dom.js";
+
+/** The attribute that names the person, when present (as core's `userIdOf` reads it). */
+const SUBJECT_ID = "urn:oasis:names:tc:saml:attribute:subject-id";
 
 /** Reads a base64 `SAMLResponse` as a document, or null when it is not a SAML Response. */
 export function responseDocument(samlResponse: string) {
@@ -59,14 +62,26 @@ export function assertionFields(
     return fail("Recipient is not this service provider's ACS");
   }
   const nameId = elements(doc, "/*/*[local-name()='Subject']/*[local-name()='NameID']")[0];
+  const nameIdText = nameId ? textOf(nameId) : null;
+  const nameIdFormat = nameId?.getAttribute("Format") || null;
+  // Postgres cannot store NUL (nor a lone surrogate): a value that names the person is refused, since
+  // replacing characters could make it name someone else; other attribute values are left unread.
+  if (!isStorableText(nameIdText ?? "") || !isStorableText(nameIdFormat ?? "")) {
+    return fail("NameID holds text that cannot be stored");
+  }
   const attributes: Record<string, string[]> = {};
   for (const attribute of elements(
     doc,
     "/*/*[local-name()='AttributeStatement']/*[local-name()='Attribute']",
   )) {
-    const values = elements(attribute, "./*[local-name()='AttributeValue']").map((v) => textOf(v));
-    for (const key of [attribute.getAttribute("Name"), attribute.getAttribute("FriendlyName")]) {
-      if (key) attributes[key] = [...(attributes[key] ?? []), ...values];
+    const all = elements(attribute, "./*[local-name()='AttributeValue']").map((v) => textOf(v));
+    const keys = [attribute.getAttribute("Name"), attribute.getAttribute("FriendlyName")];
+    if (keys.some((k) => k?.toLowerCase() === SUBJECT_ID) && !all.every(isStorableText)) {
+      return fail("subject-id holds text that cannot be stored");
+    }
+    const values = all.filter(isStorableText);
+    for (const key of keys) {
+      if (key && isStorableText(key)) attributes[key] = [...(attributes[key] ?? []), ...values];
     }
   }
   const ends = [...elements(doc, "/*/*[local-name()='Conditions']"), ...confirmations]
@@ -88,8 +103,8 @@ export function assertionFields(
       id,
       notOnOrAfter: ends.length > 0 ? new Date(Math.min(...ends.map((d) => d.getTime()))) : null,
       sessionNotOnOrAfter: sessionEnds[0] ?? null,
-      nameId: nameId ? textOf(nameId) : null,
-      nameIdFormat: nameId?.getAttribute("Format") || null,
+      nameId: nameIdText,
+      nameIdFormat,
       attributes,
     },
   };

@@ -4,6 +4,7 @@ import {
   type AuthError,
   err,
   isRedirectAllowed,
+  isStorableText,
   isUuid,
   ok,
   parseAbsoluteUrl,
@@ -98,6 +99,8 @@ async function answering(deps: Deps, input: AcsInput): Promise<Result<Answering>
   // IdP-initiated: the response names its issuer, whose keys must then verify it.
   const issuer = deps.saml.issuerOf(input.samlResponse);
   if (issuer === null) return err(failures.samlResponseNotXml());
+  // An EntityID Postgres cannot store (NUL, a lone surrogate) is no registered provider's.
+  if (!isStorableText(issuer)) return err(failures.samlIdpNotFound());
   const provider = await deps.ssoProviders.findByEntityId(issuer);
   if (provider === null) return err(failures.samlIdpNotFound());
   if (provider.disabled === true) return err(failures.ssoProviderDisabled());

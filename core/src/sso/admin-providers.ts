@@ -1,5 +1,5 @@
 import { failures } from "../failures.js";
-import { err, isUuid, ok, type Result } from "../kernel/index.js";
+import { err, isStorableText, isUuid, ok, type Result } from "../kernel/index.js";
 import {
   checkedDomains,
   checkedMapping,
@@ -40,12 +40,20 @@ export async function findAdminProvider(
 ): Promise<Result<SsoProvider>> {
   const on = enabled(deps);
   if (!on.ok) return on;
-  const provider = idpId.startsWith("resource_")
-    ? await deps.ssoProviders.findByResourceId(idpId.slice("resource_".length))
-    : isUuid(idpId)
-      ? await deps.ssoProviders.findById(idpId)
-      : null;
+  const provider = await providerNamed(deps, idpId);
   return provider === null ? err(failures.ssoAdminProviderNotFound()) : ok(provider);
+}
+
+async function providerNamed(
+  deps: Pick<SsoDeps, "ssoProviders">,
+  idpId: string,
+): Promise<SsoProvider | null> {
+  if (idpId.startsWith("resource_")) {
+    const resourceId = idpId.slice("resource_".length);
+    // A resource id Postgres cannot store is no provider's.
+    return isStorableText(resourceId) ? deps.ssoProviders.findByResourceId(resourceId) : null;
+  }
+  return isUuid(idpId) ? deps.ssoProviders.findById(idpId) : null;
 }
 
 /** `GET /admin/sso/providers`: every provider, or those of a resource id (or its prefix). */
@@ -54,7 +62,9 @@ export async function listSsoProviders(
   filter: { readonly resourceId?: string; readonly resourceIdPrefix?: string },
 ): Promise<Result<SsoProvider[]>> {
   const on = enabled(deps);
-  return on.ok ? ok(await deps.ssoProviders.list(filter)) : on;
+  if (!on.ok) return on;
+  if (!Object.values(filter).every(isStorableText)) return err(failures.unstorableValue());
+  return ok(await deps.ssoProviders.list(filter));
 }
 
 /**

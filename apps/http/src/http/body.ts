@@ -39,6 +39,15 @@ const absentIfNull = <T>(value: T | null | undefined): T | undefined => value ??
 /** A string; absent when null. */
 export const text = v.pipe(v.nullish(v.string("a string")), v.transform(absentIfNull));
 
+/** A string Postgres can store (no NUL, no lone surrogate): what is stored or looked up. */
+export const storableString = v.pipe(
+  v.string("a string"),
+  v.check(isStorableText, "text without NUL characters or lone surrogates"),
+);
+
+/** A `storableString`; absent when null. */
+export const storedText = v.pipe(v.nullish(storableString), v.transform(absentIfNull));
+
 /** A string; absent when null or empty (addresses, codes). */
 export const filledText = v.pipe(
   v.nullish(v.string("a string")),
@@ -68,14 +77,15 @@ const object = v.custom<Record<string, unknown>>(
 /** Any JSON object (metadata); the OpenAPI description names it `{"type": "object"}`. */
 export const OBJECT_SCHEMA = object;
 
-/** A metadata object that Postgres can store and that stays small (64 KiB, 32 levels). */
-const storableObject = v.pipe(
-  object,
-  v.rawCheck(({ dataset, addIssue }) => {
+/** That Postgres can store every string and key of a JSON value, and that it stays small (64 KiB, 32 levels). */
+export const storableJson = <T>() =>
+  v.rawCheck<T>(({ dataset, addIssue }) => {
     const problem = dataset.typed ? storableProblem(dataset.value) : undefined;
     if (problem !== undefined) addIssue({ message: problem });
-  }),
-);
+  });
+
+/** A metadata object that Postgres can store and that stays small (64 KiB, 32 levels). */
+const storableObject = v.pipe(object, storableJson<Record<string, unknown>>());
 
 /** Metadata (`data`, `user_metadata`, `app_metadata`); absent when null. */
 export const metadata = v.pipe(v.nullish(storableObject), v.transform(absentIfNull));

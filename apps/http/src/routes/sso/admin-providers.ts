@@ -10,30 +10,35 @@ import {
 import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../../http/app-env.js";
-import { flag, parseBody, text, unwrap } from "../../http/body.js";
+import { flag, parseBody, storableJson, storableString, storedText, unwrap } from "../../http/body.js";
 import { requireAdmin } from "../../http/middleware/auth.js";
 import { readJsonObject } from "../../http/middleware/json-body.js";
 import { requireSaml } from "./sso-http.js";
 
-const names = v.array(v.string("a string"), "an array of strings");
+const names = v.array(storableString, "an array of strings");
 const AttributeRule = v.object({
-  name: v.optional(v.string("a string")),
+  name: v.optional(storableString),
   names: v.optional(names),
   default: v.optional(v.unknown()),
   array: v.optional(v.boolean("true or false")),
 });
-const AttributeMapping = v.object({
+const AttributeMappingShape = v.object({
   keys: v.optional(v.record(v.string(), AttributeRule, "an object of rules")),
 });
+const AttributeMapping = v.pipe(
+  AttributeMappingShape,
+  // Stored as jsonb: every key, name and default must be text Postgres can store.
+  storableJson<v.InferOutput<typeof AttributeMappingShape>>(),
+);
 
 export const ProviderBody = v.object({
-  type: text,
-  metadata_xml: text,
-  metadata_url: text,
+  type: storedText,
+  metadata_xml: storedText,
+  metadata_url: storedText,
   domains: v.nullish(names),
   attribute_mapping: v.nullish(AttributeMapping),
-  name_id_format: text,
-  resource_id: text,
+  name_id_format: storedText,
+  resource_id: storedText,
   disabled: flag,
 });
 

@@ -8,7 +8,7 @@ import {
 import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../../http/app-env.js";
-import { flag, parseBody, text, unwrap } from "../../http/body.js";
+import { flag, parseBody, storedText, text, unwrap } from "../../http/body.js";
 import { statusOf } from "../../http/errors.js";
 import { logLogin } from "../../http/login-log.js";
 import { readJsonObject } from "../../http/middleware/json-body.js";
@@ -17,12 +17,12 @@ import { errorUrl, oauthErrorWord, sessionFragmentUrl, withQuery } from "../../h
 import { requireSaml, ssoLimit } from "./sso-http.js";
 
 export const SsoBody = v.object({
-  provider_id: text,
-  domain: text,
-  redirect_to: text,
+  provider_id: storedText,
+  domain: storedText,
+  redirect_to: storedText,
   skip_http_redirect: flag,
-  code_challenge: text,
-  code_challenge_method: text,
+  code_challenge: storedText,
+  code_challenge_method: storedText,
 });
 
 /** The ACS form (HTTP-POST binding). */
