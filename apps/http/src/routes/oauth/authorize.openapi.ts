@@ -1,7 +1,7 @@
 import { type Operation, redirect } from "../../openapi/operation.js";
 import { closed } from "../../openapi/schemas.js";
 import { ConsentBody } from "./authorize.js";
-import { CLIENT_SUMMARY, REDIRECT_URL } from "./oauth.openapi-schemas.js";
+import { CLIENT_SUMMARY, oauthErrorOr, REDIRECT_URL } from "./oauth.openapi-schemas.js";
 
 const q = (name: string, description: string) => ({ name, description });
 const authorizationId = [{ name: "authorization_id", description: "The authorization request's id." }];
@@ -45,8 +45,12 @@ export const authorizeOperations: readonly Operation[] = [
     ],
     responses: {
       302: redirect("To the consent page with `authorization_id`, or to the redirect URI with an error."),
+      400: oauthErrorOr(
+        "An unknown client or redirect URI: an error of the catalogue; another problem of a dynamically registered client's request: an OAuth error.",
+      ),
+      500: oauthErrorOr("`server_error` (no consent page) for a dynamically registered client, or a fault."),
     },
-    errors: [400, 404, 429],
+    errors: [404, 429],
   },
   {
     method: "get",
