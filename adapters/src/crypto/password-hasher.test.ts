@@ -1,4 +1,5 @@
 import { type Algorithm, hash as argon2Hash } from "@node-rs/argon2";
+import { hash as nativeBcryptHash } from "@node-rs/bcrypt";
 import { hash as bcryptHash } from "bcryptjs";
 import { describe, expect, it } from "vitest";
 import { argon2Hasher } from "./password-hasher.js";
@@ -41,11 +42,35 @@ describe("argon2Hasher", () => {
     }
   });
 
-  it("refuses bcrypt hashes with an absurd cost", async () => {
+  it("refuses bcrypt hashes above cost 14, without computing them", async () => {
     const b = await bcryptHash("pw", 4);
-    const costly = `$2b$25$${b.slice(7)}`;
-    expect(hasher.isSupportedHash(costly)).toBe(false);
-    expect(await hasher.verify(costly, "pw")).toBe(false);
+    for (const cost of ["04", "10", "12", "14"]) {
+      expect(hasher.isSupportedHash(`$2b$${cost}$${b.slice(7)}`)).toBe(true);
+    }
+    for (const cost of ["15", "16", "25", "31"]) {
+      const costly = `$2b$${cost}$${b.slice(7)}`;
+      expect(hasher.isSupportedHash(costly)).toBe(false);
+      expect(await hasher.verify(costly, "pw")).toBe(false);
+      expect(hasher.needsRehash(costly)).toBe(true);
+    }
+  });
+
+  it("verifies bcrypt off the event loop: the loop idles while a cost-12 verification runs", async () => {
+    const hash = await nativeBcryptHash("imported pw", { cost: 12 });
+    const before = performance.eventLoopUtilization();
+    let ticks = 0;
+    let verified = false;
+    const tick = () => {
+      ticks += 1;
+      if (!verified) setTimeout(tick, 1);
+    };
+    setTimeout(tick, 1);
+    expect(await hasher.verify(hash, "imported pw")).toBe(true);
+    verified = true;
+    const { utilization } = performance.eventLoopUtilization(before);
+    // Computed on the main thread (even in slices) the loop would be busy nearly all the time.
+    expect(utilization).toBeLessThan(0.5);
+    expect(ticks).toBeGreaterThan(0);
   });
 
   it("verifies imported argon2i hashes and asks for a rehash", async () => {
@@ -69,11 +94,37 @@ describe("argon2Hasher", () => {
   it("refuses argon2 hashes with absurd parameters", async () => {
     const real = await argon2Hash("pw", { algorithm: ARGON2ID, memoryCost: 1024, timeCost: 1 });
     const tail = real.slice(real.indexOf("$", "$argon2id$v=19$".length));
-    for (const params of ["m=1048577,t=1,p=1", "m=1024,t=21,p=1", "m=1024,t=1,p=17", "m=1024,t=0,p=1"]) {
+    for (const params of [
+      // The hash that held 4.2 GB and every sign-in for 76 s.
+      "m=1048576,t=20,p=16",
+      "m=262145,t=1,p=1",
+      "m=1024,t=11,p=1",
+      "m=1024,t=1,p=17",
+      "m=1024,t=0,p=1",
+      // Within each limit alone, but more than 1 GiB·pass of work.
+      "m=262144,t=5,p=1",
+      "m=131072,t=9,p=4",
+    ]) {
       const hash = `$argon2id$v=19$${params}${tail}`;
       expect(hasher.isSupportedHash(hash)).toBe(false);
       expect(await hasher.verify(hash, "pw")).toBe(false);
       expect(hasher.needsRehash(hash)).toBe(true);
+    }
+  });
+
+  it("accepts argon2 parameters of the common libraries and RFC 9106 within the limits", async () => {
+    const real = await argon2Hash("pw", { algorithm: ARGON2ID, memoryCost: 1024, timeCost: 1 });
+    const tail = real.slice(real.indexOf("$", "$argon2id$v=19$".length));
+    for (const params of [
+      "m=262144,t=4,p=1", // libsodium's moderate is t=3
+      "m=65536,t=3,p=4", // RFC 9106's second recommendation, argon2-cffi, Bitwarden
+      "m=65536,t=4,p=1", // PHP
+      "m=102400,t=2,p=8", // Django
+      "m=7168,t=5,p=1", // OWASP, Keycloak
+      "m=19456,t=2,p=1",
+      "m=8192,t=10,p=16",
+    ]) {
+      expect(hasher.isSupportedHash(`$argon2id$v=19$${params}${tail}`)).toBe(true);
     }
   });
 
@@ -125,5 +176,6 @@ describe("argon2Hasher", () => {
     expect(() => argon2Hasher({ timeCost: 0 })).toThrow(RangeError);
     expect(() => argon2Hasher({ parallelism: 17 })).toThrow(RangeError);
     expect(() => argon2Hasher({ memoryCost: 4 })).toThrow(RangeError);
+    expect(() => argon2Hasher({ memoryCost: 262144, timeCost: 5 })).toThrow(RangeError);
   });
 });
