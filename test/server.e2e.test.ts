@@ -184,7 +184,11 @@ describe("configuration errors stop the start", () => {
   });
 
   it("an unreachable database fails the start without printing its password", async () => {
-    const { env } = await productionEnv({ DATABASE_URL: "postgres://app:pw-do-not-print@127.0.0.1:1/nodb" });
+    const { env } = await productionEnv({
+      DATABASE_URL: "postgres://app:pw-do-not-print@127.0.0.1:1/nodb",
+      // Waited for at start (30 s by default): test/database-startup.e2e.test.ts covers the waiting.
+      AUTHSVC_DB_STARTUP_TIMEOUT: "0",
+    });
     const result = await runServer(env, { cwd: tempDir() });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("failed to start");

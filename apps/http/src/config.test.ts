@@ -61,6 +61,8 @@ describe("defaults", () => {
       connMaxIdleTimeMs: 60_000,
       connMaxLifetimeMs: 1_800_000,
       connectTimeoutMs: 5_000,
+      startupTimeoutMs: 30_000,
+      urlVariable: "AUTHSVC_DB_DATABASE_URL",
     });
     expect(config.jwt).toEqual({
       secret: JWT_SECRET,

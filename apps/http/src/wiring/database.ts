@@ -13,6 +13,7 @@ import {
 import type { AuthDeps } from "@authsvc/core";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
+import { waitForDatabase } from "./database-wait.js";
 import { logUnredacted } from "./logger.js";
 
 /** An opened database: the requests' pool, and more pools on the same database with the same settings. */
@@ -68,6 +69,11 @@ export async function openDatabase(
     });
   const sql = openPool(config.db.maxPoolSize);
   try {
+    // A database server starting beside this one (a container, a failover) is waited for, within bounds.
+    if (!embedded) {
+      const target = { variable: config.db.urlVariable ?? "DATABASE_URL", url: databaseUrl };
+      await waitForDatabase(sql, target, config.db.startupTimeoutMs, logger);
+    }
     const { applied, functions } = await migrate(sql, {
       namespace: config.db.namespace,
       migrationsDir: resolveMigrationsDir(),

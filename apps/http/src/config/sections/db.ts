@@ -46,6 +46,13 @@ export const variables = {
     description:
       "Longest wait for a new database connection to be established. When the database host stops answering without refusing (a network partition, a frozen server), requests fail with 503 after this long instead of waiting for the request deadline.",
   }),
+  startupTimeout: variable({
+    key: "DB_STARTUP_TIMEOUT",
+    kind: k.duration(),
+    default: "30s",
+    description:
+      "How long a start (and `migrate`, `cleanup`, `import-gotrue`) waits for the database to accept a connection: a refused connection, a host name that does not resolve yet, a connection timeout or a database still starting is tried again after 0.25 s, doubling up to 5 s, each failure logged as a warning; then the start fails naming the database URL (without its password) and the cause. An unknown database or role, or a wrong password, fails at once: waiting does not fix them. 0: one try.",
+  }),
   preparedStatements: variable({
     key: "DB_PREPARED_STATEMENTS",
     kind: k.boolean,
@@ -77,21 +84,26 @@ export interface DbConfig {
   readonly connMaxLifetimeMs: number;
   /** Longest wait for a new connection (ms). */
   readonly connectTimeoutMs: number;
+  /** How long a start waits for the database to accept a connection (ms); 0: one try. */
+  readonly startupTimeoutMs: number;
+  /** The variable the URL was set under (`DATABASE_URL` or one of its other names); undefined in embedded mode. */
+  readonly urlVariable: string | undefined;
 }
 
-export const read = (r: Reader) => r.getAll(variables);
+export const read = (r: Reader) => ({ ...r.getAll(variables), urlVariable: r.source(variables.url)?.name });
 
 /** A database URL that is set but malformed is a problem, not a wish for the embedded database. */
 export const isEmbedded = (r: Reader): boolean => !r.isSet(variables.url);
 
 export function settle(values: ReturnType<typeof read>): { db: DbConfig } {
-  const { connMaxIdleTime, connMaxLifetime, connectTimeout, ...rest } = values;
+  const { connMaxIdleTime, connMaxLifetime, connectTimeout, startupTimeout, ...rest } = values;
   return {
     db: {
       ...rest,
       connMaxIdleTimeMs: connMaxIdleTime,
       connMaxLifetimeMs: connMaxLifetime,
       connectTimeoutMs: connectTimeout,
+      startupTimeoutMs: startupTimeout,
     },
   };
 }
