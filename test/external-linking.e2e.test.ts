@@ -121,6 +121,30 @@ describe("an address the provider does not vouch for", () => {
     expect(user?.identities?.map((i) => i.provider).sort()).toEqual(["email", "keycloak"]);
   });
 
+  it("is not taken by a first sign-in under autoconfirm: its owner signs up and signs in to their own account", async () => {
+    const victim = name("first");
+    const attacker = await signInWithProvider(`unverified.${victim}`);
+    expect(attacker?.email ?? "").toBe("");
+    // The owner's password sign-up is not refused with user_already_exists.
+    const owner = await passwordUser(`${victim}@example.com`);
+    expect(owner.id).not.toBe(attacker?.id);
+    // The owner's verified sign-in with the provider joins the owner's account, not the attacker's.
+    const user = await signInWithProvider(victim);
+    expect(user?.id).toBe(owner.id);
+    // The attacker's identity still opens only the attacker's account, without the address.
+    const again = await signInWithProvider(`unverified.${victim}`);
+    expect(again?.id).toBe(attacker?.id);
+    expect(again?.email ?? "").toBe("");
+  });
+
+  it("is not taken by a first sign-in under autoconfirm: its verified owner gets an account of their own", async () => {
+    const victim = name("later");
+    const attacker = await signInWithProvider(`unverified.${victim}`);
+    const user = await signInWithProvider(victim);
+    expect(user?.id).not.toBe(attacker?.id);
+    expect(user).toMatchObject({ email: `${victim}@example.com`, email_confirmed_at: expect.any(String) });
+  });
+
   it("is not confirmed when unlinking the email identity makes it the user's email", async () => {
     const other = name("other");
     const { auth } = await passwordUser(`${name("unlinker")}@example.org`);

@@ -99,3 +99,128 @@ describe("account linking: an unverified address opens no account", () => {
     expect(tables.users.get(mallory.id)?.phone).toBe("15550001111");
   });
 });
+
+describe("account linking: a new account never holds an address nobody proved", () => {
+  it("under autoconfirm, a first sign-in with an unverified address does not take it, and is not found by it later", async () => {
+    const { signIn, tables } = setup(autoconfirm);
+    const mallory = userOf(
+      await signIn({ subject: "kc-mallory", email: "victim@example.com", verified: false }),
+    );
+    expect(tables.users.get(mallory.id)?.email).toBeNull();
+    // The identity still opens the account it made.
+    const again = userOf(
+      await signIn({ subject: "kc-mallory", email: "victim@example.com", verified: false }),
+    );
+    expect(again.id).toBe(mallory.id);
+    // The person the provider vouches for gets an account of their own, with the address confirmed.
+    const victim = userOf(
+      await signIn({ subject: "kc-victim", email: "victim@example.com", verified: true }),
+    );
+    expect(victim.id).not.toBe(mallory.id);
+    expect(victim).toMatchObject({ email: "victim@example.com", emailConfirmedAt: expect.any(Date) });
+    expect([...tables.identities.values()].filter((i) => i.userId === mallory.id)).toHaveLength(1);
+  });
+
+  it("under autoconfirm, an unconfirmed account keeps no unproven address when its identity signs in", async () => {
+    const { signIn, tables } = setup();
+    const first = await signIn({ subject: "kc-mallory", email: "victim@example.com", verified: false });
+    expect(first).toMatchObject({
+      ok: false,
+      error: { error: { code: "provider_email_needs_verification" } },
+    });
+    const [pending] = [...tables.users.values()];
+    expect(pending).toMatchObject({ email: "victim@example.com", emailConfirmedAt: null });
+    // The operator turns mailer autoconfirm on afterwards.
+    const later = setup(autoconfirm);
+    for (const [id, user] of tables.users) later.tables.users.set(id, user);
+    for (const [id, identity] of tables.identities) later.tables.identities.set(id, identity);
+    const mallory = userOf(
+      await later.signIn({ subject: "kc-mallory", email: "victim@example.com", verified: false }),
+    );
+    expect(mallory.id).toBe(pending?.id);
+    expect(later.tables.users.get(mallory.id)?.email).toBeNull();
+    const victim = userOf(
+      await later.signIn({ subject: "kc-victim", email: "victim@example.com", verified: true }),
+    );
+    expect(victim.id).not.toBe(mallory.id);
+  });
+
+  it("linking by another verified address confirms no address the person did not verify", async () => {
+    const { signIn, tables } = setup();
+    // Mallory claims the victim's address unverified: an unconfirmed account, a mail to the victim.
+    await signIn({ subject: "kc-mallory", email: "victim@example.com", verified: false });
+    const [account] = [...tables.users.values()];
+    // Her identity's address changes to her own, verified; a second identity of hers verifies it too.
+    await signIn({ subject: "kc-mallory", email: "mallory@example.com", verified: true });
+    await signIn({ subject: "kc-mallory-2", email: "mallory@example.com", verified: true });
+    expect(tables.users.get(account?.id ?? "")?.emailConfirmedAt ?? null).toBeNull();
+    // The victim's verified sign-in is not an entry into an account Mallory's identities open.
+    const victim = userOf(
+      await signIn({ subject: "kc-victim", email: "victim@example.com", verified: true }),
+    );
+    const victimsIdentities = [...tables.identities.values()].filter((i) => i.userId === victim.id);
+    expect(victimsIdentities.map((i) => i.providerId)).toEqual(["kc-victim"]);
+  });
+
+  it("an email-less account confirmed without an address takes a linked unverified address unconfirmed", async () => {
+    const { signIn, tables } = setup(autoconfirm);
+    // What a sign-in under autoconfirm makes of an address the provider did not verify.
+    const mallory = aUser({ email: null, emailConfirmedAt: CONFIRMED });
+    tables.users.set(mallory.id, mallory);
+    const linked = await signIn(
+      { subject: "kc-fake", email: "victim@example.com", verified: false },
+      mallory.id,
+    );
+    expect(linked).toMatchObject({ ok: false, error: { error: { code: "email_not_confirmed" } } });
+    expect(tables.users.get(mallory.id)).toMatchObject({
+      email: "victim@example.com",
+      emailConfirmedAt: null,
+    });
+    const victim = userOf(
+      await signIn({ subject: "kc-victim", email: "victim@example.com", verified: true }),
+    );
+    const victimsIdentities = [...tables.identities.values()].filter((i) => i.userId === victim.id);
+    expect(victimsIdentities.map((i) => i.providerId)).toEqual(["kc-victim"]);
+  });
+
+  it("never links into an SSO account: each identity provider is a linking domain of its own", async () => {
+    const { signIn, tables } = setup();
+    const sso = aUser({ email: "victim@example.com", emailConfirmedAt: CONFIRMED, isSsoUser: true });
+    tables.users.set(sso.id, sso);
+    const assertion = anIdentity(sso, {
+      provider: "sso:0b3a1c6e-6d1f-4a57-9d0e-3f7c1f0f2b11",
+      providerId: "saml-subject",
+      identityData: { sub: "saml-subject", email: "victim@example.com", email_verified: true },
+    });
+    tables.identities.set(assertion.id, assertion);
+    const user = userOf(await signIn({ subject: "kc-victim", email: "victim@example.com", verified: true }));
+    expect(user.id).not.toBe(sso.id);
+    expect([...tables.identities.values()].filter((i) => i.userId === sso.id)).toHaveLength(1);
+  });
+});
+
+describe("account linking: a verified address several accounts hold", () => {
+  it("refuses with 422 email_exists, never an unexpected failure, and links nothing", async () => {
+    const { signIn, tables } = setup(autoconfirm);
+    const ann = userOf(await signIn({ subject: "kc-ann", email: "ann@example.com", verified: true }));
+    const bea = userOf(await signIn({ subject: "kc-bea", email: "bea@example.com", verified: true }));
+    // Ann's identity now reports Bea's address, verified (the provider let her take it over).
+    expect(userOf(await signIn({ subject: "kc-ann", email: "bea@example.com", verified: true })).id).toBe(
+      ann.id,
+    );
+    const third = await signIn({ subject: "kc-new", email: "bea@example.com", verified: true });
+    expect(third).toMatchObject({
+      ok: false,
+      error: {
+        error: {
+          code: "email_exists",
+          message:
+            "Multiple accounts with the same email address in the same linking domain detected: default",
+        },
+      },
+    });
+    expect([...tables.identities.values()].map((i) => i.providerId).sort()).toEqual(["kc-ann", "kc-bea"]);
+    expect(tables.users.size).toBe(2);
+    expect(bea.id).not.toBe(ann.id);
+  });
+});

@@ -25,8 +25,9 @@ export const externalFailures = {
   oauthCodeMissing: ["bad_oauth_callback", "OAuth callback with missing authorization code missing"],
   oauthProviderGone: ["oauth_provider_not_supported", "Unsupported provider: provider is not enabled"],
   externalEmailMissing: ["unexpected_failure", "Error getting user email from external provider"],
+  // Several accounts hold the person's verified addresses: a refusal, not a fault (the reference's 500).
   multipleAccounts: [
-    "unexpected_failure",
+    "email_exists",
     "Multiple accounts with the same email address in the same linking domain detected: default",
   ],
   providerEmailNeedsVerification: [

@@ -173,7 +173,7 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   oauthCodeMissing: 400,
   oauthProviderGone: 400,
   externalEmailMissing: 500,
-  multipleAccounts: 500,
+  multipleAccounts: 422,
   providerEmailNeedsVerification: 422,
   linkedEmailNeedsVerification: 422,
   identityAlreadyLinked: 422,

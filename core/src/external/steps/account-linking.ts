@@ -17,8 +17,16 @@ export type LinkingDecision =
  * address finds nobody.
  */
 function foundByAddress(user: User): boolean {
+  if (user.isSsoUser === true) return false;
   return user.emailConfirmedAt !== null || (confirmedAt(user) === null && !user.isAnonymous);
 }
+
+/**
+ * Each SAML identity provider is a linking domain of its own (`sso:<id>`, the reference's linking
+ * domains): an address one asserts is that provider's word only, and never leads another provider's
+ * person into its account.
+ */
+const inDefaultDomain = (identity: Identity): boolean => !identity.provider.startsWith("sso:");
 
 /**
  * Decides, inside the caller's transaction, between signing in (the provider's identity is known),
@@ -27,7 +35,9 @@ function foundByAddress(user: User): boolean {
  * does not vouch for never links, whatever `MAILER_AUTOCONFIRM` says (the reference links it under
  * autoconfirm): whoever controls an unverified address at a provider must not get into the account
  * that owns it. For the same reason an identity carrying an unverified address never finds its user.
- * A new account takes the primary address unless another account already has it.
+ * A new account takes the primary address unless another account already has it (and, under
+ * autoconfirm, only a verified one: `addressOfNewAccount`). Several accounts that hold the person's
+ * verified addresses are `multiple`: no account is guessed, the sign-in is refused.
  */
 export async function decideAccountLinking(
   repos: Pick<ExternalRepositories, "users" | "externalIdentities">,
@@ -47,7 +57,7 @@ export async function decideAccountLinking(
   };
   const verified = [...new Set(input.emails.filter((e) => e.verified).map((e) => e.email.toLowerCase()))];
   if (verified.length === 0) return create();
-  const identities = await repos.externalIdentities.listByVerifiedEmails(verified);
+  const identities = (await repos.externalIdentities.listByVerifiedEmails(verified)).filter(inDefaultDomain);
   if (identities.length > 0) {
     const owners = new Set(identities.map((i) => i.userId));
     if (owners.size > 1) return { kind: "multiple" };

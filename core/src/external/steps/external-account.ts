@@ -57,6 +57,20 @@ function newExternalUser(
 }
 
 /**
+ * The address a new account takes: the linking decision's candidate (`""`: none). Under mailer
+ * autoconfirm no mail will ever prove it, so an address the provider did not verify is left out: kept
+ * (confirmed, as autoconfirm confirms the account), it would make the person's sign-up answer
+ * `user_already_exists` and lead their later verified sign-in into this account (pre-account
+ * takeover). The address stays in the identity's data, with `email_verified: false`.
+ */
+function addressOfNewAccount(
+  settings: Deps["settings"],
+  decision: { readonly email: string; readonly emailVerified: boolean },
+): string {
+  return decision.emailVerified || !settings.signup.mailerAutoconfirm ? decision.email : "";
+}
+
+/**
  * Before the transaction: when the person's sign-in would create an account (the linking decision,
  * taken again inside the transaction), has the before-user-created hook vet it, as the reference
  * does (`triggerBeforeUserCreatedExternal`). Resolves the vetted user, null, or the hook's refusal.
@@ -72,7 +86,7 @@ export async function vetExternalAccount(
     emails: input.person.emails,
   });
   if (decision.kind !== "create") return ok(null);
-  return beforeUserCreated(deps, newExternalUser(deps, decision.email, input));
+  return beforeUserCreated(deps, newExternalUser(deps, addressOfNewAccount(deps.settings, decision), input));
 }
 
 /** A new identity of `provider` for `userId`. */
@@ -118,9 +132,11 @@ async function refreshed(
  * An account that was never confirmed cannot be trusted to belong to this person: someone may have
  * signed up with their address beforehand (pre-account takeover). Its other identities, password,
  * sessions and metadata are dropped, so only this identity opens it. It is then confirmed when the
- * provider vouches for the address (or mails autoconfirm); else a confirmation mail is sent and the
- * sign-in is refused with 422 `provider_email_needs_verification`, returned so the changes commit
- * (the mail leaves once they have; if it cannot, a user this sign-in created is removed again).
+ * provider vouches for its address; under mailer autoconfirm it is confirmed without an address the
+ * provider did not vouch for; else a confirmation mail is sent and the sign-in is refused with 422
+ * `provider_email_needs_verification`, returned so the changes commit (the mail leaves once they
+ * have; if it cannot, a user this sign-in created is removed again). Several accounts holding the
+ * person's verified addresses: 422 `email_exists` (none is guessed).
  *
  * When a concurrent first sign-in of the same person created the identity (or took the address)
  * first, this throws `FirstSignInRaceLost`, rolling back what it wrote; the caller runs it again in a
@@ -140,8 +156,6 @@ export async function externalAccount(
   });
   let user: User;
   let identity: Identity;
-  let emailVerified: boolean;
-  let email: string;
   let isNew = false;
   switch (decision.kind) {
     case "multiple":
@@ -155,16 +169,12 @@ export async function externalAccount(
       };
       await repos.identities.update(identity);
       user = await refreshed(repos, decision.user, person.identityData, now);
-      email = decision.email;
-      emailVerified = person.emails.some((e) => e.verified && e.email.toLowerCase() === email);
       break;
     }
     case "link": {
       identity = newIdentity(deps, decision.user.id, input);
       if (!(await repos.externalIdentities.insertUnlessKnown(identity))) throw new FirstSignInRaceLost();
       user = await refreshed(repos, decision.user, person.identityData, now);
-      email = decision.email;
-      emailVerified = true;
       await repos.audit.record({
         action: "identity_linked",
         actorId: user.id,
@@ -176,15 +186,15 @@ export async function externalAccount(
     }
     case "create": {
       if (settings.signup.disabled) return err(failures.signupDisabled());
-      user = userToCreate(deps, input.vetted ?? null, () => newExternalUser(deps, decision.email, input));
+      user = userToCreate(deps, input.vetted ?? null, () =>
+        newExternalUser(deps, addressOfNewAccount(settings, decision), input),
+      );
       identity = newIdentity(deps, user.id, input);
       const created = await createUser(deps, repos, user, { now, identities: [] });
       // The address was free when decided on: a concurrent first sign-in of this person took it since.
       if (!created.created && created.clash === "duplicate_email") throw new FirstSignInRaceLost();
       if (!created.created) throw new Error(`external sign-in: inserting a user reported ${created.clash}`);
       if (!(await repos.externalIdentities.insertUnlessKnown(identity))) throw new FirstSignInRaceLost();
-      email = decision.email;
-      emailVerified = decision.emailVerified;
       isNew = true;
       break;
     }
@@ -202,8 +212,16 @@ export async function externalAccount(
     return ok(user);
   }
   user = await keepOnly(repos, user, identity, now);
+  // Only the address this sign-in's provider verified is proven: not one the account took earlier
+  // from this or another identity (whose provider may since report another address, verified).
+  const address = user.email;
+  const emailVerified =
+    address !== null &&
+    person.emails.some((e) => e.verified && e.email.toLowerCase() === address.toLowerCase());
   if (emailVerified || settings.signup.mailerAutoconfirm) {
-    user = { ...user, emailConfirmedAt: now };
+    // Autoconfirm opens the account without a mail, but vouches for no address: an unproven one is
+    // dropped rather than confirmed (see `addressOfNewAccount`).
+    user = { ...user, email: emailVerified ? address : null, emailConfirmedAt: now };
     await repos.users.update(user);
     await repos.audit.record({
       action: "user_signedup",
@@ -214,8 +232,7 @@ export async function externalAccount(
     });
     return ok(user);
   }
-  const address = user.email;
-  if (email !== "" && address !== null) {
+  if (address !== null) {
     user = { ...user, confirmationSentAt: now };
     await repos.users.update(user);
     if (isNew) undoCreationWith(input.outbox, user.id);

@@ -64,7 +64,9 @@ export async function linkIdentityToUser(
     // Mailer autoconfirm does not vouch for it: an address the provider did not verify, confirmed
     // here, would later let a verified sign-in with that address into this account.
     if (!primary.verified) {
-      user = { ...user, confirmationSentAt: now };
+      // An account confirmed without an address (mailer autoconfirm, `externalAccount`) must not
+      // pass its confirmation on to this one: the address stays unconfirmed until the mail proves it.
+      user = { ...user, emailConfirmedAt: null, confirmationSentAt: now };
       await repos.users.update(user);
       orRollback(
         await sendEmailToken(deps, repos, {

@@ -3,10 +3,11 @@ import type { FakeTables } from "../fake-tables.js";
 
 /** Users over the shared in-memory tables (deleting a user cascades like the foreign keys do). */
 export function fakeUsers(t: FakeTables): UserRepository {
+  // The address is unique among users outside SSO only (the store's partial unique index).
+  const sameEmail = (u: User, o: User) =>
+    u.email !== null && o.email === u.email && u.isSsoUser !== true && o.isSsoUser !== true;
   const clash = (u: User) =>
-    [...t.users.values()].find(
-      (o) => o.id !== u.id && ((u.email && o.email === u.email) || (u.phone && o.phone === u.phone)),
-    );
+    [...t.users.values()].find((o) => o.id !== u.id && (sameEmail(u, o) || (u.phone && o.phone === u.phone)));
   const withIdentities = (u: User) => ({
     ...u,
     identities: [...t.identities.values()].filter((i) => i.userId === u.id),
@@ -24,7 +25,9 @@ export function fakeUsers(t: FakeTables): UserRepository {
       const u = t.users.get(id);
       return u ? withFactors(u) : null;
     },
-    findByEmail: async (email) => [...t.users.values()].find((u) => u.email === email.toLowerCase()) ?? null,
+    // As the store: SSO users' addresses are another linking domain's (they may repeat one).
+    findByEmail: async (email) =>
+      [...t.users.values()].find((u) => u.email === email.toLowerCase() && u.isSsoUser !== true) ?? null,
     findByPhone: async (phone) => [...t.users.values()].find((u) => u.phone === phone) ?? null,
     lock: async (id) => t.users.get(id) ?? null,
     insert: async (u) => {

@@ -76,6 +76,13 @@ export function describeUserRepositoryContract(name: string, makeStore: MakeStor
         expect(await users().findByEmail("alice@example.com")).toBeNull();
       });
 
+      it("finds no SSO user by email: an identity provider's address may repeat another account's", async () => {
+        await seedUser(harness().store, aUser({ email: "sam@example.com", isSsoUser: true }));
+        expect(await users().findByEmail("sam@example.com")).toBeNull();
+        const user = await seedUser(harness().store, aUser({ email: "sam@example.com" }));
+        expect((await users().findByEmail("sam@example.com"))?.id).toBe(user.id);
+      });
+
       it("finds by phone", async () => {
         const user = await seedUser(harness().store, aUser({ phone: "15551230001" }));
         expect((await users().findByPhone("15551230001"))?.id).toBe(user.id);
