@@ -246,8 +246,8 @@ describe("OAuth server administration", () => {
         client_id: clientId,
         redirect_uri: "http://localhost:8123/cb",
         scope: "openid",
-        code_challenge: "x".repeat(43),
-        code_challenge_method: "plain",
+        code_challenge: await oauth.calculatePKCECodeChallenge("x".repeat(43)),
+        code_challenge_method: "S256",
       })}`,
       { redirect: "manual" },
     );

@@ -20,12 +20,14 @@ let registerPublicClient: RelyingParty["registerPublicClient"];
 let authorize: RelyingParty["authorize"];
 let tokenRequest: RelyingParty["tokenRequest"];
 let approvedCode: RelyingParty["approvedCode"];
+let createConfidentialClient: RelyingParty["createConfidentialClient"];
 const cwd = mkdtempSync(join(tmpdir(), "authsvc-oauth-codes-"));
 
 beforeAll(async () => {
   ns = await migratedNamespace();
   server = await startOAuthServer(ns, cwd);
-  ({ as, registerPublicClient, authorize, tokenRequest, approvedCode } = await relyingParty(server));
+  ({ as, registerPublicClient, authorize, tokenRequest, approvedCode, createConfidentialClient } =
+    await relyingParty(server));
 }, 60_000);
 
 afterAll(async () => {
@@ -88,7 +90,7 @@ describe("attacks on the OAuth server's codes and requests", () => {
       select count(*)::int as n from ${ns.sql(ns.namespace)}.sessions where oauth_client_id = ${client.client_id}`;
     expect(sessions[0]?.n).toBe(0);
   });
-  it("answers an unregistered redirect URI in JSON and never redirects to it", async () => {
+  it("answers an unregistered redirect URI, and a self-registered client's errors, in JSON, never redirecting", async () => {
     const client = await registerPublicClient();
     const url = new URL(as.authorization_endpoint as string);
     url.search = new URLSearchParams({
@@ -105,13 +107,22 @@ describe("attacks on the OAuth server's codes and requests", () => {
       error_code: "validation_failed",
       msg: "invalid redirect_uri",
     });
-    // Past the redirect URI, errors go back to the client with the state: here, PKCE missing.
+    // Past the redirect URI, a client that registered itself is still not trusted with a redirect
+    // (anyone could have registered evil.test's URI): the error is answered here, PKCE missing.
     url.searchParams.set("redirect_uri", REDIRECT);
     url.searchParams.delete("code_challenge");
     url.searchParams.set("state", "st-1");
+    const answered = await fetch(url, { redirect: "manual" });
+    expect(answered.status).toBe(400);
+    expect(answered.headers.get("location")).toBeNull();
+    expect(await answered.json()).toMatchObject({ error: "invalid_request" });
+    // An admin created this one: the error goes back to its redirect URI, with the state.
+    const { client: trusted } = await createConfidentialClient("client_secret_basic");
+    url.searchParams.set("client_id", trusted.client_id);
     const redirected = await fetch(url, { redirect: "manual" });
     expect(redirected.status).toBe(302);
     const back = new URL(redirected.headers.get("location") as string);
+    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
     expect(back.searchParams.get("error")).toBe("invalid_request");
     expect(back.searchParams.get("state")).toBe("st-1");
   });
