@@ -115,9 +115,14 @@ export function postgresOAuthClients(sql: Queryable, options: { namespace: strin
       const [row] = await sql`select * from ${clients} where id = ${id} and deleted_at is null`;
       return row ? clientFromRow(row) : null;
     },
-    async list() {
-      const rows = await sql`select * from ${clients} where deleted_at is null order by created_at desc, id`;
-      return rows.map(clientFromRow);
+    async list({ offset, limit }) {
+      const [rows, [count]] = await Promise.all([
+        sql`
+          select * from ${clients} where deleted_at is null
+          order by created_at desc, id limit ${limit} offset ${offset}`,
+        sql`select count(*)::int as n from ${clients} where deleted_at is null`,
+      ]);
+      return { clients: rows.map(clientFromRow), total: count?.n ?? 0 };
     },
     async update(client) {
       const { id: _id, created_at: _created, ...columns } = clientColumns(sql, client);

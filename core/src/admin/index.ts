@@ -8,3 +8,4 @@ export * from "./admin-update-user.js";
 export type { AdminUserFields } from "./admin-user-fields.js";
 export * from "./generate-link.js";
 export * from "./invite-user.js";
+export { type PageWindow, pageWindow } from "./paging.js";

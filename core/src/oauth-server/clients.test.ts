@@ -83,7 +83,7 @@ describe("registerClient", () => {
       ok: false,
       error: { code: "validation_failed", message },
     });
-    expect(await deps.store.oauthClients.list()).toEqual([]);
+    expect(await deps.store.oauthClients.list({ offset: 0, limit: 10 })).toEqual({ clients: [], total: 0 });
   });
 
   it("changes what an update names, never the type, and a new secret replaces the old", async () => {

@@ -1,3 +1,4 @@
+import { pageWindow } from "../admin/index.js";
 import { failures } from "../failures.js";
 import { err, isUuid, ok, type Result } from "../kernel/index.js";
 import {
@@ -129,6 +130,30 @@ export async function registerClient(
   };
   await deps.store.oauthClients.insert(client);
   return ok({ client, secret: issued?.secret ?? null });
+}
+
+/** One page of the clients, with what the HTTP layer needs for `X-Total-Count` and `Link`. */
+export interface ClientPage {
+  readonly clients: OAuthClient[];
+  readonly total: number;
+  readonly page: number;
+  readonly perPage: number;
+}
+
+/**
+ * `GET /admin/oauth/clients`: the live clients newest first, paged as the admin's other lists (page 1
+ * and 50 a page by default, at most 1000). The reference answers every client at once, which anyone
+ * able to register clients can make a response of any size.
+ */
+export async function listClients(
+  deps: Pick<Deps, "store">,
+  input: { readonly page?: number; readonly perPage?: number },
+): Promise<Result<ClientPage>> {
+  const window = pageWindow(input);
+  if (!window.ok) return window;
+  const { page, perPage, offset } = window.value;
+  const { clients, total } = await deps.store.oauthClients.list({ offset, limit: perPage });
+  return ok({ clients, total, page, perPage });
 }
 
 /** The live client `id`: 400 for a malformed id, 404 for an unknown or deleted one. */

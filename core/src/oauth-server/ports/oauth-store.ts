@@ -6,8 +6,8 @@ export interface OAuthClientStore {
   insert(client: OAuthClient): Promise<void>;
   /** The live client with this id; null for an unknown, deleted or malformed id. */
   find(id: string): Promise<OAuthClient | null>;
-  /** Every live client, newest first. */
-  list(): Promise<OAuthClient[]>;
+  /** The live clients newest first, `limit` of them from the `offset`th; `total`: how many there are. */
+  list(page: { offset: number; limit: number }): Promise<{ clients: OAuthClient[]; total: number }>;
   /** Replaces the live client's fields; false when there is none. */
   update(client: OAuthClient): Promise<boolean>;
   /** Marks the client deleted and ends its sessions; false when there was no live one. */

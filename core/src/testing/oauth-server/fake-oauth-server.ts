@@ -31,11 +31,13 @@ export function fakeOAuthClients(o: FakeOAuthTables, t: FakeTables): OAuthClient
   return {
     insert: async (client) => void o.clients.set(client.id, { ...client, deletedAt: null }),
     find: async (id) => live(o.clients.get(id)),
-    list: async () =>
-      [...o.clients.values()]
+    list: async ({ offset, limit }) => {
+      const all = [...o.clients.values()]
         .map(live)
         .filter((c): c is OAuthClient => c !== null)
-        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime()),
+        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+      return { clients: all.slice(offset, offset + limit), total: all.length };
+    },
     update: async (client) => {
       if (live(o.clients.get(client.id)) === null) return false;
       o.clients.set(client.id, { ...client, deletedAt: null });

@@ -86,8 +86,15 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
       await store.oauthClients.insert(newer);
       expect(await store.oauthClients.find(older.id)).toEqual(older);
       expect(await store.oauthClients.find("not-a-uuid")).toBeNull();
-      const listed = (await store.oauthClients.list()).filter((c) => c.id === older.id || c.id === newer.id);
+      const { clients, total } = await store.oauthClients.list({ offset: 0, limit: 1000 });
+      const listed = clients.filter((c) => c.id === older.id || c.id === newer.id);
       expect(listed.map((c) => c.id)).toEqual([newer.id, older.id]);
+      expect(total).toBe(clients.length);
+      const [, second] = clients;
+      expect(await store.oauthClients.list({ offset: 1, limit: 1 })).toEqual({
+        clients: second ? [second] : [],
+        total,
+      });
       expect(await store.oauthClients.update({ ...older, name: "Renamed", updatedAt: at(3) })).toBe(true);
       expect((await store.oauthClients.find(older.id))?.name).toBe("Renamed");
       expect(await store.oauthClients.softDelete(older.id, at(4))).toBe(true);

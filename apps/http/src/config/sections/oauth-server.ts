@@ -51,7 +51,7 @@ export const variables = {
     kind: k.wholeNumber({ min: 1 }),
     default: "10",
     description:
-      "`POST /oauth/clients/register` requests per 5 minutes per client IP, all instances together (applied when `RATE_LIMIT_HEADER` is set, as the other per-IP limits).",
+      "`POST /oauth/clients/register` requests per 5 minutes per client address (30 at once), all instances together. Counted whether `RATE_LIMIT_HEADER` is set or not, unlike the reference's per-IP limits: each registration stores a client for good, for anyone who asks.",
   }),
 };
 

@@ -1,4 +1,4 @@
-import type { Operation } from "../../openapi/operation.js";
+import { type Operation, PAGE_HEADERS, PAGE_QUERY } from "../../openapi/operation.js";
 import { closed } from "../../openapi/schemas.js";
 import { ClientBody } from "./clients.js";
 import { OAUTH_CLIENT, REGISTERED_CLIENT } from "./oauth.openapi-schemas.js";
@@ -12,7 +12,7 @@ export const clientOperations: readonly Operation[] = [
     path: "/oauth/clients/register",
     summary: "Registers a client (RFC 7591), when `OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION` is on.",
     description:
-      "Limited per IP address (`OAUTH_SERVER_DYNAMIC_REGISTRATION_PER_5MIN`) when `RATE_LIMIT_HEADER` is set.",
+      "Limited per client address (`RATE_LIMIT_OAUTH_DYNAMIC_CLIENT_REGISTER`), whether `RATE_LIMIT_HEADER` is set or not.",
     access: "public",
     limited: true,
     body: { schema: ClientBody },
@@ -33,12 +33,14 @@ export const clientOperations: readonly Operation[] = [
   {
     method: "get",
     path: "/admin/oauth/clients",
-    summary: "Lists the clients.",
+    summary: "Lists the clients, newest first.",
     access: "admin",
+    query: PAGE_QUERY,
     responses: {
       200: {
-        description: "Every client.",
+        description: "One page of clients.",
         body: closed({ clients: { type: "array", items: OAUTH_CLIENT } }),
+        headers: PAGE_HEADERS,
       },
     },
     errors: [404],
