@@ -91,11 +91,9 @@ async function registerClient(): Promise<string> {
   return ((await response.json()) as { client_id: string }).client_id;
 }
 
-/** Opens `/oauth/authorize` in the browser and signs in on the built-in page, with the keyboard. */
-async function signInThrough(clientId: string, state: string, verifier: string) {
-  const page = await (browser as BrowserContext).newPage();
-  const url = new URL(`${base}/oauth/authorize`);
-  url.search = new URLSearchParams({
+/** The query of `/oauth/authorize` for the client, the state and the verifier. */
+const authorizeQuery = async (clientId: string, state: string, verifier: string) =>
+  new URLSearchParams({
     client_id: clientId,
     redirect_uri: redirectUri,
     scope: "openid email profile",
@@ -104,8 +102,21 @@ async function signInThrough(clientId: string, state: string, verifier: string) 
     code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
     code_challenge_method: "S256",
   }).toString();
-  await page.goto(url.toString());
-  expect(new URL(page.url()).pathname).toBe("/oauth/consent");
+
+/**
+ * Opens `/oauth/authorize` in the browser and signs in on the built-in page, with the keyboard. Under
+ * a base path (`/auth/v1`), the page is opened there, as when `API_EXTERNAL_URL` names it.
+ */
+async function signInThrough(clientId: string, state: string, verifier: string, basePath = "") {
+  const page = await (browser as BrowserContext).newPage();
+  const query = await authorizeQuery(clientId, state, verifier);
+  if (basePath === "") await page.goto(`${base}/oauth/authorize?${query}`);
+  else {
+    const started = await fetch(`${base}${basePath}/oauth/authorize?${query}`, { redirect: "manual" });
+    const consent = new URL(started.headers.get("location") as string);
+    await page.goto(`${base}${basePath}${consent.pathname}${consent.search}`);
+  }
+  expect(new URL(page.url()).pathname).toBe(`${basePath}/oauth/consent`);
   // The email field takes the focus by itself (autofocus), which Chromium may apply only after the
   // load event: typing before then would go nowhere.
   await page.waitForFunction('document.activeElement?.id === "email"', undefined, { timeout: 10_000 });
@@ -113,7 +124,7 @@ async function signInThrough(clientId: string, state: string, verifier: string) 
   await page.keyboard.press("Tab");
   await page.keyboard.type(PASSWORD);
   await Promise.all([
-    page.waitForURL((u) => u.pathname === "/oauth/consent/sign-in"),
+    page.waitForURL((u) => u.pathname === `${basePath}/oauth/consent/sign-in`),
     page.keyboard.press("Enter"),
   ]);
   const shown = await page.waitForSelector("#client-name", { timeout: 10_000 }).catch(async () => {
@@ -155,6 +166,25 @@ describe.skipIf(!present)("the built-in consent page in headless Chromium", () =
       id_token: expect.any(String),
       scope: "openid email profile",
     });
+    await page.close();
+  });
+
+  it("signs in and approves under the base path /auth/v1 too: the form's cookie follows the path", async () => {
+    const clientId = await registerClient();
+    const page = await signInThrough(
+      clientId,
+      "state-base-path",
+      oauth.generateRandomCodeVerifier(),
+      "/auth/v1",
+    );
+    expect(await page.textContent("#client-name")).toBe("Chromium's <Test> App");
+    await Promise.all([
+      page.waitForURL((u) => u.pathname === "/callback", { timeout: 10_000 }),
+      page.click("button[value=approve]"),
+    ]);
+    const landed = new URL(page.url());
+    expect(landed.searchParams.get("state")).toBe("state-base-path");
+    expect(landed.searchParams.get("code")).not.toBeNull();
     await page.close();
   });
 

@@ -18,6 +18,17 @@ const CSRF_COOKIE = "authsvc-oauth-consent";
 /** How long the signed-in step's approval stays usable. */
 const CONSENT_TTL_S = 600;
 
+/**
+ * The page's path as the browser asked for it, which the form cookie is scoped to: under a base path
+ * (`/auth/v1/oauth/consent`, http/base-path.ts) the forms post there, and a cookie scoped to
+ * `/oauth/consent` would never come back with them. Anything else than plain path characters: the
+ * unprefixed path (a cookie attribute must not carry `;`).
+ */
+function pagePath(c: Context<AppEnv>): string {
+  const asked = new URL(c.req.url).pathname;
+  return asked.endsWith(PATH) && /^[A-Za-z0-9/._~%-]+$/.test(asked) ? asked : PATH;
+}
+
 /** Equal secrets, compared in constant time (as digests, so that lengths tell nothing either). */
 const sameSecret = (a: string, b: string) =>
   timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());
@@ -81,7 +92,7 @@ export const consentPageRoutes = (deps: AuthDeps, limits: RateLimits | undefined
       setCookie(c, CSRF_COOKIE, csrf, {
         httpOnly: true,
         sameSite: "Strict",
-        path: PATH,
+        path: pagePath(c),
         maxAge: CONSENT_TTL_S,
       });
       return signIn(c, authorizationId, csrf);
