@@ -1,4 +1,5 @@
 import postgres from "postgres";
+import { timestampFromPostgres } from "./timestamps.js";
 
 /** The postgres.js client every adapter receives: a pool, or a transaction inside `sql.begin`. */
 export type { Sql } from "postgres";
@@ -75,5 +76,15 @@ export function connectPostgres(options: ConnectPostgresOptions): postgres.Sql {
     backoff: (retries: number) =>
       Math.min(0.05 * 2 ** retries, RECONNECT_DELAY_CAP_S) * (0.5 + Math.random() / 2),
     connection: { application_name: options.applicationName ?? "authsvc" },
+    // postgres.js's own date type, but read within the range a Date and RFC 3339 hold: its
+    // `new Date(text)` makes `infinity` an Invalid Date, which no answer can show (timestamps.ts).
+    types: {
+      date: {
+        to: 1184,
+        from: [1082, 1114, 1184],
+        serialize: (x: Date | string) => (x instanceof Date ? x : new Date(x)).toISOString(),
+        parse: timestampFromPostgres,
+      },
+    },
   });
 }

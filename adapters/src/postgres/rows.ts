@@ -11,6 +11,7 @@ import type {
   User,
 } from "@authsvc/core";
 import type { ISql, Row } from "postgres";
+import { clampDate, timestampFromPostgres } from "./timestamps.js";
 
 /** What the repositories run their statements on: the pool, or the transaction of `sql.begin`. */
 export type Queryable = ISql;
@@ -25,10 +26,13 @@ export { isUuid } from "@authsvc/core";
 /** A refresh token id is a bigint; anything else names no token. */
 export const isTokenId = (id: string): boolean => /^[0-9]{1,19}$/.test(id);
 
-/** postgres.js gives timestamptz columns as Dates; json_agg spells them as ISO strings. */
+/**
+ * postgres.js gives timestamptz columns as Dates; json_agg spells them as ISO strings. Both within
+ * 0001-01-01 … 9999-12-31, whatever the row holds (`infinity`, year 294276: timestamps.ts).
+ */
 function date(value: unknown): Date {
-  if (value instanceof Date) return value;
-  if (typeof value === "string") return new Date(value);
+  if (value instanceof Date) return clampDate(value);
+  if (typeof value === "string") return timestampFromPostgres(value);
   throw new TypeError(`expected a timestamp, got ${typeof value}`);
 }
 
@@ -155,6 +159,7 @@ export function sessionFromRow(row: Row): Session {
     notAfter: dateOrNull(row.not_after),
     // An OAuth client's session only; a first-party session has neither field.
     ...(row.oauth_client_id ? { oauthClientId: String(row.oauth_client_id), scopes: row.scopes ?? "" } : {}),
+    ...(row.oauth_client_id && row.resource ? { resource: String(row.resource) } : {}),
   };
 }
 
@@ -170,7 +175,11 @@ export function sessionColumns(sql: Queryable, session: Session) {
     not_after: session.notAfter,
     ...(session.oauthClientId === undefined
       ? {}
-      : { oauth_client_id: session.oauthClientId, scopes: session.scopes ?? "" }),
+      : {
+          oauth_client_id: session.oauthClientId,
+          scopes: session.scopes ?? "",
+          ...(session.resource ? { resource: session.resource } : {}),
+        }),
   };
 }
 
