@@ -261,6 +261,7 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   authorizeClientNotFound: 400,
   authorizeRedirectUriUnregistered: 400,
   authorizeRequestInvalid: 400,
+  authorizeGrantTypeMissing: 400,
   authorizationPathMissing: 500,
   requestOriginUnauthorized: 400,
   authorizationNotFound: 404,

@@ -29,7 +29,7 @@ export const oauthServerModule: HttpModule = {
       tokenEndpointRoutes(ctx.auth),
       clientRoutes(ctx.auth, ctx.rateLimit),
       oauthUserRoutes(ctx.auth),
-      consentPageRoutes(ctx.auth, ctx.rateLimit),
+      consentPageRoutes(ctx.auth, ctx.rateLimit, ctx.captcha),
     ),
   statuses: {
     oauth_client_not_found: 404,

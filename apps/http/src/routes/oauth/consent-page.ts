@@ -3,6 +3,8 @@ import { memoryLimiterStore } from "@authsvc/adapters";
 import {
   type AuthDeps,
   authorizationDetails,
+  type CaptchaVerifier,
+  checkCaptcha,
   decideConsent,
   scopesOf,
   signInWithPassword,
@@ -10,11 +12,15 @@ import {
 import { type Context, Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../../http/app-env.js";
+import { clientAddress } from "../../http/client-address.js";
+import { waitAside } from "../../http/flow-control/index.js";
 import { limitPerClient, limitWindow, type RateLimits } from "../../http/middleware/rate-limit.js";
 import { consentPage, problemPage, signInPage } from "./consent-page-html.js";
 
 const PATH = "/oauth/consent";
 const CSRF_COOKIE = "authsvc-oauth-consent";
+/** Where a captcha widget leaves its token in a form (hCaptcha's, Turnstile's), or a page's own field. */
+const CAPTCHA_FIELDS = ["captcha_token", "h-captcha-response", "cf-turnstile-response"] as const;
 /** How long the signed-in step's approval stays usable. */
 const CONSENT_TTL_S = 600;
 
@@ -40,7 +46,11 @@ const sameSecret = (a: string, b: string) =>
  * submit), and, for the decision, a proof of the sign-in bound to the request, the user and a time (a
  * keyed MAC of the server), so that no one but the browser that signed in can approve.
  */
-export const consentPageRoutes = (deps: AuthDeps, limits: RateLimits | undefined) => {
+export const consentPageRoutes = (
+  deps: AuthDeps,
+  limits: RateLimits | undefined,
+  captcha?: CaptchaVerifier | undefined,
+) => {
   const on = () => deps.settings.oauthServer.enabled && deps.settings.oauthServer.builtInConsentPage;
   const proof = (authorizationId: string, userId: string, expires: number) =>
     deps.tokens.flowBinding(`oauth-consent:${authorizationId}:${userId}:${expires}`);
@@ -72,13 +82,22 @@ export const consentPageRoutes = (deps: AuthDeps, limits: RateLimits | undefined
       }),
       problem ? 400 : 200,
     );
+  // A password sign-in as `POST /token`'s: counted with it (one count per client), so that guesses
+  // cannot be spread over both.
   const guessLimit = limits?.header
     ? limitPerClient(
-        (limits.limiter ?? memoryLimiterStore().limiter)(
-          limitWindow("oauth_consent_sign_in", limits.tokenPer5Min),
-        ),
+        (limits.limiter ?? memoryLimiterStore().limiter)(limitWindow("token", limits.tokenPer5Min)),
       )
     : undefined;
+  /** The captcha `POST /token` asks (middleware/captcha.ts), read from the form: why it fails, or null. */
+  const captchaProblem = async (c: Context<AppEnv>, form: Record<string, string>) => {
+    if (captcha === undefined) return null;
+    const token = CAPTCHA_FIELDS.map((field) => form[field]).find((value) => value);
+    const check = () => checkCaptcha({ captcha }, { token, remoteIp: clientAddress(c) });
+    // The provider's answer is not this process's work: the request's slot goes on meanwhile.
+    const checked = await waitAside(c, check);
+    return checked.ok ? null : checked.error.message;
+  };
 
   const app = new Hono<AppEnv>();
   app.use(`${PATH}/*`, async (c, next) => (on() ? next() : html(c, problemPage("Not found"), 404)));
@@ -101,6 +120,8 @@ export const consentPageRoutes = (deps: AuthDeps, limits: RateLimits | undefined
       const form = await readForm(c);
       const authorizationId = form.authorization_id ?? "";
       if (!csrfOk(c, form)) return html(c, problemPage("This form has expired. Open the link again."), 400);
+      const refused = await captchaProblem(c, form);
+      if (refused !== null) return signIn(c, authorizationId, form.csrf ?? "", refused);
       const run = c.get("deps");
       const signedIn = await signInWithPassword(run, {
         email: form.email ?? "",

@@ -1,0 +1,103 @@
+import { memoryLimiterStore } from "@authsvc/adapters";
+import { FakeCaptcha } from "@authsvc/core/testing";
+import { describe, expect, it } from "vitest";
+import type { RateLimits } from "../../http/middleware/rate-limit.js";
+import { send } from "../../testing/requests.js";
+import { testApp } from "../../testing/test-app.js";
+
+const GOOD = "10000000-aaaa-bbbb-cccc-000000000001";
+const EMAIL = "ann@example.com";
+const PASSWORD = "secret-pw-long-enough";
+const CLIENT_IP = { "x-forwarded-for": "203.0.113.9" };
+
+/**
+ * The built-in consent page on, a confirmed user, and a pending request of a client: `open()` opens
+ * the page as a browser would, and `signIn(fields)` posts its form with the page's cookie.
+ */
+async function consentPage(overrides: Parameters<typeof testApp>[0] = {}) {
+  const base = testApp().auth.settings;
+  const t = testApp(
+    { trustedProxyHops: 1, ...overrides },
+    {
+      signup: { ...base.signup, mailerAutoconfirm: true },
+      oauthServer: { ...base.oauthServer, authorizationPath: "", builtInConsentPage: true },
+    },
+  );
+  // With a captcha on, the sign-up answers it too.
+  const security = { gotrue_meta_security: { captcha_token: GOOD } };
+  await send(t.app, "POST", "/signup", { email: EMAIL, password: PASSWORD, ...security });
+  const registered = await send(t.app, "POST", "/oauth/clients/register", {
+    redirect_uris: ["https://app.example/cb"],
+    token_endpoint_auth_method: "none",
+    client_name: "App",
+  });
+  const { client_id: clientId } = (await registered.json()) as { client_id: string };
+  const started = await t.app.request(
+    `/oauth/authorize?${new URLSearchParams({
+      client_id: clientId,
+      redirect_uri: "https://app.example/cb",
+      code_challenge: "c".repeat(43),
+      code_challenge_method: "S256",
+    })}`,
+  );
+  const authorizationId = new URL(started.headers.get("location") as string).searchParams.get(
+    "authorization_id",
+  ) as string;
+  const opened = await t.app.request(`/oauth/consent?authorization_id=${authorizationId}`);
+  const cookie = (opened.headers.get("set-cookie") ?? "").split(";")[0] as string;
+  const csrf = cookie.split("=")[1] as string;
+  const signIn = async (fields: Record<string, string> = {}) => {
+    const answer = await t.app.request("/oauth/consent/sign-in", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie, ...CLIENT_IP },
+      body: new URLSearchParams({
+        authorization_id: authorizationId,
+        csrf,
+        email: EMAIL,
+        password: PASSWORD,
+        ...fields,
+      }).toString(),
+    });
+    return { status: answer.status, text: await answer.text() };
+  };
+  return { ...t, signIn };
+}
+
+describe("the built-in consent page's sign-in", () => {
+  it("asks the captcha that POST /token asks, from the form's token", async () => {
+    const captcha = new FakeCaptcha(new Set([GOOD]));
+    const { signIn } = await consentPage({ captcha });
+    const none = await signIn();
+    expect(none.status).toBe(400);
+    expect(none.text).toContain("captcha protection: request disallowed (no captcha_token found)");
+    expect(none.text).not.toContain('id="client-name"');
+    const forged = await signIn({ "h-captcha-response": "forged" });
+    expect(forged.status).toBe(400);
+    expect(forged.text).toContain("captcha protection: request disallowed (invalid-input-response)");
+    // The widgets' own field names (hCaptcha, Turnstile) and captcha_token are all read.
+    for (const field of ["captcha_token", "h-captcha-response", "cf-turnstile-response"]) {
+      const good = await signIn({ [field]: GOOD });
+      expect(good.status, field).toBe(200);
+      expect(good.text, field).toContain('id="client-name"');
+    }
+    expect(captcha.challenges.at(-1)).toEqual({ token: GOOD, remoteIp: "203.0.113.9" });
+  });
+
+  it("shares POST /token's per-IP count: guesses there leave none here", async () => {
+    const rateLimit: RateLimits = {
+      header: "X-Forwarded-For",
+      tokenPer5Min: 30,
+      verifyPer5Min: 30,
+      otpPer5Min: 30,
+      authorizePer5Min: 30,
+      limiter: memoryLimiterStore().limiter,
+    };
+    const { app, signIn } = await consentPage({ rateLimit });
+    for (let i = 0; i < 30; i++) {
+      const guess = { email: EMAIL, password: `guess-${i}` };
+      await send(app, "POST", "/token?grant_type=password", guess, CLIENT_IP);
+    }
+    const answer = await signIn();
+    expect(answer.status).toBe(429);
+  });
+});
