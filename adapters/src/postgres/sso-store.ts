@@ -9,6 +9,7 @@ import type {
 } from "@authsvc/core";
 import type { PendingQuery, Row, Sql } from "postgres";
 import { isUuid, json } from "./rows.js";
+import { rejectingUnstorableInput } from "./unstorable-input.js";
 
 const at = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));
 const textOrNull = (value: unknown): string | null =>
@@ -41,8 +42,16 @@ function clashOf(error: unknown, provider: SsoProvider): ProviderClash | null {
   return null;
 }
 
-/** `SsoProviderStore` over `sso_providers`, `saml_providers` and `sso_domains` of `namespace`. */
+/**
+ * `SsoProviderStore` over `sso_providers`, `saml_providers` and `sso_domains` of `namespace`; as
+ * every repository of the store, it answers text the database cannot store (NUL) as
+ * `validation_failed` (`unstorable-input.ts`).
+ */
 export function postgresSsoProviders(sql: Sql, options: { namespace: string }): SsoProviderStore {
+  return rejectingUnstorableInput(ssoProviders(sql, options));
+}
+
+function ssoProviders(sql: Sql, options: { namespace: string }): SsoProviderStore {
   const ns = sql(options.namespace);
   const select = (where: PendingQuery<Row[]>) => sql`
     select
@@ -145,8 +154,12 @@ export function postgresSsoProviders(sql: Sql, options: { namespace: string }): 
   };
 }
 
-/** `RelayStateStore` over `saml_relay_states` of `namespace`. */
+/** `RelayStateStore` over `saml_relay_states` of `namespace`; unstorable text is `validation_failed`. */
 export function postgresRelayStates(sql: Sql, options: { namespace: string }): RelayStateStore {
+  return rejectingUnstorableInput(relayStates(sql, options));
+}
+
+function relayStates(sql: Sql, options: { namespace: string }): RelayStateStore {
   const table = sql`${sql(options.namespace)}.saml_relay_states`;
   return {
     async create(state) {
