@@ -10,7 +10,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { createRemoteJWKSet, jwtVerify } from "jose";
+import { createRemoteJWKSet, decodeJwt, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signedInUser, startOAuthServer } from "./support/oauth-server.js";
 import type { ServerProcess } from "./support/server-process.js";
@@ -41,7 +41,12 @@ async function startMcpServer(issuer: string): Promise<void> {
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
     if (!bearer) return send(401, { error: "unauthorized" }, { "www-authenticate": "Bearer" });
     try {
-      const { payload } = await jwtVerify(bearer, jwks, { issuer, algorithms: ["RS256"] });
+      // The audience check the MCP authorization spec requires: a token for another resource is refused.
+      const { payload } = await jwtVerify(bearer, jwks, {
+        issuer,
+        audience: `${mcpUrl}/mcp`,
+        algorithms: ["RS256"],
+      });
       return send(200, { sub: payload.sub, client_id: payload.client_id, scope: payload.scope });
     } catch {
       return send(401, { error: "invalid_token" });
@@ -146,6 +151,8 @@ describe("an MCP client (the MCP SDK's auth()) with authsvc as its authorization
     const tool = await fetch(serverUrl, { headers: { authorization: `Bearer ${first.access_token}` } });
     expect(tool.status).toBe(200);
     expect(await tool.json()).toEqual({ sub: who.user.id, client_id: clientId, scope: "email" });
+    // The resource (RFC 8707) is the token's audience, beside the first-party one.
+    expect(decodeJwt(first.access_token).aud).toEqual(["authenticated", serverUrl]);
 
     // With its refresh token, the client renews its tokens without the user.
     provider.saved = { ...first, access_token: "expired" };
@@ -156,5 +163,6 @@ describe("an MCP client (the MCP SDK's auth()) with authsvc as its authorization
       headers: { authorization: `Bearer ${provider.saved?.access_token}` },
     });
     expect(again.status).toBe(200);
+    expect(decodeJwt(provider.saved?.access_token as string).aud).toEqual(["authenticated", serverUrl]);
   });
 });

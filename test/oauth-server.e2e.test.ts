@@ -86,6 +86,17 @@ describe("OAuth 2.1 server with an independent relying party (oauth4webapi)", ()
       algorithms: ["RS256"],
     });
     expect(verified.protectedHeader.alg).toBe("RS256");
+    // An ID token says who signed in; it is no bearer token, even for the audience it names.
+    expect(verified.payload.token_use).toBe("id");
+    const asIdToken = { authorization: `Bearer ${tokens.id_token}`, "x-jwt-aud": client.client_id };
+    const takeover = await fetch(`${server.url}/user`, {
+      method: "PUT",
+      headers: { ...asIdToken, "content-type": "application/json" },
+      body: JSON.stringify({ password: "taken-over-password" }),
+    });
+    expect(takeover.status).toBe(403);
+    expect(await takeover.json()).toMatchObject({ error_code: "bad_jwt" });
+    expect((await fetch(`${server.url}/user`, { headers: asIdToken })).status).toBe(403);
     // The access token names the client and the scopes granted.
     expect(decodeJwt(tokens.access_token)).toMatchObject({
       sub: who.user.id,

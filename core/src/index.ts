@@ -156,6 +156,7 @@ export type { SessionLimits } from "./sessions/settings.js";
 export type { PasswordSignIn } from "./sessions/sign-in-password.js";
 export { passwordGrant, signInWithPassword } from "./sessions/sign-in-password.js";
 export type { SessionTokens } from "./sessions/steps/issue-session.js";
+export { type BearerKind, ID_TOKEN_USE, type TokenKind, tokenKind } from "./sessions/token-kind.js";
 export {
   listUserSessions,
   revokeUserSession,

@@ -62,6 +62,7 @@ returns table (
   session_not_after timestamptz,
   session_oauth_client_id uuid,
   session_scopes text,
+  session_resource text,
   -- The user, for the outcomes past the session controls as the session fields: its snapshot when the
   -- snapshot was made from the row as it is (else the body built now), and the two secrets of its row
   -- that a snapshot leaves out.
@@ -95,7 +96,7 @@ begin
   -- newest version), so a token rotated meanwhile is seen revoked.
   select
     ls.id, ls.user_id, ls.created_at, ls.updated_at, ls.refreshed_at, ls.not_after, ls.aal, ls.amr,
-    ls.oauth_client_id, ls.scopes,
+    ls.oauth_client_id, ls.scopes, ls.resource,
     lt.id, lt.token_hash, lt.user_id, lt.session_id, lt.parent_id, lt.revoked, lt.created_at, lt.updated_at,
     lu.banned_until,
     coalesce(nullif(lu.phone, ''), nullif(lu.email, ''), ''),
@@ -106,7 +107,7 @@ begin
     lus.body
   into
     s.id, s.user_id, s.created_at, s.updated_at, s.refreshed_at, s.not_after, s.aal, s.amr,
-    s.oauth_client_id, s.scopes,
+    s.oauth_client_id, s.scopes, s.resource,
     t.id, t.token_hash, t.user_id, t.session_id, t.parent_id, t.revoked, t.created_at, t.updated_at,
     user_banned_until, actor_username,
     row_version,
@@ -197,6 +198,7 @@ begin
   session_not_after := s.not_after;
   session_oauth_client_id := s.oauth_client_id;
   session_scopes := s.scopes;
+  session_resource := s.resource;
   if snapshot_version is not null and snapshot_version = row_version then
     user_body := snapshot;
   else

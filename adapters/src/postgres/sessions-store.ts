@@ -206,6 +206,7 @@ export function postgresSessionStore(
           session_not_after,
           session_oauth_client_id,
           session_scopes,
+          session_resource,
           user_body,
           user_encrypted_password,
           user_reauthentication_token
@@ -237,6 +238,7 @@ export function postgresSessionStore(
         not_after: row.session_not_after,
         oauth_client_id: row.session_oauth_client_id,
         scopes: row.session_scopes,
+        resource: row.session_resource,
       });
       return { kind, session, user: userFromSnapshot(row) };
     },

@@ -1,4 +1,5 @@
 import type { User } from "../accounts/index.js";
+import { ID_TOKEN_USE } from "../sessions/index.js";
 import { scopesOf } from "./authorization.js";
 import type { IdTokenClaims } from "./ports/id-token-signer.js";
 
@@ -22,7 +23,8 @@ function profileClaims(user: User): Record<string, unknown> {
 
 /**
  * The claims of the ID token of a code exchange whose scopes hold `openid` (OIDC Core §2): valid for
- * an hour, for the client alone, with the `nonce` of the request and the time the user signed in.
+ * an hour, for the client alone, with the `nonce` of the request and the time the user signed in,
+ * marked `token_use: "id"`: it tells the client who signed in and is refused as a bearer token.
  */
 export function idTokenClaims(input: {
   readonly user: User;
@@ -44,6 +46,8 @@ export function idTokenClaims(input: {
     exp: iat + 3600,
     auth_time: seconds(input.authTime),
     client_id: input.clientId,
+    // Says what the token is for, so that no endpoint takes it for an access token (sessions/token-kind.ts).
+    [ID_TOKEN_USE.claim]: ID_TOKEN_USE.value,
     ...(input.nonce ? { nonce: input.nonce } : {}),
     ...(scopes.has("email") && user.email
       ? { email: user.email, email_verified: user.emailConfirmedAt !== null }

@@ -117,6 +117,7 @@ export async function exchangeAuthorizationCode(
         notAfter: null,
         oauthClientId: client.id,
         scopes: authorization.scope,
+        ...(authorization.resource ? { resource: authorization.resource } : {}),
       };
       const refreshToken = deps.tokens.generate();
       await repos.sessions.create(session, deps.tokens.hash(refreshToken));

@@ -4,6 +4,7 @@ import { fakeDeps } from "../testing/index.js";
 import { authenticate, authenticateAdmin } from "./authenticate.js";
 import type { AccessTokenClaims } from "./claims.js";
 import { issueSession, signSession } from "./steps/issue-session.js";
+import { tokenKind } from "./token-kind.js";
 
 const USER_ID = "11111111-1111-4111-8111-111111111111";
 
@@ -246,6 +247,79 @@ describe("authenticateAdmin", () => {
     expect(await authenticateAdmin(deps, { bearerToken: key })).toMatchObject({
       ok: true,
       value: { role: "service_role" },
+    });
+  });
+});
+
+describe("token kinds (docs/http-api.md, Token kinds)", () => {
+  const CLIENT_ID = "22222222-2222-4222-8222-222222222222";
+  /** An ID token of the OAuth server: marked, or signed before ID tokens were (a client, no session). */
+  const idTokens = (aud: string) => [
+    { sub: USER_ID, aud: [aud], client_id: aud, token_use: "id", role: "service_role" },
+    { sub: USER_ID, aud: [aud], client_id: aud, auth_time: 1 },
+  ];
+
+  it("tells the kinds apart by their claims", () => {
+    expect(tokenKind({ sub: USER_ID, session_id: USER_ID, role: "authenticated" })).toBe("user");
+    expect(tokenKind({ sub: USER_ID })).toBe("user");
+    expect(tokenKind({ sub: USER_ID, session_id: USER_ID, client_id: CLIENT_ID })).toBe("client");
+    expect(tokenKind({ role: "anon" })).toBe("api_key");
+    for (const claims of idTokens(CLIENT_ID)) expect(tokenKind(claims)).toBe("id_token");
+    expect(tokenKind({ sub: USER_ID, session_id: USER_ID, token_use: "id" })).toBe("id_token");
+  });
+
+  it("never accepts an ID token as a bearer token, whatever the audience or kinds asked for", async () => {
+    const { deps } = await signedIn();
+    for (const claims of idTokens(CLIENT_ID)) {
+      const bearerToken = await tokenWith(deps, claims);
+      const asUser = await authenticate(deps, {
+        bearerToken,
+        audience: { expected: CLIENT_ID },
+        accepts: ["user", "client", "api_key"],
+      });
+      expect(asUser).toMatchObject({ ok: false, error: { failure: "idTokenNotBearer", code: "bad_jwt" } });
+      const asAdmin = await authenticateAdmin(deps, { bearerToken });
+      expect(asAdmin).toMatchObject({ ok: false, error: { failure: "idTokenNotBearer" } });
+    }
+  });
+
+  it("refuses a client's token as an admin credential, by its claims or by its session", async () => {
+    const { deps, tokens } = await signedIn();
+    const claimed = await tokenWith(deps, {
+      sub: USER_ID,
+      session_id: tokens.session.id,
+      client_id: CLIENT_ID,
+      role: "service_role",
+    });
+    expect(await authenticateAdmin(deps, { bearerToken: claimed })).toMatchObject({
+      ok: false,
+      error: { failure: "clientTokenNotAdmin", code: "not_admin" },
+    });
+    // A client's session whose token a hook stripped of `client_id`.
+    deps.store.tables.sessions.set(tokens.session.id, { ...tokens.session, oauthClientId: CLIENT_ID });
+    const stripped = await tokenWith(deps, {
+      sub: USER_ID,
+      session_id: tokens.session.id,
+      role: "service_role",
+    });
+    expect(await authenticateAdmin(deps, { bearerToken: stripped })).toMatchObject({
+      ok: false,
+      error: { failure: "clientTokenNotAdmin" },
+    });
+    expect(await authenticate(deps, { bearerToken: stripped })).toMatchObject({
+      ok: false,
+      error: { failure: "oauthClientTokenRefused" },
+    });
+    expect(await authenticate(deps, { bearerToken: stripped, accepts: ["client"] })).toMatchObject({
+      ok: true,
+    });
+  });
+
+  it("refuses a first-party token where only a client's is accepted", async () => {
+    const { deps, token } = await signedIn();
+    expect(await authenticate(deps, { bearerToken: token, accepts: ["client"] })).toMatchObject({
+      ok: false,
+      error: { failure: "firstPartyTokenRefused", code: "bad_jwt" },
     });
   });
 });

@@ -4,6 +4,7 @@ import { failures } from "../failures.js";
 import { type AuthError, err, isUuid, NIL_UUID, ok, type Result } from "../kernel/index.js";
 import type { SessionsDeps } from "./deps.js";
 import { sessionEnd } from "./session-limits.js";
+import { type BearerKind, tokenKind } from "./token-kind.js";
 
 export interface Authenticated {
   /** The caller, with identities: what `GET /user` answers, read in the same round trip. */
@@ -51,25 +52,30 @@ function tokenAudience(claims: Readonly<Record<string, unknown>>): unknown {
 
 /**
  * Authenticates a user request from its bearer token, which the HTTP layer reads from the
- * `Authorization` header (reference `requireAuthentication`): the token must verify, name an existing
- * user by `sub`, and, when it names a session, that session must still exist — so a logged-out
- * session's access tokens stop working here although they are cryptographically valid until they
- * expire. Banned users are refused. With `audience`, a token minted for another audience (signed with
- * the same secret by a sibling application) is refused too. A token of a session issued to an OAuth
- * client (authsvc as an OAuth server) is refused unless `oauthClients` is "allowed": the user granted
- * the client some scopes, never the account itself (its password, factors, identities, sessions).
+ * `Authorization` header (reference `requireAuthentication`): the token must verify, be of a kind the
+ * endpoint `accepts` (default: a first-party access token; an ID token never), name an existing user
+ * by `sub`, and, when it names a session, that session must still exist — so a logged-out session's
+ * access tokens stop working here although they are cryptographically valid until they expire.
+ * Banned users are refused. With `audience`, a token minted for another audience (signed with the
+ * same secret by a sibling application) is refused too. A client's token (authsvc as an OAuth server)
+ * is one only where `client` is accepted: the user granted the client some scopes, never the account
+ * itself (its password, factors, identities, sessions). It is recognised by its `client_id` claim and,
+ * whatever its claims, by its session's client.
  */
 export async function authenticate(
   deps: Pick<SessionsDeps, "signer" | "store" | "clock">,
   input: {
     bearerToken: string | undefined;
     audience?: RequestAudience;
-    oauthClients?: "allowed" | "refused";
+    accepts?: readonly BearerKind[];
   },
 ): Promise<Result<Authenticated>> {
+  const accepts = input.accepts ?? ["user"];
   const verified = await verifiedClaims(deps, input.bearerToken);
   if (!verified.ok) return verified;
   const claims = verified.value;
+  const kind = tokenKind(claims);
+  if (kind === "id_token") return err(failures.idTokenNotBearer());
   const sub = claims.sub;
   if (typeof sub !== "string" || sub === "") {
     return err(failures.jwtSubMissing());
@@ -89,8 +95,9 @@ export async function authenticate(
   if (sessionId.value !== null && session === null) {
     return err(failures.jwtSessionMissing());
   }
-  if (session?.oauthClientId !== undefined && input.oauthClients !== "allowed")
-    return err(failures.oauthClientTokenRefused());
+  const ofClient = kind === "client" || session?.oauthClientId !== undefined;
+  if (ofClient && !accepts.includes("client")) return err(failures.oauthClientTokenRefused());
+  if (!ofClient && !accepts.includes("user")) return err(failures.firstPartyTokenRefused());
   if (isBanned(user, deps.clock.now())) return err(failures.userBanned());
   const { audience } = input;
   if (audience !== undefined && tokenAudience(claims) !== audience.expected) {
@@ -102,8 +109,8 @@ export async function authenticate(
 }
 
 /**
- * Authenticates an admin request: a valid token whose `role` claim is one of the configured admin
- * roles. No `sub` is needed, so the project's `service_role` key works as is.
+ * Authenticates an admin request: a valid API key or first-party user token whose `role` claim is one
+ * of the configured admin roles. No `sub` is needed, so the project's `service_role` key works as is.
  */
 export async function authenticateAdmin(
   deps: Pick<SessionsDeps, "signer" | "settings" | "store" | "clock">,
@@ -112,6 +119,11 @@ export async function authenticateAdmin(
   const verified = await verifiedClaims(deps, input.bearerToken);
   if (!verified.ok) return verified;
   const claims = verified.value;
+  // Only an API key or a first-party user's token is an admin credential: a client acts for a user
+  // within the scopes granted to it, and an ID token is no bearer token at all.
+  const kind = tokenKind(claims);
+  if (kind === "id_token") return err(failures.idTokenNotBearer());
+  if (kind === "client") return err(failures.clientTokenNotAdmin());
   const role = claims.role;
   if (typeof role !== "string" || !deps.settings.jwt.adminRoles.includes(role)) {
     return err(failures.notAdmin());
@@ -124,6 +136,8 @@ export async function authenticateAdmin(
   if (sessionId.value !== null) {
     const session = await deps.store.sessions.find(sessionId.value);
     if (session === null) return err(failures.jwtSessionMissing());
+    // A client's session, whatever the claims say (a hook may have reshaped them).
+    if (session.oauthClientId !== undefined) return err(failures.clientTokenNotAdmin());
     // As the reference: an admin user's token is refused once its session is over (SESSIONS_*), although
     // user routes still accept such tokens until they expire.
     if (sessionEnd(session, deps.settings.sessions, deps.clock.now()) !== null) {

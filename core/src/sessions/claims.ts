@@ -1,11 +1,15 @@
 import type { Metadata, User } from "../accounts/index.js";
 import type { AmrEntry, Session } from "./session.js";
 
-/** The access token's claims (docs/http-api.md, Access tokens). `aud` is a string, as GoTrue serialises it. */
+/**
+ * The access token's claims (docs/http-api.md, Access tokens). `aud` is a string, as GoTrue serialises
+ * it, but in the token of an OAuth client whose request named a resource (RFC 8707): the user's
+ * audience first (what first-party APIs read, as `aud[0]`), then the resource.
+ */
 export interface AccessTokenClaims {
   readonly iss?: string;
   readonly sub: string;
-  readonly aud: string;
+  readonly aud: string | readonly [string, string];
   readonly exp: number;
   readonly iat: number;
   readonly email: string;
@@ -23,24 +27,34 @@ export interface AccessTokenClaims {
   readonly scope?: string;
 }
 
+/**
+ * The role an OAuth client's token carries: the user's, but never one of the admin roles — the user
+ * granted the client some scopes, not the powers an admin gave the account (which a data API reading
+ * `role` would hand the client).
+ */
+function clientRole(user: User, adminRoles: readonly string[]): string {
+  return adminRoles.includes(user.role) ? "authenticated" : user.role;
+}
+
 /** The claims of a fresh access token for `user` in `session`, valid for `expSeconds` from `now`. */
 export function accessTokenClaims(
   user: User,
   session: Session,
-  options: { now: Date; expSeconds: number; issuer?: string | undefined },
+  options: { now: Date; expSeconds: number; issuer?: string | undefined; adminRoles: readonly string[] },
 ): AccessTokenClaims {
   const iat = Math.floor(options.now.getTime() / 1000);
+  const ofClient = session.oauthClientId !== undefined;
   return {
     ...(options.issuer ? { iss: options.issuer } : {}),
     sub: user.id,
-    aud: user.aud,
+    aud: ofClient && session.resource ? [user.aud, session.resource] : user.aud,
     exp: iat + options.expSeconds,
     iat,
     email: user.email ?? "",
     phone: user.phone ?? "",
     app_metadata: user.appMetadata,
     user_metadata: user.userMetadata,
-    role: user.role,
+    role: ofClient ? clientRole(user, options.adminRoles) : user.role,
     aal: session.aal,
     amr: [...session.amr].sort((a, b) => b.timestamp - a.timestamp),
     session_id: session.id,

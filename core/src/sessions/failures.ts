@@ -41,6 +41,15 @@ export const sessionsFailures = {
     "bad_jwt",
     "an OAuth client's access token is accepted at /oauth/userinfo only, not on the user's account",
   ],
+  // An ID token (the OAuth server's, for a client) sent as a bearer token: no endpoint accepts one
+  idTokenNotBearer: [
+    "bad_jwt",
+    "an ID token is not an access token: no endpoint accepts it as a bearer token",
+  ],
+  // A first-party access token where only an OAuth client's is accepted
+  firstPartyTokenRefused: ["bad_jwt", "this endpoint accepts an OAuth client's access token only"],
+  // A client's access token on /admin/*, whatever role it carries
+  clientTokenNotAdmin: ["not_admin", "an OAuth client's access token is never an admin credential"],
   notAdmin: ["not_admin", "User not allowed"],
   unexpectedAudience: ["unexpected_audience", "Token audience doesn't match request audience"],
   // GET /user answers the same mismatch as a validation failure (the reference's user.go).

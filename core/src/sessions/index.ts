@@ -20,4 +20,5 @@ export {
   signSession,
   type Unsigned,
 } from "./steps/issue-session.js";
+export * from "./token-kind.js";
 export * from "./user-sessions.js";

@@ -27,6 +27,11 @@ export interface Session {
   readonly oauthClientId?: string;
   /** The scopes granted to that client, space-separated (absent with `oauthClientId`). */
   readonly scopes?: string;
+  /**
+   * The resource (RFC 8707) the client's authorization request named, absent when it named none (and
+   * for a first-party session): its access tokens name it in `aud`, for the resource server to check.
+   */
+  readonly resource?: string;
 }
 
 /** A refresh token as stored: only its SHA-256 hash is kept. */

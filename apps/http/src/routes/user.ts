@@ -24,7 +24,7 @@ export const UpdateUserBody = v.object({
 export const userRoutes = (deps: AuthDeps) => {
   const auth = requireUser(deps);
   return new Hono<AppEnv>()
-    .get("/user", requireUser(deps, "validation_failed"), async (c) => {
+    .get("/user", requireUser(deps, { refusal: "validation_failed" }), async (c) => {
       // Read with the identities while authenticating: no second query.
       return c.json(userJson(c.get("auth").user));
     })

@@ -48,6 +48,7 @@ export async function signAccessToken(
     now,
     expSeconds: deps.settings.jwt.exp,
     issuer: deps.settings.jwt.issuer,
+    adminRoles: deps.settings.jwt.adminRoles,
   });
   const customized = await customizeAccessToken(deps, {
     userId: user.id,

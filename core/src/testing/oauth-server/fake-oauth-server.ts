@@ -117,7 +117,11 @@ export function fakeOAuthConsents(o: FakeOAuthTables, t: FakeTables): OAuthConse
   };
 }
 
-/** An ID token signer for tests: unsigned tokens, readable as JSON, when `available`. */
+/**
+ * An ID token signer for tests, when `available`: tokens in the fake access-token signer's format
+ * (`jwt.<claims as JSON>`), because the real one signs with the same key, so that the access-token
+ * verifier accepts them too and only their kind tells them apart.
+ */
 export function fakeIdTokens(available = true): IdTokenSigner & { signed: Record<string, unknown>[] } {
   const signed: Record<string, unknown>[] = [];
   return {
@@ -126,7 +130,7 @@ export function fakeIdTokens(available = true): IdTokenSigner & { signed: Record
     async sign(claims) {
       if (!available) throw new Error("no asymmetric signing key");
       signed.push({ ...claims });
-      return `fake-id-token.${signed.length}`;
+      return `jwt.${JSON.stringify(claims)}`;
     },
   };
 }

@@ -1,4 +1,10 @@
-import { type AuthDeps, authenticate, authenticateAdmin, type RequestAudience } from "@authsvc/core";
+import {
+  type AuthDeps,
+  authenticate,
+  authenticateAdmin,
+  type BearerKind,
+  type RequestAudience,
+} from "@authsvc/core";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env.js";
 import { unwrap } from "../body.js";
@@ -14,34 +20,62 @@ export function bearerToken(authorization: string | undefined): string | undefin
 }
 
 /**
- * Requires the access token of a signed-in user (`/user`, `/logout`, `/reauthenticate`), minted for
- * the request's audience: the `X-JWT-AUD` header, else `JWT_AUD`. `refusal` picks how a mismatch is
- * answered (the reference answers `GET /user` with 400 `validation_failed`). A token issued to an
- * OAuth client is refused unless `oauthClients` is "allowed" (`/oauth/userinfo` alone).
+ * An authentication middleware, carrying what it accepts: the token kinds (docs/http-api.md, "Token
+ * kinds") its route takes as bearer, and for `/admin/*` the admin roles. Declared once, where the
+ * middleware is put on the route; `auth-kinds.test.ts` walks every route of the app and reads it.
  */
-export const requireUser =
-  (
-    deps: AuthDeps,
-    refusal?: RequestAudience["refusal"],
-    oauthClients: "allowed" | "refused" = "refused",
-  ): MiddlewareHandler<AppEnv> =>
-  async (c, next) => {
-    const audience = {
-      expected: c.req.header("x-jwt-aud") || deps.settings.jwt.aud,
-      ...(refusal ? { refusal } : {}),
-    };
-    const bearer = bearerToken(c.req.header("authorization"));
-    const auth = unwrap(await authenticate(deps, { bearerToken: bearer, audience, oauthClients }));
-    c.set("auth", auth);
-    await next();
-  };
+export type AuthMiddleware = MiddlewareHandler<AppEnv> & {
+  readonly accepts: readonly BearerKind[];
+  readonly admin: boolean;
+};
 
-/** Requires a token whose `role` is one of `JWT_ADMIN_ROLES` (`/admin/*`, `/invite`). */
-export const requireAdmin =
-  (deps: AuthDeps): MiddlewareHandler<AppEnv> =>
-  async (c, next) => {
-    const token = bearerToken(c.req.header("authorization"));
-    const { role } = unwrap(await authenticateAdmin(deps, { bearerToken: token }));
-    c.set("adminRole", role);
-    await next();
-  };
+const declared = (
+  handler: MiddlewareHandler<AppEnv>,
+  accepts: readonly BearerKind[],
+  admin: boolean,
+): AuthMiddleware => Object.assign(handler, { accepts, admin });
+
+/**
+ * Requires the access token of a signed-in user (`/user`, `/logout`, `/reauthenticate`, …), minted
+ * for the request's audience: the `X-JWT-AUD` header, else `JWT_AUD`. `refusal` picks how a mismatch
+ * is answered (the reference answers `GET /user` with 400 `validation_failed`). `accepts` lists the
+ * token kinds the route takes: a first-party access token unless it says otherwise (an OAuth client's
+ * at `/oauth/userinfo` alone); an ID token is never one of them.
+ */
+export const requireUser = (
+  deps: AuthDeps,
+  options: { refusal?: RequestAudience["refusal"]; accepts?: readonly BearerKind[] } = {},
+): AuthMiddleware => {
+  const accepts = options.accepts ?? ["user"];
+  const { refusal } = options;
+  return declared(
+    async (c, next) => {
+      const audience = {
+        expected: c.req.header("x-jwt-aud") || deps.settings.jwt.aud,
+        ...(refusal ? { refusal } : {}),
+      };
+      const bearer = bearerToken(c.req.header("authorization"));
+      const auth = unwrap(await authenticate(deps, { bearerToken: bearer, audience, accepts }));
+      c.set("auth", auth);
+      await next();
+    },
+    accepts,
+    false,
+  );
+};
+
+/**
+ * Requires an API key or a first-party user's token whose `role` is one of `JWT_ADMIN_ROLES`
+ * (`/admin/*`, `/invite`): never an OAuth client's token, whatever its role, nor an ID token.
+ */
+export const requireAdmin = (deps: AuthDeps): AuthMiddleware =>
+  declared(
+    async (c, next) => {
+      const token = bearerToken(c.req.header("authorization"));
+      const { role } = unwrap(await authenticateAdmin(deps, { bearerToken: token }));
+      c.set("adminRole", role);
+      await next();
+    },
+    ["api_key", "user"],
+    true,
+  );

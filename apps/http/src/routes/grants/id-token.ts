@@ -39,7 +39,8 @@ export const idTokenHttpGrant = httpGrant(
       const token = bearerToken(c.req.header("authorization"));
       if (!token)
         return oauthError("invalid request", "Linking requires a valid user access token in Authorization");
-      const caller = unwrap(await authenticate(c.get("deps"), { bearerToken: token }));
+      // The account's owner alone links to it: a first-party access token, never a client's or an ID token.
+      const caller = unwrap(await authenticate(c.get("deps"), { bearerToken: token, accepts: ["user"] }));
       linkTargetId = caller.user.id;
       linkSessionId = caller.sessionId;
     }

@@ -10,7 +10,7 @@ export const oauthUserRoutes = (deps: AuthDeps) => {
   const gate = requireOAuthServer(deps);
   const user = requireUser(deps);
   // The one endpoint of authsvc a client's token is for.
-  const client = requireUser(deps, undefined, "allowed");
+  const client = requireUser(deps, { accepts: ["client", "user"] });
   return new Hono<AppEnv>()
     .get("/oauth/userinfo", gate, client, async (c) => {
       const auth = c.get("auth");

@@ -1,0 +1,170 @@
+import { createHash } from "node:crypto";
+import { secretTokens } from "@authsvc/adapters";
+import { fakeProviders } from "@authsvc/core/testing";
+import { describe, expect, it } from "vitest";
+import { send } from "../../testing/requests.js";
+import { testApp } from "../../testing/test-app.js";
+
+const VERIFIER = "v".repeat(64);
+const REDIRECT = "https://app.example/cb";
+const RESOURCE = "https://mcp.example/mcp";
+
+/** The claims of a token of the fake signers (`jwt.<json>`: the ID token signer signs with the same key). */
+const claimsOf = (token: string) => JSON.parse(token.slice(4)) as Record<string, unknown>;
+
+/**
+ * An app with the OAuth server on, a signed-in user (Ann, whose role is `role`), a public client and
+ * a keycloak provider (for `grant_type=id_token`); `tokensFor` runs the code flow for `scope`.
+ */
+async function withClient(role = "authenticated") {
+  const base = testApp().auth.settings;
+  const t = testApp({}, { signup: { ...base.signup, mailerAutoconfirm: true }, manualLinkingEnabled: true });
+  Object.assign(t.auth, { tokens: secretTokens("test-key") });
+  const idp = fakeProviders("keycloak");
+  t.auth.providers = idp.providers;
+  const signup = await send(t.app, "POST", "/signup", { email: "ann@example.com", password: "secret-pw" });
+  const { user: ann } = (await signup.json()) as { user: { id: string } };
+  const stored = t.auth.store.tables.users.get(ann.id);
+  if (!stored) throw new Error("no user");
+  t.auth.store.tables.users.set(ann.id, { ...stored, role });
+  const signin = await send(t.app, "POST", "/token?grant_type=password", {
+    email: "ann@example.com",
+    password: "secret-pw",
+  });
+  const { access_token: token } = (await signin.json()) as { access_token: string };
+  const registered = await send(t.app, "POST", "/oauth/clients/register", {
+    redirect_uris: [REDIRECT],
+    token_endpoint_auth_method: "none",
+    client_name: "App",
+  });
+  const { client_id: clientId } = (await registered.json()) as { client_id: string };
+  const user = { authorization: `Bearer ${token}` };
+  const challenge = createHash("sha256").update(VERIFIER).digest("base64url");
+  const tokensFor = async (scope: string, resource?: string) => {
+    const query = new URLSearchParams({
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      scope,
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      ...(resource ? { resource } : {}),
+    });
+    const started = await t.app.request(`/oauth/authorize?${query}`);
+    const id = new URL(started.headers.get("location") as string).searchParams.get("authorization_id");
+    // Opened by the user: approved at once when the user already consented to the scopes.
+    const opened = await t.app.request(`/oauth/authorizations/${id}`, { headers: user });
+    const details = (await opened.json()) as { redirect_url?: string };
+    const approved = async () => {
+      const answer = await send(
+        t.app,
+        "POST",
+        `/oauth/authorizations/${id}/consent`,
+        { action: "approve" },
+        user,
+      );
+      return ((await answer.json()) as { redirect_url: string }).redirect_url;
+    };
+    const landing = details.redirect_url ?? (await approved());
+    const code = new URL(landing).searchParams.get("code") as string;
+    const exchanged = await send(t.app, "POST", "/oauth/token", {
+      grant_type: "authorization_code",
+      code,
+      code_verifier: VERIFIER,
+      client_id: clientId,
+      ...(resource ? { resource } : {}),
+    });
+    expect(exchanged.status).toBe(200);
+    return (await exchanged.json()) as { access_token: string; refresh_token: string; id_token?: string };
+  };
+  return { ...t, idp, ann, user, clientId, tokensFor };
+}
+
+describe("an ID token is never a bearer token", () => {
+  it("is refused on the user's account, even for the audience it names (X-JWT-AUD: the client)", async () => {
+    const { app, clientId, tokensFor } = await withClient();
+    const { id_token: idToken } = await tokensFor("openid email");
+    if (!idToken) throw new Error("no ID token");
+    expect(claimsOf(idToken)).toMatchObject({ token_use: "id", aud: [clientId] });
+    const asIdToken = { authorization: `Bearer ${idToken}`, "x-jwt-aud": clientId };
+    const changed = await send(app, "PUT", "/user", { password: "taken-over" }, asIdToken);
+    expect(changed.status).toBe(403);
+    expect(await changed.json()).toMatchObject({ error_code: "bad_jwt" });
+    const stolen = await send(app, "POST", "/token?grant_type=password", {
+      email: "ann@example.com",
+      password: "taken-over",
+    });
+    expect(stolen.status).toBe(400);
+    for (const [method, path] of [
+      ["GET", "/user"],
+      ["POST", "/factors"],
+      ["GET", "/user/sessions"],
+      ["GET", "/user/oauth/grants"],
+      ["GET", "/passkeys"],
+      ["POST", "/logout"],
+    ] as const) {
+      const answer = await send(app, method, path, method === "GET" ? undefined : {}, asIdToken);
+      expect([path, answer.status]).toEqual([path, 403]);
+    }
+    expect((await app.request("/user", { headers: { authorization: `Bearer ${idToken}` } })).status).toBe(
+      403,
+    );
+    // Not at the client's own endpoint either: an ID token tells the client who signed in, nothing more.
+    expect((await app.request("/oauth/userinfo", { headers: asIdToken })).status).toBe(403);
+  });
+
+  it("is refused as the bearer of an identity link (grant_type=id_token, link_identity)", async () => {
+    const { app, idp, auth, ann, tokensFor } = await withClient();
+    const { id_token: idToken } = await tokensFor("openid email");
+    const linked = await send(
+      app,
+      "POST",
+      "/token?grant_type=id_token",
+      {
+        provider: "keycloak",
+        id_token: idp.idToken({ subject: "kc-mallory", email: "mallory@example.com", verified: true }),
+        link_identity: true,
+      },
+      { authorization: `Bearer ${idToken}` },
+    );
+    expect(linked.status).toBe(403);
+    expect(await linked.json()).toMatchObject({ error_code: "bad_jwt" });
+    const identities = [...auth.store.tables.identities.values()].filter((i) => i.userId === ann.id);
+    expect(identities.map((i) => i.provider)).toEqual(["email"]);
+  });
+});
+
+describe("an OAuth client's access token", () => {
+  it("of a user whose role is an admin role carries no admin role and is refused by /admin/*", async () => {
+    const { app, user, tokensFor } = await withClient("service_role");
+    // The user's own token is an admin credential (an admin gave the user that role) …
+    expect((await app.request("/admin/users", { headers: user })).status).toBe(200);
+    // … the client's is not, whatever the user's role.
+    const { access_token: token } = await tokensFor("email");
+    expect(claimsOf(token)).toMatchObject({ role: "authenticated" });
+    const asClient = { authorization: `Bearer ${token}` };
+    for (const path of ["/admin/users", "/admin/oauth/clients", "/admin/audit"]) {
+      const read = await app.request(path, { headers: asClient });
+      expect([path, read.status]).toEqual([path, 403]);
+    }
+  });
+
+  it("names the resource it was requested for (RFC 8707) in aud, beside the first-party audience", async () => {
+    const { app, clientId, tokensFor } = await withClient();
+    const tokens = await tokensFor("email", RESOURCE);
+    expect(claimsOf(tokens.access_token).aud).toEqual(["authenticated", RESOURCE]);
+    expect(
+      (await app.request("/oauth/userinfo", { headers: { authorization: `Bearer ${tokens.access_token}` } }))
+        .status,
+    ).toBe(200);
+    const refreshed = await send(app, "POST", "/oauth/token", {
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: clientId,
+    });
+    expect(refreshed.status).toBe(200);
+    const { access_token: next } = (await refreshed.json()) as { access_token: string };
+    expect(claimsOf(next).aud).toEqual(["authenticated", RESOURCE]);
+    // Without a resource, the audience stays the first-party one, a string as GoTrue's.
+    expect(claimsOf((await tokensFor("email")).access_token).aud).toBe("authenticated");
+  });
+});
