@@ -69,15 +69,19 @@ async function writeBatch(
   for (const id of orphans) {
     rejections.push({ table: step.name, id, reason: `its ${step.owner?.what} was not copied` });
   }
+  const refused = refusedBy(step, rows, rejections);
+  const kept = refused.size === 0 ? rows : rows.filter((row) => !refused.has(row));
+  const ruledOut = orphans.length + refused.size;
+  if (kept.length === 0) return { inserted: 0, updated: 0, rejected: ruledOut };
   try {
-    return { ...(await tx.savepoint((sp) => step.write(sp, ctx, rows))), rejected: orphans.length };
+    return { ...(await tx.savepoint((sp) => step.write(sp, ctx, kept))), rejected: ruledOut };
   } catch (error) {
     if (!isConstraintViolation(error)) throw error;
   }
   let inserted = 0;
   let updated = 0;
-  let rejected = orphans.length;
-  for (const row of rows) {
+  let rejected = ruledOut;
+  for (const row of kept) {
     try {
       const written = await tx.savepoint((sp) => step.write(sp, ctx, [row]));
       inserted += written.inserted;
@@ -94,6 +98,19 @@ async function writeBatch(
     }
   }
   return { inserted, updated, rejected };
+}
+
+/** The rows the step's own rule refuses, each named among the rejections. */
+function refusedBy(step: ImportStep, rows: readonly SourceRow[], rejections: Rejection[]): Set<SourceRow> {
+  const refused = new Set<SourceRow>();
+  if (!step.refuse) return refused;
+  for (const row of rows) {
+    const reason = step.refuse(row);
+    if (reason === null) continue;
+    refused.add(row);
+    rejections.push({ table: step.name, id: String(row.id), reason });
+  }
+  return refused;
 }
 
 /**

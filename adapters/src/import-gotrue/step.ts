@@ -59,6 +59,11 @@ export interface ImportStep {
    * (`user_snapshots_flush_users`) instead of one trigger call per row at commit.
    */
   readonly snapshotOf?: string;
+  /**
+   * Why a row read is not to be written (null: it is): a rule of this step, checked before the
+   * write; the row is named among the rejections, as a row the target refuses.
+   */
+  refuse?(row: SourceRow): string | null;
   /** Rows of the reference this step does not read by rule, and why (none when absent). */
   leftOut?(ctx: ImportContext): Promise<{ readonly count: number; readonly why: string }>;
   /** Writes one batch in the given transaction; the row fallback calls it with one row at a time. */
@@ -110,6 +115,20 @@ export function countWrites(rows: readonly { inserted: boolean }[]): WriteCounts
   const inserted = rows.filter((r) => r.inserted).length;
   return { inserted, updated: rows.length - inserted };
 }
+
+/**
+ * A timestamp of the reference (a fragment) within 0001-01-01 … 9999-12-31, the range a JavaScript
+ * Date and RFC 3339 hold: PostgreSQL's `infinity`, `-infinity`, year 294276 or a date BC become the
+ * nearest end (a ban until `infinity` stays a ban until the last representable moment); null stays null.
+ */
+export const clampedTime = (ctx: ImportContext, time: PendingQuery<Row[]>) => {
+  const s = ctx.source;
+  return s`case
+    when ${time} > '9999-12-31 23:59:59.999+00'::timestamptz then '9999-12-31 23:59:59.999+00'::timestamptz
+    when ${time} < '0001-01-01 00:00:00+00'::timestamptz then '0001-01-01 00:00:00+00'::timestamptz
+    else ${time}
+  end`;
+};
 
 /** `a = excluded.a, b = excluded.b, …` for every column but `id` (the names are this module's constants). */
 export const updateAll = (tx: TransactionSql, columns: readonly string[]) =>

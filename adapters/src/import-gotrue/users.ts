@@ -1,5 +1,7 @@
+import { passwordHashRefusal } from "../crypto/password-hash-format.js";
 import {
   afterId,
+  clampedTime,
   countRows,
   countWrites,
   type ImportStep,
@@ -44,7 +46,8 @@ const COLUMNS = [
 
 /**
  * Users, with their password hashes as they are (bcrypt: verified at the next sign-in, which stores
- * argon2id instead). The one-time token hashes of links and codes the reference sent are not copied:
+ * argon2id instead), except that a user whose bcrypt or argon2 hash costs more than authsvc computes
+ * is refused (crypto/password-hash-format.ts); timestamps are clamped into 0001 … 9999 (`clampedTime`). The one-time token hashes of links and codes the reference sent are not copied:
  * authsvc keeps its pending tokens in `one_time_tokens` with attempt counts, so those links end and a
  * person asks for a new one; the pending email or phone change they would confirm goes with them.
  * The reference writes '' for "none" where authsvc writes null; live emails are lowercased, which the
@@ -56,6 +59,7 @@ export const users: ImportStep = {
   count: (ctx) => countRows(ctx, "users"),
   read(ctx, after, limit) {
     const s = ctx.source;
+    const time = (column: string) => clampedTime(ctx, s`${s(`u.${column}`)}`);
     return readRows(
       ctx,
       s`
@@ -66,27 +70,27 @@ export const users: ImportStep = {
           u.role,
           case when u.deleted_at is null then lower(nullif(u.email, '')) else nullif(u.email, '') end as email,
           nullif(u.encrypted_password, '') as encrypted_password,
-          u.email_confirmed_at,
-          u.invited_at,
-          u.confirmation_sent_at,
-          u.recovery_sent_at,
+          ${time("email_confirmed_at")} as email_confirmed_at,
+          ${time("invited_at")} as invited_at,
+          ${time("confirmation_sent_at")} as confirmation_sent_at,
+          ${time("recovery_sent_at")} as recovery_sent_at,
           null as email_change,
-          u.email_change_sent_at,
-          u.last_sign_in_at,
+          ${time("email_change_sent_at")} as email_change_sent_at,
+          ${time("last_sign_in_at")} as last_sign_in_at,
           u.raw_app_meta_data,
           u.raw_user_meta_data,
           u.is_super_admin,
-          coalesce(u.created_at, u.updated_at, 'epoch') as created_at,
-          coalesce(u.updated_at, u.created_at, 'epoch') as updated_at,
+          ${clampedTime(ctx, s`coalesce(u.created_at, u.updated_at, 'epoch')`)} as created_at,
+          ${clampedTime(ctx, s`coalesce(u.updated_at, u.created_at, 'epoch')`)} as updated_at,
           nullif(u.phone, '') as phone,
-          u.phone_confirmed_at,
+          ${time("phone_confirmed_at")} as phone_confirmed_at,
           null as phone_change,
-          u.phone_change_sent_at,
+          ${time("phone_change_sent_at")} as phone_change_sent_at,
           0 as email_change_confirm_status,
-          u.banned_until,
-          u.reauthentication_sent_at,
+          ${time("banned_until")} as banned_until,
+          ${time("reauthentication_sent_at")} as reauthentication_sent_at,
           u.is_sso_user,
-          u.deleted_at,
+          ${time("deleted_at")} as deleted_at,
           u.is_anonymous
         from ${sourceTable(ctx, "users")} u
         where ${afterId(ctx, "u.id", after, "uuid")}
@@ -95,6 +99,10 @@ export const users: ImportStep = {
       `,
     );
   },
+  // A hash beyond the cost limits would never sign in here, and would be a sign-in's worth of denial
+  // of service if it were ever computed: the user stays behind, named, for the operator to settle.
+  refuse: (row) =>
+    typeof row.encrypted_password === "string" ? passwordHashRefusal(row.encrypted_password) : null,
   async write(tx, ctx, rows) {
     const table = targetTable(tx, ctx, "users");
     const written = await tx<{ inserted: boolean }[]>`
