@@ -61,4 +61,56 @@ describe("admin password_hash cost limits", () => {
     expect(await res.json()).toEqual(refusal);
     expect((await auth.store.users.findById(id))?.encryptedPassword).toBe(hash);
   });
+
+  it("a stored hash beyond the limits is never computed: the sign-in is a wrong password", async () => {
+    const { app, headers, auth } = await admin();
+    const created = await send(
+      app,
+      "POST",
+      "/admin/users",
+      { email: "heavy@example.com", password: "a-long-enough-password", email_confirm: true },
+      headers,
+    );
+    const { id } = (await created.json()) as { id: string };
+    const user = await auth.store.users.findById(id);
+    // As an import from before the limits, or a hand-written row, could have left it.
+    const hostile = `$argon2id$v=19$m=1048576,t=20,p=16${SALT_AND_DIGEST}`;
+    await auth.store.users.update({ ...(user as NonNullable<typeof user>), encryptedPassword: hostile });
+    // Computed, this hash would take gigabytes and over a minute: the test's timeout would end it.
+    const res = await send(app, "POST", "/token?grant_type=password", {
+      email: "heavy@example.com",
+      password: "a-long-enough-password",
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error_code: "invalid_credentials" });
+    expect((await auth.store.users.findById(id))?.encryptedPassword).toBe(hostile);
+  });
+
+  it("a weaker argon2id hash within the limits signs in and is rehashed with today's parameters", async () => {
+    const { app, headers, auth } = await admin();
+    const weaker = await argon2Hasher({ memoryCost: 8192, timeCost: 1 }).hash("an old password");
+    const created = await send(
+      app,
+      "POST",
+      "/admin/users",
+      { email: "old@example.com", password_hash: weaker, email_confirm: true },
+      headers,
+    );
+    expect(created.status).toBe(200);
+    const { id } = (await created.json()) as { id: string };
+    const wrong = await send(app, "POST", "/token?grant_type=password", {
+      email: "old@example.com",
+      password: "not the password",
+    });
+    expect(wrong.status).toBe(400);
+    expect((await auth.store.users.findById(id))?.encryptedPassword).toBe(weaker);
+    const signedIn = await send(app, "POST", "/token?grant_type=password", {
+      email: "old@example.com",
+      password: "an old password",
+    });
+    expect(signedIn.status).toBe(200);
+    expect((await auth.store.users.findById(id))?.encryptedPassword).toMatch(
+      /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/,
+    );
+  });
 });
