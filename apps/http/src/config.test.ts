@@ -90,6 +90,7 @@ describe("defaults", () => {
       verifyPer5Min: 30,
       otpPer5Min: 30,
       authorizePer5Min: 30,
+      oauthAuthorizePer5Min: 60,
     });
     expect(config.metrics).toEqual({
       enabled: false,
