@@ -2,6 +2,8 @@ import { createHash } from "node:crypto";
 import { secretTokens } from "@authsvc/adapters";
 import { fakeProviders } from "@authsvc/core/testing";
 import { describe, expect, it } from "vitest";
+import type { AuthMiddleware } from "../../http/middleware/auth.js";
+import { MODULES } from "../../modules/index.js";
 import { send } from "../../testing/requests.js";
 import { testApp } from "../../testing/test-app.js";
 
@@ -166,5 +168,94 @@ describe("an OAuth client's access token", () => {
     expect(claimsOf(next).aud).toEqual(["authenticated", RESOURCE]);
     // Without a resource, the audience stays the first-party one, a string as GoTrue's.
     expect(claimsOf((await tokensFor("email")).access_token).aud).toBe("authenticated");
+  });
+});
+
+/** What a route of the app declares it accepts: its authentication middleware's kinds, or none. */
+function declarations(app: { routes: readonly { method: string; path: string; handler: unknown }[] }) {
+  const routes = new Map<string, { method: string; path: string; auth?: AuthMiddleware }>();
+  for (const { method, path, handler } of app.routes) {
+    if (method === "ALL") continue;
+    const key = `${method} ${path}`;
+    const route = routes.get(key) ?? { method, path };
+    const declared = typeof handler === "function" && "accepts" in handler;
+    routes.set(key, declared ? { ...route, auth: handler as AuthMiddleware } : route);
+  }
+  return [...routes.values()];
+}
+
+/** A request path for a route pattern: every parameter a UUID nothing has, a wildcard a segment. */
+const concrete = (path: string) =>
+  path.replace(/:[A-Za-z_]+/g, "00000000-0000-4000-8000-0000000000ff").replace(/\*/g, "x");
+
+/** `METHOD /path` with every parameter written `{}` (Hono's `:name`, OpenAPI's `{name}`, a rest `/*`). */
+const normal = (method: string, path: string) =>
+  `${method.toUpperCase()} ${path.replace(/:[^/]+|\{[^}]+\}|(?<=\/)\*$/g, "{}")}`;
+
+describe("every route of the app", () => {
+  it("puts the authentication its description (OpenAPI `access`) announces: user, admin, or none", () => {
+    const { app } = testApp();
+    const access = new Map(
+      MODULES.flatMap((m) => m.operations ?? []).map((o) => [normal(o.method, o.path), o.access]),
+    );
+    for (const { method, path, auth } of declarations(app)) {
+      const put = auth === undefined ? "none" : auth.admin ? "admin" : "user";
+      const announced = access.get(normal(method, path));
+      const expected = announced === "user" || announced === "admin" ? announced : "none";
+      expect([method, path, put]).toEqual([method, path, expected]);
+    }
+  });
+
+  it("declares the token kinds it accepts where its authentication is put, and refuses the others", async () => {
+    const { app, clientId, tokensFor } = await withClient();
+    // One scope: the fake signer's tokens are JSON, and a space would end the bearer header's token.
+    const { id_token: idToken, access_token: clientToken } = await tokensFor("openid");
+    const routes = declarations(app);
+    expect(routes.length).toBeGreaterThan(80);
+    const guarded = routes.filter((r) => r.auth !== undefined);
+    // The account and the admin API are guarded, every route of them.
+    const family =
+      /^\/(user|factors|passkeys$|passkeys\/(registration|:)|admin|invite$|logout$|reauthenticate$|oauth\/(userinfo|authorizations))/;
+    for (const route of routes.filter((r) => family.test(r.path)))
+      expect([route.method, route.path, route.auth !== undefined]).toEqual([route.method, route.path, true]);
+    for (const { method, path, auth } of guarded) {
+      if (auth === undefined) continue;
+      const at = concrete(path);
+      const body = method === "GET" || method === "DELETE" ? undefined : {};
+      expect(auth.accepts).not.toContain("id_token");
+      const asIdToken = await send(app, method, at, body, {
+        authorization: `Bearer ${idToken}`,
+        "x-jwt-aud": clientId,
+      });
+      expect([
+        method,
+        path,
+        asIdToken.status,
+        ((await asIdToken.json()) as { error_code?: string }).error_code,
+      ]).toEqual([method, path, 403, "bad_jwt"]);
+      if (auth.accepts.includes("client")) continue;
+      const asClient = await send(app, method, at, body, { authorization: `Bearer ${clientToken}` });
+      const refusal = auth.admin ? "not_admin" : "bad_jwt";
+      expect([
+        method,
+        path,
+        asClient.status,
+        ((await asClient.json()) as { error_code?: string }).error_code,
+      ]).toEqual([method, path, 403, refusal]);
+    }
+    // A route that reads no token (or reads it itself, as the identity link) never does more for one.
+    for (const { method, path } of routes.filter((r) => r.auth === undefined)) {
+      const at = concrete(path);
+      const body = method === "GET" || method === "DELETE" ? undefined : {};
+      const without = await send(app, method, at, body);
+      for (const token of [idToken, clientToken]) {
+        const withToken = await send(app, method, at, body, {
+          authorization: `Bearer ${token}`,
+          "x-jwt-aud": clientId,
+        });
+        const gained = withToken.status < 400 && without.status >= 400;
+        expect([method, path, gained]).toEqual([method, path, false]);
+      }
+    }
   });
 });
