@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectPostgres } from "@authsvc/adapters";
 import { afterAll, describe, expect, it } from "vitest";
 import { embeddedDatabaseUrl } from "./support/embedded-database.js";
-import { type ServerProcess, startServer } from "./support/server-process.js";
+import { runServer, type ServerProcess, startServer } from "./support/server-process.js";
 
 /**
  * The development mode (no database URL) is reachable from this machine only: the API listens on
@@ -51,5 +51,80 @@ describe("the embedded mode", () => {
     expect(await selectOne(logged)).toBe("28P01");
     expect(await selectOne(url.replace(password, `${password.slice(1)}x`))).toBe("28P01");
     expect(await selectOne(url)).toBe(1);
+  }, 60_000);
+});
+
+/** Every folder and file under `root` whose mode is not `dirMode`/`fileMode`, as "path mode". */
+function looseModes(root: string, dirMode = 0o700, fileMode = 0o600): string[] {
+  const loose: string[] = [];
+  const walk = (path: string) => {
+    const stat = lstatSync(path);
+    const mode = stat.mode & 0o777;
+    if (mode !== (stat.isDirectory() ? dirMode : fileMode)) loose.push(`${path} ${mode.toString(8)}`);
+    if (stat.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
+  };
+  walk(root);
+  return loose;
+}
+
+describe("the embedded data folder", () => {
+  const folderCwd = mkdtempSync(join(tmpdir(), "authsvc-embedded-folder-"));
+  const dataDir = join(folderCwd, ".authsvc");
+  const env = { PORT: "0", AUTHSVC_MAILER_AUTOCONFIRM: "true" };
+  let first: ServerProcess | undefined;
+  afterAll(async () => {
+    await first?.stop("SIGKILL");
+    rmSync(folderCwd, { recursive: true, force: true });
+  });
+
+  it("is readable and writable by its owner only: the folder 0700, every file 0600, also those made while it runs", async () => {
+    first = await startServer(env, { cwd: folderCwd });
+    // Writes that make new files in the database (a user, so rows, WAL, and the index pages).
+    const listening = String(first.lines().find((l) => typeof l.url === "string")?.url);
+    const res = await fetch(`${listening}/signup`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        apikey: String(first.lines().find((l) => l.anon_key)?.anon_key),
+      },
+      body: JSON.stringify({ email: "modes@example.com", password: "secret-pw-1" }),
+    });
+    expect(res.status).toBe(200);
+    expect(looseModes(dataDir)).toEqual([]);
+    expect(readdirSync(join(dataDir, "pgdata")).length).toBeGreaterThan(10);
+  }, 60_000);
+
+  it("a second server on the same folder fails at once, naming the folder and the process that has it", async () => {
+    const second = await runServer(env, { cwd: folderCwd });
+    expect(second.code).not.toBe(0);
+    expect(second.stderr).toContain(dataDir);
+    expect(second.stderr).toContain(`process ${first?.pid}`);
+    // One-shot commands that open the database respect it too.
+    const migrate = await runServer(env, { cwd: folderCwd, args: ["migrate"] });
+    expect(migrate.code).not.toBe(0);
+    expect(migrate.stderr).toContain(`process ${first?.pid}`);
+    // The first one is untouched.
+    const listening = String(first?.lines().find((l) => typeof l.url === "string")?.url);
+    expect((await fetch(`${listening}/health/ready`)).status).toBe(200);
+  }, 60_000);
+
+  it("a folder left by a killed server, with loose modes, starts again and is made private", async () => {
+    await first?.stop("SIGKILL");
+    first = undefined;
+    // As a folder made before this server restricted it, or by a copy.
+    chmodSync(dataDir, 0o777);
+    for (const name of readdirSync(join(dataDir, "pgdata"))) {
+      const path = join(dataDir, "pgdata", name);
+      chmodSync(path, lstatSync(path).isDirectory() ? 0o777 : 0o666);
+    }
+    first = await startServer(env, { cwd: folderCwd });
+    expect(looseModes(dataDir)).toEqual([]);
+    const stopped = await first.stop("SIGTERM");
+    first = undefined;
+    expect(stopped.code).toBe(0);
+    // Stopped cleanly: nothing it wrote on the way out is loose, and the folder is free for the next one.
+    expect(looseModes(dataDir)).toEqual([]);
+    const migrate = await runServer(env, { cwd: folderCwd, args: ["migrate"] });
+    expect(migrate.code).toBe(0);
   }, 60_000);
 });

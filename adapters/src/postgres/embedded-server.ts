@@ -12,6 +12,7 @@ import {
   PASSWORD_MESSAGE,
   startupUser,
 } from "./embedded-auth.js";
+import { lockDataFolder, ownerOnlyUmask, privateFolder, restrictModes } from "./embedded-folder.js";
 import { copyTemplate } from "./embedded-template.js";
 
 /**
@@ -144,20 +145,29 @@ export async function startEmbeddedPostgres(options: {
 }): Promise<EmbeddedPostgres> {
   const host = options.host ?? "127.0.0.1";
   const pgdata = join(options.dataDir, "pgdata");
-  const exists = existsSync(join(pgdata, "PG_VERSION"));
-  // Only into an absent or empty folder: whatever else is there is left to PGlite, as before.
-  const vacant = !existsSync(pgdata) || (await readdir(pgdata)).length === 0;
-  const template = !exists && vacant ? options.template : undefined;
-  if (template) {
-    await mkdir(options.dataDir, { recursive: true });
-    await copyTemplate(template, pgdata);
-  } else {
-    await mkdir(pgdata, { recursive: true });
+  // Private before anything is written into it, and locked before the files are looked at.
+  await privateFolder(options.dataDir);
+  ownerOnlyUmask();
+  const unlock = lockDataFolder(options.dataDir);
+  let db: ProtocolOnlyPGlite;
+  let created: EmbeddedPostgres["created"];
+  try {
+    const exists = existsSync(join(pgdata, "PG_VERSION"));
+    // Only into an absent or empty folder: whatever else is there is left to PGlite, as before.
+    const vacant = !existsSync(pgdata) || (await readdir(pgdata)).length === 0;
+    const template = !exists && vacant ? options.template : undefined;
+    if (template) await copyTemplate(template, pgdata);
+    else await mkdir(pgdata, { recursive: true });
+    // pg_trgm: the trigram indexes of the admin list's filter (migration 0021).
+    db = new ProtocolOnlyPGlite({ dataDir: pgdata, extensions: { pg_trgm } });
+    await db.waitReady;
+    created = exists ? "existing" : template ? "template" : "initdb";
+    // initdb's and the template's files, and those of a folder made before this was done.
+    await restrictModes(options.dataDir);
+  } catch (error) {
+    unlock();
+    throw error;
   }
-  // pg_trgm: the trigram indexes of the admin list's filter (migration 0021).
-  const db = new ProtocolOnlyPGlite({ dataDir: pgdata, extensions: { pg_trgm } });
-  await db.waitReady;
-  const created = exists ? "existing" : template ? "template" : "initdb";
 
   const clients = new Set<Client>();
   const ready: Client[] = []; // clients with pending units, round-robin
@@ -344,6 +354,9 @@ export async function startEmbeddedPostgres(options: {
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => resolve());
+  }).catch(async (error: unknown) => {
+    await db.close().finally(unlock);
+    throw error;
   });
   const address = server.address();
   if (address === null || typeof address === "string") throw new Error("embedded server has no TCP address");
@@ -382,7 +395,13 @@ export async function startEmbeddedPostgres(options: {
         kick();
         await closed;
         while (running) await idle;
-        await db.close();
+        try {
+          await db.close();
+          // What PGlite wrote while it ran, should the umask not have applied (a worker thread).
+          await restrictModes(options.dataDir);
+        } finally {
+          unlock();
+        }
       })();
       return stopping;
     },

@@ -4,6 +4,7 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { restrictModes } from "./embedded-folder.js";
 import { FUNCTIONS_FOLDER } from "./migrate-functions.js";
 
 /**
@@ -122,6 +123,9 @@ export async function prepareTemplate(
   try {
     await build(work);
     await writeFile(join(work, "stamp"), `${stamp}\n`);
+    // Readable by whoever runs the server (it holds no secret, only the schema), writable by no one
+    // else: a file changed here would be in every data folder made from it.
+    await restrictModes(work, { dir: 0o755, file: 0o644 });
     await rm(templateDir, { recursive: true, force: true });
     await rename(work, templateDir).catch(async (error: unknown) => {
       // Two builds at once: the other one's template, made from the same files, is just as good.

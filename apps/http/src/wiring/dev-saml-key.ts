@@ -16,7 +16,8 @@ export function ensureDevSamlKey(dataDir: string): string {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
-  mkdirSync(dataDir, { recursive: true });
+  // The data folder is its owner's alone (docs/operations.md), also when made here first.
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, publicExponent: 65537 });
   const key = privateKey.export({ format: "der", type: "pkcs1" }).toString("base64");
   writeFileSync(path, `${key}\n`, { mode: 0o600 });

@@ -17,7 +17,8 @@ export function ensureDevSecret(dataDir: string): string {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
-  mkdirSync(dataDir, { recursive: true });
+  // The data folder is its owner's alone (docs/operations.md), also when made here first.
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const secret = randomBytes(32).toString("base64url");
   writeFileSync(path, `${secret}\n`, { mode: 0o600 });
   return secret;
