@@ -58,6 +58,17 @@ describe("a request-limit store without the limits", () => {
     ]);
   });
 
+  it("with the OAuth server on, Redis counts its authorization starts only, and says so", () => {
+    expect(
+      warningsOf({
+        AUTHSVC_RATE_LIMIT_REDIS_URL: "redis://cache.internal:6379",
+        AUTHSVC_OAUTH_SERVER_ENABLED: "true",
+      }),
+    ).toContainEqual(
+      "AUTHSVC_RATE_LIMIT_REDIS_URL is set but AUTHSVC_RATE_LIMIT_HEADER is not: the per-IP request limits are off, so only GET /oauth/authorize (AUTHSVC_RATE_LIMIT_OAUTH_AUTHORIZE) is counted in Redis; set AUTHSVC_RATE_LIMIT_HEADER (e.g. X-Forwarded-For) to turn them on",
+    );
+  });
+
   it("Redis with the limits on: no such warning", () => {
     expect(
       warningsOf({
