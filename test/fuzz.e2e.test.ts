@@ -7,8 +7,12 @@ import {
   fuzzRuns,
   productionServerEnv,
   type RequestSpec,
+  registerFuzzTargets,
   requestArbitrary,
   roleKey,
+  samlFuzzEnv,
+  type TargetedContext,
+  targetedRequestArbitrary,
   toRequest,
 } from "@authsvc/http/testing";
 import fc from "fast-check";
@@ -24,6 +28,7 @@ let ns: FreshNamespace;
 let server: ServerProcess;
 let keys: { anon: string; serviceRole: string };
 let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+let targets: TargetedContext;
 const dir = mkdtempSync(join(tmpdir(), "authsvc-fuzz-"));
 
 beforeAll(async () => {
@@ -35,8 +40,17 @@ beforeAll(async () => {
     AUTHSVC_SMTP_PORT: String(sink.port),
     AUTHSVC_SMTP_ADMIN_EMAIL: "auth@example.com",
   };
-  server = await startServer(productionServerEnv(ns, smtp), { cwd: dir });
+  // The ACS and the OAuth server answer only when they are on.
+  const on = {
+    ...samlFuzzEnv(),
+    AUTHSVC_OAUTH_SERVER_ENABLED: "true",
+    AUTHSVC_OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION: "true",
+    // With a consent page, an authorization request is stored rather than refused first.
+    AUTHSVC_OAUTH_SERVER_AUTHORIZATION_PATH: "/consent",
+  };
+  server = await startServer(productionServerEnv(ns, { ...smtp, ...on }), { cwd: dir });
   keys = { anon: await roleKey("anon"), serviceRole: await roleKey("service_role") };
+  targets = await registerFuzzTargets((r) => fetch(r), server.url, keys);
 });
 
 afterAll(async () => {
@@ -55,6 +69,18 @@ describe("the server process under malformed requests", () => {
         expect(res.status, body).toBeLessThan(500);
       }),
       { numRuns: fuzzRuns(1_000) },
+    );
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+  });
+
+  it("never answers 5xx to the ACS and the OAuth server's endpoints, with requests shaped as they read them", async () => {
+    await fc.assert(
+      fc.asyncProperty(targetedRequestArbitrary(targets), async (spec: RequestSpec) => {
+        const res = await fetch(toRequest(server.url, spec, AbortSignal.timeout(10_000)));
+        const body = await res.text();
+        expect(res.status, `${spec.method} ${spec.path}?${spec.query}: ${body}`).toBeLessThan(500);
+      }),
+      { numRuns: fuzzRuns(500) },
     );
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
   });

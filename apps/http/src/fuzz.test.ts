@@ -15,6 +15,12 @@ import {
   USER_TOKEN_PLACEHOLDER,
   withUserToken,
 } from "./testing/fuzz/requests.js";
+import {
+  registerFuzzTargets,
+  samlFuzzEnv,
+  type TargetedContext,
+  targetedRequestArbitrary,
+} from "./testing/fuzz/targeted.js";
 import { roleKey, TEST_JWT_SECRET } from "./testing/server-env.js";
 import { type Composition, compose } from "./wiring/compose.js";
 import { createLogger } from "./wiring/logger.js";
@@ -28,6 +34,7 @@ let ns: FreshNamespace;
 let composition: Composition;
 let keys: FuzzKeys;
 let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+let targets: TargetedContext;
 
 beforeAll(async () => {
   ns = await freshNamespace();
@@ -48,6 +55,9 @@ beforeAll(async () => {
       AUTHSVC_SMTP_ADMIN_EMAIL: "auth@example.com",
       AUTHSVC_OAUTH_SERVER_ENABLED: "true",
       AUTHSVC_OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION: "true",
+      // With a consent page, an authorization request is stored rather than refused first.
+      AUTHSVC_OAUTH_SERVER_AUTHORIZATION_PATH: "/consent",
+      ...samlFuzzEnv(),
     },
     { devJwtSecret: () => TEST_JWT_SECRET },
   );
@@ -59,6 +69,7 @@ beforeAll(async () => {
     serviceRole: await roleKey("service_role"),
     user: USER_TOKEN_PLACEHOLDER,
   };
+  targets = await registerFuzzTargets((r) => composition.app.fetch(r), "http://localhost:9999", keys);
 });
 
 let users = 0;
@@ -111,6 +122,30 @@ describe("every endpoint under malformed requests", () => {
     // The requests got past the first checks: successes and several kinds of refusal.
     expect(seen.get(200)).toBeGreaterThan(0);
     expect(seen.size).toBeGreaterThan(4);
+  });
+
+  it("never answers 5xx to the ACS and the OAuth server's endpoints, with requests shaped as they read them", async () => {
+    const seen = new Map<string, number>();
+    await fc.assert(
+      fc.asyncProperty(targetedRequestArbitrary(targets), async (generated: RequestSpec) => {
+        const spec = await withUserToken(generated, newUserToken);
+        const res = await composition.app.fetch(toRequest("http://localhost:9999", spec));
+        const body = await res.text();
+        const refused = new URLSearchParams(res.headers.get("location")?.split("?")[1] ?? "").get(
+          "error_code",
+        );
+        const key = `${spec.method} ${spec.path.split("/").slice(0, 3).join("/")} ${res.status}${refused ? ` ${refused}` : ""}`;
+        seen.set(key, (seen.get(key) ?? 0) + 1);
+        expect(
+          res.status,
+          `${spec.method} ${spec.path}?${spec.query} ${String(spec.body).slice(0, 2000)}: ${body}`,
+        ).toBeLessThan(500);
+      }),
+      { numRuns: fuzzRuns(1_000) },
+    );
+    console.log(`[fuzz] targeted: ${JSON.stringify(Object.fromEntries(seen))}`);
+    // Some signed responses signed in, and refusals came from past the first checks.
+    expect([...seen.keys()].some((k) => k.startsWith("POST /sso/saml 302"))).toBe(true);
   });
 
   it("never answers 5xx to a lone surrogate in any field or key of a well-formed body", async () => {

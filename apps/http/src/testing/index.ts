@@ -8,4 +8,5 @@ export * from "./fuzz/endpoints.js";
 export * from "./fuzz/fields.js";
 export * from "./fuzz/provider-answers.js";
 export * from "./fuzz/requests.js";
+export * from "./fuzz/targeted.js";
 export * from "./server-env.js";

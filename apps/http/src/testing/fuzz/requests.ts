@@ -133,6 +133,8 @@ const text = fc.oneof(
   fc.string({ unit: "grapheme", maxLength: 20 }),
   loneSurrogateText,
 );
+/** Hostile text: empty, NUL, lone surrogates, huge, numbers, URLs, words the endpoints know. */
+export const fuzzText: fc.Arbitrary<string> = text;
 const scalar = fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
 const value: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: scalar },
