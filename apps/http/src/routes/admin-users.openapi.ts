@@ -2,7 +2,10 @@ import { type Operation, PAGE_HEADERS, PAGE_QUERY, REDIRECT_QUERY, ref } from ".
 import { AdminUserBody, DeleteBody, InviteBody } from "./admin-users.js";
 
 const ADMIN_USER_FIELDS = {
-  password_hash: { description: "A GoTrue hash to import (bcrypt, argon2, within the cost limits under Passwords), instead of `password`; beyond them `400 validation_failed`." },
+  password_hash: {
+    description:
+      "A GoTrue hash to import (bcrypt, argon2, within the cost limits under Passwords), instead of `password`; beyond them `400 validation_failed`.",
+  },
   email_confirm: { description: "The email counts as confirmed (no mail is sent)." },
   phone_confirm: { description: "The phone counts as confirmed." },
   ban_duration: { description: "A duration such as `1h30m` bans the user that long; `none` lifts a ban." },
