@@ -9,7 +9,7 @@ import type { AmrEntry, Session } from "./session.js";
 export interface AccessTokenClaims {
   readonly iss?: string;
   readonly sub: string;
-  readonly aud: string | readonly [string, string];
+  readonly aud: string | string[];
   readonly exp: number;
   readonly iat: number;
   readonly email: string;
