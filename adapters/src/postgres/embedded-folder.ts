@@ -7,8 +7,10 @@ import { join, resolve } from "node:path";
  *
  * PGlite writes its files with modes of its own (initdb's files 0666 whatever the umask), so another
  * local user could read every row (addresses, password hashes) from them, or write into them. The
- * folder is made 0700 and its files 0600 when the database starts and when it stops, and the
- * process's umask is narrowed so that what PGlite creates in between is private too.
+ * data folder is made 0700, and the database's folder in it (pgdata) 0700 with every file 0600 when
+ * the database starts and when it stops; the process's umask is narrowed so that what PGlite creates
+ * in between is private too. The data folder's other files (the development secrets) are written
+ * 0600 by their makers.
  *
  * Two servers on one folder would each run their own PostgreSQL on the same files and silently
  * diverge (and corrupt them): the folder is locked by a file holding the owner's process id.

@@ -162,8 +162,9 @@ export async function startEmbeddedPostgres(options: {
     db = new ProtocolOnlyPGlite({ dataDir: pgdata, extensions: { pg_trgm } });
     await db.waitReady;
     created = exists ? "existing" : template ? "template" : "initdb";
-    // initdb's and the template's files, and those of a folder made before this was done.
-    await restrictModes(options.dataDir);
+    // initdb's and the template's files, and those of a folder made before this was done. Only the
+    // database's own folder is walked: the data folder may be one the operator keeps other files in.
+    await restrictModes(pgdata);
   } catch (error) {
     unlock();
     throw error;
@@ -398,7 +399,7 @@ export async function startEmbeddedPostgres(options: {
         try {
           await db.close();
           // What PGlite wrote while it ran, should the umask not have applied (a worker thread).
-          await restrictModes(options.dataDir);
+          await restrictModes(pgdata);
         } finally {
           unlock();
         }
