@@ -264,6 +264,7 @@ describe("token kinds (docs/http-api.md, Token kinds)", () => {
     expect(tokenKind({ sub: USER_ID })).toBe("user");
     expect(tokenKind({ sub: USER_ID, session_id: USER_ID, client_id: CLIENT_ID })).toBe("client");
     expect(tokenKind({ role: "anon" })).toBe("api_key");
+    expect(tokenKind({ role: "service_role", client_id: CLIENT_ID })).toBe("api_key");
     for (const claims of idTokens(CLIENT_ID)) expect(tokenKind(claims)).toBe("id_token");
     expect(tokenKind({ sub: USER_ID, session_id: USER_ID, token_use: "id" })).toBe("id_token");
   });

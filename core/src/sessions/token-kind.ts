@@ -10,7 +10,8 @@ import { NIL_UUID } from "../kernel/index.js";
  *   `scope`) of the client the user granted;
  * - `api_key`: an API key (`anon`, `service_role`) — no `sub`, only a `role`;
  * - `id_token`: an OpenID Connect ID token of the OAuth server — marked `token_use: "id"`, and, marked
- *   or not, a `client_id` without a session. It tells a client who signed in: never a bearer token.
+ *   or not, a `sub` and a `client_id` without a session. It tells a client who signed in: never a
+ *   bearer token.
  */
 export type TokenKind = "user" | "client" | "api_key" | "id_token";
 
@@ -25,9 +26,10 @@ const filled = (value: unknown): boolean => value !== undefined && value !== nul
 /** The kind of a verified token, from its claims. */
 export function tokenKind(claims: Readonly<Record<string, unknown>>): TokenKind {
   if (claims[ID_TOKEN_USE.claim] === ID_TOKEN_USE.value) return "id_token";
+  if (!filled(claims.sub)) return "api_key";
   const namesSession = filled(claims.session_id) && claims.session_id !== NIL_UUID;
-  // A client's access token always names its session; a client-bound token without one is an ID
-  // token, also one signed before ID tokens were marked.
+  // A client's access token always names its session; a user's token bound to a client without one
+  // is an ID token, also one signed before ID tokens were marked.
   if (filled(claims.client_id)) return namesSession ? "client" : "id_token";
-  return filled(claims.sub) ? "user" : "api_key";
+  return "user";
 }
