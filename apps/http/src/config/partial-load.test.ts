@@ -31,10 +31,29 @@ describe("loading only what a command needs", () => {
     expect(problems.join("\n")).not.toContain("hunter2");
   });
 
+  it("a refusal carries the hint about a misspelt name, which is why the required one is missing", () => {
+    expect(loadSigningOnly({ DATABASE_URL: DB, AUTHSVC_JWT_SECERT: SECRET }, () => "unused")).toEqual({
+      ok: false,
+      problems: [expect.stringContaining("AUTHSVC_JWT_SECRET: required")],
+      warnings: [
+        "AUTHSVC_JWT_SECERT is not a variable of this server and is ignored; did you mean AUTHSVC_JWT_SECRET?",
+      ],
+    });
+    const database = loadDatabaseOnly({
+      DATABASE_URL: DB,
+      AUTHSVC_DB_MAX_POOL_SIZE: "many",
+      GOTRUE_DB_NAMESPACE: "x",
+    });
+    expect(database.ok ? [] : database.warnings).toEqual([
+      "GOTRUE_DB_NAMESPACE is not read (GoTrue's name): set AUTHSVC_DB_NAMESPACE instead",
+    ]);
+  });
+
   it("signing: the secret is required outside embedded mode, and JWT_KEYS is checked", () => {
     expect(loadSigningOnly({ DATABASE_URL: DB }, () => "unused")).toEqual({
       ok: false,
       problems: [expect.stringContaining("AUTHSVC_JWT_SECRET: required")],
+      warnings: [],
     });
     expect(
       loadSigningOnly({ DATABASE_URL: DB, AUTHSVC_JWT_SECRET: SECRET, AUTHSVC_JWT_KEYS: "[]" }, () => "").ok,

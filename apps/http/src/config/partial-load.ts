@@ -5,6 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { knownNames } from "./catalog.js";
+import { inFamily } from "./families.js";
 import { Reader } from "./reader.js";
 import type { SettleContext } from "./sections/context.js";
 import * as db from "./sections/db.js";
@@ -12,8 +14,11 @@ import * as general from "./sections/general.js";
 import * as jwt from "./sections/jwt.js";
 import * as telemetry from "./sections/telemetry.js";
 import type { Config } from "./types.js";
+import { unknownNameWarnings } from "./unknown-names.js";
 
-export type PartialLoad<T> = { ok: true; config: T; notices: string[] } | { ok: false; problems: string[] };
+export type PartialLoad<T> =
+  | { ok: true; config: T; notices: string[] }
+  | { ok: false; problems: string[]; warnings: string[] };
 
 /** What opening (and migrating) the database reads. */
 export type DatabaseOnlyConfig = Pick<Config, "db" | "dataDir" | "embedded" | "log">;
@@ -22,6 +27,7 @@ export type DatabaseOnlyConfig = Pick<Config, "db" | "dataDir" | "embedded" | "l
 export type SigningOnlyConfig = Pick<Config, "jwt" | "dataDir" | "embedded">;
 
 interface Start {
+  vars: Readonly<Record<string, string | undefined>>;
   r: Reader;
   ctx: SettleContext;
   dataDir: string;
@@ -38,12 +44,13 @@ function start(
   const { log } = telemetry.settle(telemetry.read(r));
   const embedded = db.isEmbedded(r);
   const notices: string[] = [];
-  return { r, ctx: { r, embedded, notices, dataDir, devJwtSecret }, dataDir, log };
+  return { vars, r, ctx: { r, embedded, notices, dataDir, devJwtSecret }, dataDir, log };
 }
 
-const finish = <T>({ r, ctx }: Start, config: T): PartialLoad<T> =>
+/** A refusal carries the unknown-name warnings, as loadConfig's: a misspelt name is often why. */
+const finish = <T>({ vars, r, ctx }: Start, config: T): PartialLoad<T> =>
   r.problems.length > 0
-    ? { ok: false, problems: [...r.problems] }
+    ? { ok: false, problems: [...r.problems], warnings: unknownNameWarnings(vars, knownNames(), inFamily) }
     : { ok: true, config, notices: ctx.notices };
 
 /** The database variables (and the log's), nothing else. */

@@ -38,7 +38,7 @@ does not revoke old ones: changing the secret or the signing key does.
     if (role !== undefined && !(ROLES as readonly string[]).includes(role))
       return refuse(this, `--role must be anon or service_role, got ${JSON.stringify(role)}`);
     const loaded = loadSigningOnly(environment(), ensureDevSecret);
-    if (!loaded.ok) return refuseConfiguration(loaded.problems);
+    if (!loaded.ok) return refuseConfiguration(loaded.problems, loaded.warnings);
     const { jwt } = loaded.config;
     const now = Math.floor(Date.now() / 1000);
     const sign = (r: Role) => signApiKey(jwt.secret, r, now, jwt.keys);

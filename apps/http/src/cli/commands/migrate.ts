@@ -18,7 +18,7 @@ and the log's (AUTHSVC_LOG_*).`,
     const refused = refuseArguments(this, args);
     if (refused !== undefined) return refused;
     const loaded = loadDatabaseOnly(environment());
-    if (!loaded.ok) return refuseConfiguration(loaded.problems);
+    if (!loaded.ok) return refuseConfiguration(loaded.problems, loaded.warnings);
     const { config } = loaded;
     const logger = createLogger(config.log);
     const { sql, embedded } = await openDatabase(config, logger);
