@@ -97,6 +97,7 @@ function consentFromRow(row: Row): OAuthConsent {
     userId: row.user_id,
     clientId: row.client_id,
     scopes: row.scopes,
+    resources: row.resources ?? [],
     grantedAt: row.granted_at,
     revokedAt: row.revoked_at,
   };
@@ -203,10 +204,14 @@ export function postgresOAuthConsents(sql: Queryable, options: { namespace: stri
     },
     async grant(c) {
       // The upsert's row lock orders racing grants: each adds its scopes to what the last committed.
-      // An unrevoked consent keeps its scopes, in their order, and gains the new ones after them.
+      // An unrevoked consent keeps its scopes and resources, in their order, and gains the new ones
+      // after them.
       await sql`
-        insert into ${consents} as c (id, user_id, client_id, scopes, granted_at, revoked_at)
-        values (${c.id}, ${c.userId}, ${c.clientId}, ${c.scopes}, ${c.grantedAt}, null)
+        insert into ${consents} as c (id, user_id, client_id, scopes, resources, granted_at, revoked_at)
+        values (
+          ${c.id}, ${c.userId}, ${c.clientId}, ${c.scopes},
+          ${sql.array([...new Set(c.resources)])}::text[], ${c.grantedAt}, null
+        )
         on conflict (user_id, client_id) do update
         set scopes = case when c.revoked_at is not null then excluded.scopes else (
               select string_agg(scope, ' ' order by first)
@@ -216,6 +221,12 @@ export function postgresOAuthConsents(sql: Queryable, options: { namespace: stri
                 where scope <> ''
                 group by scope
               ) as granted
+            ) end,
+          resources = case when c.revoked_at is not null then excluded.resources else array(
+              select resource
+              from unnest(c.resources || excluded.resources) with ordinality as r(resource, n)
+              group by resource
+              order by min(n)
             ) end,
           granted_at = excluded.granted_at,
           revoked_at = null`;

@@ -49,12 +49,17 @@ export function scopesCovered(wanted: string, granted: string): boolean {
   return scopesOf(wanted).every((s) => have.has(s));
 }
 
-/** A consent a user gave a client: the scopes granted, until revoked. */
+/** A consent a user gave a client: the scopes and resources granted, until revoked. */
 export interface OAuthConsent {
   readonly id: string;
   readonly userId: string;
   readonly clientId: string;
   readonly scopes: string;
+  /**
+   * The resources (RFC 8707) the user approved the client's tokens for, each once: a request naming
+   * another one is shown to the user again, however its scopes are covered.
+   */
+  readonly resources: readonly string[];
   readonly grantedAt: Date;
   readonly revokedAt: Date | null;
 }

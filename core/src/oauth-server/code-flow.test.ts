@@ -204,6 +204,37 @@ describe("the code flow", () => {
     });
   });
 
+  it("asks the user again for a resource they have not approved for the client, and only then", async () => {
+    const { deps, client, user } = await approved("openid");
+    const FILES = "https://files.example/mcp";
+    /** What GET /oauth/authorizations/{id} answers for a new request of the client. */
+    const opened = async (resource?: string) => {
+      const started = await startAuthorization(deps, {
+        clientId: client.id,
+        redirectUri: REDIRECT,
+        scope: "openid",
+        resource,
+        codeChallenge: hexToBase64Url(deps.tokens.hash(VERIFIER)),
+        codeChallengeMethod: "S256",
+      });
+      if (!started.ok) throw started.error;
+      const authorizationId = new URL(started.value.location).searchParams.get("authorization_id") as string;
+      const details = await authorizationDetails(deps, { authorizationId, userId: user.id });
+      if (!details.ok) throw details.error;
+      return { authorizationId, kind: details.value.kind };
+    };
+    // The consent to `openid` alone says nothing of the files server: the user is asked.
+    const asked = await opened(FILES);
+    expect(asked.kind).toBe("details");
+    await decideConsent(deps, { authorizationId: asked.authorizationId, userId: user.id, action: "approve" });
+    expect(await deps.store.oauthConsents.findActive(user.id, client.id)).toMatchObject({
+      resources: [FILES],
+    });
+    expect((await opened(FILES)).kind).toBe("redirect");
+    expect((await opened()).kind).toBe("redirect");
+    expect((await opened("https://mail.example/mcp")).kind).toBe("details");
+  });
+
   it("refuses a code approved before the user revoked the client's grant", async () => {
     const { deps, client, user, code } = await approved("email");
     const revoked = await revokeGrant(deps, { userId: user.id, actorUsername: "", clientId: client.id });

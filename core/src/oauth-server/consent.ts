@@ -1,7 +1,7 @@
 import type { User } from "../accounts/index.js";
 import { failures } from "../failures.js";
 import { err, ok, type Result } from "../kernel/index.js";
-import { type OAuthAuthorization, scopesCovered } from "./authorization.js";
+import { type OAuthAuthorization, type OAuthConsent, scopesCovered } from "./authorization.js";
 import type { OAuthClient } from "./client.js";
 import type { OAuthServerDeps, OAuthServerRepositories } from "./deps.js";
 import { withQuery } from "./query.js";
@@ -69,6 +69,7 @@ async function approve(
     userId: user.id,
     clientId: authorization.clientId,
     scopes: authorization.scope,
+    resources: authorization.resource === null ? [] : [authorization.resource],
     grantedAt: now,
     revokedAt: null,
   });
@@ -77,9 +78,19 @@ async function approve(
 }
 
 /**
+ * Whether the user's earlier consent approves the request without asking: every scope asked, and the
+ * resource named, if any. The resource server accepts the client's tokens, so a consent given for one
+ * resource (or none) is no consent for another.
+ */
+function consentCovers(authorization: OAuthAuthorization, consent: OAuthConsent | null): boolean {
+  if (consent === null || !scopesCovered(authorization.scope, consent.scopes)) return false;
+  return authorization.resource === null || consent.resources.includes(authorization.resource);
+}
+
+/**
  * `GET /oauth/authorizations/{id}`: binds a pending request to the signed-in user and answers what
- * the consent page shows; when the user's earlier consent to the client covers every scope asked,
- * approves at once and answers the redirect instead.
+ * the consent page shows; when the user's earlier consent to the client covers every scope asked and
+ * the resource named, approves at once and answers the redirect instead.
  */
 export async function authorizationDetails(
   deps: Deps,
@@ -91,7 +102,7 @@ export async function authorizationDetails(
     if (!pending.ok) return pending;
     const { authorization, client, user } = pending.value;
     const consent = await repos.oauthConsents.findActive(user.id, client.id);
-    if (consent !== null && scopesCovered(authorization.scope, consent.scopes))
+    if (consentCovers(authorization, consent))
       return ok(await approve(deps, repos, authorization, user, now));
     await repos.oauthAuthorizations.update(authorization);
     return ok({ kind: "details" as const, authorization, client, user });

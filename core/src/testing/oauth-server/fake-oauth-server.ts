@@ -97,7 +97,9 @@ export function fakeOAuthConsents(o: FakeOAuthTables, t: FakeTables): OAuthConse
       const found = o.consents.get(k);
       const kept = found && found.revokedAt === null ? found.scopes.split(" ") : [];
       const scopes = [...new Set([...kept, ...consent.scopes.split(" ")])].filter(Boolean).join(" ");
-      o.consents.set(k, { ...consent, id: found?.id ?? consent.id, scopes, revokedAt: null });
+      const keptResources = found && found.revokedAt === null ? found.resources : [];
+      const resources = [...new Set([...keptResources, ...consent.resources])];
+      o.consents.set(k, { ...consent, id: found?.id ?? consent.id, scopes, resources, revokedAt: null });
     },
     listActive: async (userId) =>
       [...o.consents.values()]

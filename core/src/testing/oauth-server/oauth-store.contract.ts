@@ -194,6 +194,7 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
         userId: user.id,
         clientId: client.id,
         scopes: "email",
+        resources: [],
         grantedAt: at(1),
         revokedAt: null,
       });
@@ -202,6 +203,7 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
         userId: user.id,
         clientId: client.id,
         scopes: "openid profile",
+        resources: [],
         grantedAt: at(2),
         revokedAt: null,
       });
@@ -210,6 +212,7 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
         userId: user.id,
         clientId: other.id,
         scopes: "email",
+        resources: [],
         grantedAt: at(3),
         revokedAt: null,
       });
@@ -219,6 +222,7 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
         userId: user.id,
         clientId: client.id,
         scopes: "profile",
+        resources: [],
         grantedAt: at(2),
         revokedAt: null,
       });
@@ -242,6 +246,7 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
         userId: user.id,
         clientId: client.id,
         scopes: "phone",
+        resources: [],
         grantedAt: at(5),
         revokedAt: null,
       });
@@ -249,6 +254,38 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
       await store.oauthConsents.revoke(user.id, client.id, at(5));
       await store.oauthClients.softDelete(other.id, at(6));
       expect(await store.oauthConsents.listActive(user.id)).toEqual([]);
+    });
+
+    it("keeps the resources a consent was given for, widened by a new grant, started over after a revocation", async () => {
+      const { store } = harness();
+      const client = anOAuthClient();
+      await store.oauthClients.insert(client);
+      const { user } = await clientSession(store, client.id);
+      const grant = (resources: string[], n: number) =>
+        store.oauthConsents.grant({
+          id: newId(),
+          userId: user.id,
+          clientId: client.id,
+          scopes: "openid",
+          resources,
+          grantedAt: at(n),
+          revokedAt: null,
+        });
+      await grant([], 1);
+      expect(await store.oauthConsents.findActive(user.id, client.id)).toMatchObject({ resources: [] });
+      await grant(["https://files.example/mcp"], 2);
+      await grant(["https://mail.example/mcp", "https://files.example/mcp"], 3);
+      await grant([], 4);
+      expect(await store.oauthConsents.findActive(user.id, client.id)).toMatchObject({
+        resources: ["https://files.example/mcp", "https://mail.example/mcp"],
+      });
+      const [listed] = await store.oauthConsents.listActive(user.id);
+      expect(listed?.consent.resources).toEqual(["https://files.example/mcp", "https://mail.example/mcp"]);
+      await store.oauthConsents.revoke(user.id, client.id, at(5));
+      await grant(["https://calendar.example/mcp"], 6);
+      expect(await store.oauthConsents.findActive(user.id, client.id)).toMatchObject({
+        resources: ["https://calendar.example/mcp"],
+      });
     });
 
     it("refreshes a client's session for that client only, and a first-party session for none", async () => {
