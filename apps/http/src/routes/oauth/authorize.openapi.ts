@@ -13,6 +13,12 @@ const DETAILS = closed(
     client: CLIENT_SUMMARY,
     user: closed({ id: { type: "string", format: "uuid" }, email: { type: "string" } }),
     scope: { type: "string", description: "Space-separated." },
+    resource: {
+      type: ["string", "null"],
+      format: "uri",
+      description:
+        "An authsvc addition: the resource (RFC 8707) the request names, whose server will accept the client's tokens (they name it in `aud`); a consent page shows it. Null when the request names none. An earlier consent approves a request without asking only when it was given for this resource too.",
+    },
   },
   undefined,
   "A pending authorization request, for the consent screen.",
@@ -55,8 +61,9 @@ export const authorizeOperations: readonly Operation[] = [
   {
     method: "get",
     path: "/oauth/authorizations/{authorization_id}",
-    summary: "What the consent page shows: the client, the user and the scopes asked for.",
-    description: "A request the user already consented to is answered with where to go next.",
+    summary: "What the consent page shows: the client, the user, the scopes and the resource asked for.",
+    description:
+      "A request the user already consented to (every scope asked, and the resource named, if any) is answered with where to go next.",
     access: "user",
     pathParameters: authorizationId,
     responses: {

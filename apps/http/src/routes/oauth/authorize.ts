@@ -52,6 +52,9 @@ export const authorizeRoutes = (deps: AuthDeps) => {
         },
         user: { id: owner.id, email: owner.email ?? "" },
         scope: authorization.scope,
+        // An authsvc addition to GoTrue's answer: the resource (RFC 8707) the client's tokens will be
+        // accepted by, which a consent page shows the user; null when the request names none.
+        resource: authorization.resource,
       });
     })
     .post("/oauth/authorizations/:authorization_id/consent", gate, origin, ...user, async (c) => {

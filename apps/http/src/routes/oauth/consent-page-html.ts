@@ -66,7 +66,10 @@ ${hidden(input.fields)}
   );
 }
 
-/** Step 2: the client's name and the scopes it asks for; approve or deny. */
+/**
+ * Step 2: the client's name, the scopes it asks for and the resource (RFC 8707) its access is for,
+ * which accepts the client's tokens; approve or deny.
+ */
 export function consentPage(input: {
   readonly action: string;
   readonly fields: Readonly<Record<string, string>>;
@@ -74,18 +77,22 @@ export function consentPage(input: {
   readonly clientUri: string | null;
   readonly userEmail: string;
   readonly scopes: readonly string[];
+  readonly resource: string | null;
 }): string {
   const items = input.scopes
     .map((s) => `<li><strong>${escapeHtml(s)}</strong>: ${escapeHtml(SCOPE_WORDS[s] ?? s)}</li>`)
     .join("\n");
   const site = input.clientUri ? ` (<span class="uri">${escapeHtml(input.clientUri)}</span>)` : "";
+  const resource = input.resource
+    ? `\n<p>This access is for <span id="resource">${escapeHtml(input.resource)}</span>, which will accept it.</p>`
+    : "";
   return page(
     `Allow ${input.clientName}?`,
     `<h1>Allow <span id="client-name">${escapeHtml(input.clientName)}</span>${site}?</h1>
 <p>Signed in as ${escapeHtml(input.userEmail)}. The application asks to:</p>
 <ul id="scopes">
 ${items}
-</ul>
+</ul>${resource}
 <form method="post" action="${escapeHtml(input.action)}">
 ${hidden(input.fields)}
 <button type="submit" name="action" value="approve">Allow</button>

@@ -14,7 +14,10 @@ const CLIENT_IP = { "x-forwarded-for": "203.0.113.9" };
  * The built-in consent page on, a confirmed user, and a pending request of a client: `open()` opens
  * the page as a browser would, and `signIn(fields)` posts its form with the page's cookie.
  */
-async function consentPage(overrides: Parameters<typeof testApp>[0] = {}) {
+async function consentPage(
+  overrides: Parameters<typeof testApp>[0] = {},
+  request: Record<string, string> = {},
+) {
   const base = testApp().auth.settings;
   const t = testApp(
     { trustedProxyHops: 1, ...overrides },
@@ -38,6 +41,7 @@ async function consentPage(overrides: Parameters<typeof testApp>[0] = {}) {
       redirect_uri: "https://app.example/cb",
       code_challenge: "c".repeat(43),
       code_challenge_method: "S256",
+      ...request,
     })}`,
   );
   const authorizationId = new URL(started.headers.get("location") as string).searchParams.get(
@@ -99,5 +103,17 @@ describe("the built-in consent page's sign-in", () => {
     }
     const answer = await signIn();
     expect(answer.status).toBe(429);
+  });
+
+  it("names the resource the client's tokens are for, escaped, beside the scopes", async () => {
+    const { signIn } = await consentPage({}, { resource: "https://files.example/<b>mcp</b>" });
+    const page = await signIn();
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(
+      'for <span id="resource">https://files.example/&lt;b&gt;mcp&lt;/b&gt;</span>',
+    );
+    expect(page.text).not.toContain("<b>mcp");
+    const plain = await (await consentPage()).signIn();
+    expect(plain.text).not.toContain('id="resource"');
   });
 });

@@ -148,6 +148,7 @@ export const consentPageRoutes = (
           clientUri: client.uri,
           userEmail: user.email ?? "",
           scopes: scopesOf(authorization.scope),
+          resource: authorization.resource,
         }),
       );
     })

@@ -158,6 +158,34 @@ describe("the OAuth server's routes", () => {
     expect(signIn.status).toBe(200);
   });
 
+  it("shows the resource a request names, and asks again for a resource the user has not approved", async () => {
+    const { app, user, clientId, challenge } = await withClient();
+    const FILES = "https://files.example/mcp";
+    const open = async (resource?: string) => {
+      const query = new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: "https://app.example/cb",
+        scope: "openid",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+        ...(resource ? { resource } : {}),
+      });
+      const started = await app.request(`/oauth/authorize?${query}`);
+      const id = new URL(started.headers.get("location") as string).searchParams.get("authorization_id");
+      const answer = await app.request(`/oauth/authorizations/${id}`, { headers: user });
+      return { id, body: (await answer.json()) as Record<string, unknown> };
+    };
+    const first = await open();
+    expect(first.body).toMatchObject({ scope: "openid", resource: null });
+    await send(app, "POST", `/oauth/authorizations/${first.id}/consent`, { action: "approve" }, user);
+    // The consent to `openid` alone is no consent to the files server: the user is asked, and shown it.
+    const files = await open(FILES);
+    expect(files.body).toMatchObject({ scope: "openid", resource: FILES });
+    expect(files.body).not.toHaveProperty("redirect_url");
+    await send(app, "POST", `/oauth/authorizations/${files.id}/consent`, { action: "approve" }, user);
+    expect((await open(FILES)).body).toHaveProperty("redirect_url");
+  });
+
   it("refuses a consent call from an origin outside the allow-list", async () => {
     const { app, user, clientId, challenge } = await withClient();
     const started = await app.request(
