@@ -48,9 +48,10 @@ export function templateSource(options: TemplateSourceOptions): TemplateSource {
   // undici is loaded by the first fetch, not at start: custom templates are rare.
   let client: Promise<{ request: typeof import("undici").request; dispatcher: Dispatcher }> | undefined;
   const undici = () =>
-    (client ??= import("undici").then(({ getGlobalDispatcher, interceptors, request }) => ({
+    (client ??= import("undici").then(({ Agent, interceptors, request }) => ({
       request,
-      dispatcher: getGlobalDispatcher().compose(interceptors.redirect({ maxRedirections: 3 })),
+      // An agent of its own: what others set as the process's global dispatcher does not apply here.
+      dispatcher: new Agent().compose(interceptors.redirect({ maxRedirections: 3 })),
     })));
   const cache = new Map<string, { expiresAt: number; template: Promise<Template | undefined> }>();
 
