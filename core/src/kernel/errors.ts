@@ -125,6 +125,8 @@ export const ErrorCodes = [
   "invalid_grant",
   "unsupported_grant_type",
   "invalid_scope",
+  // RFC 8707 §2: a resource the authorization server does not issue tokens for.
+  "invalid_target",
   "access_denied",
   "server_error",
 ] as const;

@@ -1,5 +1,5 @@
 import { failures } from "../failures.js";
-import { type AuthError, err, isUuid, ok, type Result } from "../kernel/index.js";
+import { type AuthError, err, globMatch, isUuid, ok, type Result } from "../kernel/index.js";
 import type { CodeChallengeMethod } from "../pkce/index.js";
 import { OAUTH_SCOPES, type OAuthAuthorization, scopesOf } from "./authorization.js";
 import { redirectUriProblem } from "./client.js";
@@ -58,6 +58,16 @@ function readRequest(
   return { scope: scopes.join(" "), method, challenge: q.codeChallenge };
 }
 
+/**
+ * Whether the server issues tokens for `resource`: any, unless `OAUTH_SERVER_ALLOWED_RESOURCES` names
+ * some. Anyone may register a client and name any resource, which the user then approves; the list
+ * keeps tokens to the servers the operator runs.
+ */
+function resourceAllowed(deps: Pick<Deps, "settings">, resource: string): boolean {
+  const allowed = deps.settings.oauthServer.allowedResources;
+  return allowed.length === 0 || allowed.some((pattern) => globMatch(pattern, resource));
+}
+
 /** Where the consent page is: the configured path on SITE_URL, else the built-in page, else none. */
 function consentPage(deps: Pick<Deps, "settings">): string | null {
   const { siteUrl, apiExternalUrl, oauthServer } = deps.settings;
@@ -106,6 +116,7 @@ export async function startAuthorization(
       : err(failure);
   const read = readRequest(deps, q);
   if ("problem" in read) return back(failures.authorizeRequestInvalid(read.problem));
+  if (q.resource && !resourceAllowed(deps, q.resource)) return back(failures.authorizeResourceNotAllowed());
   if (!client.grantTypes.includes("authorization_code")) return back(failures.authorizeGrantTypeMissing());
   const page = consentPage(deps);
   if (page === null) return back(failures.authorizationPathMissing());

@@ -12,6 +12,11 @@ export interface OAuthServerSettings {
   readonly defaultScope: string;
   /** `POST /oauth/clients/register` requests per 5 minutes per client address (HTTP's limiter reads it). */
   readonly dynamicRegistrationPer5Min: number;
+  /**
+   * Globs (`*` one host label or path segment, `**` anything) of the resources (RFC 8707) a request
+   * may name; empty: any absolute URI.
+   */
+  readonly allowedResources: readonly string[];
 }
 
 /** The slice's settings, as `AuthSettings` holds them. */

@@ -104,6 +104,7 @@ export function defaultAuthSettings(overrides: Partial<AuthSettings> = {}): Auth
       authorizationTtlSeconds: 600,
       defaultScope: "email",
       dynamicRegistrationPer5Min: 10,
+      allowedResources: [],
     },
     customProviders: { enabled: true, maxProviders: 0 },
     saml: {

@@ -265,6 +265,7 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   authorizeRedirectUriUnregistered: 400,
   authorizeRequestInvalid: 400,
   authorizeGrantTypeMissing: 400,
+  authorizeResourceNotAllowed: 400,
   authorizationPathMissing: 500,
   requestOriginUnauthorized: 400,
   authorizationNotFound: 404,

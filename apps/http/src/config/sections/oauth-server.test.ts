@@ -33,6 +33,15 @@ describe("OAuth server configuration", () => {
       authorizationTtlSeconds: 600,
       defaultScope: "email",
       dynamicRegistrationPer5Min: 10,
+      allowedResources: [],
     });
+  });
+
+  it("reads the allowed resources as a comma-separated list of URI patterns", () => {
+    const value = " https://files.example/mcp , https://*.tools.example/** ";
+    expect(load({ AUTHSVC_OAUTH_SERVER_ALLOWED_RESOURCES: value }).allowedResources).toEqual([
+      "https://files.example/mcp",
+      "https://*.tools.example/**",
+    ]);
   });
 });

@@ -44,6 +44,13 @@ export const variables = {
     description:
       "Scopes (space-separated, among `openid profile email phone offline_access`) of a request that names none.",
   }),
+  allowedResources: variable({
+    key: "OAUTH_SERVER_ALLOWED_RESOURCES",
+    kind: k.list,
+    default: "",
+    description:
+      "The resources (RFC 8707) an authorization request may name, as comma-separated URI globs (`*` one host label or path segment, `**` anything: `https://mcp.example.com/**`); another is refused with `invalid_target`. Empty: any absolute URI, whose server will accept the client's tokens once the user approved it. An authsvc addition.",
+  }),
   dynamicRegistrationPer5Min: variable({
     key: "RATE_LIMIT_OAUTH_DYNAMIC_CLIENT_REGISTER",
     // The name the reference's configuration loader actually derives from its field (`O_AUTH`).
@@ -63,6 +70,7 @@ export interface OAuthServerConfig {
   readonly authorizationTtlSeconds: number;
   readonly defaultScope: string;
   readonly dynamicRegistrationPer5Min: number;
+  readonly allowedResources: readonly string[];
 }
 
 export const read = (r: Reader) => r.getAll(variables);
@@ -81,6 +89,7 @@ export function settle(s: ReturnType<typeof read>, ctx: SettleContext): { oauthS
       authorizationTtlSeconds: Math.max(1, Math.round(s.authorizationTtl / 1000)),
       defaultScope: s.defaultScope.split(/\s+/).filter(Boolean).join(" ") || "email",
       dynamicRegistrationPer5Min: s.dynamicRegistrationPer5Min,
+      allowedResources: s.allowedResources,
     },
   };
 }

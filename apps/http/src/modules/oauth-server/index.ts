@@ -42,6 +42,7 @@ export const oauthServerModule: HttpModule = {
     invalid_grant: 400,
     unsupported_grant_type: 400,
     invalid_scope: 400,
+    invalid_target: 400,
     access_denied: 400,
     server_error: 500,
   },

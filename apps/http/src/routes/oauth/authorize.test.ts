@@ -55,6 +55,33 @@ describe("GET /oauth/authorize", () => {
     );
   });
 
+  it("answers invalid_target (RFC 8707 §2) for a resource outside OAUTH_SERVER_ALLOWED_RESOURCES", async () => {
+    const uri = "https://app.example/cb";
+    const base = testApp().auth.settings;
+    const allowedResources = ["https://files.example/mcp", "https://*.tools.example/**"];
+    const t = testApp({}, { oauthServer: { ...base.oauthServer, allowedResources } });
+    const admin = await bearer(t.auth, { role: "service_role" });
+    const body = { redirect_uris: [uri], token_endpoint_auth_method: "none" };
+    const registered = await send(t.app, "POST", "/oauth/clients/register", body);
+    const dynamicId = ((await registered.json()) as { client_id: string }).client_id;
+    const created = await send(t.app, "POST", "/admin/oauth/clients", body, admin);
+    const manualId = ((await created.json()) as { client_id: string }).client_id;
+    const other = await t.app.request(authorizeUrl(dynamicId, uri, { resource: "https://evil.example/mcp" }));
+    expect(other.status).toBe(400);
+    expect(await other.json()).toEqual({
+      error: "invalid_target",
+      error_description: "resource is not served by this authorization server",
+    });
+    const back = await t.app.request(
+      authorizeUrl(manualId, uri, { resource: "https://files.example/other" }),
+    );
+    expect(new URL(back.headers.get("location") as string).searchParams.get("error")).toBe("invalid_target");
+    for (const resource of ["https://files.example/mcp", "https://a.tools.example/x/mcp", undefined]) {
+      const ok = await t.app.request(authorizeUrl(dynamicId, uri, resource ? { resource } : {}));
+      expect(ok.headers.get("location"), resource).toMatch(/\/oauth\/consent\?authorization_id=/);
+    }
+  });
+
   it("refuses PKCE plain, and advertises S256 alone", async () => {
     const uri = "https://app.example/cb";
     const { app, manualId } = await withClients(uri);

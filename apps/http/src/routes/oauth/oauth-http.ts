@@ -80,6 +80,7 @@ const OAUTH_WORDS = new Set([
   "invalid_grant",
   "unsupported_grant_type",
   "invalid_scope",
+  "invalid_target",
   "access_denied",
   "server_error",
 ]);
