@@ -184,6 +184,9 @@ describe("the OAuth server's routes", () => {
     expect(files.body).not.toHaveProperty("redirect_url");
     await send(app, "POST", `/oauth/authorizations/${files.id}/consent`, { action: "approve" }, user);
     expect((await open(FILES)).body).toHaveProperty("redirect_url");
+    // The user's list of grants says what the client may reach.
+    const grants = await app.request("/user/oauth/grants", { headers: user });
+    expect(await grants.json()).toMatchObject([{ scopes: ["openid"], resources: [FILES] }]);
   });
 
   it("refuses a consent call from an origin outside the allow-list", async () => {

@@ -6,6 +6,12 @@ const GRANT = closed(
   {
     client: CLIENT_SUMMARY,
     scopes: { type: "array", items: { type: "string" } },
+    resources: {
+      type: "array",
+      items: { type: "string", format: "uri" },
+      description:
+        "An authsvc addition: the resources (RFC 8707) the user approved the client's tokens for, whose servers accept them.",
+    },
     granted_at: { type: "string", format: "date-time" },
   },
   undefined,

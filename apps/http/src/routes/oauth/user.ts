@@ -30,6 +30,8 @@ export const oauthUserRoutes = (deps: AuthDeps) => {
             logo_uri: client.logoUri ?? "",
           },
           scopes: consent.scopes.split(" ").filter(Boolean),
+          // An authsvc addition: the resources (RFC 8707) the user approved the client's tokens for.
+          resources: consent.resources,
           granted_at: consent.grantedAt.toISOString(),
         })),
       );
