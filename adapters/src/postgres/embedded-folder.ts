@@ -1,4 +1,16 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import {
+  closeSync,
+  fstatSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  type Stats,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { chmod, mkdir, readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 
@@ -90,48 +102,133 @@ function alive(pid: number): boolean {
   }
 }
 
-function readPid(path: string): number | undefined {
+/** Which file a name stands for: a file removed and made again under the same name is another one. */
+interface FileIdentity {
+  dev: number;
+  ino: number;
+  birthtimeMs: number;
+  mtimeMs: number;
+}
+
+function identity(stats: Stats): FileIdentity {
+  return { dev: stats.dev, ino: stats.ino, birthtimeMs: stats.birthtimeMs, mtimeMs: stats.mtimeMs };
+}
+
+function sameFile(a: FileIdentity | undefined, b: FileIdentity | undefined): boolean {
+  return (
+    a !== undefined &&
+    b !== undefined &&
+    a.dev === b.dev &&
+    a.ino === b.ino &&
+    a.birthtimeMs === b.birthtimeMs &&
+    a.mtimeMs === b.mtimeMs
+  );
+}
+
+function identityOf(path: string): FileIdentity | undefined {
   try {
-    const pid = Number.parseInt(readFileSync(path, "utf8").trim(), 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+    return identity(statSync(path));
   } catch {
     return undefined;
   }
 }
 
+/** The lock file's process id and which file it was read from (undefined pid: empty or unreadable). */
+function readLock(path: string): { pid: number | undefined; file: FileIdentity } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return undefined; // gone meanwhile
+  }
+  try {
+    const file = identity(fstatSync(fd));
+    const pid = Number.parseInt(readFileSync(fd, "utf8").trim(), 10);
+    return { pid: Number.isInteger(pid) && pid > 0 ? pid : undefined, file };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The lock files this process holds. A lock file names its holder by process id, and in a container
+ * the server has the same id on every run (often 1): a lock with our own id that is not in here is
+ * the one a killed earlier run left, not ours.
+ */
+const held = new Set<string>();
+
+/**
+ * Removes a stale lock, unless another start has replaced it meanwhile. Two starts that found the
+ * same dead lock both get here; removing by name could remove the fresh lock the other has just
+ * made. So the file is moved aside to a name of our own (rename is atomic: one file, one mover) and
+ * checked: if what was moved is not the stale file, it is the other start's lock and is put back
+ * (link: only if the name is still free) before anyone else can have taken the name.
+ */
+function removeStale(path: string, stale: FileIdentity): void {
+  const aside = `${path}.stale-${process.pid}-${randomUUID()}`;
+  try {
+    renameSync(path, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return; // another start moved it
+    throw error;
+  }
+  try {
+    if (!sameFile(identityOf(aside), stale)) {
+      try {
+        linkSync(aside, path);
+      } catch {
+        // EEXIST: yet another start made a lock in the instant the name was free; it holds the folder.
+      }
+    }
+  } finally {
+    unlinkSync(aside);
+  }
+}
+
 /**
  * Takes the folder's lock: creates the lock file exclusively, with this process's id. A lock whose
- * process no longer runs (killed, crashed) is stale and taken over. Returns the release, which removes
- * the file if it is still this process's; a process that exits without releasing leaves a stale lock.
+ * process no longer runs (killed, crashed), or that names this process without this process holding
+ * it (an earlier run with the same id), is stale and taken over. Returns the release, which removes
+ * the file if it is still the one this process made; a process that exits without releasing leaves a
+ * stale lock.
  */
 export function lockDataFolder(dataDir: string): () => void {
   const folder = resolve(dataDir);
   const path = join(folder, LOCK_FILE);
+  if (held.has(path)) throw new DataFolderInUseError(folder, process.pid, path);
+  let mine: FileIdentity;
   for (let tries = 0; ; tries++) {
     try {
       const fd = openSync(path, "wx", PRIVATE.file);
       try {
         writeSync(fd, `${process.pid}\n`);
+        mine = identity(fstatSync(fd));
       } finally {
         closeSync(fd);
       }
       break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || tries > 2) throw error;
-      const pid = readPid(path);
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || tries > 4) throw error;
+      const found = readLock(path);
+      if (found === undefined) continue; // removed meanwhile: create it again
+      const { pid, file } = found;
       // An unreadable or empty file: its writer died between creating and writing it, or is writing now.
-      if (pid !== undefined && alive(pid)) throw new DataFolderInUseError(folder, pid, path);
+      if (pid !== undefined && pid !== process.pid && alive(pid))
+        throw new DataFolderInUseError(folder, pid, path);
       if (pid === undefined && tries === 0) continue; // read it once more before taking it over
-      // Stale. Another start may be taking it over too: only one of us creates the new file.
-      if (readPid(path) === pid) unlinkSync(path);
+      removeStale(path, file);
     }
   }
+  held.add(path);
   let released = false;
   const release = () => {
     if (released) return;
     released = true;
+    held.delete(path);
     process.off("exit", release);
-    if (readPid(path) === process.pid) {
+    if (sameFile(identityOf(path), mine)) {
       try {
         unlinkSync(path);
       } catch {
