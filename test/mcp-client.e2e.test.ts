@@ -165,4 +165,37 @@ describe("an MCP client (the MCP SDK's auth()) with authsvc as its authorization
     expect(again.status).toBe(200);
     expect(decodeJwt(provider.saved?.access_token as string).aud).toEqual(["authenticated", serverUrl]);
   });
+
+  it("asks the user again when an approved client names another resource, and shows it", async () => {
+    const registered = await fetch(`${authsvc.issuer}/oauth/clients/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" }),
+    });
+    const { client_id: clientId } = (await registered.json()) as { client_id: string };
+    const who = await signedInUser(authsvc.url);
+    /** What the consent API answers the user for a new request of the client. */
+    const opened = async (resource?: string) => {
+      const query = new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: REDIRECT,
+        scope: "email",
+        code_challenge: "c".repeat(43),
+        code_challenge_method: "S256",
+        ...(resource ? { resource } : {}),
+      });
+      const started = await fetch(`${authsvc.issuer}/oauth/authorize?${query}`, { redirect: "manual" });
+      const id = new URL(started.headers.get("location") as string).searchParams.get("authorization_id");
+      const details = await who.client.oauth.getAuthorizationDetails(id as string);
+      return { id: id as string, data: details.data as unknown as Record<string, unknown> };
+    };
+    // The user approves the client for `email`, with no resource named.
+    const first = await opened();
+    await who.client.oauth.approveAuthorization(first.id, { skipBrowserRedirect: true });
+    expect((await opened()).data).toHaveProperty("redirect_url");
+    // The client then names another server: no code without the user, who is shown that server.
+    const files = await opened("https://files.example/mcp");
+    expect(files.data).not.toHaveProperty("redirect_url");
+    expect(files.data).toMatchObject({ scope: "email", resource: "https://files.example/mcp" });
+  });
 });
