@@ -61,4 +61,20 @@ describe("authsvc import-gotrue refusals", () => {
     expect(run.stderr).toMatch(/^authsvc import-gotrue: .*ECONNREFUSED/);
     expect(run.stderr).not.toContain("hunter2");
   });
+
+  it("names no password of a database URL it cannot connect to, however the password is spelt", async () => {
+    // Digits then `#`: read as host `someone`, port 123 and no password by the URL parser and by
+    // postgres.js alike, so the URL in the connection error is not masked by parsing it.
+    const run = await runServer(
+      {
+        ...env(),
+        DATABASE_URL: "postgres://someone:123#hunter2@127.0.0.1:1/gotrue",
+        AUTHSVC_DB_STARTUP_TIMEOUT: "0",
+      },
+      { cwd, args: ["import-gotrue", "--from", testDatabase().url] },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^authsvc import-gotrue: cannot connect to the database of DATABASE_URL/);
+    expect(run.stderr).not.toContain("hunter2");
+  });
 });

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { COMMANDS } from "./cli/commands/index.js";
 import { dispatch } from "./cli/dispatch.js";
+import { maskUrlPasswords } from "./wiring/url-password.js";
 
 async function main(argv: readonly string[]): Promise<void> {
   const chosen = dispatch(argv, COMMANDS);
@@ -17,8 +18,6 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   // Startup faults (database unreachable, migration failure) end the process; the message names the
   // cause, never the connection string's password.
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(
-    `authsvc: failed to start: ${message.replace(/(:\/\/[^:/@\s]+:)[^@\s]+@/g, "$1***@")}\n`,
-  );
+  process.stderr.write(`authsvc: failed to start: ${maskUrlPasswords(message)}\n`);
   process.exit(1);
 });

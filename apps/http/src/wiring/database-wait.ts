@@ -1,6 +1,7 @@
 import type { Sql } from "@authsvc/adapters";
 import type { Logger } from "pino";
 import { variables as dbVariables } from "../config/sections/db.js";
+import { maskUrlPasswords } from "./url-password.js";
 
 /** The first retry's delay; each next one doubles, up to {@link MAX_DELAY_MS}. */
 const FIRST_DELAY_MS = 250;
@@ -37,16 +38,9 @@ export function isTransientConnectError(error: unknown): boolean {
   return typeof code === "string" && (TRANSIENT_NETWORK.has(code) || TRANSIENT_SQLSTATE.has(code));
 }
 
-/** `url` with its password replaced by `***`: what may be printed. */
+/** `url` with its password replaced by `***`: what may be printed (see {@link maskUrlPasswords}). */
 export function maskedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password === "") return url;
-    parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return url.replace(/(:\/\/[^:/@\s]+:)[^@\s]+@/g, "$1***@");
-  }
+  return maskUrlPasswords(url);
 }
 
 const causeOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -1,5 +1,6 @@
 import { type DestinationStream, type Logger, pino } from "pino";
 import { type LogFormat, logFormat, prettyDestination } from "./log-format.js";
+import { maskUrlPasswords } from "./url-password.js";
 
 /** The reference's log levels; pino has no `panic`, which logs as `fatal`. */
 export type LogLevel = "panic" | "fatal" | "error" | "warn" | "info" | "debug";
@@ -13,13 +14,12 @@ const SECRET_KEY =
 
 export const REDACTED = "[REDACTED]";
 
-// JWTs, and URLs with user:password@, inside free text (messages, error strings).
+// JWTs inside free text (messages, error strings); URL passwords are maskUrlPasswords'.
 const JWT_IN_TEXT = /\beyJ[\w-]{5,}\.[\w-]{5,}\.[\w-]{5,}/g;
-const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/@\s]+:)[^@\s]+@/gi;
 
 /** Scrubs secret-looking substrings from free text. */
 export function scrubText(text: string): string {
-  return text.replace(JWT_IN_TEXT, REDACTED).replace(URL_PASSWORD, `$1${REDACTED}@`);
+  return maskUrlPasswords(text.replace(JWT_IN_TEXT, REDACTED), REDACTED);
 }
 
 /** Returns a copy of `value` with every secret-named key replaced by `[REDACTED]`. */

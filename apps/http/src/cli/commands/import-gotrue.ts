@@ -8,6 +8,7 @@ import {
 import { secretBoxOf, tokensOf } from "../../wiring/crypto.js";
 import { openDatabase } from "../../wiring/database.js";
 import { createLogger } from "../../wiring/logger.js";
+import { maskUrlPasswords } from "../../wiring/url-password.js";
 import type { Command } from "../command.js";
 import { configure, environment } from "../environment.js";
 import { parseImportArgs } from "./import-gotrue-args.js";
@@ -96,10 +97,13 @@ export const importGotrue: Command = {
   },
 };
 
-/** A sentence for the person running the import; a database error's text names no row values. */
+/**
+ * A sentence for the person running the import; a database error's text names no row values, and is
+ * scrubbed of passwords: a connection error can quote a database URL with its password.
+ */
 function describe(error: unknown): string {
-  if (error instanceof ImportFailure) return error.message;
+  if (error instanceof ImportFailure) return maskUrlPasswords(error.message);
   const { code, message } = error as { code?: unknown; message?: unknown };
   const text = typeof message === "string" ? message : String(error);
-  return typeof code === "string" ? `${text} (${code})` : text;
+  return maskUrlPasswords(typeof code === "string" ? `${text} (${code})` : text);
 }
