@@ -3,6 +3,7 @@ import { failures } from "../../failures.js";
 import { customizeAccessToken } from "../../hooks/index.js";
 import { AuthError, err, type KernelDeps, ok, type Result } from "../../kernel/index.js";
 import { type AccessTokenClaims, accessTokenClaims } from "../claims.js";
+import { withClientBinding } from "../client-token-binding.js";
 import type { SessionsDeps, SessionsRepositories } from "../deps.js";
 import type { Session } from "../session.js";
 
@@ -56,9 +57,11 @@ export async function signAccessToken(
     method,
   });
   if (!customized.ok) throw customized.error;
+  // An OAuth client's token keeps the audience, role, client, session and scope core computed.
+  const signed = withClientBinding(customized.value, claims);
   return {
     // The hook's claims hold every required claim (validated); the signer signs what it is given.
-    accessToken: await deps.signer.sign(customized.value as unknown as AccessTokenClaims),
+    accessToken: await deps.signer.sign(signed as unknown as AccessTokenClaims),
     expiresIn: deps.settings.jwt.exp,
     expiresAt: claims.exp,
   };
