@@ -1,11 +1,8 @@
-import { randomUUID } from "node:crypto";
 import {
   closeSync,
   fstatSync,
-  linkSync,
   openSync,
   readFileSync,
-  renameSync,
   type Stats,
   statSync,
   unlinkSync,
@@ -106,23 +103,16 @@ function alive(pid: number): boolean {
 interface FileIdentity {
   dev: number;
   ino: number;
-  birthtimeMs: number;
+  /** Also when it was written: a new file can get the inode number of a removed one. */
   mtimeMs: number;
 }
 
 function identity(stats: Stats): FileIdentity {
-  return { dev: stats.dev, ino: stats.ino, birthtimeMs: stats.birthtimeMs, mtimeMs: stats.mtimeMs };
+  return { dev: stats.dev, ino: stats.ino, mtimeMs: stats.mtimeMs };
 }
 
 function sameFile(a: FileIdentity | undefined, b: FileIdentity | undefined): boolean {
-  return (
-    a !== undefined &&
-    b !== undefined &&
-    a.dev === b.dev &&
-    a.ino === b.ino &&
-    a.birthtimeMs === b.birthtimeMs &&
-    a.mtimeMs === b.mtimeMs
-  );
+  return a !== undefined && b !== undefined && a.dev === b.dev && a.ino === b.ino && a.mtimeMs === b.mtimeMs;
 }
 
 function identityOf(path: string): FileIdentity | undefined {
@@ -160,31 +150,54 @@ function readLock(path: string): { pid: number | undefined; file: FileIdentity }
 const held = new Set<string>();
 
 /**
- * Removes a stale lock, unless another start has replaced it meanwhile. Two starts that found the
- * same dead lock both get here; removing by name could remove the fresh lock the other has just
- * made. So the file is moved aside to a name of our own (rename is atomic: one file, one mover) and
- * checked: if what was moved is not the stale file, it is the other start's lock and is put back
- * (link: only if the name is still free) before anyone else can have taken the name.
+ * How long a takeover, or the write of a just-created lock file, may take before it counts as
+ * abandoned (its process died midway). Both take microseconds.
  */
-function removeStale(path: string, stale: FileIdentity): void {
-  const aside = `${path}.stale-${process.pid}-${randomUUID()}`;
-  try {
-    renameSync(path, aside);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return; // another start moved it
-    throw error;
+const ABANDONED_MS = 5_000;
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+/** Lets another start finish what it is doing with the lock (this code is synchronous). */
+function waitBriefly(): void {
+  Atomics.wait(pause, 0, 0, 2);
+}
+
+/**
+ * Removes the stale lock `stale` unless another start removes it. Two starts that found the same dead
+ * lock both get here, and removing by name after a check could remove the fresh lock the other has
+ * made in between. So the removal is claimed first: a guard file named after the stale lock's
+ * identity, created exclusively, which one start gets; it removes the lock only if the lock is still
+ * that file (nobody else can remove it meanwhile), then drops the guard. A start that finds the guard
+ * comes back and finds the lock gone, or a fresh one. A guard older than {@link ABANDONED_MS} was left
+ * by a start that died holding it: the next one (`-2`, `-3`, …) is claimed instead. Returns false
+ * while another start is at it.
+ */
+function removeStale(path: string, stale: FileIdentity): boolean {
+  const guardOf = (generation: number) =>
+    `${path}.takeover-${stale.dev}-${stale.ino}-${Math.round(stale.mtimeMs * 1000)}-${generation}`;
+  let generation = 1;
+  for (; ; generation++) {
+    try {
+      closeSync(openSync(guardOf(generation), "wx", PRIVATE.file));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const guard = identityOf(guardOf(generation));
+      if (guard === undefined) return false; // its holder is done: the lock is another now
+      if (Date.now() - guard.mtimeMs < ABANDONED_MS) return false;
+    }
   }
   try {
-    if (!sameFile(identityOf(aside), stale)) {
+    if (sameFile(identityOf(path), stale)) unlinkSync(path);
+  } finally {
+    for (let g = generation; g >= 1; g--) {
       try {
-        linkSync(aside, path);
+        unlinkSync(guardOf(g));
       } catch {
-        // EEXIST: yet another start made a lock in the instant the name was free; it holds the folder.
+        // an abandoned one another start has dropped already
       }
     }
-  } finally {
-    unlinkSync(aside);
   }
+  return true;
 }
 
 /**
@@ -199,7 +212,10 @@ export function lockDataFolder(dataDir: string): () => void {
   const path = join(folder, LOCK_FILE);
   if (held.has(path)) throw new DataFolderInUseError(folder, process.pid, path);
   let mine: FileIdentity;
-  for (let tries = 0; ; tries++) {
+  // Past this, what holds the lock is neither alive nor abandoned: something else (a lock file that
+  // cannot be removed); the failure says so.
+  const deadline = Date.now() + 2 * ABANDONED_MS;
+  for (;;) {
     try {
       const fd = openSync(path, "wx", PRIVATE.file);
       try {
@@ -210,15 +226,15 @@ export function lockDataFolder(dataDir: string): () => void {
       }
       break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || tries > 4) throw error;
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || Date.now() > deadline) throw error;
       const found = readLock(path);
       if (found === undefined) continue; // removed meanwhile: create it again
       const { pid, file } = found;
-      // An unreadable or empty file: its writer died between creating and writing it, or is writing now.
       if (pid !== undefined && pid !== process.pid && alive(pid))
         throw new DataFolderInUseError(folder, pid, path);
-      if (pid === undefined && tries === 0) continue; // read it once more before taking it over
-      removeStale(path, file);
+      // An empty or unreadable file: its writer is writing it now, or died between creating and writing it.
+      const abandoned = pid !== undefined || Date.now() - file.mtimeMs >= ABANDONED_MS;
+      if (!abandoned || !removeStale(path, file)) waitBriefly();
     }
   }
   held.add(path);
