@@ -14,6 +14,20 @@ import {
 } from "./embedded-auth.js";
 import { lockDataFolder, ownerOnlyUmask, privateFolder, restrictModes } from "./embedded-folder.js";
 import { copyTemplate } from "./embedded-template.js";
+import {
+  ABANDON,
+  ADMIN_SHUTDOWN,
+  AUTHENTICATION_FAILED,
+  CANCEL_REQUEST,
+  CANNOT_CONNECT_NOW,
+  FLUSH,
+  GSSENC_REQUEST,
+  QUERY,
+  SSL_REQUEST,
+  STARTUP,
+  SYNC,
+  TERMINATE,
+} from "./embedded-wire.js";
 
 /**
  * PGlite (Postgres compiled to WASM) served over TCP on loopback, so the embedded mode runs the very
@@ -67,33 +81,6 @@ class ProtocolOnlyPGlite extends PGlite {
   override async _initArrayTypes(): Promise<void> {}
 }
 
-const SSL_REQUEST = 80877103;
-const GSSENC_REQUEST = 80877104;
-const CANCEL_REQUEST = 80877102;
-const SYNC = 0x53; // 'S'
-const QUERY = 0x51; // 'Q'
-const FLUSH = 0x48; // 'H'
-const TERMINATE = 0x58; // 'X'
-const STARTUP = 0; // marker for the startup packet, which has no type byte
-const ERROR_RESPONSE = 0x45; // 'E'
-
-/**
- * An ErrorResponse of severity FATAL, what PostgreSQL sends before it closes a session. A client sees
- * the error first and the close after, so it may still act on the error (roll back, retry) on a socket
- * that is about to go: a plain close never shows it that window.
- */
-function fatal(sqlstate: string, message: string): Buffer {
-  const fields = Buffer.from(`SFATAL\0VFATAL\0C${sqlstate}\0M${message}\0\0`);
-  const header = Buffer.alloc(5);
-  header[0] = ERROR_RESPONSE;
-  header.writeInt32BE(4 + fields.length, 1);
-  return Buffer.concat([header, fields]);
-}
-
-const ADMIN_SHUTDOWN = fatal("57P01", "terminating connection due to administrator command");
-const CANNOT_CONNECT_NOW = fatal("57P03", "the database system is starting up");
-const AUTHENTICATION_FAILED = fatal("28P01", "password authentication failed");
-
 interface Unit {
   bytes: Buffer;
   last: number;
@@ -112,19 +99,6 @@ interface Client {
   /** Until the password is given: disconnects a client that takes too long to give it. */
   authenticating?: ReturnType<typeof setTimeout> | undefined;
 }
-
-function query(text: string): Buffer {
-  const body = Buffer.from(`${text}\0`);
-  const header = Buffer.alloc(5);
-  header[0] = QUERY;
-  header.writeInt32BE(4 + body.length, 1);
-  return Buffer.concat([header, body]);
-}
-
-// Sent on behalf of a client that vanished while owning the backend. The first ROLLBACK aborts an
-// explicit block, or an implicit extended-protocol transaction (which a bare Sync would COMMIT); if the
-// backend is skipping messages after an error, Sync ends that and the second ROLLBACK ends the block.
-const ABANDON = Buffer.concat([query("rollback"), Buffer.from([SYNC, 0, 0, 0, 4]), query("rollback")]);
 
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
