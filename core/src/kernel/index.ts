@@ -1,6 +1,6 @@
 /** The kernel: what every slice shares (errors, results, time, randomness, pure helpers). */
 
-export { type AbsoluteUrl, parseAbsoluteUrl } from "./absolute-url.js";
+export { type AbsoluteUrl, isLoopbackHost, parseAbsoluteUrl } from "./absolute-url.js";
 export * from "./constant-time.js";
 export type * from "./deps.js";
 export * from "./errors.js";

@@ -1,4 +1,4 @@
-import { parseAbsoluteUrl } from "../kernel/index.js";
+import { isLoopbackHost, parseAbsoluteUrl } from "../kernel/index.js";
 
 /** An OAuth client of authsvc as an OAuth 2.1 server (a third-party app, a mobile app, an MCP client). */
 export type ClientType = "public" | "confidential";
@@ -68,7 +68,6 @@ const FORBIDDEN_SCHEMES = new Set([
   "moz-extension",
   "resource",
 ]);
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /**
  * Why `uri` cannot be a redirect URI, or null when it can: https; http on the loopback only (RFC 8252
@@ -89,7 +88,7 @@ export function redirectUriProblem(uri: string): string | null {
   const url = parseAbsoluteUrl(uri);
   if (url === null)
     return "redirect URI must read the same to every parser: no userinfo, control characters, encoded or numeric host";
-  if (name === "http" && !LOOPBACK_HOSTS.has(url.host))
+  if (name === "http" && !isLoopbackHost(url.host))
     return "redirect URI with scheme 'http' is only allowed for localhost";
   return null;
 }
