@@ -1,4 +1,3 @@
-import { Writable } from "node:stream";
 import {
   type FakeProvider,
   type FreshNamespace,
@@ -6,20 +5,16 @@ import {
   json,
   keycloakCase,
   startFakeProvider,
-  testDatabase,
 } from "@authsvc/adapters/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "./config.js";
-import { TEST_JWT_SECRET } from "./testing/server-env.js";
-import { type Composition, compose } from "./wiring/compose.js";
-import { createLogger } from "./wiring/logger.js";
+import { COMPOSED_BASE as BASE, composedApp } from "./testing/composed-app.js";
+import type { Composition } from "./wiring/compose.js";
 
 /**
  * A verified address that several accounts hold, through the composed app (real Postgres adapters)
  * and a loopback fake Keycloak whose user info says what the test sets: the case `npm run fuzz`
  * found answering 500.
  */
-const BASE = "http://localhost:9999";
 const WELCOME = "http://localhost:3000/welcome";
 let ns: FreshNamespace;
 let composition: Composition;
@@ -36,27 +31,13 @@ beforeAll(async () => {
         json(200, { ...person, email_verified: true, name: person.sub }),
     },
   });
-  const result = loadConfig(
-    {
-      AUTHSVC_DB_DATABASE_URL: ns.url,
-      AUTHSVC_DB_NAMESPACE: ns.namespace,
-      AUTHSVC_DB_PREPARED_STATEMENTS: testDatabase().embedded ? "false" : "true",
-      AUTHSVC_DB_MAX_POOL_SIZE: "4",
-      AUTHSVC_SITE_URL: "http://localhost:3000",
-      AUTHSVC_URI_ALLOW_LIST: `${WELCOME}`,
-      AUTHSVC_API_EXTERNAL_URL: BASE,
-      AUTHSVC_JWT_SECRET: TEST_JWT_SECRET,
-      AUTHSVC_MAILER_AUTOCONFIRM: "true",
-      AUTHSVC_EXTERNAL_KEYCLOAK_ENABLED: "true",
-      AUTHSVC_EXTERNAL_KEYCLOAK_CLIENT_ID: keycloak.clientId,
-      AUTHSVC_EXTERNAL_KEYCLOAK_SECRET: keycloak.secret,
-      AUTHSVC_EXTERNAL_KEYCLOAK_URL: keycloak.url,
-    },
-    { devJwtSecret: () => TEST_JWT_SECRET },
-  );
-  if (!result.ok) throw new Error(result.problems.join("\n"));
-  const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
-  composition = await compose(result.config, createLogger({ level: "fatal", destination: discard }));
+  composition = await composedApp(ns, {
+    AUTHSVC_URI_ALLOW_LIST: WELCOME,
+    AUTHSVC_EXTERNAL_KEYCLOAK_ENABLED: "true",
+    AUTHSVC_EXTERNAL_KEYCLOAK_CLIENT_ID: keycloak.clientId,
+    AUTHSVC_EXTERNAL_KEYCLOAK_SECRET: keycloak.secret,
+    AUTHSVC_EXTERNAL_KEYCLOAK_URL: keycloak.url,
+  });
 });
 
 afterAll(async () => {

@@ -1,8 +1,7 @@
-import { Writable } from "node:stream";
-import { type FreshNamespace, freshNamespace, startSmtpSink, testDatabase } from "@authsvc/adapters/testing";
+import { type FreshNamespace, freshNamespace, startSmtpSink } from "@authsvc/adapters/testing";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "./config.js";
+import { COMPOSED_BASE as BASE, composedApp } from "./testing/composed-app.js";
 import { ENDPOINTS as SERVER_ENDPOINTS } from "./testing/fuzz/endpoints.js";
 import { type FieldCase, fieldCaseArbitrary } from "./testing/fuzz/fields.js";
 import {
@@ -21,9 +20,8 @@ import {
   type TargetedContext,
   targetedRequestArbitrary,
 } from "./testing/fuzz/targeted.js";
-import { roleKey, TEST_JWT_SECRET } from "./testing/server-env.js";
-import { type Composition, compose } from "./wiring/compose.js";
-import { createLogger } from "./wiring/logger.js";
+import { roleKey } from "./testing/server-env.js";
+import type { Composition } from "./wiring/compose.js";
 
 /**
  * Every endpoint of the composed app (real Postgres adapters, so database-level faults show) under
@@ -40,36 +38,22 @@ beforeAll(async () => {
   ns = await freshNamespace();
   // A working mail server: a server without one answers 500 email_send_failed, as the reference does.
   sink = await startSmtpSink();
-  const result = loadConfig(
-    {
-      AUTHSVC_DB_DATABASE_URL: ns.url,
-      AUTHSVC_DB_NAMESPACE: ns.namespace,
-      AUTHSVC_DB_PREPARED_STATEMENTS: testDatabase().embedded ? "false" : "true",
-      AUTHSVC_DB_MAX_POOL_SIZE: "4",
-      AUTHSVC_SITE_URL: "http://localhost:3000",
-      AUTHSVC_API_EXTERNAL_URL: "http://localhost:9999",
-      AUTHSVC_JWT_SECRET: TEST_JWT_SECRET,
-      AUTHSVC_MAILER_AUTOCONFIRM: "true",
-      AUTHSVC_SMTP_HOST: sink.host,
-      AUTHSVC_SMTP_PORT: String(sink.port),
-      AUTHSVC_SMTP_ADMIN_EMAIL: "auth@example.com",
-      AUTHSVC_OAUTH_SERVER_ENABLED: "true",
-      AUTHSVC_OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION: "true",
-      // With a consent page, an authorization request is stored rather than refused first.
-      AUTHSVC_OAUTH_SERVER_AUTHORIZATION_PATH: "/consent",
-      ...samlFuzzEnv(),
-    },
-    { devJwtSecret: () => TEST_JWT_SECRET },
-  );
-  if (!result.ok) throw new Error(result.problems.join("\n"));
-  const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
-  composition = await compose(result.config, createLogger({ level: "fatal", destination: discard }));
+  composition = await composedApp(ns, {
+    AUTHSVC_SMTP_HOST: sink.host,
+    AUTHSVC_SMTP_PORT: String(sink.port),
+    AUTHSVC_SMTP_ADMIN_EMAIL: "auth@example.com",
+    AUTHSVC_OAUTH_SERVER_ENABLED: "true",
+    AUTHSVC_OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION: "true",
+    // With a consent page, an authorization request is stored rather than refused first.
+    AUTHSVC_OAUTH_SERVER_AUTHORIZATION_PATH: "/consent",
+    ...samlFuzzEnv(),
+  });
   keys = {
     anon: await roleKey("anon"),
     serviceRole: await roleKey("service_role"),
     user: USER_TOKEN_PLACEHOLDER,
   };
-  targets = await registerFuzzTargets((r) => composition.app.fetch(r), "http://localhost:9999", keys);
+  targets = await registerFuzzTargets((r) => composition.app.fetch(r), BASE, keys);
 });
 
 let users = 0;
@@ -79,11 +63,11 @@ let userToken = "";
  * endpoints: the last one while it still works, else a new user's (a request may have signed it out).
  */
 async function newUserToken(): Promise<string> {
-  const me = await composition.app.request("http://localhost:9999/user", {
+  const me = await composition.app.request(`${BASE}/user`, {
     headers: { apikey: keys.anon, authorization: `Bearer ${userToken}` },
   });
   if (userToken !== "" && me.status === 200) return userToken;
-  const signup = await composition.app.request("http://localhost:9999/signup", {
+  const signup = await composition.app.request(`${BASE}/signup`, {
     method: "POST",
     headers: { "content-type": "application/json", apikey: keys.anon },
     body: JSON.stringify({ email: `fuzz-user-${++users}@example.com`, password: "fuzz-password-1" }),
@@ -111,7 +95,7 @@ describe("every endpoint under malformed requests", () => {
     await fc.assert(
       fc.asyncProperty(requestArbitrary(endpoints, keys), async (generated: RequestSpec) => {
         const spec = await withUserToken(generated, newUserToken);
-        const res = await composition.app.fetch(toRequest("http://localhost:9999", spec));
+        const res = await composition.app.fetch(toRequest(BASE, spec));
         const body = await res.text();
         seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
         expect(res.status, body).toBeLessThan(500);
@@ -129,7 +113,7 @@ describe("every endpoint under malformed requests", () => {
     await fc.assert(
       fc.asyncProperty(targetedRequestArbitrary(targets), async (generated: RequestSpec) => {
         const spec = await withUserToken(generated, newUserToken);
-        const res = await composition.app.fetch(toRequest("http://localhost:9999", spec));
+        const res = await composition.app.fetch(toRequest(BASE, spec));
         const body = await res.text();
         const refused = new URLSearchParams(res.headers.get("location")?.split("?")[1] ?? "").get(
           "error_code",
@@ -153,7 +137,7 @@ describe("every endpoint under malformed requests", () => {
       fc.asyncProperty(fieldCaseArbitrary, async (c: FieldCase) => {
         const token =
           c.as === "user" ? await newUserToken() : c.as === "service_role" ? keys.serviceRole : keys.anon;
-        const url = `http://localhost:9999${c.path}${c.query ? `?${c.query}` : ""}`;
+        const url = `${BASE}${c.path}${c.query ? `?${c.query}` : ""}`;
         const res = await composition.app.fetch(
           new Request(url, {
             method: c.method,

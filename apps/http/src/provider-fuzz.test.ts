@@ -1,4 +1,3 @@
-import { Writable } from "node:stream";
 import {
   type FakeProvider,
   type FreshNamespace,
@@ -7,17 +6,14 @@ import {
   json,
   keycloakCase,
   startFakeProvider,
-  testDatabase,
 } from "@authsvc/adapters/testing";
 import fc from "fast-check";
 import type { JWTPayload } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "./config.js";
+import { COMPOSED_BASE as BASE, composedApp } from "./testing/composed-app.js";
 import { idTokenClaims, personClaims, tokenAnswer } from "./testing/fuzz/provider-answers.js";
 import { fuzzRuns } from "./testing/fuzz/requests.js";
-import { TEST_JWT_SECRET } from "./testing/server-env.js";
-import { type Composition, compose } from "./wiring/compose.js";
-import { createLogger } from "./wiring/logger.js";
+import type { Composition } from "./wiring/compose.js";
 
 /**
  * External sign-in with hostile provider answers: the composed app (real Postgres adapters) signs in
@@ -25,7 +21,6 @@ import { createLogger } from "./wiring/logger.js";
  * token answer), and takes Google ID tokens at the id_token grant, while fast-check makes up what the
  * providers answer. No answer may make it respond 5xx. `npm run fuzz` runs more (FUZZ_RUNS).
  */
-const BASE = "http://localhost:9999";
 let ns: FreshNamespace;
 let composition: Composition;
 let keycloak: FakeProvider;
@@ -55,30 +50,16 @@ beforeAll(async () => {
       id_token: await fake.signIdToken(next.claims),
     }),
   });
-  const result = loadConfig(
-    {
-      AUTHSVC_DB_DATABASE_URL: ns.url,
-      AUTHSVC_DB_NAMESPACE: ns.namespace,
-      AUTHSVC_DB_PREPARED_STATEMENTS: testDatabase().embedded ? "false" : "true",
-      AUTHSVC_DB_MAX_POOL_SIZE: "4",
-      AUTHSVC_SITE_URL: "http://localhost:3000",
-      AUTHSVC_API_EXTERNAL_URL: BASE,
-      AUTHSVC_JWT_SECRET: TEST_JWT_SECRET,
-      AUTHSVC_MAILER_AUTOCONFIRM: "true",
-      AUTHSVC_EXTERNAL_KEYCLOAK_ENABLED: "true",
-      AUTHSVC_EXTERNAL_KEYCLOAK_CLIENT_ID: keycloak.clientId,
-      AUTHSVC_EXTERNAL_KEYCLOAK_SECRET: keycloak.secret,
-      AUTHSVC_EXTERNAL_KEYCLOAK_URL: keycloak.url,
-      AUTHSVC_EXTERNAL_GOOGLE_ENABLED: "true",
-      AUTHSVC_EXTERNAL_GOOGLE_CLIENT_ID: google.clientId,
-      AUTHSVC_EXTERNAL_GOOGLE_SECRET: google.secret,
-      AUTHSVC_EXTERNAL_GOOGLE_URL: google.url,
-    },
-    { devJwtSecret: () => TEST_JWT_SECRET },
-  );
-  if (!result.ok) throw new Error(result.problems.join("\n"));
-  const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
-  composition = await compose(result.config, createLogger({ level: "fatal", destination: discard }));
+  composition = await composedApp(ns, {
+    AUTHSVC_EXTERNAL_KEYCLOAK_ENABLED: "true",
+    AUTHSVC_EXTERNAL_KEYCLOAK_CLIENT_ID: keycloak.clientId,
+    AUTHSVC_EXTERNAL_KEYCLOAK_SECRET: keycloak.secret,
+    AUTHSVC_EXTERNAL_KEYCLOAK_URL: keycloak.url,
+    AUTHSVC_EXTERNAL_GOOGLE_ENABLED: "true",
+    AUTHSVC_EXTERNAL_GOOGLE_CLIENT_ID: google.clientId,
+    AUTHSVC_EXTERNAL_GOOGLE_SECRET: google.secret,
+    AUTHSVC_EXTERNAL_GOOGLE_URL: google.url,
+  });
 });
 
 afterAll(async () => {
