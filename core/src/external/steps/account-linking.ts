@@ -14,10 +14,9 @@ export type LinkingDecision =
  * account never confirmed at all is taken over and reset by the verified person (pre-account
  * takeover, `keepOnly`). An account confirmed otherwise (by phone, or an anonymous one) whose address
  * is not confirmed may hold an address it took from an identity the provider did not vouch for: that
- * address finds nobody.
+ * address finds nobody. (An SSO user is never found by address: `findByEmail` answers none.)
  */
 function foundByAddress(user: User): boolean {
-  if (user.isSsoUser === true) return false;
   return user.emailConfirmedAt !== null || (confirmedAt(user) === null && !user.isAnonymous);
 }
 
