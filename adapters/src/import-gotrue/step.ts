@@ -1,5 +1,6 @@
 import type { PendingQuery, Row, TransactionSql } from "postgres";
 import type { Sql } from "../postgres/connect.js";
+import { EARLIEST_TIME, LATEST_TIME } from "../postgres/timestamps.js";
 
 /** What one run of the import is given: both databases and the rules authsvc stores secrets by. */
 export interface ImportContext {
@@ -118,14 +119,17 @@ export function countWrites(rows: readonly { inserted: boolean }[]): WriteCounts
 
 /**
  * A timestamp of the reference (a fragment) within 0001-01-01 … 9999-12-31, the range a JavaScript
- * Date and RFC 3339 hold: PostgreSQL's `infinity`, `-infinity`, year 294276 or a date BC become the
- * nearest end (a ban until `infinity` stays a ban until the last representable moment); null stays null.
+ * Date and RFC 3339 hold, as the readers clamp it (postgres/timestamps.ts): PostgreSQL's `infinity`,
+ * `-infinity`, year 294276 or a date BC become the nearest end (a ban until `infinity` stays a ban
+ * until the last representable moment); null stays null.
  */
 export const clampedTime = (ctx: ImportContext, time: PendingQuery<Row[]>) => {
   const s = ctx.source;
+  const latest = s`${LATEST_TIME}::timestamptz`;
+  const earliest = s`${EARLIEST_TIME}::timestamptz`;
   return s`case
-    when ${time} > '9999-12-31 23:59:59.999+00'::timestamptz then '9999-12-31 23:59:59.999+00'::timestamptz
-    when ${time} < '0001-01-01 00:00:00+00'::timestamptz then '0001-01-01 00:00:00+00'::timestamptz
+    when ${time} > ${latest} then ${latest}
+    when ${time} < ${earliest} then ${earliest}
     else ${time}
   end`;
 };
