@@ -48,8 +48,9 @@ const COLUMNS = [
  * Users, with their password hashes as they are (bcrypt: verified at the next sign-in, which stores
  * argon2id instead), except that a user whose bcrypt or argon2 hash costs more than authsvc computes
  * is refused (crypto/password-hash-format.ts); timestamps are clamped into 0001 … 9999 (`clampedTime`).
- * The one-time token hashes of links and codes the reference sent are not copied: authsvc keeps its pending tokens in `one_time_tokens` with attempt counts, so those links end and a
- * person asks for a new one; the pending email or phone change they would confirm goes with them.
+ * The one-time token hashes of links and codes the reference sent are not copied: authsvc keeps its
+ * pending tokens in `one_time_tokens` with attempt counts, so those links end and a person asks for a
+ * new one; the pending email or phone change they would confirm goes with them.
  * The reference writes '' for "none" where authsvc writes null; live emails are lowercased, which the
  * reference also did on every write (its unique key on email relies on it as authsvc's does).
  */

@@ -63,7 +63,8 @@ export async function listSsoProviders(
 ): Promise<Result<SsoProvider[]>> {
   const on = enabled(deps);
   if (!on.ok) return on;
-  if (!Object.values(filter).every(isStorableText)) return err(failures.unstorableValue());
+  const given = [filter.resourceId, filter.resourceIdPrefix].filter((v) => v !== undefined);
+  if (!given.every(isStorableText)) return err(failures.unstorableValue());
   return ok(await deps.ssoProviders.list(filter));
 }
 

@@ -4,7 +4,7 @@ import { err, ok } from "../kernel/index.js";
 import { fakeDeps } from "../testing/fake-deps.js";
 import { fakeHooks } from "../testing/hooks/fake-hooks.js";
 import { acceptSamlResponse } from "./accept-saml-response.js";
-import { createSsoProvider, updateSsoProvider } from "./admin-providers.js";
+import { createSsoProvider, listSsoProviders, updateSsoProvider } from "./admin-providers.js";
 import { startSso } from "./start-sso.js";
 
 const ENTITY = "https://idp.example/metadata";
@@ -192,5 +192,13 @@ describe("the admin's providers", () => {
     if (!made.ok) throw made.error;
     const updated = await updateSsoProvider(deps, made.value.id, { disabled: false });
     expect(updated.ok && updated.value.nameIdFormat).toBe(format);
+  });
+
+  it("list every provider for a filter left unset, and refuse one Postgres cannot store", async () => {
+    const { deps, provider } = await setup();
+    const all = await listSsoProviders(deps, { resourceId: undefined, resourceIdPrefix: undefined });
+    expect(all.ok && all.value.map((p) => p.id)).toEqual([provider?.id]);
+    const nul = await listSsoProviders(deps, { resourceIdPrefix: "a\u0000" });
+    expect(!nul.ok && nul.error.code).toBe(failures.unstorableValue().code);
   });
 });
