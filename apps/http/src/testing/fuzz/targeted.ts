@@ -1,210 +1,24 @@
-import { generateKeyPairSync, randomUUID } from "node:crypto";
-import { type IdpKey, idpMetadataXml, newIdpKey, signedResponse } from "@authsvc/adapters/testing";
+import { randomUUID } from "node:crypto";
+import { idpMetadataXml, newIdpKey } from "@authsvc/adapters/testing";
 import fc from "fast-check";
-import { type FuzzKeys, fuzzText, type RequestSpec } from "./requests.js";
+import type { FuzzKeys, RequestSpec } from "./requests.js";
+import { acsRequest } from "./targeted-saml.js";
+import {
+  encoded,
+  FORM,
+  formFields,
+  formOf,
+  hostile,
+  queryOf,
+  rawFragment,
+  spec,
+  type TargetedContext,
+} from "./targeted-values.js";
 
-/**
- * Requests shaped as the SAML assertion consumer and the OAuth server's endpoints expect them — forms,
- * query strings, a registered identity provider's signed responses, a registered client's
- * credentials — with hostile values in every field, so that the fuzz gets past their first checks
- * (a random JSON body never reaches the ACS's XML or the token endpoint's grants).
- */
-export interface TargetedContext {
-  readonly keys: FuzzKeys;
-  /** A registered SAML identity provider: responses it signs reach the verification and the account. */
-  readonly saml: {
-    readonly entityId: string;
-    readonly key: IdpKey;
-    readonly spEntityId: string;
-    readonly acsUrl: string;
-  };
-  /** A registered confidential OAuth client. */
-  readonly oauthClient: { readonly id: string; readonly secret: string; readonly redirectUri: string };
-}
+export { samlFuzzEnv } from "./targeted-saml.js";
+export type { TargetedContext } from "./targeted-values.js";
 
-const FORM = "application/x-www-form-urlencoded";
-const hostile = fc.oneof(
-  { weight: 3, arbitrary: fuzzText },
-  fc.constantFrom("\u0000", "a\u0000b", "&#0;", "&#x0;", "]]>", "<x/>", "%00", "\ud800", "\udc00x"),
-);
-const rawFragment = fc.constantFrom("%00", "%ED%A0%80", "%", "%zz", "%C0%80", "+", "&", "=");
-
-/** One form field: mostly percent-encoded text, sometimes raw bytes a browser would never send. */
-function encoded(value: string): string {
-  try {
-    return encodeURIComponent(value);
-  } catch {
-    return "%ED%A0%80";
-  }
-}
-const formValue = fc.oneof({ weight: 5, arbitrary: hostile.map(encoded) }, rawFragment);
-
-/** One time in eight a value, else undefined. */
-const rarely = <T>(value: fc.Arbitrary<T>) =>
-  fc.oneof({ weight: 7, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: value });
-
-/** A form body from pairs whose values are already encoded (repeated keys kept). */
-const formOf = (pairs: readonly (readonly [string, string])[]) =>
-  pairs.map(([key, value]) => `${encoded(key)}=${value}`).join("&");
-
-/** Fields of a form: the named ones (each present or not, good or hostile), plus stray ones. */
-function formFields(fields: Record<string, fc.Arbitrary<string>>): fc.Arbitrary<string> {
-  const named = Object.entries(fields).map(([key, good]) =>
-    fc.option(
-      fc.oneof({ weight: 2, arbitrary: good.map(encoded) }, formValue).map((v) => [key, v] as const),
-      { freq: 4 },
-    ),
-  );
-  const stray = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...Object.keys(fields)), fuzzText), formValue), {
-    maxLength: 2,
-  });
-  return fc
-    .tuple(fc.tuple(...named), stray)
-    .map(([present, more]) => formOf([...present.filter((p) => p !== null), ...more]));
-}
-
-/** A query string the same way. */
-const queryOf = formFields;
-
-const spec = (
-  method: string,
-  path: string,
-  parts: { query?: string; headers?: Record<string, string>; body?: string },
-): RequestSpec => ({
-  method,
-  path,
-  query: parts.query ?? "",
-  headers: parts.headers ?? {},
-  body: method === "GET" ? undefined : parts.body,
-});
-
-// ----- SAML: POST /sso/saml/acs
-
-const base64Of = (xml: string) => Buffer.from(xml, "utf8").toString("base64");
-const elementSoup = fc
-  .array(fc.oneof(hostile, fc.constantFrom("<a>", "</a>", "<saml:Assertion>", "<!--", "-->", "<![CDATA[")), {
-    maxLength: 6,
-  })
-  .map((parts) => parts.join(""));
-
-/** An unsigned Response document with a hostile Issuer and body. */
-function unsignedResponse(entityId: string): fc.Arbitrary<string> {
-  return fc
-    .record({
-      issuer: fc.oneof(
-        fc.constant(entityId),
-        hostile,
-        hostile.map((h) => `${entityId}${h}`),
-      ),
-      inner: elementSoup,
-      doctype: fc.constantFrom("", '<!DOCTYPE r [<!ENTITY e "x">]>', '<?xml version="1.0"?>'),
-    })
-    .map(
-      ({ issuer, inner, doctype }) =>
-        `${doctype}<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r" Version="2.0"><saml:Issuer>${issuer}</saml:Issuer>${inner}</samlp:Response>`,
-    );
-}
-
-/** A response the registered identity provider signed, about a hostile person. */
-function signedHostile(saml: TargetedContext["saml"]): fc.Arbitrary<string> {
-  const good = fc.uuid().map((u) => `${u}@example.com`);
-  return fc
-    .record({
-      nameId: fc.oneof({ weight: 3, arbitrary: good }, hostile),
-      nameIdFormat: rarely(
-        fc.oneof(
-          fc.constantFrom(
-            "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent",
-            "urn:oasis:names:tc:SAML:2.0:nameid-format:transient",
-          ),
-          hostile,
-        ),
-      ),
-      attributes: fc.dictionary(
-        fc.oneof(
-          fc.constantFrom("email", "mail", "name", "urn:oasis:names:tc:SAML:attribute:subject-id"),
-          hostile,
-        ),
-        fc.array(fc.oneof(good, hostile), { maxLength: 2 }),
-        { maxKeys: 3 },
-      ),
-      assertionId: rarely(
-        fc.oneof(
-          fc.uuid().map((u) => `_${u}`),
-          hostile,
-        ),
-      ),
-      validForMs: rarely(fc.integer({ min: -600_000, max: 3 * 86_400_000 })),
-      sessionEnd: rarely(fc.integer({ min: -3_600_000, max: 3_600_000 })),
-      sign: fc.constantFrom(
-        "assertion",
-        "assertion",
-        "assertion",
-        "response",
-        "both",
-        "none",
-      ) as fc.Arbitrary<"assertion" | "response" | "both" | "none">,
-      destination: rarely(hostile),
-    })
-    .map((r) => {
-      const responseSpec = {
-        issuer: saml.entityId,
-        audience: saml.spEntityId,
-        acsUrl: saml.acsUrl,
-        nameId: r.nameId,
-        attributes: r.attributes,
-        sign: r.sign,
-        ...(r.nameIdFormat !== undefined ? { nameIdFormat: r.nameIdFormat } : {}),
-        ...(r.assertionId !== undefined ? { assertionId: r.assertionId } : {}),
-        ...(r.validForMs !== undefined ? { validForMs: r.validForMs } : {}),
-        ...(r.sessionEnd !== undefined ? { sessionNotOnOrAfter: new Date(Date.now() + r.sessionEnd) } : {}),
-        ...(r.destination !== undefined ? { destination: r.destination } : {}),
-      };
-      try {
-        return signedResponse(responseSpec, saml.key);
-      } catch {
-        // Text the signer cannot canonicalize: sent unsigned instead.
-        return signedResponse({ ...responseSpec, sign: "none" }, saml.key);
-      }
-    });
-}
-
-const samlResponse = (saml: TargetedContext["saml"]): fc.Arbitrary<string> =>
-  fc.oneof(
-    { weight: 3, arbitrary: signedHostile(saml) },
-    { weight: 3, arbitrary: unsignedResponse(saml.entityId).map(base64Of) },
-    { weight: 1, arbitrary: elementSoup.map(base64Of) },
-    // Base64 that is not: other alphabets, bad padding, whitespace, nothing at all.
-    { weight: 1, arbitrary: fc.constantFrom("", "====", "a", "bm90IHhtbA", "-_-_", " \n\t", "PHg+AA==") },
-    { weight: 1, arbitrary: hostile },
-  );
-
-function acsRequest(ctx: TargetedContext): fc.Arbitrary<RequestSpec> {
-  return fc
-    .record({
-      response: samlResponse(ctx.saml),
-      relay: fc.oneof(
-        { weight: 4, arbitrary: fc.constant("") },
-        fc.uuid(),
-        fc.constantFrom("http://localhost:3000/after", "https://evil.example/", "/path"),
-        hostile,
-      ),
-      artifact: rarely(hostile),
-      contentType: fc.constantFrom(FORM, FORM, FORM, "multipart/form-data", "text/plain", "application/json"),
-    })
-    .map(({ response, relay, artifact, contentType }) =>
-      spec("POST", "/sso/saml/acs", {
-        headers: { "content-type": contentType },
-        body: formOf([
-          ["SAMLResponse", encoded(response)],
-          ["RelayState", encoded(relay)],
-          ...(artifact !== undefined ? [["SAMLart", encoded(artifact)] as const] : []),
-        ]),
-      }),
-    );
-}
-
-// ----- OAuth server
+// The OAuth server's endpoints: authorize, token, revoke, introspect, register, userinfo and consent.
 
 const clientIdOf = (ctx: TargetedContext) => fc.oneof(fc.constant(ctx.oauthClient.id), fc.uuid(), hostile);
 const verifier = fc.constantFrom("v".repeat(43), "x".repeat(128), "short");
@@ -388,15 +202,6 @@ export function targetedRequestArbitrary(ctx: TargetedContext): fc.Arbitrary<Req
     { weight: 1, arbitrary: userinfoRequest(ctx) },
     { weight: 2, arbitrary: consentRequest(ctx) },
   );
-}
-
-/** What a fuzzed server needs for the ACS to be reached: SAML on, with a key of its own. */
-export function samlFuzzEnv(): Record<string, string> {
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, publicExponent: 65537 });
-  return {
-    AUTHSVC_SAML_ENABLED: "true",
-    AUTHSVC_SAML_PRIVATE_KEY: privateKey.export({ format: "der", type: "pkcs1" }).toString("base64"),
-  };
 }
 
 /**
