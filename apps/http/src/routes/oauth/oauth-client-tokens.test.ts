@@ -1,50 +1,18 @@
-import { createHash } from "node:crypto";
-import { secretTokens } from "@authsvc/adapters";
 import { describe, expect, it } from "vitest";
+import { VERIFIER, withPublicClient } from "../../testing/oauth-client.js";
 import { send } from "../../testing/requests.js";
-import { testApp } from "../../testing/test-app.js";
 
-const VERIFIER = "v".repeat(64);
-const REDIRECT = "https://app.example/cb";
-
-/** An app with the OAuth server on (fakes, but a real SHA-256 for S256), a signed-in user and a public client. */
+/** Ann and a public client; `open(scope)` starts a request and opens it as Ann, `approvedCode` approves it. */
 async function withClient() {
-  const base = testApp().auth.settings;
-  const t = testApp({}, { signup: { ...base.signup, mailerAutoconfirm: true } });
-  Object.assign(t.auth, { tokens: secretTokens("test-key") });
-  const signup = await send(t.app, "POST", "/signup", { email: "ann@example.com", password: "secret-pw" });
-  const { access_token: token } = (await signup.json()) as { access_token: string };
-  const registered = await send(t.app, "POST", "/oauth/clients/register", {
-    redirect_uris: [REDIRECT],
-    token_endpoint_auth_method: "none",
-    client_name: "App",
-  });
-  const { client_id: clientId } = (await registered.json()) as { client_id: string };
-  const user = { authorization: `Bearer ${token}` };
-  const challenge = createHash("sha256").update(VERIFIER).digest("base64url");
-  /** Starts a request for `scope` and opens it as the user: the consent page's details, or the redirect. */
-  const open = async (scope: string) => {
-    const started = await t.app.request(
-      `/oauth/authorize?client_id=${clientId}&redirect_uri=${encodeURIComponent(REDIRECT)}&scope=${encodeURIComponent(scope)}&code_challenge=${challenge}&code_challenge_method=S256`,
-    );
-    const id = new URL(started.headers.get("location") as string).searchParams.get("authorization_id");
-    const details = await t.app.request(`/oauth/authorizations/${id}`, { headers: user });
-    return { id, body: (await details.json()) as { redirect_url?: string; scope?: string } };
-  };
-  /** A code approved by the user for `scope`. */
+  const t = await withPublicClient();
+  const open = async (scope: string) => ({ body: await t.open(await t.start(scope)) });
+  /** A code approved by the user for `scope`: the request is opened first, as the consent page does. */
   const approvedCode = async (scope: string) => {
-    const { id } = await open(scope);
-    const approved = await send(
-      t.app,
-      "POST",
-      `/oauth/authorizations/${id}/consent`,
-      { action: "approve" },
-      user,
-    );
-    const { redirect_url: landing } = (await approved.json()) as { redirect_url: string };
-    return new URL(landing).searchParams.get("code") as string;
+    const id = await t.start(scope);
+    await t.open(id);
+    return new URL(await t.approve(id)).searchParams.get("code") as string;
   };
-  return { ...t, user, clientId, open, approvedCode };
+  return { ...t, open, approvedCode };
 }
 
 describe("the OAuth server's codes and consents", () => {

@@ -1,84 +1,40 @@
-import { createHash } from "node:crypto";
-import { secretTokens } from "@authsvc/adapters";
 import { fakeProviders } from "@authsvc/core/testing";
 import { describe, expect, it } from "vitest";
 import type { AuthMiddleware } from "../../http/middleware/auth.js";
 import { MODULES } from "../../modules/index.js";
+import { VERIFIER, withPublicClient } from "../../testing/oauth-client.js";
 import { send } from "../../testing/requests.js";
 import { testApp } from "../../testing/test-app.js";
 
-const VERIFIER = "v".repeat(64);
-const REDIRECT = "https://app.example/cb";
 const RESOURCE = "https://mcp.example/mcp";
 
 /** The claims of a token of the fake signers (`jwt.<json>`: the ID token signer signs with the same key). */
 const claimsOf = (token: string) => JSON.parse(token.slice(4)) as Record<string, unknown>;
 
 /**
- * An app with the OAuth server on, a signed-in user (Ann, whose role is `role`), a public client and
- * a keycloak provider (for `grant_type=id_token`); `tokensFor` runs the code flow for `scope`.
+ * Ann (whose role is `role`), a public client and a keycloak provider (for `grant_type=id_token`);
+ * `tokensFor` runs the code flow for `scope`.
  */
 async function withClient(role = "authenticated") {
-  const base = testApp().auth.settings;
-  const t = testApp({}, { signup: { ...base.signup, mailerAutoconfirm: true }, manualLinkingEnabled: true });
-  Object.assign(t.auth, { tokens: secretTokens("test-key") });
+  const t = await withPublicClient(role, { manualLinkingEnabled: true });
   const idp = fakeProviders("keycloak");
   t.auth.providers = idp.providers;
-  const signup = await send(t.app, "POST", "/signup", { email: "ann@example.com", password: "secret-pw" });
-  const { user: ann } = (await signup.json()) as { user: { id: string } };
-  const stored = t.auth.store.tables.users.get(ann.id);
-  if (!stored) throw new Error("no user");
-  t.auth.store.tables.users.set(ann.id, { ...stored, role });
-  const signin = await send(t.app, "POST", "/token?grant_type=password", {
-    email: "ann@example.com",
-    password: "secret-pw",
-  });
-  const { access_token: token } = (await signin.json()) as { access_token: string };
-  const registered = await send(t.app, "POST", "/oauth/clients/register", {
-    redirect_uris: [REDIRECT],
-    token_endpoint_auth_method: "none",
-    client_name: "App",
-  });
-  const { client_id: clientId } = (await registered.json()) as { client_id: string };
-  const user = { authorization: `Bearer ${token}` };
-  const challenge = createHash("sha256").update(VERIFIER).digest("base64url");
   const tokensFor = async (scope: string, resource?: string) => {
-    const query = new URLSearchParams({
-      client_id: clientId,
-      redirect_uri: REDIRECT,
-      scope,
-      code_challenge: challenge,
-      code_challenge_method: "S256",
-      ...(resource ? { resource } : {}),
-    });
-    const started = await t.app.request(`/oauth/authorize?${query}`);
-    const id = new URL(started.headers.get("location") as string).searchParams.get("authorization_id");
+    const id = await t.start(scope, resource);
     // Opened by the user: approved at once when the user already consented to the scopes.
-    const opened = await t.app.request(`/oauth/authorizations/${id}`, { headers: user });
-    const details = (await opened.json()) as { redirect_url?: string };
-    const approved = async () => {
-      const answer = await send(
-        t.app,
-        "POST",
-        `/oauth/authorizations/${id}/consent`,
-        { action: "approve" },
-        user,
-      );
-      return ((await answer.json()) as { redirect_url: string }).redirect_url;
-    };
-    const landing = details.redirect_url ?? (await approved());
+    const landing = (await t.open(id)).redirect_url ?? (await t.approve(id));
     const code = new URL(landing).searchParams.get("code") as string;
     const exchanged = await send(t.app, "POST", "/oauth/token", {
       grant_type: "authorization_code",
       code,
       code_verifier: VERIFIER,
-      client_id: clientId,
+      client_id: t.clientId,
       ...(resource ? { resource } : {}),
     });
     expect(exchanged.status).toBe(200);
     return (await exchanged.json()) as { access_token: string; refresh_token: string; id_token?: string };
   };
-  return { ...t, idp, ann, user, clientId, tokensFor };
+  return { ...t, idp, tokensFor };
 }
 
 describe("an ID token is never a bearer token", () => {
