@@ -5,13 +5,13 @@ import { UndiciInstrumentation } from "@opentelemetry/instrumentation-undici";
 import { NodeSDK, resources } from "@opentelemetry/sdk-node";
 import { routeDiagnostics } from "./diagnostics.js";
 import { httpTelemetry } from "./http-middleware.js";
-import type { Telemetry, TelemetryOptions } from "./index.js";
 import { createInstruments } from "./instruments.js";
 import { metricReader } from "./metric-reader.js";
 import { observeHasher, observeMailer, observeSms } from "./observe-ports.js";
 import { InFlight, observeStore } from "./observe-store.js";
 import { withoutQuery } from "./outbound.js";
 import { parseResourceAttributes } from "./resource.js";
+import type { Telemetry, TelemetryOptions } from "./types.js";
 
 const SCOPE = "authsvc";
 
