@@ -5,6 +5,7 @@ import { type FreshNamespace, migratedNamespace } from "@authsvc/adapters/testin
 import { productionServerEnv, roleKey } from "@authsvc/http/testing";
 import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jsonCaller } from "./support/json-call.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
 
 /** Raw-HTTP checks of the accounts endpoints that the official client does not expose directly. */
@@ -31,19 +32,7 @@ afterAll(async () => {
   rmSync(cwd, { recursive: true, force: true });
 });
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { "content-type": "application/json", ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return {
-    status: res.status,
-    headers: res.headers,
-    body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-  };
-}
+const call = jsonCaller(() => server.url);
 
 /** The session id an answer's access token names. */
 const sessionOf = (body: Record<string, unknown>): string =>

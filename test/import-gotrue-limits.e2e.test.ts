@@ -7,6 +7,7 @@ import { productionServerEnv, roleKey } from "@authsvc/http/testing";
 import { hashSync } from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGotrueSchema } from "./support/gotrue-source.js";
+import { jsonCaller } from "./support/json-call.js";
 import { runServer, type ServerProcess, startServer } from "./support/server-process.js";
 
 /**
@@ -82,15 +83,7 @@ const importOnce = () =>
 
 const t = (name: string) => target.sql(`${target.namespace}.${name}`);
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${server?.url}${path}`, {
-    method,
-    headers: { "content-type": "application/json", ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
+const call = jsonCaller(() => server?.url ?? "");
 
 describe("authsvc import-gotrue: what authsvc could not afford later", () => {
   it("refuses users whose password hash costs more than authsvc computes, naming the limit, not the hash", async () => {

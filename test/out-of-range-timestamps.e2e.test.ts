@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { type FreshNamespace, migratedNamespace } from "@authsvc/adapters/testing";
 import { productionServerEnv, roleKey } from "@authsvc/http/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jsonCaller } from "./support/json-call.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
 
 /**
@@ -30,15 +31,7 @@ afterAll(async () => {
   rmSync(cwd, { recursive: true, force: true });
 });
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { "content-type": "application/json", ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
+const call = jsonCaller(() => server.url);
 
 async function createUser(email: string): Promise<string> {
   const created = await call(
