@@ -50,10 +50,4 @@ export {
   type TracingConfig,
 } from "./sections/telemetry.js";
 
-/**
- * The parsed configuration. Each section's file adds its part (`declare module "../types.js" {
- * interface Config { readonly mfa: MfaConfig } }`) beside the `settle` that builds it, so a new section
- * changes no file but its own; the loader (load.ts) merges what every module's section settles into.
- */
-// biome-ignore lint/suspicious/noEmptyInterface: the sections fill it in by declaration merging.
-export interface Config {}
+export type { Config } from "./shape.js";

@@ -181,7 +181,7 @@ export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { a
   };
 }
 
-declare module "../types.js" {
+declare module "../shape.js" {
   interface Config {
     readonly api: ApiConfig;
   }

@@ -2,7 +2,7 @@
 import type { CleanupSettings } from "@authsvc/adapters";
 import * as k from "../kinds.js";
 import type { Reader } from "../reader.js";
-import type { Config } from "../types.js";
+import type { Config } from "../shape.js";
 import { defineVariables } from "../variable.js";
 
 const variable = defineVariables("Cleanup");
@@ -92,7 +92,7 @@ export function cleanupSettings(config: Config): CleanupSettings {
   };
 }
 
-declare module "../types.js" {
+declare module "../shape.js" {
   interface Config {
     readonly cleanup: CleanupConfig;
   }

@@ -2,7 +2,7 @@
 import type { AuthSettings } from "@authsvc/core";
 import * as k from "../kinds.js";
 import type { Reader } from "../reader.js";
-import type { Config } from "../types.js";
+import type { Config } from "../shape.js";
 import { defineVariables } from "../variable.js";
 import type { SettleContext } from "./context.js";
 
@@ -89,7 +89,7 @@ export function customProvidersSettings(config: Config): Pick<AuthSettings, "cus
   return { customProviders: { enabled, maxProviders } };
 }
 
-declare module "../types.js" {
+declare module "../shape.js" {
   interface Config {
     readonly customProviders: CustomProvidersConfig;
   }

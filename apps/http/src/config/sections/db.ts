@@ -108,7 +108,7 @@ export function settle(values: ReturnType<typeof read>): { db: DbConfig } {
   };
 }
 
-declare module "../types.js" {
+declare module "../shape.js" {
   interface Config {
     readonly db: DbConfig;
   }

@@ -7,7 +7,7 @@ import { PROVIDER_NAMES, type ProviderName } from "@authsvc/adapters";
 import type { AuthSettings } from "@authsvc/core";
 import * as k from "../kinds.js";
 import type { Reader } from "../reader.js";
-import type { Config } from "../types.js";
+import type { Config } from "../shape.js";
 import { defineVariables, PREFIX } from "../variable.js";
 import { byKey, envSuffix, must, type SettleContext } from "./context.js";
 
@@ -168,7 +168,7 @@ export function signupSettings(config: Config): AuthSettings["signup"] {
   };
 }
 
-declare module "../types.js" {
+declare module "../shape.js" {
   interface Config {
     readonly external: ExternalConfig;
   }

@@ -2,7 +2,7 @@
 import type { AuthSettings } from "@authsvc/core";
 import * as k from "../kinds.js";
 import type { Reader } from "../reader.js";
-import type { Config } from "../types.js";
+import type { Config } from "../shape.js";
 import { defineVariables } from "../variable.js";
 import { must, orEmbedded, type SettleContext } from "./context.js";
 
@@ -84,6 +84,6 @@ export function redirectSettings(
   };
 }
 
-declare module "../types.js" {
+declare module "../shape.js" {
   interface Config extends GeneralConfig {}
 }

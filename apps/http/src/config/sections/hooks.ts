@@ -96,7 +96,7 @@ export function settle(s: ReturnType<typeof read>, ctx: SettleContext): { hooks:
   return { hooks };
 }
 
-declare module "../types.js" {
+declare module "../shape.js" {
   interface Config {
     readonly hooks: HooksConfig;
   }

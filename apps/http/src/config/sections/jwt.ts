@@ -5,7 +5,7 @@ import * as v from "valibot";
 import * as k from "../kinds.js";
 import { isPublishedJwtSecret } from "../published-secrets.js";
 import type { Reader } from "../reader.js";
-import type { Config } from "../types.js";
+import type { Config } from "../shape.js";
 import { defineVariables } from "../variable.js";
 import { must, orEmbedded, type SettleContext } from "./context.js";
 
@@ -154,7 +154,7 @@ export function jwtSettings(config: Config): AuthSettings["jwt"] {
   return { exp, aud, issuer, defaultRole: defaultGroupName, adminRoles };
 }
 
-declare module "../types.js" {
+declare module "../shape.js" {
   interface Config {
     readonly jwt: JwtConfig;
   }

@@ -6,7 +6,7 @@
 import type { AuthSettings, MailKind } from "@authsvc/core";
 import * as k from "../kinds.js";
 import type { Reader } from "../reader.js";
-import type { Config } from "../types.js";
+import type { Config } from "../shape.js";
 import { defineVariables } from "../variable.js";
 import { byKey, envSuffix, must, type SettleContext } from "./context.js";
 
@@ -217,7 +217,7 @@ export function mailSettings(config: Config): AuthSettings["mailer"] {
   };
 }
 
-declare module "../types.js" {
+declare module "../shape.js" {
   interface Config {
     readonly smtp: SmtpConfig;
     readonly mailer: MailerConfig;

@@ -3,7 +3,7 @@ import type { AuthSettings } from "@authsvc/core";
 import * as v from "valibot";
 import * as k from "../kinds.js";
 import type { Reader } from "../reader.js";
-import type { Config } from "../types.js";
+import type { Config } from "../shape.js";
 import { defineVariables, PREFIX } from "../variable.js";
 import type { SettleContext } from "./context.js";
 
@@ -183,7 +183,7 @@ export function settle(m: ReturnType<typeof read>, ctx: SettleContext): { mfa: M
 /** The use cases' MFA settings. */
 export const mfaSettings = (config: Config): AuthSettings["mfa"] => config.mfa.settings;
 
-declare module "../types.js" {
+declare module "../shape.js" {
   interface Config {
     readonly mfa: MfaConfig;
   }

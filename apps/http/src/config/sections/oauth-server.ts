@@ -2,7 +2,7 @@
 import type { AuthSettings } from "@authsvc/core";
 import * as k from "../kinds.js";
 import type { Reader } from "../reader.js";
-import type { Config } from "../types.js";
+import type { Config } from "../shape.js";
 import { defineVariables } from "../variable.js";
 import type { SettleContext } from "./context.js";
 import { variables as jwtVariables } from "./jwt.js";
@@ -99,7 +99,7 @@ export function oauthServerSettings(config: Config): AuthSettings["oauthServer"]
   return { ...config.oauthServer };
 }
 
-declare module "../types.js" {
+declare module "../shape.js" {
   interface Config {
     readonly oauthServer: OAuthServerConfig;
   }

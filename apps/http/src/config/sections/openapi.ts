@@ -1,7 +1,7 @@
 /** The OpenAPI description of the interface, served at `GET /openapi.json`. */
 import * as k from "../kinds.js";
 import type { Reader } from "../reader.js";
-import type { Config } from "../types.js";
+import type { Config } from "../shape.js";
 import { defineVariables } from "../variable.js";
 
 const variable = defineVariables("OpenAPI description");
@@ -29,7 +29,7 @@ export const settle = (values: ReturnType<typeof read>): { openapi: OpenApiConfi
 /** What the app takes of it (http/app-deps.ts). */
 export const openapiSettings = (config: Config) => ({ openapiEnabled: config.openapi.enabled });
 
-declare module "../types.js" {
+declare module "../shape.js" {
   interface Config {
     readonly openapi: OpenApiConfig;
   }

@@ -2,7 +2,7 @@
 import type { AuthSettings } from "@authsvc/core";
 import * as k from "../kinds.js";
 import type { Reader } from "../reader.js";
-import type { Config } from "../types.js";
+import type { Config } from "../shape.js";
 import { defineVariables, PREFIX } from "../variable.js";
 import type { SettleContext } from "./context.js";
 
@@ -142,7 +142,7 @@ export function passkeysSettings(config: Config): Pick<AuthSettings, "passkeys" 
   };
 }
 
-declare module "../types.js" {
+declare module "../shape.js" {
   interface Config {
     readonly passkeys: PasskeysConfig;
   }

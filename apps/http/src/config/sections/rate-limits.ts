@@ -105,7 +105,7 @@ export function settle(values: ReturnType<typeof read>): { rateLimit: RateLimitC
   return { rateLimit: { ...values } };
 }
 
-declare module "../types.js" {
+declare module "../shape.js" {
   interface Config {
     readonly rateLimit: RateLimitConfig;
   }

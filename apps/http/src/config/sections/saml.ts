@@ -4,7 +4,7 @@ import type { AuthSettings } from "@authsvc/core";
 import * as v from "valibot";
 import * as k from "../kinds.js";
 import type { Reader } from "../reader.js";
-import type { Config } from "../types.js";
+import type { Config } from "../shape.js";
 import { defineVariables } from "../variable.js";
 import type { SettleContext } from "./context.js";
 
@@ -145,7 +145,7 @@ export function samlSettings(config: Config): Pick<AuthSettings, "saml"> {
   return { saml: { enabled, relayStateValidityMs, rateLimitAssertionPer5Min, rateLimitSsoPer5Min } };
 }
 
-declare module "../types.js" {
+declare module "../shape.js" {
   interface Config {
     readonly saml: SamlConfig;
   }

@@ -2,7 +2,7 @@
 import type { AuthSettings } from "@authsvc/core";
 import * as k from "../kinds.js";
 import type { Reader } from "../reader.js";
-import type { Config } from "../types.js";
+import type { Config } from "../shape.js";
 import { defineVariables } from "../variable.js";
 
 const variable = defineVariables("Sessions");
@@ -55,7 +55,7 @@ export function sessionsSettings(config: Config): AuthSettings["sessions"] {
   return { ...config.sessions };
 }
 
-declare module "../types.js" {
+declare module "../shape.js" {
   interface Config {
     readonly sessions: SessionsConfig;
   }

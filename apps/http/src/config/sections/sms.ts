@@ -3,7 +3,7 @@ import type { AuthSettings } from "@authsvc/core";
 import { SMS_GATEWAYS } from "../../modules/sms/gateways/index.js";
 import * as k from "../kinds.js";
 import type { Reader } from "../reader.js";
-import type { Config } from "../types.js";
+import type { Config } from "../shape.js";
 import { defineVariables } from "../variable.js";
 import { must, type SettleContext } from "./context.js";
 import { testOtpMap, timestamp } from "./sms-test-otp.js";
@@ -126,7 +126,7 @@ export function smsSettings(config: Config): AuthSettings["sms"] {
   };
 }
 
-declare module "../types.js" {
+declare module "../shape.js" {
   interface Config {
     readonly sms: SmsConfig;
   }

@@ -130,6 +130,6 @@ export function settle(t: ReturnType<typeof read>): TelemetryConfig {
   };
 }
 
-declare module "../types.js" {
+declare module "../shape.js" {
   interface Config extends TelemetryConfig {}
 }

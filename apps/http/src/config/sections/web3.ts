@@ -2,7 +2,7 @@
 import type { AuthSettings } from "@authsvc/core";
 import * as k from "../kinds.js";
 import type { Reader } from "../reader.js";
-import type { Config } from "../types.js";
+import type { Config } from "../shape.js";
 import { defineVariables } from "../variable.js";
 import type { SettleContext } from "./context.js";
 
@@ -64,7 +64,7 @@ export function web3Settings(config: Config): Pick<AuthSettings, "web3"> {
   return { web3: { ethereum: { ...config.web3.ethereum }, solana: { ...config.web3.solana } } };
 }
 
-declare module "../types.js" {
+declare module "../shape.js" {
   interface Config {
     readonly web3: Web3Config;
   }
