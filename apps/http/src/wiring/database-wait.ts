@@ -38,11 +38,6 @@ export function isTransientConnectError(error: unknown): boolean {
   return typeof code === "string" && (TRANSIENT_NETWORK.has(code) || TRANSIENT_SQLSTATE.has(code));
 }
 
-/** `url` with its password replaced by `***`: what may be printed (see {@link maskUrlPasswords}). */
-export function maskedUrl(url: string): string {
-  return maskUrlPasswords(url);
-}
-
 const causeOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** Where the database is, as messages name it: the variable and the URL without its password. */
@@ -64,7 +59,7 @@ export async function waitForDatabase(
   logger: Logger,
 ): Promise<void> {
   const started = performance.now();
-  const database = maskedUrl(target.url);
+  const database = maskUrlPasswords(target.url);
   for (let attempt = 1; ; attempt++) {
     try {
       await sql`select 1`;

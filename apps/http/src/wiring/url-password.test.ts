@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { maskedUrl } from "./database-wait.js";
 import { scrubText } from "./logger.js";
 import { maskUrlPasswords } from "./url-password.js";
 
@@ -26,9 +25,9 @@ const SPELLINGS: { url: string; password: string; masked: string }[] = [
 ];
 
 describe("database URL masking", () => {
-  it.each(SPELLINGS)("maskedUrl($url) names no password", ({ url, password, masked }) => {
-    expect(maskedUrl(url)).toBe(masked);
-    expect(maskedUrl(url)).not.toContain(password);
+  it.each(SPELLINGS)("maskUrlPasswords($url) names no password", ({ url, password, masked }) => {
+    expect(maskUrlPasswords(url)).toBe(masked);
+    expect(maskUrlPasswords(url)).not.toContain(password);
   });
 
   it.each(SPELLINGS)("an error text with $url names no password", ({ url, password }) => {
@@ -40,7 +39,7 @@ describe("database URL masking", () => {
   });
 
   it("leaves a URL without a password as it is", () => {
-    expect(maskedUrl("postgres://app@db:5432/app")).toBe("postgres://app@db:5432/app");
-    expect(maskedUrl("postgres://db/app")).toBe("postgres://db/app");
+    expect(maskUrlPasswords("postgres://app@db:5432/app")).toBe("postgres://app@db:5432/app");
+    expect(maskUrlPasswords("postgres://db/app")).toBe("postgres://db/app");
   });
 });
