@@ -183,10 +183,6 @@ export function postgresOAuthAuthorizations(
         update ${table} set session_id = ${sessionId} where id = ${id} and session_id is null`;
       return result.count > 0;
     },
-    async deleteExpired(before) {
-      const result = await sql`delete from ${table} where expires_at < ${before}`;
-      return result.count;
-    },
   };
 }
 

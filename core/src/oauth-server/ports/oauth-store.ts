@@ -33,8 +33,6 @@ export interface OAuthAuthorizationStore {
    * the cleanup removes it; false when the code was already spent.
    */
   spend(id: string, sessionId: string): Promise<boolean>;
-  /** Deletes the requests whose expiry is before `before` and answers how many (the cleanup). */
-  deleteExpired(before: Date): Promise<number>;
 }
 
 /** A consent with its client, as the user's list of grants shows it. */

@@ -76,11 +76,6 @@ export function fakeOAuthAuthorizations(o: FakeOAuthTables): OAuthAuthorizationS
       o.authorizations.set(id, { ...found, sessionId });
       return true;
     },
-    deleteExpired: async (before) => {
-      const expired = all().filter((a) => a.expiresAt.getTime() < before.getTime());
-      for (const a of expired) o.authorizations.delete(a.id);
-      return expired.length;
-    },
   };
 }
 

@@ -168,19 +168,6 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
       expect((await Promise.all(attempts)).sort()).toEqual(["spent", "spent", "spent", "won"]);
     });
 
-    it("removes the requests that expired before an instant, and only those", async () => {
-      const { store } = harness();
-      const client = anOAuthClient();
-      await store.oauthClients.insert(client);
-      const old = anAuthorization(client.id, { expiresAt: at(10) });
-      const fresh = anAuthorization(client.id, { expiresAt: at(1000) });
-      await store.oauthAuthorizations.insert(old);
-      await store.oauthAuthorizations.insert(fresh);
-      expect(await store.oauthAuthorizations.deleteExpired(at(500))).toBeGreaterThanOrEqual(1);
-      expect(await store.oauthAuthorizations.lockByAuthorizationId(old.authorizationId)).toBeNull();
-      expect(await store.oauthAuthorizations.lockByAuthorizationId(fresh.authorizationId)).not.toBeNull();
-    });
-
     it("keeps one consent per user and client, widened by a new grant, revoked with the client's sessions", async () => {
       const { store } = harness();
       const client = anOAuthClient();
