@@ -7,7 +7,7 @@ import { productionServerEnv, roleKey } from "@authsvc/http/testing";
 import { GoTrueAdminApi } from "@supabase/auth-js";
 import { createClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "./support/otlp-receiver.js";
+import { freePort } from "./support/free-port.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
 
 /**

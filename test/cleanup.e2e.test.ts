@@ -13,7 +13,7 @@ import {
 import { productionServerEnv } from "@authsvc/http/testing";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { embeddedDatabaseUrl } from "./support/embedded-database.js";
-import { freePort } from "./support/otlp-receiver.js";
+import { freePort } from "./support/free-port.js";
 import { sample, scrape } from "./support/prometheus.js";
 import { parseLines, runServer, type ServerProcess, startServer } from "./support/server-process.js";
 

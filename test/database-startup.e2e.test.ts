@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { type FreshNamespace, migratedNamespace, testDatabase } from "@authsvc/adapters/testing";
 import { productionServerEnv } from "@authsvc/http/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "./support/free-port.js";
 import { parseLines, runServer, startServer } from "./support/server-process.js";
 
 /**
@@ -25,15 +26,6 @@ afterAll(async () => {
   await ns?.drop();
   rmSync(cwd, { recursive: true, force: true });
 });
-
-/** A loopback port nothing listens on (taken and given back). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Forwards `port` on loopback to the test database: the database "coming up" there. */
 async function forward(port: number, target: URL): Promise<Server> {

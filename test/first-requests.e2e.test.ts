@@ -1,6 +1,5 @@
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -18,6 +17,7 @@ import { TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./support/cli.js";
 import { parseSteps, pick, type Step, shapeDifferences } from "./support/doc-requests.js";
+import { freePort } from "./support/free-port.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
 
 /**
@@ -35,15 +35,6 @@ let ns: FreshNamespace;
 let server: ServerProcess;
 let sink: Awaited<ReturnType<typeof startSmtpSink>>;
 let twilio: SmsGatewayFake;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 beforeAll(async () => {
   ns = await migratedNamespace();

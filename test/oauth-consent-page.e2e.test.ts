@@ -7,7 +7,7 @@ import { GoTrueClient } from "@supabase/auth-js";
 import * as oauth from "oauth4webapi";
 import { type BrowserContext, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "./support/oauth-server.js";
+import { freePort } from "./support/free-port.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
 
 /**

@@ -6,7 +6,8 @@ import { fileURLToPath } from "node:url";
 import { type FreshNamespace, migratedNamespace } from "@authsvc/adapters/testing";
 import { productionServerEnv } from "@authsvc/http/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, type OtlpReceiver, startOtlpReceiver } from "./support/otlp-receiver.js";
+import { freePort } from "./support/free-port.js";
+import { type OtlpReceiver, startOtlpReceiver } from "./support/otlp-receiver.js";
 import { runServer, type ServerProcess, startServer } from "./support/server-process.js";
 
 /**

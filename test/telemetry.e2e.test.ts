@@ -6,12 +6,8 @@ import { type FreshNamespace, migratedNamespace } from "@authsvc/adapters/testin
 import { productionServerEnv, roleKey } from "@authsvc/http/testing";
 import { GoTrueAdminApi, GoTrueClient } from "@supabase/auth-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  freePort,
-  type OtlpReceiver,
-  type ReceivedSpan,
-  startOtlpReceiver,
-} from "./support/otlp-receiver.js";
+import { freePort } from "./support/free-port.js";
+import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "./support/otlp-receiver.js";
 import { sample, scrape } from "./support/prometheus.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
 

@@ -1,22 +1,9 @@
-import { createServer } from "node:net";
 import { generateJwtKey } from "@authsvc/adapters";
 import type { FreshNamespace } from "@authsvc/adapters/testing";
 import { productionServerEnv, TEST_JWT_SECRET } from "@authsvc/http/testing";
 import { GoTrueClient } from "@supabase/auth-js";
+import { freePort } from "./free-port.js";
 import { type ServerProcess, startServer } from "./server-process.js";
-
-/** A free loopback port: the issuer must be known before the server starts (discovery checks it). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * The OAuth server on `ns`: an RS256 signing key (ID tokens need one) beside the e2e secret as a
@@ -29,6 +16,7 @@ export async function startOAuthServer(
   /** Where clients reach the API, e.g. `/auth/v1`: the issuer and every advertised endpoint are under it. */
   basePath = "",
 ): Promise<ServerProcess & { issuer: string }> {
+  // The issuer must be known before the server starts (discovery checks it): a port chosen beforehand.
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}${basePath}`;
   const keys = [

@@ -166,12 +166,3 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
-
-/** A port nothing listens on right now (for servers that cannot be given port 0). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
