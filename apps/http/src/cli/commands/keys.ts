@@ -1,8 +1,8 @@
 import { configuredJwtSecret } from "../../config/partial-load.js";
-import { KEYS_USAGE, keysCommand } from "../../keys-command.js";
 import type { Command } from "../command.js";
 import { environment } from "../environment.js";
 import { refuse } from "../refuse.js";
+import { KEYS_USAGE, keysCommand } from "./key-sets.js";
 
 /**
  * `authsvc keys …`: needs no database; prints a value for AUTHSVC_JWT_KEYS on stdout, and on stderr

@@ -1,6 +1,6 @@
 import { parseJwtKeys } from "@authsvc/adapters";
 import { describe, expect, it } from "vitest";
-import { keysCommand, LEGACY_SECRET_KID } from "./keys-command.js";
+import { keysCommand, LEGACY_SECRET_KID } from "./key-sets.js";
 
 type Jwk = Record<string, unknown>;
 
