@@ -13,6 +13,7 @@ import {
   type Intersection,
   kernelFailures,
 } from "./kernel/index.js";
+import { messagingFailures } from "./messaging/failures.js";
 import { mfaFailures } from "./mfa/failures.js";
 import { oauthServerFailures } from "./oauth-server/failures.js";
 import { passkeysFailures } from "./passkeys/failures.js";
@@ -35,6 +36,7 @@ const parts = [
   signupFailures,
   sessionsFailures,
   guardsFailures,
+  messagingFailures,
   verificationFailures,
   adminFailures,
   pkceFailures,

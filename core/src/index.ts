@@ -97,6 +97,15 @@ export type { Result } from "./kernel/result.js";
 export type { KernelSettings } from "./kernel/settings.js";
 export { hasLoneSurrogate, isStorableText, storableText } from "./kernel/storable-text.js";
 export { isUuid } from "./kernel/uuid.js";
+// Verification
+export type { Mail, Mailer, MailKind } from "./messaging/ports/mailer.js";
+export type {
+  OneTimeToken,
+  OneTimeTokenStore,
+  OneTimeTokenType,
+} from "./messaging/ports/one-time-tokens.js";
+export type { SendQuota } from "./messaging/ports/send-quota.js";
+export type { SmsContext, SmsSender } from "./messaging/ports/sms-sender.js";
 // MFA
 export {
   adminDeleteFactor,
@@ -168,15 +177,6 @@ export { signUp } from "./signup/sign-up.js";
 export * from "./sso/index.js";
 export type { Repositories, Store } from "./store.js";
 export type { VerificationRepositories } from "./verification/deps.js";
-// Verification
-export type { Mail, Mailer, MailKind } from "./verification/ports/mailer.js";
-export type {
-  OneTimeToken,
-  OneTimeTokenStore,
-  OneTimeTokenType,
-} from "./verification/ports/one-time-tokens.js";
-export type { SendQuota } from "./verification/ports/send-quota.js";
-export type { SmsContext, SmsSender } from "./verification/ports/sms-sender.js";
 export { resend } from "./verification/resend.js";
 export { verifyOtp } from "./verification/verify.js";
 export { WEB3_INVALID_GRANT } from "./web3/failures.js";

@@ -11,6 +11,8 @@ import type { ExternalSettings } from "./external/settings.js";
 import type { HooksDeps } from "./hooks/deps.js";
 import { type HooksRepositories, hookDispatcherTraits } from "./hooks/index.js";
 import { defineSlice } from "./kernel/index.js";
+import type { MessagingDeps, MessagingRepositories } from "./messaging/deps.js";
+import { sendQuotaTraits } from "./messaging/index.js";
 import type { MfaDeps, MfaRepositories } from "./mfa/deps.js";
 import type { MfaSliceSettings } from "./mfa/settings.js";
 import type { OAuthServerDeps, OAuthServerRepositories } from "./oauth-server/deps.js";
@@ -27,7 +29,6 @@ import type { SignupDeps, SignupRepositories } from "./signup/deps.js";
 import type { SsoDeps, SsoRepositories } from "./sso/deps.js";
 import type { SsoSettings } from "./sso/settings.js";
 import type { VerificationDeps, VerificationRepositories } from "./verification/deps.js";
-import { sendQuotaTraits } from "./verification/index.js";
 import type { Web3Deps, Web3Repositories } from "./web3/deps.js";
 import type { Web3Settings } from "./web3/settings.js";
 
@@ -50,9 +51,10 @@ export const SLICES = {
     settings: SessionsSettings;
   }>({ storeTraits: { sessions: sessionStoreTraits } }),
   pkce: defineSlice<{ deps: PkceDeps; repositories: PkceRepositories }>(),
-  verification: defineSlice<{ deps: VerificationDeps; repositories: VerificationRepositories }>({
+  messaging: defineSlice<{ deps: MessagingDeps; repositories: MessagingRepositories }>({
     storeTraits: { quota: sendQuotaTraits },
   }),
+  verification: defineSlice<{ deps: VerificationDeps; repositories: VerificationRepositories }>(),
   signup: defineSlice<{ deps: SignupDeps; repositories: SignupRepositories }>(),
   recovery: defineSlice<{ deps: RecoveryDeps; repositories: RecoveryRepositories }>(),
   passwordless: defineSlice<{ deps: PasswordlessDeps; repositories: PasswordlessRepositories }>(),

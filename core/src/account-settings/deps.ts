@@ -7,9 +7,9 @@ import type {
   UserRepository,
 } from "../accounts/index.js";
 import type { KernelDeps, KernelSettings, Transactor } from "../kernel/index.js";
+import type { Mailer, OneTimeTokenStore, SendQuota, SmsSender } from "../messaging/index.js";
 import type { FlowStateStore } from "../pkce/index.js";
 import type { SessionStore } from "../sessions/index.js";
-import type { Mailer, OneTimeTokenStore, SendQuota, SmsSender } from "../verification/index.js";
 import type { AccountSettingsSettings } from "./settings.js";
 
 /** The repositories of the changes a signed-in user makes: their user row, the confirmations of a new address, the nonce of reauthentication. */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { blankUser, type Identity, type User } from "../accounts/index.js";
 import { failures } from "../failures.js";
+import type { Mail, OneTimeTokenType } from "../messaging/index.js";
 import type { AuthSettings } from "../settings.js";
 import { defaultAuthSettings, fakeDeps } from "../testing/index.js";
 import { rollingBack } from "../testing/rolling-back-store.js";
 import { sending } from "../testing/verification/sending.js";
-import type { Mail, OneTimeTokenType } from "../verification/index.js";
 import { confirmEmailChange, resendEmailChange } from "../verification/index.js";
 import { requestEmailChange } from "./request-email-change.js";
 

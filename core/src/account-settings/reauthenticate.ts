@@ -2,7 +2,7 @@ import type { User } from "../accounts/index.js";
 import { actorUsername } from "../accounts/index.js";
 import { failures } from "../failures.js";
 import { err, Outbox, ok, type Result, transactionThenSend } from "../kernel/index.js";
-import { tooSoon, undoMessage } from "../verification/index.js";
+import { tooSoon, undoMessage } from "../messaging/index.js";
 import type { AccountSettingsDeps, AccountSettingsRepositories } from "./deps.js";
 
 type Deps = Pick<

@@ -7,10 +7,10 @@ import type {
 } from "../accounts/index.js";
 import type { HookDispatcher } from "../hooks/index.js";
 import type { DeliveryQueue, KernelDeps, Transactor } from "../kernel/index.js";
+import type { Mailer, OneTimeTokenStore, SendQuota, SmsSender } from "../messaging/index.js";
 import type { ChallengeStore, FactorStore, SessionAssurance } from "../mfa/index.js";
 import type { FlowStateStore } from "../pkce/index.js";
 import type { SessionStore, TokenSigner } from "../sessions/index.js";
-import type { Mailer, OneTimeTokenStore, SendQuota, SmsSender } from "../verification/index.js";
 
 /** Admin use cases touch every table (a ban revokes sessions, an invite sends a mail, a soft delete drops factors). */
 export interface AdminRepositories {

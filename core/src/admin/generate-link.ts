@@ -20,8 +20,8 @@ import {
   resolveRedirect,
   transactionRollingBackOn,
 } from "../kernel/index.js";
-import type { MailKind, OneTimeTokenType } from "../verification/index.js";
-import { type EmailVerifyType, sendEmailToken } from "../verification/index.js";
+import type { MailKind, OneTimeTokenType } from "../messaging/index.js";
+import { type EmailVerifyType, sendEmailToken } from "../messaging/index.js";
 import type { AdminDeps, AdminRepositories } from "./deps.js";
 
 const TYPES = [

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { blankUser } from "../accounts/index.js";
 import { fakeDeps } from "../testing/index.js";
+import { breakMailer } from "../testing/messaging/message-helpers.js";
 import { rollingBack } from "../testing/rolling-back-store.js";
-import { breakMailer } from "../testing/verification/message-helpers.js";
 import { inviteUser } from "./invite-user.js";
 
 const actor = { role: "service_role" };

@@ -17,7 +17,7 @@ import {
   resolveRedirect,
   transactionThenSend,
 } from "../kernel/index.js";
-import { sendEmailToken } from "../verification/index.js";
+import { sendEmailToken } from "../messaging/index.js";
 import type { AdminDeps, AdminRepositories } from "./deps.js";
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { blankUser, type User } from "../accounts/index.js";
 import { fakeDeps } from "../testing/index.js";
+import { linkTokenOf } from "../testing/messaging/message-helpers.js";
 import { rollingBack } from "../testing/rolling-back-store.js";
-import { linkTokenOf } from "../testing/verification/message-helpers.js";
 import { verifyOtp } from "../verification/index.js";
 import { inviteUser } from "./invite-user.js";
 

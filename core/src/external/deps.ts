@@ -7,9 +7,9 @@ import type {
 } from "../accounts/index.js";
 import type { HookDispatcher } from "../hooks/index.js";
 import type { DeliveryQueue, KernelDeps, KernelSettings, Transactor } from "../kernel/index.js";
+import type { Mailer, OneTimeTokenStore, SendQuota, SmsSender } from "../messaging/index.js";
 import type { FlowStateStore } from "../pkce/index.js";
 import type { SessionStore, TokenSigner } from "../sessions/index.js";
-import type { Mailer, OneTimeTokenStore, SendQuota, SmsSender } from "../verification/index.js";
 import type { ExternalIdentityStore } from "./ports/external-identities.js";
 import type { ExternalProviders } from "./ports/external-provider.js";
 import type { ExternalSettings } from "./settings.js";

@@ -6,7 +6,7 @@ import { exchangeAuthCode } from "../pkce/index.js";
 import { refreshSession } from "../sessions/index.js";
 import { signUp } from "../signup/index.js";
 import { aFlowState, fakeDeps, fakeHooks, type fakeTotp } from "../testing/index.js";
-import { linkTokenOf } from "../testing/verification/message-helpers.js";
+import { linkTokenOf } from "../testing/messaging/message-helpers.js";
 import { verifyOtp } from "../verification/index.js";
 
 /**

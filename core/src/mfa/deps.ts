@@ -1,10 +1,10 @@
 import type { AuditLog, IdentityRepository, PasswordHasher, UserRepository } from "../accounts/index.js";
 import type { HookDispatcher } from "../hooks/index.js";
 import type { DeliveryQueue, KernelDeps, KernelSettings, Transactor } from "../kernel/index.js";
+import type { Mailer, OneTimeTokenStore, SendQuota, SmsSender } from "../messaging/index.js";
 import type { PasskeysSliceSettings, WebAuthn } from "../passkeys/index.js";
 import type { FlowStateStore } from "../pkce/index.js";
 import type { SessionStore, SessionsSettings, TokenSigner } from "../sessions/index.js";
-import type { Mailer, OneTimeTokenStore, SendQuota, SmsSender } from "../verification/index.js";
 import type { ChallengeStore, FactorStore, SessionAssurance } from "./ports/factor-store.js";
 import type { SecretBox } from "./ports/secret-box.js";
 import type { Totp } from "./ports/totp.js";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { fakeHooks } from "../testing/hooks/fake-hooks.js";
 import { defaultAuthSettings } from "../testing/index.js";
+import { breakSms } from "../testing/messaging/message-helpers.js";
 import { enrolTotp, IP, signedIn, verifyTotp } from "../testing/mfa/signed-in.js";
-import { breakSms } from "../testing/verification/message-helpers.js";
 import { adminDeleteFactor, adminListFactors, adminUpdateFactor } from "./admin-factors.js";
 import { challengeFactor } from "./challenge-factor.js";
 import { enrollFactor } from "./enroll-factor.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { smsCodeOf } from "../testing/messaging/message-helpers.js";
 import { enrolTotp, IP, signedIn, verifyTotp } from "../testing/mfa/signed-in.js";
-import { smsCodeOf } from "../testing/verification/message-helpers.js";
 import { challengeFactor } from "./challenge-factor.js";
 import { enrollFactor } from "./enroll-factor.js";
 import { verifyFactor } from "./verify-factor.js";

@@ -1,9 +1,9 @@
 import type { AuditLog, IdentityRepository, UserFactors, UserRepository } from "../accounts/index.js";
 import type { HookDispatcher } from "../hooks/index.js";
 import type { DeliveryQueue, KernelDeps, Transactor } from "../kernel/index.js";
+import type { Mailer, OneTimeTokenStore, SendQuota, SmsSender } from "../messaging/index.js";
 import type { FlowStateStore } from "../pkce/index.js";
 import type { SessionStore } from "../sessions/index.js";
-import type { Mailer, OneTimeTokenStore, SendQuota, SmsSender } from "../verification/index.js";
 
 /** The repositories of passwordless sign-in: the users it finds or creates, the tokens it sends. */
 export interface PasswordlessRepositories {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { blankUser, type User } from "../accounts/index.js";
 import { fakeDeps } from "../testing/index.js";
+import { breakMailer } from "../testing/messaging/message-helpers.js";
 import { rollingBack } from "../testing/rolling-back-store.js";
-import { breakMailer } from "../testing/verification/message-helpers.js";
 import { sendMagicLink } from "./send-magic-link.js";
 
 const ID = "11111111-1111-4111-8111-111111111111";

@@ -10,15 +10,9 @@ import {
   resolveRedirect,
   transactionThenSend,
 } from "../kernel/index.js";
+import { sendEmailToken, tooSoon, undoCreationWith } from "../messaging/index.js";
 import type { PkceChallenge } from "../pkce/index.js";
-import {
-  answerAlike,
-  holdsUnprovenEmail,
-  resendEmailConfirmation,
-  sendEmailToken,
-  tooSoon,
-  undoCreationWith,
-} from "../verification/index.js";
+import { answerAlike, holdsUnprovenEmail, resendEmailConfirmation } from "../verification/index.js";
 import type { PasswordlessDeps, PasswordlessRepositories } from "./deps.js";
 import { findOrCreatePasswordless, vetPasswordless } from "./steps/passwordless-user.js";
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { blankUser } from "../accounts/index.js";
 import { signUp } from "../signup/index.js";
 import { fakeDeps } from "../testing/index.js";
+import { breakSms, smsCodeOf } from "../testing/messaging/message-helpers.js";
 import { rollingBack } from "../testing/rolling-back-store.js";
-import { breakSms, smsCodeOf } from "../testing/verification/message-helpers.js";
 import { sendSmsOtp } from "./send-otp-sms.js";
 
 const signup = fakeDeps().settings.signup;

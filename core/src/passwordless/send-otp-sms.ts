@@ -2,7 +2,8 @@ import type { Metadata } from "../accounts/index.js";
 import { actorUsername, normalizePhone } from "../accounts/index.js";
 import { failures } from "../failures.js";
 import { err, Outbox, ok, type Result, transactionThenSend } from "../kernel/index.js";
-import { resendSmsConfirmation, undoCreationWith } from "../verification/index.js";
+import { undoCreationWith } from "../messaging/index.js";
+import { resendSmsConfirmation } from "../verification/index.js";
 import type { PasswordlessDeps, PasswordlessRepositories } from "./deps.js";
 import { findOrCreatePasswordless, vetPasswordless } from "./steps/passwordless-user.js";
 

@@ -1,8 +1,8 @@
 import type { AuditLog, IdentityRepository, UserFactors, UserRepository } from "../accounts/index.js";
 import type { DeliveryQueue, KernelDeps, Transactor } from "../kernel/index.js";
+import type { Mailer, OneTimeTokenStore, SendQuota } from "../messaging/index.js";
 import type { FlowStateStore } from "../pkce/index.js";
 import type { SessionStore } from "../sessions/index.js";
-import type { Mailer, OneTimeTokenStore, SendQuota } from "../verification/index.js";
 
 /** The repositories of recovery: the user who asked, the token it mails, the flow state of a PKCE link. */
 export interface RecoveryRepositories {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { blankUser } from "../accounts/index.js";
 import { fakeDeps } from "../testing/index.js";
+import { breakMailer, linkTokenOf } from "../testing/messaging/message-helpers.js";
 import { rollingBack } from "../testing/rolling-back-store.js";
-import { breakMailer, linkTokenOf } from "../testing/verification/message-helpers.js";
 import { recoverPassword } from "./recover.js";
 
 const ID = "11111111-1111-4111-8111-111111111111";

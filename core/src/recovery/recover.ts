@@ -9,8 +9,9 @@ import {
   resolveRedirect,
   transactionThenSend,
 } from "../kernel/index.js";
+import { sendEmailToken, tooSoon } from "../messaging/index.js";
 import type { PkceChallenge } from "../pkce/index.js";
-import { answerAlike, holdsUnprovenEmail, sendEmailToken, tooSoon } from "../verification/index.js";
+import { answerAlike, holdsUnprovenEmail } from "../verification/index.js";
 import type { RecoveryDeps, RecoveryRepositories } from "./deps.js";
 
 type Deps = Pick<

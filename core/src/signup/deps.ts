@@ -8,9 +8,9 @@ import type {
 } from "../accounts/index.js";
 import type { HookDispatcher } from "../hooks/index.js";
 import type { DeliveryQueue, KernelDeps, Transactor } from "../kernel/index.js";
+import type { Mailer, OneTimeTokenStore, SendQuota, SmsSender } from "../messaging/index.js";
 import type { FlowStateStore } from "../pkce/index.js";
 import type { SessionStore, TokenSigner } from "../sessions/index.js";
-import type { Mailer, OneTimeTokenStore, SendQuota, SmsSender } from "../verification/index.js";
 
 /** The repositories of sign-up: the users it creates, the confirmation it sends, the session it may start. */
 export interface SignupRepositories {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { blankUser, type User } from "../accounts/index.js";
 import { fakeDeps } from "../testing/index.js";
+import { breakMailer, breakSms } from "../testing/messaging/message-helpers.js";
 import { rollingBack } from "../testing/rolling-back-store.js";
-import { breakMailer, breakSms } from "../testing/verification/message-helpers.js";
 import { signUp } from "./sign-up.js";
 
 const EXISTING = "99999999-9999-4999-8999-999999999999";

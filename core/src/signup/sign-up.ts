@@ -23,17 +23,16 @@ import {
   resolveRedirect,
   transactionThenSend,
 } from "../kernel/index.js";
-import type { PkceChallenge } from "../pkce/index.js";
-import { issueSession, type SessionTokens, signOutcome, type Unsigned } from "../sessions/index.js";
 import {
-  resendEmailConfirmation,
-  resendSmsConfirmation,
   sendEmailToken,
   sendSmsToken,
   takeEmailQuota,
   tooSoon,
   undoCreationWith,
-} from "../verification/index.js";
+} from "../messaging/index.js";
+import type { PkceChallenge } from "../pkce/index.js";
+import { issueSession, type SessionTokens, signOutcome, type Unsigned } from "../sessions/index.js";
+import { resendEmailConfirmation, resendSmsConfirmation } from "../verification/index.js";
 import type { SignupDeps, SignupRepositories } from "./deps.js";
 
 export interface SignUpInput {

@@ -7,12 +7,12 @@ import { fakeProviders } from "./external/fake-providers.js";
 import { fakeStore } from "./fake-store.js";
 import { fakeHooks } from "./hooks/fake-hooks.js";
 import { fakeSecretTokens, fixedClock, sequentialRandom } from "./kernel/fakes.js";
+import { fakeDeliveries, fakeMailer, fakeSms } from "./messaging/fake-senders.js";
 import { fakeSecretBox, fakeTotp } from "./mfa/fake-mfa.js";
 import { fakeIdTokens } from "./oauth-server/fake-oauth-server.js";
 import { fakeWebAuthn } from "./passkeys/fake-webauthn.js";
 import { fakeSigner } from "./sessions/fake-signer.js";
 import { fakeMetadataFetcher, fakeRelayStates, fakeSaml, fakeSsoProviders } from "./sso/fake-sso.js";
-import { fakeDeliveries, fakeMailer, fakeSms } from "./verification/fake-senders.js";
 
 /** A limiter that allows each key once. */
 function onceEach() {

@@ -5,6 +5,8 @@ import { fakeCustomProviders } from "./custom-providers/fake-custom-providers.js
 import { fakeExternalIdentities } from "./external/fake-external-identities.js";
 import { emptyTables, type FakeTables } from "./fake-tables.js";
 import { fakeHookFunctions } from "./hooks/fake-hooks.js";
+import { fakeOneTimeTokens } from "./messaging/fake-one-time-tokens.js";
+import { fakeQuota } from "./messaging/fake-quota.js";
 import { fakeAssurance, fakeChallenges, fakeFactors } from "./mfa/fake-mfa.js";
 import {
   emptyOAuthTables,
@@ -16,8 +18,6 @@ import { fakePasskeys, fakeWebauthnChallenges } from "./passkeys/fake-passkeys.j
 import { fakeFlowStates } from "./pkce/fake-flow-states.js";
 import { rowLocks } from "./row-locks.js";
 import { fakeSessions } from "./sessions/fake-sessions.js";
-import { fakeOneTimeTokens } from "./verification/fake-one-time-tokens.js";
-import { fakeQuota } from "./verification/fake-quota.js";
 
 export type { FakeTables } from "./fake-tables.js";
 

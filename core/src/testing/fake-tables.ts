@@ -1,9 +1,9 @@
 import type { AuditEntry, Factor, Identity, User } from "../accounts/index.js";
+import type { OneTimeToken } from "../messaging/index.js";
 import type { Challenge, FactorAttempts } from "../mfa/index.js";
 import type { Passkey, WebauthnChallenge } from "../passkeys/index.js";
 import type { FlowState } from "../pkce/index.js";
 import type { RefreshTokenRecord, Session } from "../sessions/index.js";
-import type { OneTimeToken } from "../verification/index.js";
 
 /** In-memory tables; transactions just run the callback (no isolation, no rollback). */
 export interface FakeTables {

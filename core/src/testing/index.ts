@@ -27,6 +27,10 @@ export {
 } from "./harness.js";
 export * from "./hooks/fake-hooks.js";
 export * from "./kernel/fakes.js";
+export * from "./messaging/fake-one-time-tokens.js";
+export * from "./messaging/fake-quota.js";
+export * from "./messaging/fake-senders.js";
+export * from "./messaging/one-time-tokens.contract.js";
 export * from "./mfa/attempts.contract.js";
 export * from "./mfa/factors.contract.js";
 export * from "./mfa/fake-mfa.js";
@@ -40,7 +44,3 @@ export * from "./sessions/refresh-tokens.contract.js";
 export * from "./sessions/session-store.contract.js";
 export * from "./sso/fake-sso.js";
 export * from "./store.contract.js";
-export * from "./verification/fake-one-time-tokens.js";
-export * from "./verification/fake-quota.js";
-export * from "./verification/fake-senders.js";
-export * from "./verification/one-time-tokens.contract.js";

@@ -3,6 +3,7 @@ import { describeIdentityRepositoryContract } from "./accounts/identity-reposito
 import { describeUserRepositoryContract } from "./accounts/user-repository.contract.js";
 import { describeExternalIdentityContract } from "./external/external-identities.contract.js";
 import type { MakeStore } from "./harness.js";
+import { describeOneTimeTokenContract } from "./messaging/one-time-tokens.contract.js";
 import { describeFactorAttemptsContract } from "./mfa/attempts.contract.js";
 import { describeFactorStoreContract } from "./mfa/factors.contract.js";
 import { describeOAuthStoreContract } from "./oauth-server/oauth-store.contract.js";
@@ -13,7 +14,6 @@ import { describePasswordGrantContract } from "./sessions/password-grant.contrac
 import { describeRefreshGrantContract } from "./sessions/refresh-grant.contract.js";
 import { describeRefreshTokenContract } from "./sessions/refresh-tokens.contract.js";
 import { describeSessionStoreContract } from "./sessions/session-store.contract.js";
-import { describeOneTimeTokenContract } from "./verification/one-time-tokens.contract.js";
 
 /** Every contract of the `Store` ports, against stores made by `makeStore` (one per test). */
 export function describeStoreContract(name: string, makeStore: MakeStore): void {

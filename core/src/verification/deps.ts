@@ -7,12 +7,9 @@ import type {
   UserRepository,
 } from "../accounts/index.js";
 import type { DeliveryQueue, KernelDeps, Transactor } from "../kernel/index.js";
+import type { Mailer, OneTimeTokenStore, SendQuota, SmsSender } from "../messaging/index.js";
 import type { FlowStateStore } from "../pkce/index.js";
 import type { SessionStore, TokenSigner } from "../sessions/index.js";
-import type { Mailer } from "./ports/mailer.js";
-import type { OneTimeTokenStore } from "./ports/one-time-tokens.js";
-import type { SendQuota } from "./ports/send-quota.js";
-import type { SmsSender } from "./ports/sms-sender.js";
 
 /**
  * The repositories verification uses: one-time tokens and send counters, the users whose addresses

@@ -10,13 +10,12 @@ import {
   resolveRedirect,
   transactionThenSend,
 } from "../kernel/index.js";
+import type { OneTimeToken, OneTimeTokenType } from "../messaging/index.js";
+import { sendEmailToken, tooSoon } from "../messaging/index.js";
 import type { PkceChallenge } from "../pkce/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
-import type { OneTimeToken, OneTimeTokenType } from "./ports/one-time-tokens.js";
 import { answerAlike } from "./steps/answer-alike.js";
-import { tooSoon } from "./steps/frequency.js";
 import { otpExpired, saveChannelChange } from "./steps/save-channel-change.js";
-import { sendEmailToken } from "./steps/send-email-token.js";
 
 export type EmailChangeDeps = Pick<
   VerificationDeps,

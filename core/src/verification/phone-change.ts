@@ -2,10 +2,9 @@ import type { User } from "../accounts/index.js";
 import { actorUsername, lockUserByAddress, normalizePhone } from "../accounts/index.js";
 import { failures } from "../failures.js";
 import { err, Outbox, ok, orRollback, type Result, transactionThenSend } from "../kernel/index.js";
+import { sendSmsToken, tooSoon } from "../messaging/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
-import { tooSoon } from "./steps/frequency.js";
 import { otpExpired, saveChannelChange } from "./steps/save-channel-change.js";
-import { sendSmsToken } from "./steps/send-sms-token.js";
 
 export type PhoneChangeDeps = Pick<VerificationDeps, "store" | "random" | "tokens" | "sms" | "settings">;
 

@@ -1,13 +1,13 @@
 import { lockUserByAddress, normalizeEmail, normalizePhone } from "../accounts/index.js";
 import { failures } from "../failures.js";
 import { err, Outbox, ok, type Result, resolveRedirect, transactionThenSend } from "../kernel/index.js";
+import { tooSoon } from "../messaging/index.js";
 import type { PkceChallenge } from "../pkce/index.js";
 import type { VerificationDeps, VerificationRepositories } from "./deps.js";
 import { resendEmailChange } from "./email-change.js";
 import { resendPhoneChange } from "./phone-change.js";
 import { answerAlike } from "./steps/answer-alike.js";
 import { resendEmailConfirmation, resendSmsConfirmation } from "./steps/confirmation.js";
-import { tooSoon } from "./steps/frequency.js";
 
 export interface ResendInput {
   /** Validated here: anything but the four types is refused. */

@@ -4,7 +4,7 @@ import { sendMagicLink } from "../passwordless/index.js";
 import { recoverPassword } from "../recovery/index.js";
 import { signUp } from "../signup/index.js";
 import { fakeDeps } from "../testing/index.js";
-import { linkTokenOf } from "../testing/verification/message-helpers.js";
+import { linkTokenOf } from "../testing/messaging/message-helpers.js";
 import { verifyOtp } from "./verify.js";
 
 const ID = "11111111-1111-4111-8111-111111111111";

@@ -6,7 +6,7 @@ import { recoverPassword } from "../recovery/index.js";
 import { signInWithPassword } from "../sessions/index.js";
 import { signUp } from "../signup/index.js";
 import { fakeDeps } from "../testing/index.js";
-import { linkTokenOf, smsCodeOf } from "../testing/verification/message-helpers.js";
+import { linkTokenOf, smsCodeOf } from "../testing/messaging/message-helpers.js";
 import { sending } from "../testing/verification/sending.js";
 import { verifyOtp } from "./verify.js";
 

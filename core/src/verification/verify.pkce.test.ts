@@ -5,8 +5,8 @@ import { exchangeAuthCode } from "../pkce/index.js";
 import { recoverPassword } from "../recovery/index.js";
 import { signUp } from "../signup/index.js";
 import { aUser, fakeDeps } from "../testing/index.js";
+import { linkTokenOf } from "../testing/messaging/message-helpers.js";
 import { rollingBack } from "../testing/rolling-back-store.js";
-import { linkTokenOf } from "../testing/verification/message-helpers.js";
 import { resend } from "./resend.js";
 import { verifyOtp } from "./verify.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { signUp } from "../signup/index.js";
 import { fakeDeps } from "../testing/index.js";
-import { linkTokenOf } from "../testing/verification/message-helpers.js";
+import { linkTokenOf } from "../testing/messaging/message-helpers.js";
 import { type VerifyInput, verifyOtp } from "./verify.js";
 
 const EXPIRED = {

@@ -15,12 +15,12 @@ import {
   resolveRedirect,
   transactionRollingBackOn,
 } from "../kernel/index.js";
+import type { OneTimeToken, OneTimeTokenType } from "../messaging/index.js";
 import { emailFlowMethod, issueAuthCode } from "../pkce/index.js";
 import { issueSession, type SessionTokens, signOutcome, type Unsigned } from "../sessions/index.js";
 import type { VerificationDeps } from "./deps.js";
 import { confirmEmailChange } from "./email-change.js";
 import { applyPhoneChange } from "./phone-change.js";
-import type { OneTimeToken, OneTimeTokenType } from "./ports/one-time-tokens.js";
 import { otpExpired } from "./steps/save-channel-change.js";
 import { applyVerification } from "./steps/verify-apply.js";
 import type { VerifyType } from "./verify-type.js";

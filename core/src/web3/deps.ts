@@ -3,9 +3,9 @@ import type { ExternalIdentityStore, ExternalSettings } from "../external/index.
 import type { RequestLimiter } from "../guards/index.js";
 import type { HookDispatcher } from "../hooks/index.js";
 import type { KernelDeps, KernelSettings, Transactor } from "../kernel/index.js";
+import type { Mailer, OneTimeTokenStore, SendQuota } from "../messaging/index.js";
 import type { FlowStateStore } from "../pkce/index.js";
 import type { SessionStore, TokenSigner } from "../sessions/index.js";
-import type { Mailer, OneTimeTokenStore, SendQuota } from "../verification/index.js";
 import type { WalletSignatures } from "./ports/wallet-signatures.js";
 import type { Web3Settings } from "./settings.js";
 

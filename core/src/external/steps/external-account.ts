@@ -12,7 +12,7 @@ import {
 import { failures } from "../../failures.js";
 import { beforeUserCreated, userToCreate } from "../../hooks/index.js";
 import { err, type Outbox, ok, orRollback, type Result } from "../../kernel/index.js";
-import { sendEmailToken, undoCreationWith } from "../../verification/index.js";
+import { sendEmailToken, undoCreationWith } from "../../messaging/index.js";
 import type { ExternalDeps, ExternalRepositories } from "../deps.js";
 import type { ExternalUser } from "../ports/external-provider.js";
 import { decideAccountLinking } from "./account-linking.js";

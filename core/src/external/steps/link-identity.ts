@@ -1,7 +1,7 @@
 import { actorUsername, type User, withProviders } from "../../accounts/index.js";
 import { failures } from "../../failures.js";
 import { err, type Outbox, ok, orRollback, type Result } from "../../kernel/index.js";
-import { sendEmailToken } from "../../verification/index.js";
+import { sendEmailToken } from "../../messaging/index.js";
 import type { ExternalDeps, ExternalRepositories } from "../deps.js";
 import type { ExternalUser } from "../ports/external-provider.js";
 import { newIdentity } from "./external-account.js";

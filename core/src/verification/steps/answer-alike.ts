@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "../../kernel/index.js";
+import { takeEmailQuota } from "../../messaging/index.js";
 import type { VerificationDeps } from "../deps.js";
-import { takeEmailQuota } from "./send-email-token.js";
 
 type Deps = Pick<VerificationDeps, "store" | "settings" | "deliveries">;
 

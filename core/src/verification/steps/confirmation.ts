@@ -1,10 +1,8 @@
 import type { User } from "../../accounts/index.js";
 import { err, type Outbox, ok, orRollback, type Result } from "../../kernel/index.js";
+import { sendEmailToken, sendSmsToken, tooSoon } from "../../messaging/index.js";
 import type { PkceChallenge } from "../../pkce/index.js";
 import type { VerificationDeps, VerificationRepositories } from "../deps.js";
-import { tooSoon } from "./frequency.js";
-import { sendEmailToken } from "./send-email-token.js";
-import { sendSmsToken } from "./send-sms-token.js";
 
 type EmailDeps = Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings">;
 

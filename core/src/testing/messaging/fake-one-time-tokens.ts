@@ -1,4 +1,4 @@
-import type { OneTimeToken, OneTimeTokenStore } from "../../verification/index.js";
+import type { OneTimeToken, OneTimeTokenStore } from "../../messaging/index.js";
 
 /** In-memory one-time tokens keyed by user and type; consuming deletes synchronously (atomic here). */
 export function fakeOneTimeTokens(tokens: Map<string, OneTimeToken>): OneTimeTokenStore {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { User } from "../../accounts/index.js";
-import type { OneTimeToken, OneTimeTokenStore, OneTimeTokenType } from "../../verification/index.js";
+import type { OneTimeToken, OneTimeTokenStore, OneTimeTokenType } from "../../messaging/index.js";
 import { at, type MakeStore, newHash, newId, seedUser, useStore } from "../harness.js";
 
 /** A token of `user` with fresh hashes, sent to the user's email. */

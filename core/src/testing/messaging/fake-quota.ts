@@ -1,4 +1,4 @@
-import type { SendQuota } from "../../verification/index.js";
+import type { SendQuota } from "../../messaging/index.js";
 
 /** An in-memory fixed-window counter. */
 export function fakeQuota(): SendQuota & { counts: Map<string, number> } {

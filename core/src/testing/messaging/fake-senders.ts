@@ -1,5 +1,5 @@
 import type { DeliveryFailure, DeliveryQueue } from "../../kernel/index.js";
-import type { Mail, Mailer, SmsSender } from "../../verification/index.js";
+import type { Mail, Mailer, SmsSender } from "../../messaging/index.js";
 
 type MailContext = Pick<Mail, "user" | "tokenHash" | "redirectTo">;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { blankUser } from "../../accounts/index.js";
 import { fakeDeps } from "../../testing/index.js";
-import { breakSms, smsCodeOf } from "../../testing/verification/message-helpers.js";
+import { breakSms, smsCodeOf } from "../../testing/messaging/message-helpers.js";
 import { sending } from "../../testing/verification/sending.js";
 import { type SendSmsTokenInput, sendSmsToken } from "./send-sms-token.js";
 

@@ -2,7 +2,7 @@ import type { User } from "../../accounts/index.js";
 import { failures } from "../../failures.js";
 import { type Outbox, ok, type Result } from "../../kernel/index.js";
 import { emailFlowMethod, PKCE_PREFIX, type PkceChallenge, startEmailFlow } from "../../pkce/index.js";
-import type { VerificationDeps, VerificationRepositories } from "../deps.js";
+import type { MessagingDeps, MessagingRepositories } from "../deps.js";
 import type { MailKind } from "../ports/mailer.js";
 import type { OneTimeTokenType } from "../ports/one-time-tokens.js";
 import { redirectParam } from "./redirect-param.js";
@@ -14,7 +14,7 @@ export type EmailVerifyType = "signup" | "invite" | "magiclink" | "recovery" | "
 /** The mail kinds that carry a link (everything but the reauthentication nonce). */
 type LinkMailKind = Exclude<MailKind, "reauthentication">;
 
-export interface SendEmailTokenInput<R extends VerificationRepositories = VerificationRepositories> {
+export interface SendEmailTokenInput<R extends MessagingRepositories = MessagingRepositories> {
   readonly user: User;
   readonly tokenType: OneTimeTokenType;
   readonly mailKind: MailKind;
@@ -51,8 +51,8 @@ export interface EmailToken {
  * `over_email_send_rate_limit`; a refused send `email_send_failed`. Either way the token is removed
  * and the `*_sent_at` stamps of this request cleared (`undoMessage`).
  */
-export async function sendEmailToken<R extends VerificationRepositories>(
-  deps: Pick<VerificationDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings">,
+export async function sendEmailToken<R extends MessagingRepositories>(
+  deps: Pick<MessagingDeps, "store" | "clock" | "random" | "tokens" | "mailer" | "settings">,
   repos: R,
   input: SendEmailTokenInput<R>,
 ): Promise<Result<EmailToken>> {
@@ -121,7 +121,7 @@ export async function sendEmailToken<R extends VerificationRepositories>(
  * on the counter outlives it); resolves the refusal or null.
  */
 export async function takeEmailQuota(
-  deps: Pick<VerificationDeps, "store" | "settings">,
+  deps: Pick<MessagingDeps, "store" | "settings">,
   now: Date,
 ): Promise<ReturnType<typeof failures.emailRateLimit> | null> {
   const allowed = await deps.store.quota.take("email", deps.settings.mailer.rateLimitPerHour, 3_600_000, now);

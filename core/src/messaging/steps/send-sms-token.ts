@@ -1,7 +1,7 @@
 import type { User } from "../../accounts/index.js";
 import { failures } from "../../failures.js";
 import { type Outbox, ok, type Result } from "../../kernel/index.js";
-import type { VerificationDeps, VerificationRepositories } from "../deps.js";
+import type { MessagingDeps, MessagingRepositories } from "../deps.js";
 import type { OneTimeTokenType } from "../ports/one-time-tokens.js";
 import { testOtpFor } from "./test-otp.js";
 import { undoMessage } from "./undo-message.js";
@@ -9,14 +9,14 @@ import { undoMessage } from "./undo-message.js";
 /** The message id answered for a test number's code, which no gateway sends (the reference's). */
 export const TEST_OTP_MESSAGE_ID = "test-otp";
 
-export interface SendSmsTokenInput {
+export interface SendSmsTokenInput<R extends MessagingRepositories = MessagingRepositories> {
   readonly user: User;
   readonly tokenType: OneTimeTokenType;
   /** E.164 digits without `+`: where the code goes and what it is bound to. */
   readonly phone: string;
   readonly now: Date;
   /** Where the text waits until the transaction has committed (`transactionThenSend`). */
-  readonly outbox: Outbox<VerificationRepositories>;
+  readonly outbox: Outbox<R>;
 }
 
 /**
@@ -31,10 +31,10 @@ export interface SendSmsTokenInput {
  * nothing is sent (no gateway, no send-SMS hook) and the hourly cap is not taken. The per-user
  * frequency check, the caller's, applies as to any number.
  */
-export async function sendSmsToken(
-  deps: Pick<VerificationDeps, "store" | "random" | "tokens" | "sms" | "settings">,
-  repos: VerificationRepositories,
-  input: SendSmsTokenInput,
+export async function sendSmsToken<R extends MessagingRepositories>(
+  deps: Pick<MessagingDeps, "store" | "random" | "tokens" | "sms" | "settings">,
+  repos: R,
+  input: SendSmsTokenInput<R>,
 ): Promise<Result<Record<never, never>>> {
   const fixed = testOtpFor(deps.settings.sms, input.phone, input.now);
   const otp = fixed ?? deps.random.digits(deps.settings.sms.otpLength);
@@ -48,7 +48,7 @@ export async function sendSmsToken(
     relatesTo: input.phone,
     createdAt: input.now,
   });
-  const undo = (repos: VerificationRepositories) =>
+  const undo = (repos: MessagingRepositories) =>
     undoMessage(repos, { userId: input.user.id, tokenId, tokenType: input.tokenType, sentAt: input.now });
   if (fixed !== null) {
     input.outbox.add({ send: async () => TEST_OTP_MESSAGE_ID, undo });

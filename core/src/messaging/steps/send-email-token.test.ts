@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { blankUser } from "../../accounts/index.js";
 import { fakeDeps } from "../../testing/index.js";
-import { breakMailer, linkTokenOf } from "../../testing/verification/message-helpers.js";
+import { breakMailer, linkTokenOf } from "../../testing/messaging/message-helpers.js";
 import { sending } from "../../testing/verification/sending.js";
 import { type SendEmailTokenInput, sendEmailToken } from "./send-email-token.js";
 

@@ -1,5 +1,5 @@
 import { failures } from "../../failures.js";
-import type { Mail, Mailer, SmsSender } from "../../verification/index.js";
+import type { Mail, Mailer, SmsSender } from "../../messaging/index.js";
 
 /** The link token a mail's link carries (`?token=`), i.e. what a client passes as `token_hash`. */
 export function linkTokenOf(mail: Mail | undefined): string {

@@ -1,6 +1,6 @@
 import type { User } from "../../accounts/index.js";
 import type { Outbox } from "../../kernel/index.js";
-import type { VerificationRepositories } from "../deps.js";
+import type { MessagingRepositories } from "../deps.js";
 import type { OneTimeTokenType } from "../ports/one-time-tokens.js";
 
 /** The `*_sent_at` stamps a message may have set. */
@@ -19,7 +19,7 @@ const SENT_AT_FIELDS = [
  * clears the `*_sent_at` stamps written at `sentAt`, so that asking again works at once.
  */
 export async function undoMessage(
-  repos: VerificationRepositories,
+  repos: MessagingRepositories,
   sent: { userId: string; tokenId: string; tokenType: OneTimeTokenType; sentAt: Date },
 ): Promise<void> {
   const live = await repos.oneTimeTokens.find(sent.userId, sent.tokenType);
@@ -38,10 +38,7 @@ export async function undoMessage(
  * it was confirmed or signed in meanwhile (then it is someone's account). So a failed sign-up
  * leaves the address free, as if it had not happened (the audit keeps the attempt).
  */
-export function undoCreationWith<R extends VerificationRepositories>(
-  outbox: Outbox<R>,
-  userId: string,
-): void {
+export function undoCreationWith<R extends MessagingRepositories>(outbox: Outbox<R>, userId: string): void {
   outbox.onUndo(async (repos, removedUser) => {
     const user = await repos.users.lock(userId);
     const untouched =
