@@ -1,10 +1,10 @@
 import {
-  type AccountsRepositories,
   AUDIT_LOG_TYPES,
   type AuditLog,
   type AuditSearchField,
   auditPayload,
   type IdentityRepository,
+  type Repositories,
   type User,
   type UserRepository,
   type UserWithIdentities,
@@ -26,7 +26,7 @@ import { listUsers } from "./user-list.js";
 export function postgresAccountsRepositories(
   sql: Queryable,
   options: RepositoryOptions,
-): Omit<AccountsRepositories, "factors"> {
+): Pick<Repositories, "users" | "identities" | "audit"> {
   return {
     users: postgresUserRepository(sql, options),
     identities: postgresIdentityRepository(sql, options),

@@ -6,7 +6,7 @@ import type {
   OAuthClientStore,
   OAuthConsent,
   OAuthConsentStore,
-  OAuthServerRepositories,
+  Repositories,
 } from "@authsvc/core";
 import type { Row } from "postgres";
 import { isUuid, json, type Queryable } from "./rows.js";
@@ -267,7 +267,7 @@ export function postgresOAuthConsents(sql: Queryable, options: { namespace: stri
 export function postgresOAuthServerRepositories(
   sql: Queryable,
   options: { namespace: string },
-): Pick<OAuthServerRepositories, "oauthClients" | "oauthAuthorizations" | "oauthConsents"> {
+): Pick<Repositories, "oauthClients" | "oauthAuthorizations" | "oauthConsents"> {
   return {
     oauthClients: postgresOAuthClients(sql, options),
     oauthAuthorizations: postgresOAuthAuthorizations(sql, options),

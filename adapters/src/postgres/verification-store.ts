@@ -2,17 +2,17 @@ import type {
   OneTimeToken,
   OneTimeTokenStore,
   OneTimeTokenType,
+  Repositories,
   SendQuota,
-  VerificationRepositories,
 } from "@authsvc/core";
 import type { PendingQuery, Row, Sql } from "postgres";
 import { isUuid, type Queryable } from "./rows.js";
 
-/** The verification slice's own repositories (one-time tokens, send counters) on `sql`. */
+/** The messaging slice's own repositories (one-time tokens, send counters) on `sql`. */
 export function postgresVerificationRepositories(
   sql: Queryable,
   options: { namespace: string },
-): Pick<VerificationRepositories, "oneTimeTokens" | "quota"> {
+): Pick<Repositories, "oneTimeTokens" | "quota"> {
   return {
     oneTimeTokens: postgresOneTimeTokenStore(sql, options),
     quota: postgresSendQuota(sql, options),
