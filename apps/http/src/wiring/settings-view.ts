@@ -1,4 +1,4 @@
-import { type Config, EXTERNAL_PROVIDERS } from "../config.js";
+import { type Config, EXTERNAL_PROVIDERS } from "../config/types.js";
 import type { Settings } from "../routes/settings.js";
 
 /** The public `/settings` document for a configuration. */
@@ -16,8 +16,8 @@ export function settingsOf(config: Config): Settings {
     mailer_autoconfirm: config.mailer.autoconfirm,
     phone_autoconfirm: config.sms.autoconfirm,
     sms_provider: config.sms.provider ?? "",
-    saml_enabled: config.saml.enabled,
-    saml_private_key_next_configured: config.saml.enabled && config.saml.privateKeyNext !== undefined,
+    saml_enabled: config.sso.enabled,
+    saml_private_key_next_configured: config.sso.enabled && config.sso.privateKeyNext !== undefined,
     passkeys_enabled: config.passkeys.enabled,
   };
 }

@@ -23,22 +23,21 @@ function samlOff(): SamlServiceProvider {
  * the configured key (embedded mode: one generated and kept in the data folder), the metadata fetcher,
  * and the record of assertion IDs already used, in the shared request-limit table.
  */
-export function samlPortsOf(
+export function ssoPortsOf(
   ctx: WiringContext,
 ): Pick<AuthDeps, "ssoProviders" | "relayStates" | "saml" | "samlMetadata" | "samlAssertions"> {
   const { config, sql } = ctx;
   const namespace = config.db.namespace;
-  const saml = config.saml;
+  const sso = config.sso;
   let provider: SamlServiceProvider = samlOff();
-  if (saml.enabled) {
-    const key =
-      saml.privateKey ?? (saml.devKeyDir !== undefined ? ensureDevSamlKey(saml.devKeyDir) : undefined);
+  if (sso.enabled) {
+    const key = sso.privateKey ?? (sso.devKeyDir !== undefined ? ensureDevSamlKey(sso.devKeyDir) : undefined);
     if (key === undefined) throw new Error("SAML_PRIVATE_KEY is required");
     provider = samlServiceProvider({
-      externalUrl: saml.externalUrl ?? config.api.externalUrl,
+      externalUrl: sso.externalUrl ?? config.api.externalUrl,
       key: readSpPrivateKey(key),
-      nextKey: saml.privateKeyNext === undefined ? undefined : readSpPrivateKey(saml.privateKeyNext),
-      allowEncryptedAssertions: saml.allowEncryptedAssertions,
+      nextKey: sso.privateKeyNext === undefined ? undefined : readSpPrivateKey(sso.privateKeyNext),
+      allowEncryptedAssertions: sso.allowEncryptedAssertions,
     });
   }
   const limits = postgresLimiterStore(sql, {
@@ -53,7 +52,7 @@ export function samlPortsOf(
     ssoProviders: postgresSsoProviders(sql, { namespace }),
     relayStates: postgresRelayStates(sql, { namespace }),
     saml: provider,
-    samlMetadata: samlMetadataFetcher({ allowPrivateAddresses: saml.metadataAllowPrivateAddresses }),
+    samlMetadata: samlMetadataFetcher({ allowPrivateAddresses: sso.metadataAllowPrivateAddresses }),
     samlAssertions: limits.limiter({
       name: "saml_assertion",
       points: 1,

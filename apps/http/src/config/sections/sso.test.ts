@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { authSettingsOf } from "../../wiring/auth-settings.js";
+import { authSettingsOf } from "../../composition/auth-settings.js";
 import { settingsOf } from "../../wiring/settings-view.js";
 import { loadConfig } from "../load.js";
 

@@ -96,7 +96,7 @@ export const variables = {
   }),
 };
 
-export interface SamlConfig {
+export interface SsoConfig {
   readonly enabled: boolean;
   /** Base64 DER; undefined in embedded mode (a generated key is used) or when disabled. */
   readonly privateKey: string | undefined;
@@ -114,7 +114,7 @@ export interface SamlConfig {
 
 export const read = (r: Reader) => r.getAll(variables);
 
-export function settle(s: ReturnType<typeof read>, ctx: SettleContext): { saml: SamlConfig } {
+export function settle(s: ReturnType<typeof read>, ctx: SettleContext): { sso: SsoConfig } {
   if (s.enabled && s.privateKey === undefined && !ctx.embedded && !ctx.r.isSet(variables.privateKey)) {
     ctx.r.missing(variables.privateKey);
   }
@@ -124,7 +124,7 @@ export function settle(s: ReturnType<typeof read>, ctx: SettleContext): { saml: 
     );
   }
   return {
-    saml: {
+    sso: {
       enabled: s.enabled,
       privateKey: s.privateKey,
       privateKeyNext: s.privateKeyNext,
@@ -140,13 +140,13 @@ export function settle(s: ReturnType<typeof read>, ctx: SettleContext): { saml: 
 }
 
 /** What the SSO slice reads. */
-export function samlSettings(config: Config): Pick<AuthSettings, "saml"> {
-  const { enabled, relayStateValidityMs, rateLimitAssertionPer5Min, rateLimitSsoPer5Min } = config.saml;
+export function ssoSettings(config: Config): Pick<AuthSettings, "saml"> {
+  const { enabled, relayStateValidityMs, rateLimitAssertionPer5Min, rateLimitSsoPer5Min } = config.sso;
   return { saml: { enabled, relayStateValidityMs, rateLimitAssertionPer5Min, rateLimitSsoPer5Min } };
 }
 
 declare module "../shape.js" {
   interface Config {
-    readonly saml: SamlConfig;
+    readonly sso: SsoConfig;
   }
 }

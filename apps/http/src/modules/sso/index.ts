@@ -1,19 +1,19 @@
-import * as saml from "../../config/sections/saml.js";
 import { sectionOf } from "../../config/sections/section.js";
+import * as sso from "../../config/sections/sso.js";
 import { adminSsoRoutes } from "../../routes/sso/admin-providers.js";
 import { adminSsoOperations } from "../../routes/sso/admin-providers.openapi.js";
 import { ssoRoutes } from "../../routes/sso/sso.js";
 import { ssoOperations } from "../../routes/sso/sso.openapi.js";
-import { samlPortsOf } from "../../wiring/saml.js";
+import { ssoPortsOf } from "../../wiring/sso.js";
 import type { HttpModule } from "../module.js";
 import { routesOf } from "../module.js";
 
 /** SAML 2.0 single sign-on: SP-initiated and IdP-initiated sign-in, the SP metadata, the admin's providers. */
 export const ssoModule: HttpModule = {
   name: "sso",
-  section: sectionOf(saml),
-  settings: (config) => saml.samlSettings(config),
-  ports: (ctx) => samlPortsOf(ctx),
+  section: sectionOf(sso),
+  settings: (config) => sso.ssoSettings(config),
+  ports: (ctx) => ssoPortsOf(ctx),
   routes: (ctx) => routesOf(ssoRoutes(ctx.auth, ctx.rateLimit), adminSsoRoutes(ctx.auth)),
   statuses: {
     saml_provider_disabled: 404,
