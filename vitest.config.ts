@@ -31,6 +31,8 @@ export default defineConfig({
     // (apps/http/dist) is what the end-to-end tests start as a process.
     alias: [
       { find: /^@authsvc\/core\/testing$/, replacement: src("./core/src/testing/index.ts") },
+      // A slice's entry, `@authsvc/core/<slice>` (core/package.json's `./*` export).
+      { find: /^@authsvc\/core\/([a-z0-9-]+)$/, replacement: `${src("./core/src")}/$1/index.ts` },
       { find: /^@authsvc\/core$/, replacement: src("./core/src/index.ts") },
       { find: /^@authsvc\/adapters\/testing$/, replacement: src("./adapters/src/testing/index.ts") },
       { find: /^@authsvc\/adapters$/, replacement: src("./adapters/src/index.ts") },
