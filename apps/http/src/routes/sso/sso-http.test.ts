@@ -1,6 +1,7 @@
+import type { LimitWindow } from "@authsvc/adapters";
 import type { RequestLimiter } from "@authsvc/core";
 import { describe, expect, it } from "vitest";
-import type { LimitWindow, RateLimits } from "../../http/middleware/rate-limit.js";
+import type { RateLimits } from "../../http/middleware/rate-limit.js";
 import { testApp } from "../../testing/test-app.js";
 
 const LIMITS: RateLimits = {
