@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectTestDatabase, type FreshNamespace, migratedNamespace } from "../testing/database.js";
-import { postgresSendQuota } from "./verification-store.js";
+import { postgresSendQuota } from "./messaging-store.js";
 
 describe("postgresSendQuota", () => {
   let ns: FreshNamespace;

@@ -4,6 +4,7 @@ import { postgresAccountsRepositories } from "./accounts-store.js";
 import { postgresCustomProviderStore } from "./custom-providers-store.js";
 import { postgresExternalIdentities } from "./external-identities-store.js";
 import { postgresHookFunctions } from "./hooks-store.js";
+import { postgresMessagingRepositories } from "./messaging-store.js";
 import { postgresChallengeStore, postgresFactorStore, postgresSessionAssurance } from "./mfa-store.js";
 import { assertValidNamespace } from "./migrate.js";
 import { postgresOAuthServerRepositories } from "./oauth-server-store.js";
@@ -12,7 +13,6 @@ import { postgresFlowStateStore } from "./pkce-store.js";
 import type { Queryable } from "./rows.js";
 import { postgresSessionStore } from "./sessions-store.js";
 import { rejectingUnstorableInput } from "./unstorable-input.js";
-import { postgresVerificationRepositories } from "./verification-store.js";
 
 export interface PostgresStoreOptions {
   /** The schema the migrations created (DB_NAMESPACE, default `auth`). */
@@ -37,7 +37,7 @@ function repositories(
   const repos: Repositories = {
     ...postgresAccountsRepositories(sql, { namespace, transaction }),
     sessions: postgresSessionStore(sql, { namespace, unnamedStatements }),
-    ...postgresVerificationRepositories(sql, { namespace }),
+    ...postgresMessagingRepositories(sql, { namespace }),
     flowStates: postgresFlowStateStore(sql, { namespace }),
     externalIdentities: postgresExternalIdentities(sql, { namespace }),
     factors: postgresFactorStore(sql, { namespace }),

@@ -9,7 +9,7 @@ import type { PendingQuery, Row, Sql } from "postgres";
 import { isUuid, type Queryable } from "./rows.js";
 
 /** The messaging slice's own repositories (one-time tokens, send counters) on `sql`. */
-export function postgresVerificationRepositories(
+export function postgresMessagingRepositories(
   sql: Queryable,
   options: { namespace: string },
 ): Pick<Repositories, "oneTimeTokens" | "quota"> {
