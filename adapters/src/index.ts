@@ -1,6 +1,7 @@
 export * from "./captcha/hcaptcha.js";
 export * from "./captcha/turnstile.js";
 export * from "./crypto/api-keys.js";
+export * from "./crypto/hs256-signer.js";
 export * from "./crypto/id-token-signer.js";
 export * from "./crypto/jwt-key-generator.js";
 export * from "./crypto/jwt-keys.js";
@@ -8,7 +9,6 @@ export * from "./crypto/key-ring-signer.js";
 export * from "./crypto/password-hasher.js";
 export * from "./crypto/secret-tokens.js";
 export * from "./crypto/system.js";
-export * from "./crypto/token-signer.js";
 export * from "./custom-providers/index.js";
 export * from "./external/index.js";
 export * from "./hooks/dispatcher.js";

@@ -4,10 +4,10 @@ import { fixedClock } from "@authsvc/core/testing";
 import { decodeProtectedHeader, importJWK, jwtVerify, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { signApiKey } from "./api-keys.js";
+import { hs256Signer } from "./hs256-signer.js";
 import { generateJwtKey } from "./jwt-key-generator.js";
 import { JWT_KEY_ALGORITHMS, type JwtKeyRing, parseJwtKeys } from "./jwt-keys.js";
 import { keyRingSigner, publicJwks } from "./key-ring-signer.js";
-import { hs256Signer } from "./token-signer.js";
 
 const SECRET = "super-secret-jwt-token-with-at-least-32-characters-long";
 const clock = fixedClock(new Date("2026-01-01T00:00:00Z"));

@@ -1,7 +1,7 @@
 import type { Clock, TokenSigner } from "@authsvc/core";
 import { decodeProtectedHeader, type JWTPayload, jwtVerify, SignJWT } from "jose";
+import { hs256Signer } from "./hs256-signer.js";
 import type { JwtKeyRing } from "./jwt-keys.js";
-import { hs256Signer } from "./token-signer.js";
 
 /**
  * The `TokenSigner` of `JWT_KEYS`: the ring's signing key signs, with its `kid` in the header; every

@@ -3,7 +3,7 @@ import type { AccessTokenClaims } from "@authsvc/core";
 import { fixedClock } from "@authsvc/core/testing";
 import { decodeProtectedHeader, generateKeyPair, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
-import { hs256Signer } from "./token-signer.js";
+import { hs256Signer } from "./hs256-signer.js";
 
 const SECRET = "super-secret-jwt-token-with-at-least-32-characters-long";
 const clock = fixedClock(new Date("2026-01-01T00:00:00Z"));

@@ -3,7 +3,7 @@ import { jwtVerify } from "jose";
 import { signHs256, verifyHs256 } from "./hs256-fast.js";
 
 /**
- * The production `TokenSigner`: HS256 JWTs keyed with `JWT_SECRET`, header `{alg:"HS256", typ:"JWT"}`.
+ * The `TokenSigner` without `JWT_KEYS`: HS256 JWTs keyed with `JWT_SECRET`, header `{alg:"HS256", typ:"JWT"}`.
  *
  * `verify` accepts only HS256 — never `none`, never another HMAC size, never an asymmetric algorithm
  * (which with a shared secret would be the classic key-confusion attack) — and requires an `exp`
