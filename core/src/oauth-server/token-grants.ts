@@ -1,6 +1,6 @@
 import { isBanned, userBody } from "../accounts/index.js";
-import { failures } from "../failures.js";
-import { err, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
+import { type FailureName, failures } from "../failures.js";
+import { type AuthError, err, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
 import { verifierMatches } from "../pkce/index.js";
 import {
   defineGrant,
@@ -165,6 +165,16 @@ export async function exchangeAuthorizationCode(
 }
 
 /**
+ * How a refused rotation is told to the client, in OAuth's words (RFC 6749 §5.2); any other refusal
+ * but a fault is an invalid refresh token.
+ */
+const CLIENT_REFRESH_REFUSALS: Partial<Record<FailureName, () => AuthError>> = {
+  oauthSessionNeedsItsClient: failures.refreshOfAnotherClient,
+  clientNotAllowedForSession: failures.refreshOfFirstPartySession,
+  userBannedAtTokenGrant: failures.codeUserBanned,
+};
+
+/**
  * `grant_type=refresh_token` at `POST /oauth/token`: the usual rotation, for a session issued to this
  * very client (the store refuses any other, and a first-party session). Failures are OAuth's words.
  */
@@ -178,18 +188,9 @@ export async function refreshForClient(
     clientId: input.client.id,
   });
   if (!refreshed.ok) {
-    switch (refreshed.error.failure) {
-      case "oauthSessionNeedsItsClient":
-        return err(failures.refreshOfAnotherClient());
-      case "clientNotAllowedForSession":
-        return err(failures.refreshOfFirstPartySession());
-      case "userBannedAtTokenGrant":
-        return err(failures.codeUserBanned());
-      default:
-        return refreshed.error.code === "unexpected_failure"
-          ? refreshed
-          : err(failures.refreshTokenInvalid());
-    }
+    if (refreshed.error.code === "unexpected_failure") return refreshed;
+    const refusal = CLIENT_REFRESH_REFUSALS[refreshed.error.failure as FailureName];
+    return err(refusal ? refusal() : failures.refreshTokenInvalid());
   }
   const { session } = refreshed.value;
   return ok({
@@ -202,7 +203,8 @@ export async function refreshForClient(
 
 /**
  * The grant types of `POST /oauth/token`, defined beside their use cases as `POST /token`'s are; the
- * route gathers them in a `grantRegistry` and looks the requested one up once the client may use it.
+ * app offers them at that endpoint in the one registry of both, and looks the requested one up once
+ * the client may use it.
  */
 export const authorizationCodeGrant = defineGrant("authorization_code", exchangeAuthorizationCode);
 export const clientRefreshTokenGrant = defineGrant("refresh_token", refreshForClient);

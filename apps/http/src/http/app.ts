@@ -1,9 +1,9 @@
-import { grantRegistry } from "@authsvc/core";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { MODULES } from "../modules/index.js";
+import { httpGrantRegistry } from "../routes/grants/http-grant.js";
 import { API_VERSION_HEADER } from "./api-version.js";
 import type { AppDeps } from "./app-deps.js";
 import type { AppEnv } from "./app-env.js";
@@ -111,7 +111,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   // Each module's routes, in the list's order; no two modules answer one method and path (modules/).
   const modules = deps.modules ?? MODULES;
-  const ctx = { ...deps, grants: grantRegistry(modules.flatMap((module) => module.grants ?? [])) };
+  const ctx = { ...deps, grants: httpGrantRegistry(modules.flatMap((module) => module.grants ?? [])) };
   for (const module of modules) if (module.routes) app.route(module.basePath ?? "/", module.routes(ctx));
 
   app.notFound((c) => errorResponse(c, httpFailures.routeNotFound()));

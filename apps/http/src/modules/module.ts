@@ -1,5 +1,5 @@
 import type { Sql } from "@authsvc/adapters";
-import type { AuthDeps, AuthSettings, ErrorCode, FailureName, GrantRegistry } from "@authsvc/core";
+import type { AuthDeps, AuthSettings, ErrorCode, FailureName } from "@authsvc/core";
 import { Hono } from "hono";
 import type { Logger } from "pino";
 import type { Section } from "../config/sections/section.js";
@@ -7,12 +7,12 @@ import type { Config } from "../config/types.js";
 import type { AppDeps } from "../http/app-deps.js";
 import type { AppEnv } from "../http/app-env.js";
 import type { Operation } from "../openapi/operation.js";
-import type { HttpGrant } from "../routes/grants/http-grant.js";
+import type { HttpGrant, HttpGrantRegistry } from "../routes/grants/http-grant.js";
 
 /** What a module's routes are built from: the app's dependencies and the grant types of every module. */
 export interface ModuleContext extends AppDeps {
-  /** The grant types `POST /token` accepts: every module's `grants`, in the order of the list. */
-  readonly grants: GrantRegistry<HttpGrant>;
+  /** The grant types of `POST /token` and `POST /oauth/token`: every module's `grants`, in the order of the list. */
+  readonly grants: HttpGrantRegistry;
 }
 
 /** The ports every module may build on, made by the composition root before any module's own. */
@@ -52,7 +52,7 @@ export interface HttpModule {
   readonly settings?: (config: Config) => Partial<AuthSettings>;
   /** The ports of its slices (`AuthDeps`), built from the configuration and the shared ports. */
   readonly ports?: (ctx: WiringContext) => Partial<AuthDeps>;
-  /** The grant types it adds to `POST /token`. */
+  /** The grant types it adds, each offered at `POST /token`, `POST /oauth/token` or both. */
   readonly grants?: readonly HttpGrant[];
   /** Its routes' descriptions (beside each route file), listed in the OpenAPI description in this order. */
   readonly operations?: readonly Operation[];

@@ -1,4 +1,4 @@
-import { ErrorCodes, failureCodes, failures, grantRegistry } from "@authsvc/core";
+import { ErrorCodes, failureCodes, failures } from "@authsvc/core";
 import { fakeDeps } from "@authsvc/core/testing";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
@@ -9,6 +9,7 @@ import { loadConfig } from "../config/load.js";
 import { sectionOf } from "../config/sections/section.js";
 import { defineVariables, describe as describeVariable } from "../config/variable.js";
 import type { AppEnv } from "../http/app-env.js";
+import { httpGrantRegistry } from "../routes/grants/http-grant.js";
 import { memoryLogger } from "../testing/memory-log.js";
 import { defaultSettings, testApp } from "../testing/test-app.js";
 import { MODULES } from "./index.js";
@@ -20,7 +21,7 @@ const context = (): ModuleContext => ({
   version: "0.0.0-test",
   settings: defaultSettings(),
   auth: fakeDeps(),
-  grants: grantRegistry([]),
+  grants: httpGrantRegistry([]),
 });
 
 /** Each route of each module, as `METHOD /path`. */

@@ -7,6 +7,7 @@ import { toJsonSchema } from "@valibot/to-json-schema";
 import type { GenericSchema } from "valibot";
 import { OBJECT_SCHEMA } from "../http/body.js";
 import type { HttpModule } from "../modules/module.js";
+import { offeredAt } from "../routes/grants/http-grant.js";
 import { commonErrors, errorCodesByStatus, errorResponse, errorSchema, hookErrorSchema } from "./errors.js";
 import type { JsonSchema, Operation, Parameter, RequestBody } from "./operation.js";
 import { SCHEMAS } from "./schemas.js";
@@ -105,9 +106,16 @@ function requestBody(body: RequestBody): JsonSchema {
   };
 }
 
+/** The grant types `POST /token` offers, of every module's `grants`. */
+const tokenGrants = (modules: readonly HttpModule[]) =>
+  offeredAt(
+    modules.flatMap((module) => module.grants ?? []),
+    "/token",
+  );
+
 /** `POST /token`'s body: one of the grants' bodies, chosen by `grant_type`. */
 function grantBody(modules: readonly HttpModule[]): RequestBody {
-  const grants = modules.flatMap((module) => module.grants ?? []);
+  const grants = tokenGrants(modules);
   return {
     description: "The fields of the `grant_type` asked for.",
     schema: {
@@ -125,7 +133,7 @@ function operationObject(
   modules: readonly HttpModule[],
   errorStatuses: Set<number>,
 ): JsonSchema {
-  const grants = modules.flatMap((m) => m.grants ?? []).map((grant) => grant.type);
+  const grants = tokenGrants(modules).map((grant) => grant.type);
   const query = (op.query ?? []).map((p) =>
     p.name === "grant_type" ? { ...p, schema: { enum: grants } } : p,
   );

@@ -1,6 +1,8 @@
 import { idTokenSigner } from "@authsvc/adapters";
 import * as oauthServer from "../../config/sections/oauth-server.js";
 import { sectionOf } from "../../config/sections/section.js";
+import { authorizationCodeHttpGrant } from "../../routes/grants/authorization-code.js";
+import { clientRefreshTokenHttpGrant } from "../../routes/grants/client-refresh-token.js";
 import { authorizeRoutes } from "../../routes/oauth/authorize.js";
 import { authorizeOperations } from "../../routes/oauth/authorize.openapi.js";
 import { clientRoutes } from "../../routes/oauth/clients.js";
@@ -26,11 +28,12 @@ export const oauthServerModule: HttpModule = {
     routesOf(
       discoveryRoutes(ctx.auth),
       authorizeRoutes(ctx.auth),
-      tokenEndpointRoutes(ctx.auth),
+      tokenEndpointRoutes(ctx.auth, ctx.grants),
       clientRoutes(ctx.auth, ctx.rateLimit),
       oauthUserRoutes(ctx.auth),
       consentPageRoutes(ctx.auth, ctx.rateLimit, ctx.captcha),
     ),
+  grants: [authorizationCodeHttpGrant, clientRefreshTokenHttpGrant],
   statuses: {
     oauth_client_not_found: 404,
     oauth_authorization_not_found: 404,

@@ -1,34 +1,128 @@
-import type { AuthDeps, Grant, Result } from "@authsvc/core";
+import {
+  type AuthDeps,
+  type Grant,
+  type GrantRegistry,
+  grantRegistry,
+  type OAuthClient,
+  type OAuthTokens,
+  type Result,
+} from "@authsvc/core";
 import type { Context } from "hono";
 import type { GenericSchema } from "valibot";
 import type { AppEnv } from "../../http/app-env.js";
 
-/**
- * How `POST /token` speaks one grant type: it reads the grant's fields from the JSON body, runs the
- * grant's use case and answers its outcome. One file per grant type in this folder, named in the
- * `grants` of the module that owns it (modules/); the route looks the requested `grant_type` up among
- * every module's.
- */
-export interface HttpGrant {
-  readonly type: string;
+/** The two endpoints that exchange a grant for tokens. */
+export type GrantEndpoint = "/token" | "/oauth/token";
+
+/** How `POST /token` speaks a grant type: GoTrue's JSON body in, GoTrue's answers out. */
+export interface TokenOffer {
+  /** Reads the grant's fields from the JSON body, runs its use case and answers the outcome. */
   readonly handle: (c: Context<AppEnv>, json: Record<string, unknown>) => Promise<Response>;
   /** The body it reads, for the OpenAPI description of `POST /token`. */
   readonly body?: GenericSchema;
 }
 
-/** The HTTP side of `grant`: `handle` gets the grant's use case bound to the request's ports. */
-export function httpGrant<I, O>(
-  grant: Grant<AuthDeps, I, O>,
-  handle: (
+/**
+ * How `POST /oauth/token` speaks a grant type: the form fields and the authenticated client in, the
+ * tokens out; the route answers them (and any failure) as RFC 6749 §5.1/§5.2 say.
+ */
+export interface OAuthTokenOffer {
+  readonly run: (
+    c: Context<AppEnv>,
+    form: Record<string, string>,
+    client: OAuthClient,
+  ) => Promise<Result<OAuthTokens>>;
+}
+
+interface Offers {
+  readonly "/token": TokenOffer;
+  readonly "/oauth/token": OAuthTokenOffer;
+}
+
+/** A grant type as one endpoint offers it. */
+export type OfferedGrant<E extends GrantEndpoint> = { readonly type: string } & Offers[E];
+
+/**
+ * One grant type over HTTP: the endpoints that offer it and how it speaks at each. One file per grant
+ * type in this folder, named in the `grants` of the module that owns it (modules/); an endpoint looks
+ * the requested `grant_type` up among the grants that offer it, so a grant type offered elsewhere
+ * only is as unknown there as any other.
+ */
+export interface HttpGrant {
+  readonly type: string;
+  readonly offeredAt: { readonly [E in GrantEndpoint]?: Offers[E] };
+}
+
+/** How `POST /token` reads a grant's input and answers: `run` is its use case bound to the request's ports. */
+export interface TokenSpeech<I, O> {
+  readonly handle: (
     c: Context<AppEnv>,
     json: Record<string, unknown>,
     run: (input: I) => Promise<Result<O>>,
-  ) => Promise<Response>,
-  body?: GenericSchema,
+  ) => Promise<Response>;
+  readonly body?: GenericSchema;
+}
+
+/** How `POST /oauth/token` reads a grant's input from the form and the authenticated client. */
+export interface OAuthTokenSpeech<I> {
+  readonly read: (form: Record<string, string>, client: OAuthClient) => I;
+}
+
+/** The HTTP side of `grant`, at each endpoint named in `at`. */
+export function httpGrant<I, O>(
+  grant: Grant<AuthDeps, I, O>,
+  at: {
+    readonly "/token"?: TokenSpeech<I, O>;
+    readonly "/oauth/token"?: O extends OAuthTokens ? OAuthTokenSpeech<I> : never;
+  },
 ): HttpGrant {
+  const token = at["/token"];
+  const oauthToken = at["/oauth/token"] as OAuthTokenSpeech<I> | undefined;
   return {
     type: grant.type,
-    ...(body ? { body } : {}),
-    handle: (c, json) => handle(c, json, (input) => grant.run(c.get("deps"), input)),
+    offeredAt: {
+      ...(token && {
+        "/token": {
+          ...(token.body ? { body: token.body } : {}),
+          handle: (c, json) => token.handle(c, json, (input) => grant.run(c.get("deps"), input)),
+        },
+      }),
+      ...(oauthToken && {
+        "/oauth/token": {
+          run: (c, form, client) =>
+            grant.run(c.get("deps"), oauthToken.read(form, client)) as Promise<Result<OAuthTokens>>,
+        },
+      }),
+    },
   };
+}
+
+/** The grant types of both endpoints, each endpoint's registered once there. */
+export interface HttpGrantRegistry {
+  /** The grant types `endpoint` offers; any other `grant_type` is unknown there. */
+  at<E extends GrantEndpoint>(endpoint: E): GrantRegistry<OfferedGrant<E>>;
+}
+
+/** The grants of `grants` that `endpoint` offers, as it speaks them, in the order given. */
+export function offeredAt<E extends GrantEndpoint>(
+  grants: readonly HttpGrant[],
+  endpoint: E,
+): OfferedGrant<E>[] {
+  return grants.flatMap((grant) => {
+    const offer = grant.offeredAt[endpoint] as Offers[E] | undefined;
+    return offer ? [{ ...offer, type: grant.type }] : [];
+  });
+}
+
+/**
+ * The registry of `grants` (every module's `grants`). A grant type may be offered by two grants at
+ * two endpoints (`refresh_token`: a first-party session's at `/token`, a client's at `/oauth/token`),
+ * never twice at one: that is refused when the registry is built.
+ */
+export function httpGrantRegistry(grants: readonly HttpGrant[]): HttpGrantRegistry {
+  const registries = {
+    "/token": grantRegistry(offeredAt(grants, "/token")),
+    "/oauth/token": grantRegistry(offeredAt(grants, "/oauth/token")),
+  };
+  return { at: (endpoint) => registries[endpoint] as never };
 }

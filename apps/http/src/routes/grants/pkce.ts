@@ -1,25 +1,29 @@
 import { pkceGrant } from "@authsvc/core";
 import * as v from "valibot";
-import { parseBody, text, unwrap } from "../../http/body.js";
+import { parseBody, text } from "../../http/body.js";
 import { logLogin } from "../../http/login-log.js";
 import { sessionJson } from "../../http/presenters/session-json.js";
 import { httpGrant } from "./http-grant.js";
+import { grantFailure } from "./oauth-errors.js";
 
 const PkceGrant = v.object({ auth_code: text, code_verifier: text });
 
 /** `grant_type=pkce`: an authorization code and the client's code verifier. */
-export const pkceHttpGrant = httpGrant(
-  pkceGrant,
-  async (c, json, run) => {
-    const { auth_code: authCode = "", code_verifier: codeVerifier = "" } = parseBody(PkceGrant, json);
-    const exchanged = unwrap(await run({ authCode, codeVerifier }));
-    logLogin(c, { method: "pkce", userId: exchanged.tokens.user.id, provider: exchanged.providerType });
-    return c.json({
-      ...sessionJson(exchanged.tokens),
-      // The provider's tokens of an external sign-in, as the reference adds them.
-      ...(exchanged.providerAccessToken ? { provider_token: exchanged.providerAccessToken } : {}),
-      ...(exchanged.providerRefreshToken ? { provider_refresh_token: exchanged.providerRefreshToken } : {}),
-    });
+export const pkceHttpGrant = httpGrant(pkceGrant, {
+  "/token": {
+    body: PkceGrant,
+    handle: async (c, json, run) => {
+      const { auth_code: authCode = "", code_verifier: codeVerifier = "" } = parseBody(PkceGrant, json);
+      const result = await run({ authCode, codeVerifier });
+      if (!result.ok) return grantFailure(c, "/token", result.error);
+      const exchanged = result.value;
+      logLogin(c, { method: "pkce", userId: exchanged.tokens.user.id, provider: exchanged.providerType });
+      return c.json({
+        ...sessionJson(exchanged.tokens),
+        // The provider's tokens of an external sign-in, as the reference adds them.
+        ...(exchanged.providerAccessToken ? { provider_token: exchanged.providerAccessToken } : {}),
+        ...(exchanged.providerRefreshToken ? { provider_refresh_token: exchanged.providerRefreshToken } : {}),
+      });
+    },
   },
-  PkceGrant,
-);
+});

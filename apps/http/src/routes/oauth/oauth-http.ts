@@ -10,6 +10,7 @@ import {
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../http/app-env.js";
 import { readJsonObject } from "../../http/middleware/json-body.js";
+import { grantFailure } from "../grants/oauth-errors.js";
 
 /** Every OAuth server route but discovery answers `404 feature_disabled` while the server is off. */
 export const requireOAuthServer =
@@ -72,19 +73,6 @@ export function clientCredentials(c: Context<AppEnv>, body: Record<string, strin
   return { basic: false, clientId: body.client_id, clientSecret: body.client_secret };
 }
 
-/** OAuth's own error words: answered as an OAuth error body (RFC 6749 §5.2), the others in GoTrue's envelope. */
-const OAUTH_WORDS = new Set([
-  "invalid_request",
-  "invalid_client",
-  "unauthorized_client",
-  "invalid_grant",
-  "unsupported_grant_type",
-  "invalid_scope",
-  "invalid_target",
-  "access_denied",
-  "server_error",
-]);
-
 /** The answer of a token endpoint's result: the value as JSON, a failure as OAuth error body when it is one. */
 export function oauthJson<T>(c: Context<AppEnv>, result: Result<T>, body: (value: T) => object): Response {
   c.header("Cache-Control", "no-store");
@@ -93,11 +81,9 @@ export function oauthJson<T>(c: Context<AppEnv>, result: Result<T>, body: (value
   return oauthFailure(c, result.error);
 }
 
+/** A failure of the OAuth server: an OAuth error body when its code is an OAuth word (grants/oauth-errors.ts). */
 export function oauthFailure(c: Context<AppEnv>, error: AuthError): Response {
-  if (!OAUTH_WORDS.has(error.code)) throw error;
-  // The reference answers every OAuth error with 400; a server fault stays a 500.
-  const status = error.code === "server_error" ? 500 : 400;
-  return c.json({ error: error.code, error_description: error.message }, status);
+  return grantFailure(c, "/oauth/token", error);
 }
 
 /**

@@ -1,20 +1,15 @@
 import {
   type AuthDeps,
   authenticateClient,
-  authorizationCodeGrant,
-  clientRefreshTokenGrant,
   failures,
-  type Grant,
-  grantRegistry,
   introspectToken,
-  type OAuthClient,
   type OAuthTokens,
-  type Result,
   revokeToken,
 } from "@authsvc/core";
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../http/app-env.js";
 import { unwrap } from "../../http/body.js";
+import type { HttpGrantRegistry } from "../grants/http-grant.js";
 import { clientCredentials, oauthJson, readTokenBody, requireOAuthServer } from "./oauth-http.js";
 
 const tokensJson = (t: OAuthTokens) => ({
@@ -26,38 +21,6 @@ const tokensJson = (t: OAuthTokens) => ({
   ...(t.idToken ? { id_token: t.idToken } : {}),
 });
 
-/** One grant type of `POST /oauth/token`: its use case, with its input read from the form and the client. */
-interface OAuthTokenGrant {
-  readonly type: string;
-  readonly run: (
-    deps: AuthDeps,
-    body: Record<string, string>,
-    client: OAuthClient,
-  ) => Promise<Result<OAuthTokens>>;
-}
-
-function oauthTokenGrant<I>(
-  grant: Grant<AuthDeps, I, OAuthTokens>,
-  input: (body: Record<string, string>, client: OAuthClient) => I,
-): OAuthTokenGrant {
-  return { type: grant.type, run: (deps, body, client) => grant.run(deps, input(body, client)) };
-}
-
-/** The OAuth server's grant types, as its slice defines them. */
-const tokenGrants = grantRegistry([
-  oauthTokenGrant(authorizationCodeGrant, (body, client) => ({
-    client,
-    code: body.code ?? "",
-    codeVerifier: body.code_verifier,
-    redirectUri: body.redirect_uri,
-    resource: body.resource,
-  })),
-  oauthTokenGrant(clientRefreshTokenGrant, (body, client) => ({
-    client,
-    refreshToken: body.refresh_token ?? "",
-  })),
-]);
-
 /** The body and the authenticated client of a token-endpoint request (a refusal is GoTrue's 400). */
 async function authenticated(c: Context<AppEnv>) {
   const body = await readTokenBody(c);
@@ -65,18 +28,22 @@ async function authenticated(c: Context<AppEnv>) {
   return { body, client };
 }
 
-/** `POST /oauth/token` (OAuth 2.1 §3.2), `POST /oauth/revoke` (RFC 7009), `POST /oauth/introspect` (RFC 7662). */
-export const tokenEndpointRoutes = (deps: AuthDeps) => {
+/**
+ * `POST /oauth/token` (OAuth 2.1 §3.2) with the grant types of `grants` offered here and allowed to the
+ * client, `POST /oauth/revoke` (RFC 7009), `POST /oauth/introspect` (RFC 7662).
+ */
+export const tokenEndpointRoutes = (deps: AuthDeps, grants: HttpGrantRegistry) => {
   const gate = requireOAuthServer(deps);
+  const offered = grants.at("/oauth/token");
   return new Hono<AppEnv>()
     .post("/oauth/token", gate, async (c) => {
       const { body, client } = await authenticated(c);
       const grantType = body.grant_type;
       if (!grantType) return oauthJson(c, { ok: false, error: failures.tokenGrantTypeMissing() }, tokensJson);
-      const grant = tokenGrants.lookup(grantType);
+      const grant = offered.lookup(grantType);
       if (grant === undefined || !(client.grantTypes as readonly string[]).includes(grantType))
         return oauthJson(c, { ok: false, error: failures.tokenGrantTypeUnsupported(grantType) }, tokensJson);
-      return oauthJson(c, await grant.run(c.get("deps"), body, client), tokensJson);
+      return oauthJson(c, await grant.run(c, body, client), tokensJson);
     })
     .post("/oauth/revoke", gate, async (c) => {
       const { body, client } = await authenticated(c);
