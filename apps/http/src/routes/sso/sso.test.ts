@@ -103,7 +103,7 @@ describe("GET /sso/saml/metadata", () => {
 
 describe("POST /sso/saml/acs", () => {
   it("signs an IdP-initiated answer in: 302 to SITE_URL with the session in the fragment", async () => {
-    const { app, acs, response, provider } = await setup();
+    const { app, acs, response, provider, log } = await setup();
     const res = await acs({ SAMLResponse: response() });
     expect(res.status).toBe(302);
     const { location, params } = located(res, "hash");
@@ -117,6 +117,8 @@ describe("POST /sso/saml/acs", () => {
       email: "ada@example.com",
       app_metadata: { provider: `sso:${provider.id}` },
     });
+    const login = log.lines().find((line) => line.action === "login");
+    expect(login).toMatchObject({ login_method: "sso/saml", user_id: expect.any(String) });
   });
 
   it("answers an SP-initiated PKCE flow with a code (302) that the token endpoint exchanges", async () => {
@@ -153,6 +155,7 @@ describe("POST /sso/saml/acs", () => {
     expect((await acs({ SAMLResponse: once })).status).toBe(302);
     const cases: [Record<string, string>, string, string][] = [
       [{}, "validation_failed", "SAMLResponse is missing"],
+      [{ SAMLart: "artifact" }, "validation_failed", "SAML Artifact response can only be used"],
       [{ SAMLResponse: once }, "validation_failed", "it was already used"],
       [
         { SAMLResponse: response(), RelayState: "33333333-3333-4333-8333-333333333333" },
