@@ -1,17 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { checkPassword } from "./password-policy.js";
+import { checkNewPassword, type PasswordPolicy } from "./password-policy.js";
 
 const policy = (minLength: number, requiredCharacters: string[] = []) => ({ minLength, requiredCharacters });
+/** The policy alone: the leaked-password check off. */
+const checkPassword = (password: PasswordPolicy, candidate: string) =>
+  checkNewPassword(
+    {
+      settings: { password: { ...password, leaked: { enabled: false, failClosed: false } } },
+      leakedPasswords: { check: async () => "clean" },
+    },
+    candidate,
+  );
 const SETS = ["abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "0123456789"];
 
-describe("checkPassword", () => {
-  it("accepts a password that meets the policy", () => {
-    expect(checkPassword(policy(6), "secret")).toEqual({ ok: true, value: undefined });
-    expect(checkPassword(policy(8, SETS), "Secret12")).toMatchObject({ ok: true });
+describe("checkNewPassword: the policy", () => {
+  it("accepts a password that meets the policy", async () => {
+    expect(await checkPassword(policy(6), "secret")).toEqual({ ok: true, value: undefined });
+    expect(await checkPassword(policy(8, SETS), "Secret12")).toMatchObject({ ok: true });
   });
 
-  it("refuses a short password with reason length", () => {
-    const result = checkPassword(policy(6), "12345");
+  it("refuses a short password with reason length", async () => {
+    const result = await checkPassword(policy(6), "12345");
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error).toMatchObject({
@@ -21,8 +30,8 @@ describe("checkPassword", () => {
     });
   });
 
-  it("refuses a password missing a required set with reason characters", () => {
-    const result = checkPassword(policy(6, SETS), "secret12");
+  it("refuses a password missing a required set with reason characters", async () => {
+    const result = await checkPassword(policy(6, SETS), "secret12");
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.message).toBe(
@@ -31,8 +40,8 @@ describe("checkPassword", () => {
     expect(result.error.details).toEqual({ weak_password: { reasons: ["characters"] } });
   });
 
-  it("reports both reasons in one message", () => {
-    const result = checkPassword(policy(10, SETS), "short");
+  it("reports both reasons in one message", async () => {
+    const result = await checkPassword(policy(10, SETS), "short");
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.message).toBe(
@@ -41,20 +50,20 @@ describe("checkPassword", () => {
     expect(result.error.details).toEqual({ weak_password: { reasons: ["length", "characters"] } });
   });
 
-  it("ignores empty character sets", () => {
-    expect(checkPassword(policy(6, ["", "0123456789"]), "secret1")).toMatchObject({ ok: true });
+  it("ignores empty character sets", async () => {
+    expect(await checkPassword(policy(6, ["", "0123456789"]), "secret1")).toMatchObject({ ok: true });
   });
 
-  it("counts characters, not UTF-16 units or bytes", () => {
+  it("counts characters, not UTF-16 units or bytes", async () => {
     // 5 emoji are 10 UTF-16 units and 20 bytes, but 5 characters.
-    expect(checkPassword(policy(6), "😀😀😀😀😀")).toMatchObject({ ok: false });
-    expect(checkPassword(policy(6), "😀😀😀😀😀😀")).toMatchObject({ ok: true });
-    expect(checkPassword(policy(6, ["😀"]), "secret😀")).toMatchObject({ ok: true });
+    expect(await checkPassword(policy(6), "😀😀😀😀😀")).toMatchObject({ ok: false });
+    expect(await checkPassword(policy(6), "😀😀😀😀😀😀")).toMatchObject({ ok: true });
+    expect(await checkPassword(policy(6, ["😀"]), "secret😀")).toMatchObject({ ok: true });
   });
 
-  it("accepts 1024 characters and refuses 1025", () => {
-    expect(checkPassword(policy(6), "€".repeat(1024))).toMatchObject({ ok: true });
-    const result = checkPassword(policy(6), "€".repeat(1025));
+  it("accepts 1024 characters and refuses 1025", async () => {
+    expect(await checkPassword(policy(6), "€".repeat(1024))).toMatchObject({ ok: true });
+    const result = await checkPassword(policy(6), "€".repeat(1025));
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error).toMatchObject({

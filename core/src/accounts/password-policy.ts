@@ -38,7 +38,12 @@ function codePointLength(s: string, limit: number): number {
   return n;
 }
 
-/** The policy's reasons and sentences for `password` (none: it passes); too long is a failure. */
+/**
+ * The policy's reasons and sentences for `password` (none: it passes), as GoTrue's
+ * `checkPasswordStrength`: lengths are counted in characters (code points, so "€" counts once); over
+ * 1024 is a failure (400 `validation_failed`); too short and/or missing a character from one of the
+ * required sets are reasons `length` then `characters`, with GoTrue's sentences.
+ */
 function policyFindings(
   policy: PasswordPolicy,
   password: string,
@@ -65,20 +70,6 @@ function policyFindings(
     );
   }
   return ok({ reasons, messages });
-}
-
-/**
- * Checks a new password against the policy, as GoTrue's `checkPasswordStrength`: lengths are counted
- * in characters (code points, so "€" counts once); over 1024 → 400 `validation_failed`; too short
- * and/or missing a character from one of the required sets → 422 `weak_password` with
- * `{ weak_password: { reasons } }`, reasons `length` then `characters`, and GoTrue's sentences.
- */
-export function checkPassword(policy: PasswordPolicy, password: string): Result<void> {
-  const found = policyFindings(policy, password);
-  if (!found.ok) return found;
-  const { reasons, messages } = found.value;
-  if (reasons.length === 0) return ok(undefined);
-  return err(failures.weakPassword(messages, reasons));
 }
 
 /**

@@ -1,11 +1,10 @@
 /** Admin: the user administration API, invitations and generate_link. */
-export * from "./admin-create-user.js";
+export { adminCreateUser } from "./admin-create-user.js";
 export * from "./admin-delete-user.js";
 export * from "./admin-get-user.js";
-export * from "./admin-list-audit.js";
-export * from "./admin-list-users.js";
+export { adminListAudit } from "./admin-list-audit.js";
+export { adminListUsers } from "./admin-list-users.js";
 export * from "./admin-update-user.js";
-export type { AdminUserFields } from "./admin-user-fields.js";
-export * from "./generate-link.js";
+export { type GenerateLinkType, generateLink } from "./generate-link.js";
 export * from "./invite-user.js";
-export { type PageWindow, pageWindow } from "./paging.js";
+export { pageWindow } from "./paging.js";

@@ -1,4 +1,4 @@
 /** Guards on requests: captcha verification and request limits shared by all instances. */
-export * from "./check-captcha.js";
+export { checkCaptcha } from "./check-captcha.js";
 export type * from "./ports/captcha-verifier.js";
 export type * from "./ports/request-limiter.js";

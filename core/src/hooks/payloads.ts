@@ -40,17 +40,3 @@ export interface SendEmailData {
   readonly token_new: string;
   readonly token_hash_new: string;
 }
-
-/** What each hook may answer (unknown fields are ignored; a 204 or SQL null is an empty answer). */
-export interface HookOutputs {
-  readonly custom_access_token: { readonly claims: Readonly<Record<string, unknown>> };
-  readonly send_email: Record<never, never>;
-  readonly send_sms: Record<never, never>;
-  readonly before_user_created: Record<never, never>;
-  readonly password_verification_attempt: {
-    readonly decision?: string;
-    readonly message?: string;
-    readonly should_logout_user?: boolean;
-  };
-  readonly mfa_verification_attempt: { readonly decision?: string; readonly message?: string };
-}

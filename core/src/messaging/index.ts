@@ -7,8 +7,8 @@
 export type * from "./ports/mailer.js";
 export type * from "./ports/one-time-tokens.js";
 export * from "./ports/send-quota.js";
-export type * from "./ports/sms-sender.js";
+export type { SmsSender } from "./ports/sms-sender.js";
 export * from "./steps/frequency.js";
-export * from "./steps/send-email-token.js";
-export * from "./steps/send-sms-token.js";
+export { type EmailVerifyType, sendEmailToken, takeEmailQuota } from "./steps/send-email-token.js";
+export { sendSmsToken } from "./steps/send-sms-token.js";
 export { undoCreationWith, undoMessage } from "./steps/undo-message.js";

@@ -2,7 +2,6 @@ import type { CodeChallengeMethod } from "../pkce/index.js";
 
 /** The scopes a client may ask for. */
 export const OAUTH_SCOPES = ["openid", "profile", "email", "phone", "offline_access"] as const;
-export type OAuthScope = (typeof OAUTH_SCOPES)[number];
 
 export type AuthorizationStatus = "pending" | "approved" | "denied" | "expired";
 

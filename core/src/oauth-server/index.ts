@@ -1,15 +1,23 @@
 /** The OAuth 2.1 / OpenID Connect server: clients, authorization requests, consents and their tokens. */
-export * from "./authorization.js";
-export * from "./authorize.js";
-export * from "./client.js";
+export { OAUTH_SCOPES, type OAuthAuthorization, type OAuthConsent, scopesOf } from "./authorization.js";
+export { startAuthorization } from "./authorize.js";
+export type { OAuthClient } from "./client.js";
 export * from "./client-auth.js";
-export * from "./clients.js";
-export * from "./consent.js";
+export {
+  type ClientFields,
+  deleteClient,
+  findClient,
+  listClients,
+  regenerateClientSecret,
+  registerClient,
+  updateClient,
+} from "./clients.js";
+export { authorizationDetails, decideConsent } from "./consent.js";
 export * from "./grants.js";
 export * from "./id-token.js";
 export type * from "./ports/id-token-signer.js";
-export type * from "./ports/oauth-store.js";
+export type { OAuthAuthorizationStore, OAuthClientStore, OAuthConsentStore } from "./ports/oauth-store.js";
 export * from "./query.js";
-export type * from "./settings.js";
-export * from "./token-grants.js";
+export type { OAuthServerSliceSettings } from "./settings.js";
+export { authorizationCodeGrant, clientRefreshTokenGrant, type OAuthTokens } from "./token-grants.js";
 export * from "./token-introspection.js";

@@ -1,2 +1,2 @@
 /** Sign-up: a new user by email or phone, confirmed by a mailed link or a texted code, or at once. */
-export * from "./sign-up.js";
+export { signUp } from "./sign-up.js";

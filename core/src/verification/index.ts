@@ -3,12 +3,18 @@
  * (resending a confirmation, answering alike for unknown addresses, applying a confirmed email or
  * phone change). Sending the tokens is messaging's (messaging/).
  */
-export * from "./email-change.js";
-export * from "./phone-change.js";
-export * from "./resend.js";
+export {
+  confirmEmailChange,
+  EMAIL_CHANGE_TOKENS,
+  emailApplied,
+  mailEmailChange,
+  resendEmailChange,
+} from "./email-change.js";
+export { applyPhoneChange, phoneApplied, resendPhoneChange, textPhoneChange } from "./phone-change.js";
+export { resend } from "./resend.js";
 export * from "./steps/answer-alike.js";
 export * from "./steps/confirmation.js";
 export * from "./steps/save-channel-change.js";
 export * from "./steps/unproven-email.js";
-export { type VerifyInput, type VerifyOutcome, verifyOtp } from "./verify.js";
+export { verifyOtp } from "./verify.js";
 export type * from "./verify-type.js";

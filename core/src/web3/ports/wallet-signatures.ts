@@ -1,5 +1,3 @@
-import type { PortTraits } from "../../kernel/index.js";
-
 /** Checks a wallet's signature of a sign-in message. */
 export interface WalletSignatures {
   /**
@@ -15,6 +13,3 @@ export interface WalletSignatures {
    */
   solana(message: string, signature: string, address: string, domain: string): Promise<boolean>;
 }
-
-/** Checking a signature is computation in this process, not a wait outside it. */
-export const walletSignaturesTraits: PortTraits<WalletSignatures> = {};
