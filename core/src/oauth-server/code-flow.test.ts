@@ -6,8 +6,8 @@ import { startAuthorization } from "./authorize.js";
 import { authenticateClient } from "./client-auth.js";
 import { registerClient } from "./clients.js";
 import { authorizationDetails, decideConsent } from "./consent.js";
-import { revokeGrant } from "./grants.js";
 import { exchangeAuthorizationCode, refreshForClient } from "./token-grants.js";
+import { revokeConsent } from "./user-consents.js";
 
 const VERIFIER = "v".repeat(64);
 const REDIRECT = "https://app.example/cb?keep=1";
@@ -237,7 +237,7 @@ describe("the code flow", () => {
 
   it("refuses a code approved before the user revoked the client's grant", async () => {
     const { deps, client, user, code } = await approved("email");
-    const revoked = await revokeGrant(deps, { userId: user.id, actorUsername: "", clientId: client.id });
+    const revoked = await revokeConsent(deps, { userId: user.id, actorUsername: "", clientId: client.id });
     expect(revoked).toMatchObject({ ok: true });
     expect(await exchangeAuthorizationCode(deps, { client, code, codeVerifier: VERIFIER })).toMatchObject({
       ok: false,

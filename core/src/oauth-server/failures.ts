@@ -30,7 +30,7 @@ export const oauthServerFailures = {
   authorizationNotPending: ["validation_failed", "authorization request cannot be processed"],
   consentActionInvalid: ["validation_failed", "action must be 'approve' or 'deny'"],
   consentNotFound: ["oauth_consent_not_found", "No active grant found for this client"],
-  grantClientIdMissing: ["validation_failed", "client_id is required"],
+  consentClientIdMissing: ["validation_failed", "client_id is required"],
   // POST /oauth/token client authentication (GoTrue envelope, as the reference)
   clientCredentialsInvalid: ["invalid_credentials", "Invalid client credentials"],
   clientIdRequired: ["invalid_credentials", "client_id is required"],

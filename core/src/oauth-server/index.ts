@@ -13,7 +13,6 @@ export {
   updateClient,
 } from "./clients.js";
 export { authorizationDetails, decideConsent } from "./consent.js";
-export * from "./grants.js";
 export * from "./id-token.js";
 export type * from "./ports/id-token-signer.js";
 export type { OAuthAuthorizationStore, OAuthClientStore, OAuthConsentStore } from "./ports/oauth-store.js";
@@ -21,3 +20,4 @@ export * from "./query.js";
 export type { OAuthServerSliceSettings } from "./settings.js";
 export { authorizationCodeGrant, clientRefreshTokenGrant, type OAuthTokens } from "./token-grants.js";
 export * from "./token-introspection.js";
+export { listConsents, revokeConsent } from "./user-consents.js";

@@ -95,7 +95,8 @@ export interface FakeProvider {
   close(): Promise<void>;
 }
 
-interface Grant {
+/** An authorization code the fake handed out: where it was sent, and whom it signs in. */
+interface IssuedCode {
   readonly redirectUri: string;
   readonly person: FakePerson;
 }
@@ -105,7 +106,7 @@ export async function startFakeProvider(
   behaviour: FakeBehaviour,
   credentials: { clientId: string; secret: string } = { clientId: "client-1234", secret: "s3cret/+=&x" },
 ): Promise<FakeProvider> {
-  const codes = new Map<string, Grant>();
+  const codes = new Map<string, IssuedCode>();
   const tokens = new Map<string, FakePerson>();
   const failures: FailureKind[] = [];
   const requests: FakeRequest[] = [];
@@ -221,17 +222,17 @@ export async function startFakeProvider(
     const client = behaviour.clientAuth === "basic" ? basicAuthOf(req) : postedClientOf(form);
     if (client?.user !== credentials.clientId || client.password !== credentials.secret)
       return behaviour.badClient();
-    const grant = codes.get(form.get("code") ?? "");
+    const issued = codes.get(form.get("code") ?? "");
     codes.delete(form.get("code") ?? "");
     if (
       form.get("grant_type") !== "authorization_code" ||
-      !grant ||
-      grant.redirectUri !== form.get("redirect_uri")
+      !issued ||
+      issued.redirectUri !== form.get("redirect_uri")
     ) {
       return behaviour.badCode();
     }
     const accessToken = randomBytes(16).toString("hex");
-    tokens.set(accessToken, grant.person);
+    tokens.set(accessToken, issued.person);
     return { status: 200, body: await behaviour.tokenAnswer(accessToken, fake) };
   }
 

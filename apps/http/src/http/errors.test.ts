@@ -273,7 +273,7 @@ const EXPECTED: Readonly<Record<FailureName, number>> = {
   authorizationNotPending: 400,
   consentActionInvalid: 400,
   consentNotFound: 404,
-  grantClientIdMissing: 400,
+  consentClientIdMissing: 400,
   clientCredentialsInvalid: 400,
   clientIdRequired: 400,
   clientAuthMethodMismatch: 400,

@@ -35,8 +35,8 @@ export interface OAuthAuthorizationStore {
   spend(id: string, sessionId: string): Promise<boolean>;
 }
 
-/** A consent with its client, as the user's list of grants shows it. */
-export interface GrantView {
+/** A consent with its client, as the user's list of consents (`GET /user/oauth/grants`) shows it. */
+export interface ConsentView {
   readonly client: OAuthClient;
   readonly consent: OAuthConsent;
 }
@@ -53,7 +53,7 @@ export interface OAuthConsentStore {
    */
   grant(consent: OAuthConsent): Promise<void>;
   /** The user's unrevoked consents of live clients, newest first. */
-  listActive(userId: string): Promise<GrantView[]>;
+  listActive(userId: string): Promise<ConsentView[]>;
   /**
    * Revokes the user's consent for the client and deletes the sessions issued to the client for the
    * user; false when there was no unrevoked consent.

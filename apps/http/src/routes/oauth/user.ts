@@ -1,11 +1,11 @@
-import { type AuthDeps, listGrants, revokeGrant, userinfoClaims } from "@authsvc/core";
+import { type AuthDeps, listConsents, revokeConsent, userinfoClaims } from "@authsvc/core";
 import { Hono } from "hono";
 import type { AppEnv } from "../../http/app-env.js";
 import { unwrap } from "../../http/body.js";
 import { requireUser } from "../../http/middleware/auth.js";
 import { requireOAuthServer } from "./oauth-http.js";
 
-/** `GET /oauth/userinfo` (OIDC Core §5.3) and the signed-in user's grants (`/user/oauth/grants`). */
+/** `GET /oauth/userinfo` (OIDC Core §5.3) and the signed-in user's consents (`/user/oauth/grants`). */
 export const oauthUserRoutes = (deps: AuthDeps) => {
   const gate = requireOAuthServer(deps);
   const user = requireUser(deps);
@@ -20,9 +20,9 @@ export const oauthUserRoutes = (deps: AuthDeps) => {
       return c.json(userinfoClaims(auth.user, session?.scopes));
     })
     .get("/user/oauth/grants", gate, user, async (c) => {
-      const grants = await listGrants(c.get("deps"), c.get("auth").user.id);
+      const consents = await listConsents(c.get("deps"), c.get("auth").user.id);
       return c.json(
-        grants.map(({ client, consent }) => ({
+        consents.map(({ client, consent }) => ({
           client: {
             id: client.id,
             name: client.name ?? "",
@@ -43,7 +43,7 @@ export const oauthUserRoutes = (deps: AuthDeps) => {
         actorUsername: owner.phone || owner.email || "",
         clientId: c.req.query("client_id"),
       };
-      unwrap(await revokeGrant(c.get("deps"), input));
+      unwrap(await revokeConsent(c.get("deps"), input));
       return c.body(null, 204);
     });
 };

@@ -1,12 +1,15 @@
 import { failures } from "../failures.js";
 import { err, isUuid, ok, type Result } from "../kernel/index.js";
 import type { OAuthServerDeps } from "./deps.js";
-import type { GrantView } from "./ports/oauth-store.js";
+import type { ConsentView } from "./ports/oauth-store.js";
 
 type Deps = Pick<OAuthServerDeps, "store" | "clock">;
 
-/** `GET /user/oauth/grants`: the clients the user consented to and has not revoked. */
-export async function listGrants(deps: Pick<Deps, "store">, userId: string): Promise<GrantView[]> {
+/**
+ * `GET /user/oauth/grants`: the clients the user consented to and has not revoked (the reference and
+ * auth-js call a consent a "grant" there; here a grant is a grant type of the token endpoints).
+ */
+export async function listConsents(deps: Pick<Deps, "store">, userId: string): Promise<ConsentView[]> {
   return deps.store.oauthConsents.listActive(userId);
 }
 
@@ -15,11 +18,11 @@ export async function listGrants(deps: Pick<Deps, "store">, userId: string): Pro
  * holds for the user (their refresh tokens stop working at once, their access tokens at the next
  * check of the session), audited as `token_revoked`.
  */
-export async function revokeGrant(
+export async function revokeConsent(
   deps: Deps,
   input: { readonly userId: string; readonly actorUsername: string; readonly clientId: string | undefined },
 ): Promise<Result<void>> {
-  if (!input.clientId) return err(failures.grantClientIdMissing());
+  if (!input.clientId) return err(failures.consentClientIdMissing());
   if (!isUuid(input.clientId)) return err(failures.clientIdMalformed());
   const clientId = input.clientId;
   const now = deps.clock.now();
