@@ -76,6 +76,45 @@ module.exports = {
       to: { path: "^apps/" },
     },
     {
+      name: "http-app-no-circle",
+      comment:
+        "No import circle in apps/http/src: the composition root (composition/) assembles the module list and hands it down; nothing below imports it.",
+      severity: "error",
+      from: { path: "^apps/http/src/" },
+      to: { path: "^apps/http/src/", circular: true },
+    },
+    {
+      name: "http-config-imports-nothing-above",
+      comment:
+        "apps/http/src/config/ is the configuration's machinery: it imports only itself (the sections a module owns live in its folder).",
+      severity: "error",
+      from: { path: "^apps/http/src/config/", pathNot: "\\.test\\.ts$" },
+      to: { path: "^apps/http/src/", pathNot: "^apps/http/src/config/" },
+    },
+    {
+      name: "http-kernel-imports-nothing-above",
+      comment:
+        "apps/http/src/http/ is the HTTP kernel (the app's middleware, errors, endpoint declarations): it imports only itself and config/.",
+      severity: "error",
+      from: { path: "^apps/http/src/http/", pathNot: "\\.test\\.ts$" },
+      to: { path: "^apps/http/src/", pathNot: "^apps/http/src/(http|config)/" },
+    },
+    {
+      name: "http-composition-at-the-top",
+      comment:
+        "Only the entry points (main.ts, server.ts, index.ts, config.ts, cli/) and test support import the composition root.",
+      severity: "error",
+      from: {
+        path: "^apps/http/src/",
+        pathNot: [
+          "^apps/http/src/(composition|cli|testing)/",
+          "^apps/http/src/[^/]+\\.ts$",
+          "\\.test\\.ts$",
+        ],
+      },
+      to: { path: "^apps/http/src/composition/" },
+    },
+    {
       name: "packages-never-import-test",
       comment:
         "test/ holds the end-to-end tests; what a package's tests share lives in the package's testing/ folder (its `testing` entry).",

@@ -4,8 +4,8 @@
  * docs/configuration.md documents every variable; it is generated from `configVariables` and a test
  * keeps it in step.
  */
-export { configVariables } from "./config/catalog.js";
+export { configVariables, loadConfig } from "./composition/config.js";
 export { ConfigFileError, readEnvironment } from "./config/environment.js";
-export { DEV_JWT_SECRET_FILE, type LoadOptions, type LoadResult, loadConfig } from "./config/load.js";
+export { DEV_JWT_SECRET_FILE, type LoadOptions, type LoadResult } from "./config/load.js";
 export * from "./config/types.js";
 export type { ConfigVariable, Requirement } from "./config/variable.js";

@@ -8,7 +8,7 @@ import {
 } from "@authsvc/adapters/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMPOSED_BASE as BASE, composedApp } from "./testing/composed-app.js";
-import type { Composition } from "./wiring/compose.js";
+import type { Composition } from "./composition/compose.js";
 
 /**
  * A verified address that several accounts hold, through the composed app (real Postgres adapters)

@@ -21,7 +21,7 @@ import {
   targetedRequestArbitrary,
 } from "./testing/fuzz/targeted.js";
 import { roleKey } from "./testing/server-env.js";
-import type { Composition } from "./wiring/compose.js";
+import type { Composition } from "./composition/compose.js";
 
 /**
  * Every endpoint of the composed app (real Postgres adapters, so database-level faults show) under

@@ -1,4 +1,5 @@
 export * from "./config.js";
-export { type AppDeps, createApp } from "./http/app.js";
-export { MODULES } from "./modules/index.js";
+export { createApp } from "./composition/app.js";
+export type { AppDeps } from "./http/app-deps.js";
+export { MODULES } from "./composition/modules.js";
 export { type OpenApiDocument, openApiDocument } from "./openapi/document.js";

@@ -1,11 +1,11 @@
 import { fakeDeps } from "@authsvc/core/testing";
 import postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../config/load.js";
-import { MODULES } from "../modules/index.js";
 import { memoryLogger } from "../testing/memory-log.js";
+import { deliveriesOf } from "../wiring/deliveries.js";
 import { authDepsOf } from "./auth-deps.js";
-import { deliveriesOf } from "./deliveries.js";
+import { loadConfig } from "./config.js";
+import { MODULES } from "./modules.js";
 
 const devJwtSecret = () => "a-development-secret-of-forty-characters!";
 // Never connected: building the ports opens nothing.

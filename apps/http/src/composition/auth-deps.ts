@@ -1,13 +1,13 @@
 import { cryptoRandom, type Sql, systemClock } from "@authsvc/adapters";
 import type { AuthDeps, DeliveryQueue } from "@authsvc/core";
 import type { Logger } from "pino";
-import type { Config } from "../config.js";
-import { MODULES } from "../modules/index.js";
+import type { Config } from "../config/types.js";
 import type { HttpModule, SharedPorts } from "../modules/module.js";
+import { hasherOf } from "../wiring/crypto.js";
+import { storeOf } from "../wiring/database.js";
+import { hooksOf } from "../wiring/hooks.js";
 import { authSettingsOf } from "./auth-settings.js";
-import { hasherOf } from "./crypto.js";
-import { storeOf } from "./database.js";
-import { hooksOf } from "./hooks.js";
+import { MODULES } from "./modules.js";
 
 /**
  * Builds the ports the use cases run with: the shared ones here (the store, the clock, randomness,

@@ -1,8 +1,8 @@
 import { defaultAuthSettings } from "@authsvc/core/testing";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../config/load.js";
-import { MODULES } from "../modules/index.js";
 import { authSettingsOf } from "./auth-settings.js";
+import { loadConfig } from "./config.js";
+import { MODULES } from "./modules.js";
 
 const devJwtSecret = () => "a-development-secret-of-forty-characters!";
 

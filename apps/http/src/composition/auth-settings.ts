@@ -1,7 +1,7 @@
 import type { AuthSettings } from "@authsvc/core";
-import type { Config } from "../config.js";
-import { MODULES } from "../modules/index.js";
+import type { Config } from "../config/types.js";
 import type { HttpModule } from "../modules/module.js";
+import { MODULES } from "./modules.js";
 
 /** The use cases' view of the configuration: every module's part (its `settings`), merged. */
 export function authSettingsOf(config: Config, modules: readonly HttpModule[] = MODULES): AuthSettings {

@@ -2,21 +2,21 @@ import type { Sql } from "@authsvc/adapters";
 import type { Hono } from "hono";
 import type { Logger } from "pino";
 import { openapiSettings } from "../config/sections/openapi.js";
-import type { Config } from "../config.js";
-import { createApp } from "../http/app.js";
+import type { Config } from "../config/types.js";
 import { startTelemetry } from "../telemetry/index.js";
+import { scheduledCleanup } from "../wiring/cleanup.js";
+import { jwksOf } from "../wiring/crypto.js";
+import { openDatabase } from "../wiring/database.js";
+import { DELIVERY_DRAIN_MS, deliveriesOf } from "../wiring/deliveries.js";
+import { captchaVerifierOf, requestLimiterStoreOf } from "../wiring/guards.js";
+import { checkHookTargets } from "../wiring/hooks.js";
+import { mailDeliveryWarning, undeliverableMailFeatures } from "../wiring/mail-delivery.js";
+import { databaseReadiness } from "../wiring/readiness.js";
+import { settingsOf } from "../wiring/settings-view.js";
+import { warnIfNotVacuumed } from "../wiring/vacuum-check.js";
+import { readVersion } from "../wiring/version.js";
+import { createApp } from "./app.js";
 import { authDepsOf } from "./auth-deps.js";
-import { scheduledCleanup } from "./cleanup.js";
-import { jwksOf } from "./crypto.js";
-import { openDatabase } from "./database.js";
-import { DELIVERY_DRAIN_MS, deliveriesOf } from "./deliveries.js";
-import { captchaVerifierOf, requestLimiterStoreOf } from "./guards.js";
-import { checkHookTargets } from "./hooks.js";
-import { mailDeliveryWarning, undeliverableMailFeatures } from "./mail-delivery.js";
-import { databaseReadiness } from "./readiness.js";
-import { settingsOf } from "./settings-view.js";
-import { warnIfNotVacuumed } from "./vacuum-check.js";
-import { readVersion } from "./version.js";
 
 /** The wired server: its app and everything that must be closed on shutdown, in order. */
 export interface Composition {

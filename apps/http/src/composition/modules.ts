@@ -1,33 +1,33 @@
-import { accountSettingsModule } from "./account-settings/index.js";
-import { adminModule } from "./admin/index.js";
-import { apiModule } from "./api/index.js";
-import { cleanupModule } from "./cleanup/index.js";
-import { customProvidersModule } from "./custom-providers/index.js";
-import { databaseModule } from "./database/index.js";
-import { externalModule } from "./external/index.js";
-import { hooksModule } from "./hooks/index.js";
-import { jwtModule } from "./jwt/index.js";
-import { mailModule } from "./mail/index.js";
-import { mfaModule } from "./mfa/index.js";
-import type { HttpModule } from "./module.js";
-import { oauthServerModule } from "./oauth-server/index.js";
-import { openapiModule } from "./openapi/index.js";
-import { passkeysModule } from "./passkeys/index.js";
-import { pkceModule } from "./pkce/index.js";
-import { rateLimitsModule } from "./rate-limits/index.js";
-import { securityModule } from "./security/index.js";
-import { serverModule } from "./server/index.js";
-import { sessionsModule } from "./sessions/index.js";
-import { signupModule } from "./signup/index.js";
-import { smsModule } from "./sms/index.js";
-import { ssoModule } from "./sso/index.js";
-import { telemetryModule } from "./telemetry/index.js";
-import { verificationModule } from "./verification/index.js";
-import { web3Module } from "./web3/index.js";
+import { accountSettingsModule } from "../modules/account-settings/index.js";
+import { adminModule } from "../modules/admin/index.js";
+import { apiModule } from "../modules/api/index.js";
+import { cleanupModule } from "../modules/cleanup/index.js";
+import { customProvidersModule } from "../modules/custom-providers/index.js";
+import { databaseModule } from "../modules/database/index.js";
+import { externalModule } from "../modules/external/index.js";
+import { hooksModule } from "../modules/hooks/index.js";
+import { jwtModule } from "../modules/jwt/index.js";
+import { mailModule } from "../modules/mail/index.js";
+import { mfaModule } from "../modules/mfa/index.js";
+import type { HttpModule } from "../modules/module.js";
+import { oauthServerModule } from "../modules/oauth-server/index.js";
+import { openapiModule } from "../modules/openapi/index.js";
+import { passkeysModule } from "../modules/passkeys/index.js";
+import { pkceModule } from "../modules/pkce/index.js";
+import { rateLimitsModule } from "../modules/rate-limits/index.js";
+import { securityModule } from "../modules/security/index.js";
+import { serverModule } from "../modules/server/index.js";
+import { sessionsModule } from "../modules/sessions/index.js";
+import { signupModule } from "../modules/signup/index.js";
+import { smsModule } from "../modules/sms/index.js";
+import { ssoModule } from "../modules/sso/index.js";
+import { telemetryModule } from "../modules/telemetry/index.js";
+import { verificationModule } from "../modules/verification/index.js";
+import { web3Module } from "../modules/web3/index.js";
 
 /**
  * Every capability of the server, in order: routes are mounted, configuration sections documented and
- * grant types listed in this order. A new capability is a folder beside this file and one entry here.
+ * grant types listed in this order. A new capability is a folder in modules/ and one entry here.
  */
 export const MODULES: readonly HttpModule[] = [
   serverModule,

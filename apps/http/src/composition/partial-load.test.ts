@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateJwtKey, parseJwtKeys } from "@authsvc/adapters";
 import { afterAll, describe, expect, it } from "vitest";
-import { apiKeyWarnings } from "./api-key-warnings.js";
+import { apiKeyWarnings } from "../config/api-key-warnings.js";
 import { configuredJwtSecret, loadDatabaseOnly, loadSigningOnly } from "./partial-load.js";
 
 const dir = mkdtempSync(join(tmpdir(), "authsvc-partial-"));

@@ -5,16 +5,15 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { knownNames } from "./catalog.js";
-import { inFamily } from "./families.js";
-import { Reader } from "./reader.js";
-import type { SettleContext } from "./sections/context.js";
-import * as db from "./sections/db.js";
-import * as general from "./sections/general.js";
-import * as jwt from "./sections/jwt.js";
-import * as telemetry from "./sections/telemetry.js";
-import type { Config } from "./types.js";
-import { unknownNameWarnings } from "./unknown-names.js";
+import { Reader } from "../config/reader.js";
+import type { SettleContext } from "../config/sections/context.js";
+import * as db from "../config/sections/db.js";
+import * as general from "../config/sections/general.js";
+import * as jwt from "../config/sections/jwt.js";
+import * as telemetry from "../config/sections/telemetry.js";
+import type { Config } from "../config/types.js";
+import { unknownNameWarnings } from "../config/unknown-names.js";
+import { inFamily, knownNames } from "./config.js";
 
 export type PartialLoad<T> =
   | { ok: true; config: T; notices: string[] }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { configVariables } from "./catalog.js";
-import { type LoadOptions, loadConfig } from "./load.js";
-import { type Config, EXTERNAL_PROVIDERS, SMS_PROVIDERS } from "./types.js";
+import { configVariables, loadConfig } from "../composition/config.js";
+import { SMS_PROVIDERS } from "../modules/sms/section.js";
+import type { LoadOptions } from "./load.js";
+import { type Config, EXTERNAL_PROVIDERS } from "./types.js";
 
 // Problems loadConfig reports. Successful loading is tested in ../config.test.ts.
 

@@ -1,8 +1,6 @@
-import { MODULES } from "../modules/index.js";
-import type { HttpModule } from "../modules/module.js";
-import { knownNames, knownNamesOf } from "./catalog.js";
+import { type Configurable, familiesOf, knownNamesOf } from "./catalog.js";
 import { clientAddressWarnings } from "./client-address-warnings.js";
-import { inFamily, unknownFamilyMembers } from "./families.js";
+import { inFamilyOf, unknownFamilyMembers } from "./families.js";
 import { rateLimitStoreWarnings } from "./rate-limit-warnings.js";
 import { Reader } from "./reader.js";
 import type { SettleContext } from "./sections/context.js";
@@ -20,8 +18,13 @@ export interface LoadOptions {
    * caller may create and store the secret lazily (in `<AUTHSVC_DATA_DIR>/jwt-secret`).
    */
   readonly devJwtSecret?: (dataDir: string) => string;
-  /** The capabilities whose sections are read; `MODULES` when absent. */
-  readonly modules?: readonly HttpModule[];
+}
+
+/** What `loadConfigOf` reads: the capabilities' sections, in order, and every name they read. */
+export interface ConfigCatalog {
+  readonly modules: readonly Configurable[];
+  /** `knownNamesOf(modules)`, computed once by the caller. */
+  readonly knownNames?: ReadonlySet<string>;
 }
 
 export type LoadResult =
@@ -37,11 +40,12 @@ export type LoadResult =
  * Two passes over the modules' sections, in the list's order: every value is parsed first, so that
  * malformed values are reported before the requirements that depend on them.
  */
-export function loadConfig(
+export function loadConfigOf(
+  catalog: ConfigCatalog,
   vars: Readonly<Record<string, string | undefined>>,
   options: LoadOptions = {},
 ): LoadResult {
-  const modules = options.modules ?? MODULES;
+  const { modules } = catalog;
   const r = new Reader(vars);
   const sections = modules.flatMap((module) => (module.section ? [module.section] : []));
   const values = sections.map((section) => section.read?.(r));
@@ -61,10 +65,11 @@ export function loadConfig(
     ...sections.map((section, i) => section.settle?.(values[i] as never, ctx)),
   ) as Config;
 
-  const known = options.modules ? knownNamesOf(modules) : knownNames();
-  const problems = [...r.problems, ...unknownFamilyMembers(vars, known)];
+  const known = catalog.knownNames ?? knownNamesOf(modules);
+  const families = familiesOf(modules);
+  const problems = [...r.problems, ...unknownFamilyMembers(vars, known, families)];
   // A misspelt name is often why a required one is missing: its hint goes with the problems.
-  const nameWarnings = unknownNameWarnings(vars, known, inFamily);
+  const nameWarnings = unknownNameWarnings(vars, known, inFamilyOf(families));
   if (problems.length > 0) return { ok: false, problems, warnings: nameWarnings };
   const warnings = [
     ...nameWarnings,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "./load.js";
+import { loadConfig } from "../composition/config.js";
 
 /**
  * JWT secrets printed in public documentation and example files: anyone can sign an admin token with

@@ -33,12 +33,6 @@ export {
 } from "./sections/security.js";
 export type { SessionsConfig } from "./sections/sessions.js";
 export {
-  SMS_PROVIDERS,
-  type SmsConfig,
-  type SmsGatewayChoice,
-  type SmsProvider,
-} from "./sections/sms.js";
-export {
   LOG_LEVELS,
   type LogConfig,
   type LogLevel,

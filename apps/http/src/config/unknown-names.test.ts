@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { knownNames } from "./catalog.js";
-import { inFamily } from "./families.js";
-import { loadConfig } from "./load.js";
+import { inFamily, knownNames, loadConfig } from "../composition/config.js";
 import { editDistance, nearestName, unknownNameWarnings } from "./unknown-names.js";
 
 describe("editDistance", () => {

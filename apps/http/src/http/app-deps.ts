@@ -1,20 +1,16 @@
 import type { AuthDeps, CaptchaVerifier } from "@authsvc/core";
 import type { MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
-import type { HttpModule } from "../modules/module.js";
-import type { Jwks } from "../routes/jwks.js";
-import type { ReadinessCheck } from "../routes/ready.js";
-import type { Settings } from "../routes/settings.js";
 import type { AppEnv } from "./app-env.js";
 import type { RateLimits } from "./middleware/rate-limit.js";
 
-/** Everything the HTTP layer needs, built by the composition root (or by a test). */
+/**
+ * What the HTTP layer's own middleware needs, built by the composition root (or by a test); the
+ * modules' routes need more (modules/module.ts, `ServerDeps`).
+ */
 export interface AppDeps {
   readonly logger: Logger;
   readonly version: string;
-  readonly settings: Settings;
-  /** The public signing keys served at `/.well-known/jwks.json`; none when absent (`JWT_SECRET` alone). */
-  readonly jwks?: Jwks;
   /** The ports and settings the use cases run with. */
   readonly auth: AuthDeps;
   /** Incoming header whose value becomes the request id (`REQUEST_ID_HEADER`). */
@@ -43,15 +39,6 @@ export interface AppDeps {
   readonly captcha?: CaptchaVerifier | undefined;
   /** Paths the whole API is served under (`API_BASE_PATHS`); `/` and `/auth/v1` when absent. */
   readonly basePaths?: readonly string[];
-  /** What `GET /health/ready` checks (the database); ready with none. */
-  readonly readiness?: readonly ReadinessCheck[];
-  readonly readinessTimeoutMs?: number;
-  /** Misconfigurations `GET /health/ready` names without answering unready, by what they concern. */
-  readonly readinessWarnings?: Readonly<Record<string, string>>;
   /** The request span and HTTP metrics, when telemetry is on; nothing runs for it when off. */
   readonly telemetry?: MiddlewareHandler<AppEnv> | undefined;
-  /** The capabilities whose routes the app serves, in order; `MODULES` (modules/index.ts) when absent. */
-  readonly modules?: readonly HttpModule[];
-  /** Whether `GET /openapi.json` is served (`API_OPENAPI_ENABLED`); served when absent. */
-  readonly openapiEnabled?: boolean;
 }

@@ -1,8 +1,9 @@
 import type { AuthDeps, UserWithIdentities } from "@authsvc/core";
 import type { Logger } from "pino";
 import type { ApiVersion } from "./api-version.js";
-import type { ProxyTrust } from "./client-address.js";
-import type { RequestDeadline } from "./flow-control/index.js";
+import type { RequestDeadline } from "./flow-control/deadline.js";
+import type { ProxyTrust } from "./proxy-trust.js";
+import type { StatusTable } from "./statuses.js";
 
 /** The signed-in caller of a user endpoint. */
 export interface UserAuth {
@@ -27,5 +28,7 @@ export type AppEnv = {
     deadline: RequestDeadline;
     /** The use cases' ports bound to this request's deadline: what handlers pass to use cases. */
     deps: AuthDeps;
+    /** The HTTP status of each error code and failure, from the app's modules (statuses.ts). */
+    statuses: StatusTable;
   };
 };

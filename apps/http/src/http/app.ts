@@ -2,8 +2,6 @@ import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
-import { MODULES } from "../modules/index.js";
-import { httpGrantRegistry } from "../routes/grants/http-grant.js";
 import { API_VERSION_HEADER } from "./api-version.js";
 import type { AppDeps } from "./app-deps.js";
 import type { AppEnv } from "./app-env.js";
@@ -15,13 +13,11 @@ import { answerRefused, DeadlinePassedError, requestDeadline } from "./flow-cont
 import { httpFailures } from "./http-failures.js";
 import { incomingOf } from "./incoming.js";
 import { apiVersion } from "./middleware/api-version.js";
-import { applyCaptcha } from "./middleware/captcha.js";
-import { concurrencyLimit } from "./middleware/concurrency-limit.js";
 import { fastCors } from "./middleware/cors.js";
+import { applyEndpointGuards, type Guarded } from "./middleware/endpoint-guards.js";
 import { MAX_BODY_BYTES } from "./middleware/json-body.js";
-import { applyRateLimits } from "./middleware/rate-limit.js";
 import { requestContext } from "./middleware/request-context.js";
-import { UNIFORM_LATENCY_SIGNUP_STEP_MS, uniformLatency } from "./middleware/uniform-latency.js";
+import type { StatusTable } from "./statuses.js";
 
 // The reference's CORS policy (rs/cors in GoTrue): any origin, credentials allowed.
 const CORS_HEADERS = [
@@ -43,10 +39,21 @@ function bodyRefusal(c: Context<AppEnv>, failure: BodyFailure, timeoutMs: number
   return errorResponse(c, httpFailures.bodyEndedEarly());
 }
 
-/** Builds the Hono application. It does not listen; `server.ts` does, tests call `app.request()`. */
-export type { AppDeps } from "./app-deps.js";
+/** What the app serves, assembled by the composition root (composition/app.ts) from the modules. */
+export interface Served {
+  /** The HTTP status of every error code and failure the modules own. */
+  readonly statuses: StatusTable;
+  /** Every endpoint the routes declare, whose guards (rate limits, captcha, pacing) go in front of it. */
+  readonly endpoints: readonly Guarded[];
+  /** The modules' routes, in order, each under its base path (`/` for most). */
+  readonly routes: readonly { readonly basePath: string; readonly app: Hono<AppEnv> }[];
+}
 
-export function createApp(deps: AppDeps): Hono<AppEnv> {
+/**
+ * Builds the Hono application: the middleware every request goes through, then `served`'s routes.
+ * It does not listen; `server.ts` does, tests call `app.request()`.
+ */
+export function createHttpApp(deps: AppDeps, served: Served): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: basePathGetter(deps.basePaths ?? DEFAULT_BASE_PATHS) });
 
   app.use(
@@ -54,6 +61,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       logger: deps.logger,
       requestIdHeader: deps.requestIdHeader,
       proxyTrust: proxyTrust(deps.trustedProxyHops ?? 0, deps.trustedProxies),
+      statuses: served.statuses,
     }),
   );
   if (deps.telemetry) app.use(deps.telemetry);
@@ -98,21 +106,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // 504 only while nothing has committed; the ports below ask the deadline before each commit.
   // Handlers pass `c.get("deps")` (bound to the request's deadline) to the use cases they call.
   app.use(requestDeadline(deps.maxRequestDurationMs ?? 10_000, deps.auth));
-  const auth = deps.auth;
 
-  applyRateLimits(app, deps.rateLimit);
-  applyCaptcha(app, auth, deps.captcha);
-  // A known and an unknown address answer alike, in time too (docs/http-api.md, "Differences").
-  app.post("/signup", uniformLatency(UNIFORM_LATENCY_SIGNUP_STEP_MS));
-  // A burst of them waits its turn here rather than on the pool, where it would queue everyone else.
-  const messageTurn = concurrencyLimit(deps.messageConcurrency ?? 0);
-  for (const path of ["/recover", "/magiclink", "/otp", "/resend"])
-    app.post(path, uniformLatency(), messageTurn);
+  applyEndpointGuards(app, deps, served.endpoints);
 
   // Each module's routes, in the list's order; no two modules answer one method and path (modules/).
-  const modules = deps.modules ?? MODULES;
-  const ctx = { ...deps, grants: httpGrantRegistry(modules.flatMap((module) => module.grants ?? [])) };
-  for (const module of modules) if (module.routes) app.route(module.basePath ?? "/", module.routes(ctx));
+  for (const { basePath, app: routes } of served.routes) app.route(basePath, routes);
 
   app.notFound((c) => errorResponse(c, httpFailures.routeNotFound()));
   app.onError((thrown, c) => {
@@ -123,7 +121,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }
     const cause = thrown instanceof HTTPException ? thrown.cause : thrown;
     const error = toAuthError(cause);
-    if (statusOf(error) >= 500) c.get("log").error({ err: cause }, "request failed");
+    if (statusOf(c, error) >= 500) c.get("log").error({ err: cause }, "request failed");
     return errorResponse(c, error);
   });
   return app;

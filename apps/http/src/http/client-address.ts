@@ -1,6 +1,10 @@
 import { BlockList, isIP } from "node:net";
 import type { Context } from "hono";
 import type { AppEnv } from "./app-env.js";
+import { NO_PROXY, type ProxyTrust } from "./proxy-trust.js";
+
+export { NO_PROXY, type ProxyTrust } from "./proxy-trust.js";
+
 import { incomingOf } from "./incoming.js";
 
 /** `[2001:db8::1]`, `[2001:db8::1]:443`: an IPv6 address as RFC 7239 writes it, port or not. */
@@ -31,17 +35,6 @@ function address(text: string | undefined): string | undefined {
   const [high, low] = [Number.parseInt(mapped[1] ?? "", 16), Number.parseInt(mapped[2] ?? "", 16)];
   return `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
 }
-
-/** Which proxies in front of the server are believed when they append to `X-Forwarded-For`. */
-export interface ProxyTrust {
-  /** The first this many hops from the server (`API_TRUSTED_PROXY_HOPS`). */
-  readonly hops: number;
-  /** Any hop whose address is in these ranges (`API_TRUSTED_PROXIES`). */
-  readonly isTrusted: (address: string) => boolean;
-}
-
-/** No proxy trusted: the connection's peer is the client. */
-export const NO_PROXY: ProxyTrust = { hops: 0, isTrusted: () => false };
 
 /** The trust of `hops` hops and of the addresses in `ranges` (`10.0.0.0/8`, `2001:db8::1`). */
 export function proxyTrust(hops: number, ranges: readonly string[] = []): ProxyTrust {

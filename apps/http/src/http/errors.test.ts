@@ -1,6 +1,11 @@
 import { type FailureName, failures } from "@authsvc/core";
 import { describe, expect, it } from "vitest";
-import { HttpError, statusOf, toAuthError } from "./errors.js";
+import { MODULES } from "../composition/modules.js";
+import { HttpError, statusIn, toAuthError } from "./errors.js";
+import { statusTable } from "./statuses.js";
+
+/** The status of `error` in the server's table. */
+const statusOf = (error: Parameters<typeof statusIn>[1]) => statusIn(statusTable(MODULES), error);
 
 /**
  * The status of every failure in core's catalogue, as the reference (and the routes before the

@@ -1,16 +1,8 @@
 import { isDatabaseUnavailable } from "@authsvc/adapters";
 import { AuthError, type ErrorCode, type FailureName, failures, HookRejection } from "@authsvc/core";
 import type { Context } from "hono";
-import { MODULES } from "../modules/index.js";
-import { type StatusTable, statusTable } from "../modules/statuses.js";
 import type { ApiVersion } from "./api-version.js";
-
-// Built on first use, not at import: the modules' routes import this file, and the list imports them.
-let table: StatusTable | undefined;
-const statuses = (): StatusTable => {
-  table ??= statusTable(MODULES);
-  return table;
-};
+import type { StatusTable } from "./statuses.js";
 
 /** An error the HTTP layer raises itself (bad JSON, unknown route, request limits), with its status. */
 export class HttpError extends AuthError {
@@ -24,16 +16,18 @@ export class HttpError extends AuthError {
 }
 
 /**
- * The HTTP status of `error`: its own (HTTP-layer errors), its failure's override, else its code's;
- * the modules (modules/) give both, the kernel's table the codes none owns (500 for a code nobody
- * owns, which no failure answers with: modules/statuses.ts refuses that at start).
+ * The HTTP status of `error` in `table`: its own (HTTP-layer errors), its failure's override, else its
+ * code's; the modules give both, the kernel's table the codes none owns (500 for a code nobody owns,
+ * which no failure answers with: statuses.ts refuses that when the table is built).
  */
-export function statusOf(error: AuthError): number {
+export function statusIn(table: StatusTable, error: AuthError): number {
   if (error instanceof HttpError) return error.status;
   if (error instanceof HookRejection) return error.httpStatus;
-  const { byCode, byFailure } = statuses();
-  return byFailure[error.failure as FailureName] ?? byCode[error.code] ?? 500;
+  return table.byFailure[error.failure as FailureName] ?? table.byCode[error.code] ?? 500;
 }
+
+/** The HTTP status of `error` in the app answering `c` (its table is set by the app, http/app.ts). */
+export const statusOf = (c: Context, error: AuthError): number => statusIn(c.get("statuses"), error);
 
 /** The message GoTrue gives for every unexpected fault: nothing internal reaches the client. */
 export const UNEXPECTED_MESSAGE = failures.unexpectedFailure().message;
@@ -46,10 +40,10 @@ export const UNEXPECTED_MESSAGE = failures.unexpectedFailure().message;
  */
 export function errorBody(
   error: AuthError,
+  status: number,
   apiVersion: ApiVersion,
   requestId: string,
 ): Record<string, unknown> {
-  const status = statusOf(error);
   const errorId = status >= 500 ? { error_id: requestId } : {};
   if (apiVersion === "2024-01-01") {
     return { code: error.code, message: error.message, ...error.details, ...errorId };
@@ -59,9 +53,10 @@ export function errorBody(
 
 /** Sends `error` as JSON with `x-sb-error-code`; the API version header is added by its middleware. */
 export function errorResponse(c: Context, error: AuthError): Response {
-  const body = errorBody(error, c.get("apiVersion") ?? "legacy", c.get("requestId") ?? "");
+  const status = statusOf(c, error);
+  const body = errorBody(error, status, c.get("apiVersion") ?? "legacy", c.get("requestId") ?? "");
   c.header("x-sb-error-code", error.code);
-  return c.json(body, statusOf(error) as 400);
+  return c.json(body, status as 400);
 }
 
 /**

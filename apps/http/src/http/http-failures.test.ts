@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { statusOf } from "./errors.js";
+import { MODULES } from "../composition/modules.js";
+import { statusIn } from "./errors.js";
+import { statusTable } from "./statuses.js";
+
+/** The status of `error` in the server's table. */
+const statusOf = (error: Parameters<typeof statusIn>[1]) => statusIn(statusTable(MODULES), error);
+
 import { httpFailures } from "./http-failures.js";
 
 describe("httpFailures", () => {

@@ -1,8 +1,9 @@
 import type { AuthError, SessionTokens } from "@authsvc/core";
+import type { Context } from "hono";
 import { statusOf } from "./errors.js";
 
 /** The reference's `error` word for an error in a redirect (`access_denied` for refusals of the person). */
-export function oauthErrorWord(error: AuthError): string {
+export function oauthErrorWord(c: Context, error: AuthError): string {
   if (["signup_disabled", "user_banned", "provider_email_needs_verification"].includes(error.code)) {
     return "access_denied";
   }
@@ -13,7 +14,7 @@ export function oauthErrorWord(error: AuthError): string {
     500: "server_error",
     503: "temporarily_unavailable",
   };
-  return byStatus[statusOf(error)] ?? "server_error";
+  return byStatus[statusOf(c, error)] ?? "server_error";
 }
 
 /** `values` url-encoded with sorted keys, as Go's `url.Values.Encode` writes a redirect's fragment. */

@@ -1,5 +1,4 @@
 import { type ErrorCode, type FailureName, failureCodes } from "@authsvc/core";
-import type { HttpModule } from "./module.js";
 
 /** The status of the codes no capability owns: the request itself, and faults. */
 export const KERNEL_STATUSES: Readonly<Partial<Record<ErrorCode, number>>> = {
@@ -16,6 +15,15 @@ export const KERNEL_STATUSES: Readonly<Partial<Record<ErrorCode, number>>> = {
   user_not_found: 404,
 };
 
+/** What owns error codes: a capability (modules/) with the statuses of its codes and failures. */
+export interface StatusOwner {
+  readonly name: string;
+  /** The HTTP status of each error code it owns: one owner per code. */
+  readonly statuses?: Readonly<Partial<Record<ErrorCode, number>>>;
+  /** Failures of its own that the reference answers with another status than their code's. */
+  readonly failureStatuses?: Readonly<Partial<Record<FailureName, number>>>;
+}
+
 /** The HTTP status of every error code, and the failures answered with another status than their code's. */
 export interface StatusTable {
   /** The status of each code a module owns (every code a failure answers with has one). */
@@ -28,7 +36,7 @@ export interface StatusTable {
  * failure answers with and no module gives a status, is a mistake in the module list: it throws when
  * the table is first built.
  */
-export function statusTable(modules: readonly HttpModule[]): StatusTable {
+export function statusTable(modules: readonly StatusOwner[]): StatusTable {
   const byCode = new Map<string, number>();
   const byFailure = new Map<string, number>();
   const add = (

@@ -6,11 +6,33 @@ import type { Section } from "../config/sections/section.js";
 import type { Config } from "../config/types.js";
 import type { AppDeps } from "../http/app-deps.js";
 import type { AppEnv } from "../http/app-env.js";
-import type { Operation } from "../openapi/operation.js";
+import type { Endpoint } from "../http/endpoint.js";
+import type { Operation } from "../http/operation.js";
 import type { HttpGrant, HttpGrantRegistry } from "../routes/grants/http-grant.js";
+import type { Jwks } from "../routes/jwks.js";
+import type { ReadinessCheck } from "../routes/ready.js";
+import type { Settings } from "../routes/settings.js";
 
-/** What a module's routes are built from: the app's dependencies and the grant types of every module. */
-export interface ModuleContext extends AppDeps {
+/** Everything the server's routes need: the HTTP layer's dependencies and what the modules serve. */
+export interface ServerDeps extends AppDeps {
+  readonly settings: Settings;
+  /** The public signing keys served at `/.well-known/jwks.json`; none when absent (`JWT_SECRET` alone). */
+  readonly jwks?: Jwks;
+  /** What `GET /health/ready` checks (the database); ready with none. */
+  readonly readiness?: readonly ReadinessCheck[];
+  readonly readinessTimeoutMs?: number;
+  /** Misconfigurations `GET /health/ready` names without answering unready, by what they concern. */
+  readonly readinessWarnings?: Readonly<Record<string, string>>;
+  /** Whether `GET /openapi.json` is served (`API_OPENAPI_ENABLED`); served when absent. */
+  readonly openapiEnabled?: boolean;
+  /** The capabilities the app serves, in order; the composition root's list when absent. */
+  readonly modules?: readonly HttpModule[];
+}
+
+/** What a module's routes are built from: the server's dependencies, every module and their grant types. */
+export interface ModuleContext extends ServerDeps {
+  /** The capabilities the app serves, in order (composition/modules.ts, or a test's list). */
+  readonly modules: readonly HttpModule[];
   /** The grant types of `POST /token` and `POST /oauth/token`: every module's `grants`, in the order of the list. */
   readonly grants: HttpGrantRegistry;
 }
@@ -33,14 +55,19 @@ export interface WiringContext {
  * One capability of the server, as the HTTP application sees it: what it adds to the app, to the
  * error-status table and to the configuration. A plain object; the app, the status table, the
  * configuration catalogue (and so docs/configuration.md) and the grant registry are loops over
- * `MODULES` (modules/index.ts), so a new capability is a folder here and one entry in that list.
+ * `MODULES` (composition/modules.ts), so a new capability is a folder here and one entry in that list.
  */
 export interface HttpModule {
   /** The capability's name (the folder's), unique in the list. */
   readonly name: string;
   /** Where its routes are mounted; `/` when absent (every base path of `API_BASE_PATHS` applies on top). */
   readonly basePath?: string;
-  /** Its routes, built once per app. */
+  /**
+   * Its endpoints, each declared once (http/endpoint.ts): mounted in this order, described in the
+   * OpenAPI description, guarded as each declares.
+   */
+  readonly endpoints?: readonly Endpoint<ModuleContext>[];
+  /** Routes not yet declared as endpoints, built once per app. */
   readonly routes?: (ctx: ModuleContext) => Hono<AppEnv>;
   /** The HTTP status of each error code it owns: one module owns a code (modules.test.ts). */
   readonly statuses?: Readonly<Partial<Record<ErrorCode, number>>>;
@@ -54,12 +81,12 @@ export interface HttpModule {
   readonly ports?: (ctx: WiringContext) => Partial<AuthDeps>;
   /** The grant types it adds, each offered at `POST /token`, `POST /oauth/token` or both. */
   readonly grants?: readonly HttpGrant[];
-  /** Its routes' descriptions (beside each route file), listed in the OpenAPI description in this order. */
+  /** The descriptions of its `routes` (beside each route file), listed in the OpenAPI description in this order. */
   readonly operations?: readonly Operation[];
 }
 
 /** Mounts several route files of one module as one sub-app, in the order given. */
-export function routesOf(...apps: readonly Hono<AppEnv>[]): Hono<AppEnv> {
+export function routeFilesOf(...apps: readonly Hono<AppEnv>[]): Hono<AppEnv> {
   const module = new Hono<AppEnv>();
   for (const app of apps) module.route("/", app);
   return module;

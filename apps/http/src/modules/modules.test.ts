@@ -2,25 +2,26 @@ import { ErrorCodes, failureCodes, failures } from "@authsvc/core";
 import { fakeDeps } from "@authsvc/core/testing";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../composition/config.js";
+import { MODULES } from "../composition/modules.js";
 import { variablesOf } from "../config/catalog.js";
 import { renderTables } from "../config/docs/render.js";
 import * as k from "../config/kinds.js";
-import { loadConfig } from "../config/load.js";
 import { sectionOf } from "../config/sections/section.js";
 import { defineVariables, describe as describeVariable } from "../config/variable.js";
 import type { AppEnv } from "../http/app-env.js";
+import { statusTable } from "../http/statuses.js";
 import { httpGrantRegistry } from "../routes/grants/http-grant.js";
 import { memoryLogger } from "../testing/memory-log.js";
 import { defaultSettings, testApp } from "../testing/test-app.js";
-import { MODULES } from "./index.js";
 import type { HttpModule, ModuleContext } from "./module.js";
-import { statusTable } from "./statuses.js";
 
 const context = (): ModuleContext => ({
   logger: memoryLogger().logger,
   version: "0.0.0-test",
   settings: defaultSettings(),
   auth: fakeDeps(),
+  modules: MODULES,
   grants: httpGrantRegistry([]),
 });
 

@@ -1,16 +1,32 @@
 /**
- * The OpenAPI 3.1 description of the server, built from the modules (modules/index.ts): each module's
+ * The OpenAPI 3.1 description of the server, built from the modules (composition/modules.ts): each module's
  * `operations` (declared beside its routes), its grants' body schemas for `POST /token`, and the error
  * catalogue (errors.ts). Served at `GET /openapi.json` and rendered into docs/http-api.md.
  */
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { GenericSchema } from "valibot";
 import { OBJECT_SCHEMA } from "../http/body.js";
-import type { HttpModule } from "../modules/module.js";
-import { offeredAt } from "../routes/grants/http-grant.js";
+import type { JsonSchema, Operation, Parameter, RequestBody } from "../http/operation.js";
+import type { StatusOwner } from "../http/statuses.js";
+import { type HttpGrant, offeredAt } from "../routes/grants/http-grant.js";
 import { commonErrors, errorCodesByStatus, errorResponse, errorSchema, hookErrorSchema } from "./errors.js";
-import type { JsonSchema, Operation, Parameter, RequestBody } from "./operation.js";
 import { SCHEMAS } from "./schemas.js";
+
+/** What the description is built from: a capability (modules/) with its endpoints, grants and statuses. */
+export interface DescribedModule extends StatusOwner {
+  /** Its endpoints (http/endpoint.ts), described in this order. */
+  readonly endpoints?: readonly { readonly operation: Operation }[];
+  /** The descriptions of routes not declared as endpoints. */
+  readonly operations?: readonly Operation[];
+  /** The grant types it adds, with where each is offered and the body it reads there. */
+  readonly grants?: readonly HttpGrant[];
+}
+
+/** Every operation of `module`: its endpoints', then its other routes'. */
+const operationsOf = (module: DescribedModule): readonly Operation[] => [
+  ...(module.endpoints ?? []).map((endpoint) => endpoint.operation),
+  ...(module.operations ?? []),
+];
 
 export type OpenApiDocument = {
   readonly openapi: string;
@@ -107,14 +123,14 @@ function requestBody(body: RequestBody): JsonSchema {
 }
 
 /** The grant types `POST /token` offers, of every module's `grants`. */
-const tokenGrants = (modules: readonly HttpModule[]) =>
+const tokenGrants = (modules: readonly DescribedModule[]) =>
   offeredAt(
     modules.flatMap((module) => module.grants ?? []),
     "/token",
   );
 
 /** `POST /token`'s body: one of the grants' bodies, chosen by `grant_type`. */
-function grantBody(modules: readonly HttpModule[]): RequestBody {
+function grantBody(modules: readonly DescribedModule[]): RequestBody {
   const grants = tokenGrants(modules);
   return {
     description: "The fields of the `grant_type` asked for.",
@@ -129,8 +145,8 @@ function grantBody(modules: readonly HttpModule[]): RequestBody {
 
 function operationObject(
   op: Operation,
-  module: HttpModule,
-  modules: readonly HttpModule[],
+  module: DescribedModule,
+  modules: readonly DescribedModule[],
   errorStatuses: Set<number>,
 ): JsonSchema {
   const grants = tokenGrants(modules).map((grant) => grant.type);
@@ -201,14 +217,14 @@ function operationObject(
 
 /** The description of every operation of `modules`. */
 export function openApiDocument(
-  modules: readonly HttpModule[],
+  modules: readonly DescribedModule[],
   options: { version?: string; servers?: readonly string[] } = {},
 ): OpenApiDocument {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   // Any path answers 404 and any listed path 405 to a method it does not take (the info says so).
   const errorStatuses = new Set<number>([404, 405]);
   for (const module of modules) {
-    for (const op of module.operations ?? []) {
+    for (const op of operationsOf(module)) {
       const path = paths[op.path] ?? {};
       paths[op.path] = path;
       if (path[op.method])
@@ -236,7 +252,7 @@ export function openApiDocument(
     info: { ...INFO, version: options.version ?? "0.1.0" },
     ...(options.servers ? { servers: options.servers.map((url) => ({ url })) } : {}),
     tags: modules
-      .filter((module) => (module.operations ?? []).length > 0)
+      .filter((module) => operationsOf(module).length > 0)
       .map((module) => ({ name: module.name })),
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
     components: {

@@ -5,13 +5,12 @@
  */
 import { type ErrorCode, type FailureName, failureCodeOf } from "@authsvc/core";
 import { httpFailures } from "../http/http-failures.js";
-import type { HttpModule } from "../modules/module.js";
-import { statusTable } from "../modules/statuses.js";
-import type { Access, HttpMethod, JsonSchema } from "./operation.js";
+import type { Access, HttpMethod, JsonSchema } from "../http/operation.js";
+import { type StatusOwner, statusTable } from "../http/statuses.js";
 import { SCHEMAS } from "./schemas.js";
 
 /** Every status an error is answered with, and the codes of each, sorted. */
-export function errorCodesByStatus(modules: readonly HttpModule[]): ReadonlyMap<number, readonly string[]> {
+export function errorCodesByStatus(modules: readonly StatusOwner[]): ReadonlyMap<number, readonly string[]> {
   const { byCode, byFailure } = statusTable(modules);
   const byStatus = new Map<number, Set<string>>();
   const add = (status: number, code: string) => {

@@ -3,7 +3,7 @@
  * operation's parameters, body fields and answers, and the error codes of each status. The rest of
  * the page is written by hand around the markers.
  */
-import type { JsonSchema } from "./operation.js";
+import type { JsonSchema } from "../http/operation.js";
 
 /** The two generated parts: the summary table (under "Endpoints") and the operations (at the end). */
 const marker = (part: string) => ({

@@ -3,7 +3,7 @@
  * the presenters (http/presenters/) and the routes write. Closed objects (`additionalProperties:
  * false`): a field the code adds without describing it fails the e2e suite's check of every answer.
  */
-import type { JsonSchema } from "./operation.js";
+import type { JsonSchema } from "../http/operation.js";
 
 const string = { type: "string" } as const;
 const time = { type: "string", format: "date-time" } as const;

@@ -1,4 +1,4 @@
-import { type Operation, PAGE_HEADERS, PAGE_QUERY, ref } from "../openapi/operation.js";
+import { type Operation, PAGE_HEADERS, PAGE_QUERY, ref } from "../http/operation.js";
 
 /** `GET /admin/audit` (routes/admin-audit.ts). */
 export const adminAuditOperations: readonly Operation[] = [

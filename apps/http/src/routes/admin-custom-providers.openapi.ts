@@ -1,4 +1,4 @@
-import type { JsonSchema, Operation } from "../openapi/operation.js";
+import type { JsonSchema, Operation } from "../http/operation.js";
 import { closed } from "../openapi/schemas.js";
 import { CustomProviderBody } from "./admin-custom-providers.js";
 

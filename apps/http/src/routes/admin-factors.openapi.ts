@@ -1,4 +1,4 @@
-import { type Operation, ref } from "../openapi/operation.js";
+import { type Operation, ref } from "../http/operation.js";
 import { UpdateFactorBody } from "./admin-factors.js";
 
 const ids = [

@@ -1,4 +1,4 @@
-import { type Operation, REDIRECT_QUERY, ref } from "../openapi/operation.js";
+import { type Operation, REDIRECT_QUERY, ref } from "../http/operation.js";
 import { GenerateLinkBody } from "./admin-generate-link.js";
 
 /** `POST /admin/generate_link` (routes/admin-generate-link.ts). */

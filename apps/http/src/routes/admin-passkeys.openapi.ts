@@ -1,4 +1,4 @@
-import type { Operation } from "../openapi/operation.js";
+import type { Operation } from "../http/operation.js";
 import { PASSKEY } from "./passkeys.openapi.js";
 
 const userId = { name: "user_id", description: "The user's id." };

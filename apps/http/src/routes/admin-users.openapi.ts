@@ -1,4 +1,4 @@
-import { type Operation, PAGE_HEADERS, PAGE_QUERY, REDIRECT_QUERY, ref } from "../openapi/operation.js";
+import { type Operation, PAGE_HEADERS, PAGE_QUERY, REDIRECT_QUERY, ref } from "../http/operation.js";
 import { AdminUserBody, DeleteBody, InviteBody } from "./admin-users.js";
 
 const ADMIN_USER_FIELDS = {

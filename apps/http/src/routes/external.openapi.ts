@@ -1,4 +1,4 @@
-import { type Operation, redirect, ref } from "../openapi/operation.js";
+import { type Operation, redirect, ref } from "../http/operation.js";
 
 const authorizeQuery = [
   { name: "provider", description: "The provider's name (`github`, `google`, …).", required: true },

@@ -37,8 +37,8 @@ function failureRedirect(c: Context<AppEnv>, failure: CallbackFailure) {
     return c.redirect(errorUrl(failure.redirectTo, { error, error_description: description }), 302);
   }
   const { error } = failure;
-  if (statusOf(error) >= 500) c.get("log").error({ err: error }, "external sign-in failed");
-  const values = { error: oauthErrorWord(error), error_code: error.code, error_description: error.message };
+  if (statusOf(c, error) >= 500) c.get("log").error({ err: error }, "external sign-in failed");
+  const values = { error: oauthErrorWord(c, error), error_code: error.code, error_description: error.message };
   // An unknown state gives no redirect to trust: SITE_URL, with the error in the query only.
   if (!failure.stateKnown) return c.redirect(errorUrl(failure.redirectTo, values, false), 303);
   return c.redirect(errorUrl(failure.redirectTo, values), 302);

@@ -1,4 +1,4 @@
-import { type Operation, ref } from "../openapi/operation.js";
+import { type Operation, ref } from "../http/operation.js";
 
 /** `GET /.well-known/jwks.json` (routes/jwks.ts). */
 export const jwksOperations: readonly Operation[] = [

@@ -1,4 +1,4 @@
-import { type Operation, REDIRECT_QUERY, ref } from "../openapi/operation.js";
+import { type Operation, REDIRECT_QUERY, ref } from "../http/operation.js";
 import { MagicLinkBody, OtpBody, RecoverBody, ResendBody } from "./messages.js";
 
 // Each answers alike whether or not the address has a user; a refused send (limits) is 429.

@@ -1,4 +1,4 @@
-import type { Operation } from "../openapi/operation.js";
+import type { Operation } from "../http/operation.js";
 
 /** `GET /openapi.json` (routes/openapi.ts). */
 export const openapiOperations: readonly Operation[] = [

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../http/app-env.js";
-import type { HttpModule } from "../modules/module.js";
+import type { DescribedModule } from "../openapi/document.js";
 import { openApiDocument } from "../openapi/document.js";
 
 const PATH = "/openapi.json";
@@ -11,7 +11,7 @@ const KEPT = 16;
  * `GET /openapi.json`: the description of `modules`, with the base path it was asked under as its
  * server, so relative clients call that prefix. Built at the first request of each base path.
  */
-export const openapiRoutes = (modules: () => readonly HttpModule[], version: string) => {
+export const openapiRoutes = (modules: () => readonly DescribedModule[], version: string) => {
   const bodies = new Map<string, string>();
   return new Hono<AppEnv>().get(PATH, (c) => {
     const asked = new URL(c.req.url).pathname;

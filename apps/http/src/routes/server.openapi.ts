@@ -1,4 +1,4 @@
-import { type Operation, ref } from "../openapi/operation.js";
+import { type Operation, ref } from "../http/operation.js";
 
 /** `GET /health`, `GET /health/ready`, `GET /settings` (routes/health.ts, ready.ts, settings.ts). */
 export const serverOperations: readonly Operation[] = [

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { ExternalProviderId } from "../config.js";
+import type { ExternalProviderId } from "../config/types.js";
 import type { AppEnv } from "../http/app-env.js";
 
 /** The public settings document (spec "Settings", plus the reference's extra fields). */

@@ -1,4 +1,4 @@
-import { type Operation, REDIRECT_QUERY, ref } from "../openapi/operation.js";
+import { type Operation, REDIRECT_QUERY, ref } from "../http/operation.js";
 import { SignupBody } from "./signup.js";
 
 /** `POST /signup` (routes/signup.ts). */

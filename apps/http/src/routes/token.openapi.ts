@@ -1,4 +1,4 @@
-import { type Operation, ref } from "../openapi/operation.js";
+import { type Operation, ref } from "../http/operation.js";
 
 /** `POST /token` (routes/token.ts); its body is the requested grant's (routes/grants/). */
 export const tokenOperations: readonly Operation[] = [

@@ -1,4 +1,4 @@
-import { type Operation, ref } from "../openapi/operation.js";
+import { type Operation, ref } from "../http/operation.js";
 import { closed } from "../openapi/schemas.js";
 
 /** `GET /user/sessions`, `DELETE /user/sessions/{session_id}` (routes/user-sessions.ts). */

@@ -1,4 +1,4 @@
-import { type Operation, REDIRECT_QUERY, ref } from "../openapi/operation.js";
+import { type Operation, REDIRECT_QUERY, ref } from "../http/operation.js";
 import { SCOPES, UpdateUserBody } from "./user.js";
 
 /** `GET`/`PUT /user`, `GET /reauthenticate`, `POST /logout` (routes/user.ts). */

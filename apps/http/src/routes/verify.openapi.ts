@@ -1,4 +1,4 @@
-import { type Operation, REDIRECT_QUERY, redirect, ref } from "../openapi/operation.js";
+import { type Operation, REDIRECT_QUERY, redirect, ref } from "../http/operation.js";
 import { LINK_TYPES, TYPES, VerifyBody } from "./verify.js";
 
 /** `POST /verify` and `GET /verify` (routes/verify.ts). */

@@ -107,15 +107,15 @@ export const verifyRoutes = (deps: AuthDeps) =>
       } catch (thrown) {
         // A used or expired link logs nobody in: the browser lands on the site with the error.
         const error = toAuthError(thrown);
-        if (statusOf(error) >= 500) c.get("log").error({ err: thrown }, "verify failed");
+        if (statusOf(c, error) >= 500) c.get("log").error({ err: thrown }, "verify failed");
         return redirectWithFragment(
           c,
           fallback,
           {
-            error: oauthErrorWord(error),
+            error: oauthErrorWord(c, error),
             error_code: error.code,
             error_description: error.message,
-            ...(statusOf(error) >= 500 ? { error_id: c.get("requestId") } : {}),
+            ...(statusOf(c, error) >= 500 ? { error_id: c.get("requestId") } : {}),
           },
           pkce,
         );

@@ -1,7 +1,7 @@
 import type { AuthDeps } from "@authsvc/core";
 import type { MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 import type { AppEnv } from "../http/app-env.js";
 
 /** The running OpenTelemetry SDK, as the composition root uses it. */

@@ -1,7 +1,8 @@
 import type { AuthSettings } from "@authsvc/core";
 import { fakeDeps } from "@authsvc/core/testing";
 import { EXTERNAL_PROVIDERS } from "../config.js";
-import { type AppDeps, createApp } from "../http/app.js";
+import { createApp } from "../composition/app.js";
+import type { ServerDeps } from "../modules/module.js";
 import type { Settings } from "../routes/settings.js";
 import { memoryLogger } from "./memory-log.js";
 
@@ -27,7 +28,7 @@ export const defaultSettings = (): Settings => ({
 });
 
 /** An app over in-memory logs and fake ports, for HTTP-level tests. */
-export function testApp(overrides: Partial<AppDeps> = {}, settings: Partial<AuthSettings> = {}) {
+export function testApp(overrides: Partial<ServerDeps> = {}, settings: Partial<AuthSettings> = {}) {
   const log = memoryLogger();
   const auth = fakeDeps(settings);
   const app = createApp({

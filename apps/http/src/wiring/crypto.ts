@@ -8,7 +8,7 @@ import {
   secretTokens,
 } from "@authsvc/adapters";
 import type { AuthDeps } from "@authsvc/core";
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 
 /** The password hasher (argon2id), its dummy hash built at once. */
 export function hasherOf(): AuthDeps["hasher"] {

@@ -12,7 +12,7 @@ import {
 } from "@authsvc/adapters";
 import type { AuthDeps } from "@authsvc/core";
 import type { Logger } from "pino";
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 import { waitForDatabase } from "./database-wait.js";
 import { logUnredacted } from "./logger.js";
 

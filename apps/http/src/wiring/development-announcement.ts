@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { signApiKey } from "@authsvc/adapters";
 import type { Logger } from "pino";
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 import type { LogFormat } from "./log-format.js";
 import { logUnredacted } from "./logger.js";
 

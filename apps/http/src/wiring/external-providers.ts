@@ -1,6 +1,6 @@
 import { externalProviders, type ProviderSettings } from "@authsvc/adapters";
 import type { ExternalProviders } from "@authsvc/core";
-import { type Config, EXTERNAL_PROVIDERS } from "../config.js";
+import { type Config, EXTERNAL_PROVIDERS } from "../config/types.js";
 
 /** Test seams: shorter provider timeouts, and key refetches without the production cooldown. */
 export interface ExternalProviderOptions {

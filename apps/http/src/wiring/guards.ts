@@ -8,7 +8,7 @@ import {
 } from "@authsvc/adapters";
 import type { CaptchaVerifier } from "@authsvc/core";
 import type { Logger } from "pino";
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 
 /** The captcha provider's verifier when `SECURITY_CAPTCHA_ENABLED`, else none. */
 export function captchaVerifierOf(config: Config): CaptchaVerifier | undefined {

@@ -9,7 +9,7 @@ import {
 import type { HookDispatcher, HookName, Mailer, SmsSender, Store } from "@authsvc/core";
 import type { Logger } from "pino";
 import { hookVariables } from "../config/sections/hooks.js";
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 import { userJson } from "../http/presenters/user-json.js";
 
 /**

@@ -1,7 +1,7 @@
 import { logMailer, smtpMailer } from "@authsvc/adapters";
 import { failures, type Mailer } from "@authsvc/core";
 import type { Logger } from "pino";
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 import { DELIVERY_CONCURRENCY } from "./deliveries.js";
 import { logUnredacted } from "./logger.js";
 

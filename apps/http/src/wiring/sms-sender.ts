@@ -1,5 +1,5 @@
 import { failures, type SmsSender } from "@authsvc/core";
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 import { SMS_GATEWAYS } from "../modules/sms/gateways/index.js";
 
 /** With no gateway, an SMS that must go out fails the request instead of vanishing. */

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { signApiKey } from "@authsvc/adapters";
-import { loadSigningOnly } from "../../config/partial-load.js";
+import { loadSigningOnly } from "../../composition/partial-load.js";
 import { ensureDevSecret } from "../../wiring/dev-secret.js";
 import type { Command } from "../command.js";
 import { environment, refuseConfiguration } from "../environment.js";

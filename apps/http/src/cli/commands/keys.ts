@@ -1,4 +1,4 @@
-import { configuredJwtSecret } from "../../config/partial-load.js";
+import { configuredJwtSecret } from "../../composition/partial-load.js";
 import type { Command } from "../command.js";
 import { environment } from "../environment.js";
 import { refuse } from "../refuse.js";

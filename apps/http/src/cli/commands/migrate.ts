@@ -1,4 +1,4 @@
-import { loadDatabaseOnly } from "../../config/partial-load.js";
+import { loadDatabaseOnly } from "../../composition/partial-load.js";
 import { openDatabase } from "../../wiring/database.js";
 import { createLogger } from "../../wiring/logger.js";
 import type { Command } from "../command.js";

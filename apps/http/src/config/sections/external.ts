@@ -5,6 +5,7 @@
  */
 import { PROVIDER_NAMES, type ProviderName } from "@authsvc/adapters";
 import type { AuthSettings } from "@authsvc/core";
+import type { Family } from "../families.js";
 import * as k from "../kinds.js";
 import type { Reader } from "../reader.js";
 import type { Config } from "../shape.js";
@@ -173,3 +174,11 @@ declare module "../shape.js" {
     readonly external: ExternalConfig;
   }
 }
+
+/** Five variables per provider (config/families.ts). */
+export const families: readonly Family[] = [
+  {
+    prefix: "EXTERNAL_",
+    hint: `providers are ${EXTERNAL_PROVIDERS.map(envSuffix).join(", ")}, each with _ENABLED, _CLIENT_ID, _SECRET, _REDIRECT_URI, _URL`,
+  },
+];

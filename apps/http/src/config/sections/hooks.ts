@@ -7,6 +7,7 @@
 import { parseHookSecrets, parseHookUri } from "@authsvc/adapters";
 import { HOOK_NAMES, type HookName } from "@authsvc/core";
 import * as v from "valibot";
+import type { Family } from "../families.js";
 import type { Kind } from "../kinds.js";
 import * as k from "../kinds.js";
 import type { Reader } from "../reader.js";
@@ -101,3 +102,11 @@ declare module "../shape.js" {
     readonly hooks: HooksConfig;
   }
 }
+
+/** Three variables per hook (config/families.ts). */
+export const families: readonly Family[] = [
+  {
+    prefix: "HOOK_",
+    hint: `hooks are ${HOOK_NAMES.map(envSuffix).join(", ")}, each with _ENABLED, _URI, _SECRETS`,
+  },
+];

@@ -1,6 +1,6 @@
 import { generateJwtKey } from "@authsvc/adapters";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../load.js";
+import { loadConfig } from "../../composition/config.js";
 
 /** The least a production (non-embedded) configuration needs. */
 const production = {

@@ -4,6 +4,7 @@
  * names (`…_MAGIC_LINK`); the default subjects are defined here once.
  */
 import type { AuthSettings, MailKind } from "@authsvc/core";
+import type { Family } from "../families.js";
 import * as k from "../kinds.js";
 import type { Reader } from "../reader.js";
 import type { Config } from "../shape.js";
@@ -223,3 +224,10 @@ declare module "../shape.js" {
     readonly mailer: MailerConfig;
   }
 }
+
+/** One subject, URL path and template variable per mail kind (config/families.ts). */
+export const families: readonly Family[] = [
+  { prefix: "MAILER_SUBJECTS_", hint: `kinds are ${MAIL_KINDS.map(envSuffix).join(", ")}` },
+  { prefix: "MAILER_URLPATHS_", hint: `kinds are ${URL_PATH_KINDS.map(envSuffix).join(", ")}` },
+  { prefix: "MAILER_TEMPLATES_", hint: `kinds are ${MAIL_KINDS.map(envSuffix).join(", ")}` },
+];

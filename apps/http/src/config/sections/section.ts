@@ -1,3 +1,4 @@
+import type { Family } from "../families.js";
 import type { Reader } from "../reader.js";
 import type { Variable } from "../variable.js";
 import type { SettleContext } from "./context.js";
@@ -10,6 +11,8 @@ import type { SettleContext } from "./context.js";
  */
 export interface Section {
   readonly variables: readonly Variable<unknown>[];
+  /** Its variable families (one variable per kind or provider): unknown members are problems. */
+  readonly families?: readonly Family[];
   /** Parses every variable; problems go to the reader. Runs for every section before any settles. */
   read?(r: Reader): unknown;
   /** Its part of the `Config`, from what `read` gave, once every section has been read. */
@@ -19,15 +22,17 @@ export interface Section {
 /** What a file of sections/ exports: `variables` (a named record or a list), and `read` / `settle`. */
 export interface SectionFile<R> {
   readonly variables: Readonly<Record<string, Variable<unknown>>> | readonly Variable<unknown>[];
+  readonly families?: readonly Family[];
   readonly read?: (r: Reader) => R;
   readonly settle?: (values: R, ctx: SettleContext) => object;
 }
 
 /** The section of a file of sections/ (pass the file's namespace: `import * as mfa from …`). */
 export function sectionOf<R>(file: SectionFile<R>): Section {
-  const { variables, read, settle } = file;
+  const { variables, families, read, settle } = file;
   return {
     variables: Array.isArray(variables) ? variables : Object.values(variables),
+    ...(families && { families }),
     ...(read && { read }),
     ...(settle && { settle: settle as (values: never, ctx: SettleContext) => object }),
   };

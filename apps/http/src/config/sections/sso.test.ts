@@ -1,8 +1,8 @@
 import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { authSettingsOf } from "../../composition/auth-settings.js";
+import { loadConfig } from "../../composition/config.js";
 import { settingsOf } from "../../wiring/settings-view.js";
-import { loadConfig } from "../load.js";
 
 const production = {
   AUTHSVC_DB_DATABASE_URL: "postgres://authsvc@db.internal:5432/authsvc",

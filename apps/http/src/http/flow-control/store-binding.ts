@@ -1,6 +1,6 @@
 import { type AuthDeps, type StoreTraits, storeTraits } from "@authsvc/core";
 import pLimit from "p-limit";
-import type { RequestDeadline } from "./request-deadline.js";
+import type { RequestDeadline } from "./deadline.js";
 import { marked, type Traits, viewWith } from "./traits.js";
 
 type Store = AuthDeps["store"];

@@ -1,23 +1,11 @@
 import { type AuthDeps, authenticateAdmin, type CaptchaVerifier, checkCaptcha } from "@authsvc/core";
-import type { Hono, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env.js";
 import { unwrap } from "../body.js";
 import { clientAddress } from "../client-address.js";
 import { waitAside } from "../flow-control/index.js";
 import { bearerToken } from "./auth.js";
 import { readJsonObject } from "./json-body.js";
-
-/** The reference's captcha-guarded endpoints (all POST). */
-export const CAPTCHA_PATHS = [
-  "/signup",
-  "/token",
-  "/otp",
-  "/magiclink",
-  "/recover",
-  "/resend",
-  "/passkeys/authentication/options",
-  "/sso",
-] as const;
 
 /** Grants that continue a session or flow already begun, which the reference does not guard. */
 const UNGUARDED_GRANTS = new Set(["refresh_token", "pkce", "id_token"]);
@@ -44,10 +32,3 @@ export const requireCaptcha =
     unwrap(await waitAside(c, check));
     await next();
   };
-
-/** Guards the reference's captcha endpoints when a verifier is configured. Call before mounting routes. */
-export function applyCaptcha(app: Hono<AppEnv>, auth: AuthDeps, captcha: CaptchaVerifier | undefined): void {
-  if (captcha === undefined) return;
-  const guard = requireCaptcha(auth, captcha);
-  for (const path of CAPTCHA_PATHS) app.on("POST", path, guard);
-}

@@ -1,8 +1,9 @@
 import { type LimitWindow, memoryLimiterStore } from "@authsvc/adapters";
 import type { RequestLimiter } from "@authsvc/core";
-import type { Hono, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env.js";
 import { clientAddress, limitedBlock } from "../client-address.js";
+import type { LimitSetting } from "../endpoint.js";
 import { httpFailures } from "../http-failures.js";
 
 /** Per-IP request limits (`RATE_LIMIT_*`); requests per 5 minutes per client. */
@@ -72,38 +73,48 @@ export const limitPerClient =
     await next();
   };
 
-/**
- * Puts the reference's per-IP limiters in front of their routes, one count per route family and
- * client, kept in the shared store so that all instances count together. They apply only when a
- * header is configured, but for the OAuth server's authorization starts. Must be called before the
- * routes are mounted.
- */
-export function applyRateLimits(app: Hono<AppEnv>, limits: RateLimits | undefined): void {
-  if (limits === undefined) return;
-  const build = limits.limiter ?? memoryLimiterStore().limiter;
-  const limiter = (name: string, perFiveMinutes: number) =>
-    limitPerClient(build(limitWindow(name, perFiveMinutes)));
+/** The requests per 5 minutes of `setting`, or undefined when that limit is off. */
+function perFiveMinutes(limits: RateLimits, setting: LimitSetting): number | undefined {
   // Unlike the reference's limits, on by default: each start stores up to ~9 KB until it expires,
   // unauthenticated, so an uncounted client could fill the database at its request rate.
-  if (limits.oauthAuthorizePer5Min)
-    app.on("GET", "/oauth/authorize", limiter("oauth_authorize", limits.oauthAuthorizePer5Min));
-  if (!limits.header) return;
-  const token = limiter("token", limits.tokenPer5Min);
-  // As the reference: the web3 grant has a limit of its own instead of the token one.
-  const web3 = limits.web3Per5Min === undefined ? token : limiter("web3", limits.web3Per5Min);
-  app.use("/token", (c, next) => (c.req.query("grant_type") === "web3" ? web3 : token)(c, next));
-  app.use("/verify", limiter("verify", limits.verifyPer5Min));
-  for (const path of ["/otp", "/magiclink", "/recover", "/resend", "/signup"]) {
-    app.use(path, limiter(path.slice(1), limits.otpPer5Min));
-  }
-  // Only changes to the user are limited; reading it (GET /user) is not.
-  app.on("PUT", "/user", limiter("user", limits.otpPer5Min));
+  if (setting === "oauthAuthorize") return limits.oauthAuthorizePer5Min || undefined;
+  if (!limits.header) return undefined;
+  if (setting === "token") return limits.tokenPer5Min;
+  if (setting === "verify") return limits.verifyPer5Min;
   // Each start of an external sign-in stores a flow state until its callback or expiry.
-  app.on("GET", "/authorize", limiter("authorize", limits.authorizePer5Min));
-  if (limits.mfaPer5Min !== undefined) {
-    app.on("POST", "/factors/:id/challenge", limiter("factor_challenge", limits.mfaPer5Min));
-    app.on("POST", "/factors/:id/verify", limiter("factor_verify", limits.mfaPer5Min));
-  }
-  if (limits.passkeyPer5Min !== undefined)
-    app.on("POST", "/passkeys/authentication/options", limiter("passkey", limits.passkeyPer5Min));
+  if (setting === "authorize") return limits.authorizePer5Min;
+  if (setting === "mfa") return limits.mfaPer5Min;
+  if (setting === "passkey") return limits.passkeyPer5Min;
+  return limits.otpPer5Min;
+}
+
+/**
+ * The reference's per-IP limiters, one count per name and client, kept in the shared store so that
+ * all instances count together: what an endpoint's `guards.limit` asks for (http/endpoint.ts), or
+ * undefined when that limit is off. They apply only when a header is configured, but for the OAuth
+ * server's authorization starts.
+ */
+export function rateLimiterOf(
+  limits: RateLimits | undefined,
+): (limit: { name: string; per5Min: LimitSetting }) => MiddlewareHandler<AppEnv> | undefined {
+  if (limits === undefined) return () => undefined;
+  const build = limits.limiter ?? memoryLimiterStore().limiter;
+  // One limiter per name, however many endpoints count against it.
+  const made = new Map<string, MiddlewareHandler<AppEnv>>();
+  const limiter = (name: string, per5Min: number) => {
+    const existing = made.get(name);
+    if (existing) return existing;
+    const handler = limitPerClient(build(limitWindow(name, per5Min)));
+    made.set(name, handler);
+    return handler;
+  };
+  return ({ name, per5Min: setting }) => {
+    const per5Min = perFiveMinutes(limits, setting);
+    if (per5Min === undefined) return undefined;
+    const counted = limiter(name, per5Min);
+    if (setting !== "token" || limits.web3Per5Min === undefined) return counted;
+    // As the reference: the web3 grant has a limit of its own instead of the token one.
+    const web3 = limiter("web3", limits.web3Per5Min);
+    return (c, next) => (c.req.query("grant_type") === "web3" ? web3 : counted)(c, next);
+  };
 }

@@ -5,6 +5,7 @@ import type { AppEnv, UserAuth } from "../app-env.js";
 import { NO_PROXY, type ProxyTrust } from "../client-address.js";
 import { admissionWaitMs } from "../flow-control/index.js";
 import { incomingOf } from "../incoming.js";
+import type { StatusTable } from "../statuses.js";
 
 /** Response header carrying the request id when no `REQUEST_ID_HEADER` is configured. */
 export const DEFAULT_REQUEST_ID_HEADER = "x-request-id";
@@ -23,6 +24,8 @@ export const requestContext =
     requestIdHeader?: string | undefined;
     /** `API_TRUSTED_PROXY_HOPS` and `API_TRUSTED_PROXIES`, for `clientAddress` (http/client-address.ts). */
     proxyTrust?: ProxyTrust | undefined;
+    /** The app's status table, for the error answers (http/errors.ts). */
+    statuses: StatusTable;
   }): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const header = options.requestIdHeader;
@@ -32,6 +35,7 @@ export const requestContext =
     c.set("requestId", requestId);
     c.set("log", log);
     c.set("proxyTrust", options.proxyTrust ?? NO_PROXY);
+    c.set("statuses", options.statuses);
     const started = performance.now();
     // Before the handler: merged into the response it makes. Set after it, the header would make
     // @hono/node-server rebuild the response as a full WHATWG Response on every request.

@@ -1,12 +1,12 @@
 import { userRoutes } from "../../routes/user.js";
 import { userOperations } from "../../routes/user.openapi.js";
 import type { HttpModule } from "../module.js";
-import { routesOf } from "../module.js";
+import { routeFilesOf } from "../module.js";
 
 /** The signed-in user: `GET`/`PUT /user`, reauthentication and sign-out. */
 export const accountSettingsModule: HttpModule = {
   name: "account-settings",
-  routes: (ctx) => routesOf(userRoutes(ctx.auth)),
+  routes: (ctx) => routeFilesOf(userRoutes(ctx.auth)),
   statuses: {
     reauthentication_needed: 400,
     same_password: 422,

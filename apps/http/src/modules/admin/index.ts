@@ -5,13 +5,13 @@ import { generateLinkOperations } from "../../routes/admin-generate-link.openapi
 import { adminUserRoutes } from "../../routes/admin-users.js";
 import { adminUserOperations } from "../../routes/admin-users.openapi.js";
 import type { HttpModule } from "../module.js";
-import { routesOf } from "../module.js";
+import { routeFilesOf } from "../module.js";
 
 /** The admin API: users, the audit log, invitations and generated links. */
 export const adminModule: HttpModule = {
   name: "admin",
   routes: (ctx) =>
-    routesOf(adminUserRoutes(ctx.auth), adminAuditRoutes(ctx.auth), generateLinkRoutes(ctx.auth)),
+    routeFilesOf(adminUserRoutes(ctx.auth), adminAuditRoutes(ctx.auth), generateLinkRoutes(ctx.auth)),
   statuses: {
     not_admin: 403,
     invite_not_found: 404,

@@ -4,7 +4,7 @@ import { customProviderRoutes } from "../../routes/admin-custom-providers.js";
 import { customProviderOperations } from "../../routes/admin-custom-providers.openapi.js";
 import { customProviderPortsOf } from "../../wiring/custom-providers.js";
 import type { HttpModule } from "../module.js";
-import { routesOf } from "../module.js";
+import { routeFilesOf } from "../module.js";
 
 /**
  * Custom OAuth 2.0 / OpenID Connect providers that an admin adds at runtime: `/admin/custom-providers`,
@@ -16,7 +16,7 @@ export const customProvidersModule: HttpModule = {
   section: sectionOf(customProviders),
   settings: (config) => customProviders.customProvidersSettings(config),
   ports: (ctx) => customProviderPortsOf(ctx),
-  routes: (ctx) => routesOf(customProviderRoutes(ctx.auth)),
+  routes: (ctx) => routeFilesOf(customProviderRoutes(ctx.auth)),
   statuses: {
     custom_provider_not_found: 404,
     over_custom_provider_quota: 400,

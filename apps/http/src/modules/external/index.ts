@@ -5,7 +5,7 @@ import { externalOperations } from "../../routes/external.openapi.js";
 import { idTokenHttpGrant } from "../../routes/grants/id-token.js";
 import { externalProvidersOf } from "../../wiring/external-providers.js";
 import type { HttpModule } from "../module.js";
-import { routesOf } from "../module.js";
+import { routeFilesOf } from "../module.js";
 
 /** Sign-in with an external provider (the OAuth client), the `id_token` grant and identity linking. */
 export const externalModule: HttpModule = {
@@ -13,7 +13,7 @@ export const externalModule: HttpModule = {
   section: sectionOf(external),
   ports: ({ config }) => ({ providers: externalProvidersOf(config) }),
   settings: (config) => ({ signup: external.signupSettings(config) }),
-  routes: (ctx) => routesOf(externalRoutes(ctx.auth)),
+  routes: (ctx) => routeFilesOf(externalRoutes(ctx.auth)),
   grants: [idTokenHttpGrant],
   statuses: {
     provider_email_needs_verification: 422,

@@ -7,7 +7,7 @@ import { factorRoutes } from "../../routes/factors.js";
 import { factorOperations } from "../../routes/factors.openapi.js";
 import { secretBoxOf } from "../../wiring/crypto.js";
 import type { HttpModule } from "../module.js";
-import { routesOf } from "../module.js";
+import { routeFilesOf } from "../module.js";
 
 /** Multi-factor authentication: factors, challenges and the admin's view of them. */
 export const mfaModule: HttpModule = {
@@ -15,7 +15,7 @@ export const mfaModule: HttpModule = {
   section: sectionOf(mfa),
   ports: ({ config }) => ({ totp: otpauthTotp(), secretBox: secretBoxOf(config) }),
   settings: (config) => ({ mfa: mfa.mfaSettings(config) }),
-  routes: (ctx) => routesOf(factorRoutes(ctx.auth), adminFactorRoutes(ctx.auth)),
+  routes: (ctx) => routeFilesOf(factorRoutes(ctx.auth), adminFactorRoutes(ctx.auth)),
   statuses: {
     mfa_verification_rejected: 403,
     too_many_enrolled_mfa_factors: 422,

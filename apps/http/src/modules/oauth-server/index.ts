@@ -16,7 +16,7 @@ import { tokenEndpointOperations } from "../../routes/oauth/token.openapi.js";
 import { oauthUserRoutes } from "../../routes/oauth/user.js";
 import { oauthUserOperations } from "../../routes/oauth/user.openapi.js";
 import type { HttpModule } from "../module.js";
-import { routesOf } from "../module.js";
+import { routeFilesOf } from "../module.js";
 
 /** authsvc as an OAuth 2.1 / OpenID Connect provider (docs/oauth-server.md). */
 export const oauthServerModule: HttpModule = {
@@ -25,7 +25,7 @@ export const oauthServerModule: HttpModule = {
   settings: (config) => ({ oauthServer: oauthServer.oauthServerSettings(config) }),
   ports: ({ config }) => ({ idTokens: idTokenSigner(config.jwt.keys) }),
   routes: (ctx) =>
-    routesOf(
+    routeFilesOf(
       discoveryRoutes(ctx.auth),
       authorizeRoutes(ctx.auth),
       tokenEndpointRoutes(ctx.auth, ctx.grants),

@@ -6,7 +6,7 @@ import { adminPasskeyOperations } from "../../routes/admin-passkeys.openapi.js";
 import { passkeyRoutes } from "../../routes/passkeys.js";
 import { passkeyOperations } from "../../routes/passkeys.openapi.js";
 import type { HttpModule } from "../module.js";
-import { routesOf } from "../module.js";
+import { routeFilesOf } from "../module.js";
 
 /** Passkeys: WebAuthn credentials that sign a user in, their ceremonies, and the admin's view of them. */
 export const passkeysModule: HttpModule = {
@@ -14,7 +14,7 @@ export const passkeysModule: HttpModule = {
   section: sectionOf(passkeys),
   settings: (config) => passkeys.passkeysSettings(config),
   ports: () => ({ webauthn: simpleWebAuthn() }),
-  routes: (ctx) => routesOf(passkeyRoutes(ctx.auth), adminPasskeyRoutes(ctx.auth)),
+  routes: (ctx) => routeFilesOf(passkeyRoutes(ctx.auth), adminPasskeyRoutes(ctx.auth)),
   statuses: {
     passkey_disabled: 404,
     too_many_passkeys: 422,

@@ -5,7 +5,7 @@ import { readyRoutes } from "../../routes/ready.js";
 import { serverOperations } from "../../routes/server.openapi.js";
 import { settingsRoutes } from "../../routes/settings.js";
 import type { HttpModule } from "../module.js";
-import { routesOf } from "../module.js";
+import { routeFilesOf } from "../module.js";
 
 /** The server itself: liveness, readiness and the public settings, with the general variables. */
 export const serverModule: HttpModule = {
@@ -13,7 +13,7 @@ export const serverModule: HttpModule = {
   section: sectionOf(general),
   settings: (config) => general.redirectSettings(config),
   routes: (ctx) =>
-    routesOf(
+    routeFilesOf(
       healthRoutes(ctx.version),
       readyRoutes(ctx.readiness ?? [], ctx.readinessTimeoutMs, ctx.readinessWarnings),
       settingsRoutes(ctx.settings),

@@ -7,14 +7,14 @@ import { tokenOperations } from "../../routes/token.openapi.js";
 import { userSessionRoutes } from "../../routes/user-sessions.js";
 import { userSessionOperations } from "../../routes/user-sessions.openapi.js";
 import type { HttpModule } from "../module.js";
-import { routesOf } from "../module.js";
+import { routeFilesOf } from "../module.js";
 
 /** Sessions: `POST /token` with its grant types, the caller's sessions, and access-token checks. */
 export const sessionsModule: HttpModule = {
   name: "sessions",
   section: sectionOf(sessions),
   settings: (config) => ({ sessions: sessions.sessionsSettings(config) }),
-  routes: (ctx) => routesOf(tokenRoutes(ctx.grants), userSessionRoutes(ctx.auth)),
+  routes: (ctx) => routeFilesOf(tokenRoutes(ctx.grants), userSessionRoutes(ctx.auth)),
   grants: [passwordHttpGrant, refreshTokenHttpGrant],
   statuses: {
     bad_jwt: 403,

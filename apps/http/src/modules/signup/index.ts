@@ -1,12 +1,12 @@
 import { signupRoutes } from "../../routes/signup.js";
 import { signupOperations } from "../../routes/signup.openapi.js";
 import type { HttpModule } from "../module.js";
-import { routesOf } from "../module.js";
+import { routeFilesOf } from "../module.js";
 
 /** `POST /signup`: new users by email, phone or anonymously. */
 export const signupModule: HttpModule = {
   name: "signup",
-  routes: () => routesOf(signupRoutes()),
+  routes: () => routeFilesOf(signupRoutes()),
   statuses: {
     email_exists: 422,
     phone_exists: 422,

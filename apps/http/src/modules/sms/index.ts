@@ -1,8 +1,8 @@
 import { sectionOf } from "../../config/sections/section.js";
-import * as sms from "../../config/sections/sms.js";
 import { smsWithHooks } from "../../wiring/hooks.js";
 import { smsSenderOf } from "../../wiring/sms-sender.js";
 import type { HttpModule } from "../module.js";
+import * as sms from "./section.js";
 
 /** SMS: the gateways and the send limits. */
 export const smsModule: HttpModule = {

@@ -6,7 +6,7 @@ import { ssoRoutes } from "../../routes/sso/sso.js";
 import { ssoOperations } from "../../routes/sso/sso.openapi.js";
 import { ssoPortsOf } from "../../wiring/sso.js";
 import type { HttpModule } from "../module.js";
-import { routesOf } from "../module.js";
+import { routeFilesOf } from "../module.js";
 
 /** SAML 2.0 single sign-on: SP-initiated and IdP-initiated sign-in, the SP metadata, the admin's providers. */
 export const ssoModule: HttpModule = {
@@ -14,7 +14,7 @@ export const ssoModule: HttpModule = {
   section: sectionOf(sso),
   settings: (config) => sso.ssoSettings(config),
   ports: (ctx) => ssoPortsOf(ctx),
-  routes: (ctx) => routesOf(ssoRoutes(ctx.auth, ctx.rateLimit), adminSsoRoutes(ctx.auth)),
+  routes: (ctx) => routeFilesOf(ssoRoutes(ctx.auth, ctx.rateLimit), adminSsoRoutes(ctx.auth)),
   statuses: {
     saml_provider_disabled: 404,
     sso_provider_not_found: 404,

@@ -3,12 +3,12 @@ import { messageOperations } from "../../routes/messages.openapi.js";
 import { verifyRoutes } from "../../routes/verify.js";
 import { verifyOperations } from "../../routes/verify.openapi.js";
 import type { HttpModule } from "../module.js";
-import { routesOf } from "../module.js";
+import { routeFilesOf } from "../module.js";
 
 /** `/verify` and the endpoints that send a code or a link: `/otp`, `/magiclink`, `/recover`, `/resend`. */
 export const verificationModule: HttpModule = {
   name: "verification",
-  routes: (ctx) => routesOf(verifyRoutes(ctx.auth), messageRoutes()),
+  routes: (ctx) => routeFilesOf(verifyRoutes(ctx.auth), messageRoutes()),
   statuses: {
     otp_expired: 403,
     otp_disabled: 422,

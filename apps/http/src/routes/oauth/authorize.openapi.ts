@@ -1,4 +1,4 @@
-import { type Operation, redirect } from "../../openapi/operation.js";
+import { type Operation, redirect } from "../../http/operation.js";
 import { closed } from "../../openapi/schemas.js";
 import { ConsentBody } from "./authorize.js";
 import { CLIENT_SUMMARY, oauthErrorOr, REDIRECT_URL } from "./oauth.openapi-schemas.js";

@@ -1,4 +1,4 @@
-import { type Operation, PAGE_HEADERS, PAGE_QUERY } from "../../openapi/operation.js";
+import { type Operation, PAGE_HEADERS, PAGE_QUERY } from "../../http/operation.js";
 import { closed } from "../../openapi/schemas.js";
 import { ClientBody } from "./clients.js";
 import { OAUTH_CLIENT, REGISTERED_CLIENT } from "./oauth.openapi-schemas.js";

@@ -1,4 +1,4 @@
-import { jsonObject, type Operation, redirect } from "../../openapi/operation.js";
+import { jsonObject, type Operation, redirect } from "../../http/operation.js";
 import { htmlPage } from "./oauth.openapi-schemas.js";
 
 const string = { type: "string" } as const;

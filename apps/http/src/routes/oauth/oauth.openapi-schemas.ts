@@ -2,7 +2,7 @@
  * The bodies of the OAuth server's answers (routes/oauth/), as JSON Schema, shared by its
  * descriptors (`*.openapi.ts` beside the routes).
  */
-import { type JsonSchema, type OperationResponse, ref } from "../../openapi/operation.js";
+import { type JsonSchema, type OperationResponse, ref } from "../../http/operation.js";
 import { closed } from "../../openapi/schemas.js";
 
 const string = { type: "string" } as const;

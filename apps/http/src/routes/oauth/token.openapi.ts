@@ -1,5 +1,5 @@
-import type { Operation } from "../../openapi/operation.js";
-import { jsonObject } from "../../openapi/operation.js";
+import type { Operation } from "../../http/operation.js";
+import { jsonObject } from "../../http/operation.js";
 import { INTROSPECTION, oauthErrorOr, TOKENS } from "./oauth.openapi-schemas.js";
 
 const string = { type: "string" } as const;

@@ -1,4 +1,4 @@
-import type { Operation } from "../../openapi/operation.js";
+import type { Operation } from "../../http/operation.js";
 import { closed } from "../../openapi/schemas.js";
 import { CLIENT_SUMMARY, USERINFO } from "./oauth.openapi-schemas.js";
 

@@ -1,4 +1,4 @@
-import type { JsonSchema, Operation } from "../../openapi/operation.js";
+import type { JsonSchema, Operation } from "../../http/operation.js";
 import { ProviderBody } from "./admin-providers.js";
 
 const string = { type: "string" };

@@ -1,4 +1,4 @@
-import { type Operation, redirect, ref } from "../../openapi/operation.js";
+import { type Operation, redirect, ref } from "../../http/operation.js";
 import { SsoBody } from "./sso.js";
 
 const acsFields = {

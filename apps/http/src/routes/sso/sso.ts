@@ -66,9 +66,9 @@ export const ssoRoutes = (deps: AuthDeps, limits: RateLimits | undefined) => {
         const result = await acceptSamlResponse(c.get("deps"), await acsFields(c));
         if (!result.ok) {
           const error = result.error;
-          if (statusOf(error) >= 500) c.get("log").error({ err: error }, "SAML sign-in failed");
+          if (statusOf(c, error) >= 500) c.get("log").error({ err: error }, "SAML sign-in failed");
           const values = {
-            error: oauthErrorWord(error),
+            error: oauthErrorWord(c, error),
             error_code: error.code,
             error_description: error.message,
           };

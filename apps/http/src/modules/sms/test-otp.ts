@@ -1,6 +1,6 @@
 /** The kinds of the test phone numbers' variables (`SMS_TEST_OTP`, `SMS_TEST_OTP_VALID_UNTIL`). */
 import * as v from "valibot";
-import type { Kind } from "../kinds.js";
+import type { Kind } from "../../config/kinds.js";
 
 /** A number's key as the reference normalises it: without a leading `+` and without spaces. */
 function phoneKey(phone: string): string {

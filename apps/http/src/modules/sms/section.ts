@@ -1,12 +1,13 @@
 /** SMS: codes by text message, and the credentials of each gateway (only the selected one's are required). */
 import type { AuthSettings } from "@authsvc/core";
-import { SMS_GATEWAYS } from "../../modules/sms/gateways/index.js";
-import * as k from "../kinds.js";
-import type { Reader } from "../reader.js";
-import type { Config } from "../shape.js";
-import { defineVariables } from "../variable.js";
-import { must, type SettleContext } from "./context.js";
-import { testOtpMap, timestamp } from "./sms-test-otp.js";
+import type { Family } from "../../config/families.js";
+import * as k from "../../config/kinds.js";
+import type { Reader } from "../../config/reader.js";
+import { envSuffix, must, type SettleContext } from "../../config/sections/context.js";
+import type { Config } from "../../config/shape.js";
+import { defineVariables } from "../../config/variable.js";
+import { SMS_GATEWAYS } from "./gateways/index.js";
+import { testOtpMap, timestamp } from "./test-otp.js";
 
 /** The values `SMS_PROVIDER` takes: the ids of the gateways (modules/sms/gateways/). */
 export const SMS_PROVIDERS: readonly string[] = SMS_GATEWAYS.map((gateway) => gateway.id);
@@ -126,8 +127,16 @@ export function smsSettings(config: Config): AuthSettings["sms"] {
   };
 }
 
-declare module "../shape.js" {
+declare module "../../config/shape.js" {
   interface Config {
     readonly sms: SmsConfig;
   }
 }
+
+/** A few variables per gateway (config/families.ts). */
+export const families: readonly Family[] = [
+  {
+    prefix: "SMS_",
+    hint: `gateways are ${SMS_PROVIDERS.map(envSuffix).join(", ")}; see docs/configuration.md`,
+  },
+];
