@@ -106,11 +106,7 @@ module.exports = {
       severity: "error",
       from: {
         path: "^apps/http/src/",
-        pathNot: [
-          "^apps/http/src/(composition|cli|testing)/",
-          "^apps/http/src/[^/]+\\.ts$",
-          "\\.test\\.ts$",
-        ],
+        pathNot: ["^apps/http/src/(composition|cli|testing)/", "^apps/http/src/[^/]+\\.ts$", "\\.test\\.ts$"],
       },
       to: { path: "^apps/http/src/composition/" },
     },

@@ -1,6 +1,7 @@
 import { type FreshNamespace, freshNamespace, startSmtpSink } from "@authsvc/adapters/testing";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Composition } from "./composition/compose.js";
 import { COMPOSED_BASE as BASE, composedApp } from "./testing/composed-app.js";
 import { ENDPOINTS as SERVER_ENDPOINTS } from "./testing/fuzz/endpoints.js";
 import { type FieldCase, fieldCaseArbitrary } from "./testing/fuzz/fields.js";
@@ -21,7 +22,6 @@ import {
   targetedRequestArbitrary,
 } from "./testing/fuzz/targeted.js";
 import { roleKey } from "./testing/server-env.js";
-import type { Composition } from "./composition/compose.js";
 
 /**
  * Every endpoint of the composed app (real Postgres adapters, so database-level faults show) under

@@ -38,7 +38,11 @@ function failureRedirect(c: Context<AppEnv>, failure: CallbackFailure) {
   }
   const { error } = failure;
   if (statusOf(c, error) >= 500) c.get("log").error({ err: error }, "external sign-in failed");
-  const values = { error: oauthErrorWord(c, error), error_code: error.code, error_description: error.message };
+  const values = {
+    error: oauthErrorWord(c, error),
+    error_code: error.code,
+    error_description: error.message,
+  };
   // An unknown state gives no redirect to trust: SITE_URL, with the error in the query only.
   if (!failure.stateKnown) return c.redirect(errorUrl(failure.redirectTo, values, false), 303);
   return c.redirect(errorUrl(failure.redirectTo, values), 302);

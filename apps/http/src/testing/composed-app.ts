@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { type FreshNamespace, testDatabase } from "@authsvc/adapters/testing";
-import { loadConfig } from "../config.js";
 import { type Composition, compose } from "../composition/compose.js";
+import { loadConfig } from "../config.js";
 import { createLogger } from "../wiring/logger.js";
 import { TEST_JWT_SECRET } from "./server-env.js";
 

@@ -1,7 +1,7 @@
 import type { AuthSettings } from "@authsvc/core";
 import { fakeDeps } from "@authsvc/core/testing";
-import { EXTERNAL_PROVIDERS } from "../config.js";
 import { createApp } from "../composition/app.js";
+import { EXTERNAL_PROVIDERS } from "../config.js";
 import type { ServerDeps } from "../modules/module.js";
 import type { Settings } from "../routes/settings.js";
 import { memoryLogger } from "./memory-log.js";

@@ -1,7 +1,7 @@
+import { compose } from "../../composition/compose.js";
 import { apiKeyWarnings } from "../../config/api-key-warnings.js";
 import { proxyTrust } from "../../http/client-address.js";
 import { listen } from "../../server.js";
-import { compose } from "../../composition/compose.js";
 import { announceDevelopmentKeys, announceDevelopmentMode } from "../../wiring/development-announcement.js";
 import { guardAgainstDatabaseFaults } from "../../wiring/fault-guard.js";
 import { limitHeapGrowth } from "../../wiring/heap-growth.js";

@@ -1,7 +1,7 @@
 import { fakeProviders } from "@authsvc/core/testing";
 import { describe, expect, it } from "vitest";
-import type { AuthMiddleware } from "../../http/middleware/auth.js";
 import { MODULES } from "../../composition/modules.js";
+import type { AuthMiddleware } from "../../http/middleware/auth.js";
 import { VERIFIER, withPublicClient } from "../../testing/oauth-client.js";
 import { send } from "../../testing/requests.js";
 import { testApp } from "../../testing/test-app.js";
