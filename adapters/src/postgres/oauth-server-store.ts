@@ -198,7 +198,7 @@ export function postgresOAuthConsents(sql: Queryable, options: { namespace: stri
         where user_id = ${userId} and client_id = ${clientId} and revoked_at is null`;
       return row ? consentFromRow(row) : null;
     },
-    async grant(c) {
+    async approve(c) {
       // The upsert's row lock orders racing grants: each adds its scopes to what the last committed.
       // An unrevoked consent keeps its scopes and resources, in their order, and gains the new ones
       // after them.

@@ -64,7 +64,7 @@ async function approve(
     approvedAt: now,
     authTime: user.lastSignInAt ?? now,
   });
-  await repos.oauthConsents.grant({
+  await repos.oauthConsents.approve({
     id: deps.random.uuid(),
     userId: user.id,
     clientId: authorization.clientId,

@@ -46,12 +46,12 @@ export interface OAuthConsentStore {
   /** The unrevoked consent of the user for the client, or null. */
   findActive(userId: string, clientId: string): Promise<OAuthConsent | null>;
   /**
-   * Grants `scopes` and `resources` at `grantedAt`: added to those of an unrevoked consent (a narrower
-   * approval never takes back what the user granted before), replacing those of a revoked one, whose
-   * revocation it clears; one row per (user, client) however many approvals race, none of their
-   * scopes or resources lost.
+   * Records the user's approval of `scopes` and `resources` at `grantedAt`: added to those of an
+   * unrevoked consent (a narrower approval never takes back what the user granted before), replacing
+   * those of a revoked one, whose revocation it clears; one row per (user, client) however many
+   * approvals race, none of their scopes or resources lost.
    */
-  grant(consent: OAuthConsent): Promise<void>;
+  approve(consent: OAuthConsent): Promise<void>;
   /** The user's unrevoked consents of live clients, newest first. */
   listActive(userId: string): Promise<ConsentView[]>;
   /**

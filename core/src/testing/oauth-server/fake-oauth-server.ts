@@ -87,7 +87,7 @@ export function fakeOAuthConsents(o: FakeOAuthTables, t: FakeTables): OAuthConse
       const found = o.consents.get(key(userId, clientId));
       return found && found.revokedAt === null ? found : null;
     },
-    grant: async (consent) => {
+    approve: async (consent) => {
       const k = key(consent.userId, consent.clientId);
       const found = o.consents.get(k);
       const kept = found && found.revokedAt === null ? found.scopes.split(" ") : [];

@@ -168,7 +168,7 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
       expect((await Promise.all(attempts)).sort()).toEqual(["spent", "spent", "spent", "won"]);
     });
 
-    it("keeps one consent per user and client, widened by a new grant, revoked with the client's sessions", async () => {
+    it("keeps one consent per user and client, widened by a new approval, revoked with the client's sessions", async () => {
       const { store } = harness();
       const client = anOAuthClient();
       const other = anOAuthClient();
@@ -176,7 +176,7 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
       await store.oauthClients.insert(other);
       const { user, session } = await clientSession(store, client.id);
       await store.sessions.create(aSession(user));
-      await store.oauthConsents.grant({
+      await store.oauthConsents.approve({
         id: newId(),
         userId: user.id,
         clientId: client.id,
@@ -185,7 +185,7 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
         grantedAt: at(1),
         revokedAt: null,
       });
-      await store.oauthConsents.grant({
+      await store.oauthConsents.approve({
         id: newId(),
         userId: user.id,
         clientId: client.id,
@@ -194,7 +194,7 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
         grantedAt: at(2),
         revokedAt: null,
       });
-      await store.oauthConsents.grant({
+      await store.oauthConsents.approve({
         id: newId(),
         userId: user.id,
         clientId: other.id,
@@ -204,7 +204,7 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
         revokedAt: null,
       });
       // A narrower grant takes nothing back.
-      await store.oauthConsents.grant({
+      await store.oauthConsents.approve({
         id: newId(),
         userId: user.id,
         clientId: client.id,
@@ -228,7 +228,7 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
       expect(await store.sessions.find(session.id)).toBeNull();
       expect((await store.sessions.listForUser(user.id)).map((s) => s.oauthClientId)).toEqual([undefined]);
       // After a revocation, a new grant starts over.
-      await store.oauthConsents.grant({
+      await store.oauthConsents.approve({
         id: newId(),
         userId: user.id,
         clientId: client.id,
@@ -243,13 +243,13 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
       expect(await store.oauthConsents.listActive(user.id)).toEqual([]);
     });
 
-    it("keeps the resources a consent was given for, widened by a new grant, started over after a revocation", async () => {
+    it("keeps the resources a consent was given for, widened by a new approval, started over after a revocation", async () => {
       const { store } = harness();
       const client = anOAuthClient();
       await store.oauthClients.insert(client);
       const { user } = await clientSession(store, client.id);
-      const grant = (resources: string[], n: number) =>
-        store.oauthConsents.grant({
+      const approve = (resources: string[], n: number) =>
+        store.oauthConsents.approve({
           id: newId(),
           userId: user.id,
           clientId: client.id,
@@ -258,18 +258,18 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
           grantedAt: at(n),
           revokedAt: null,
         });
-      await grant([], 1);
+      await approve([], 1);
       expect(await store.oauthConsents.findActive(user.id, client.id)).toMatchObject({ resources: [] });
-      await grant(["https://files.example/mcp"], 2);
-      await grant(["https://mail.example/mcp", "https://files.example/mcp"], 3);
-      await grant([], 4);
+      await approve(["https://files.example/mcp"], 2);
+      await approve(["https://mail.example/mcp", "https://files.example/mcp"], 3);
+      await approve([], 4);
       expect(await store.oauthConsents.findActive(user.id, client.id)).toMatchObject({
         resources: ["https://files.example/mcp", "https://mail.example/mcp"],
       });
       const [listed] = await store.oauthConsents.listActive(user.id);
       expect(listed?.consent.resources).toEqual(["https://files.example/mcp", "https://mail.example/mcp"]);
       await store.oauthConsents.revoke(user.id, client.id, at(5));
-      await grant(["https://calendar.example/mcp"], 6);
+      await approve(["https://calendar.example/mcp"], 6);
       expect(await store.oauthConsents.findActive(user.id, client.id)).toMatchObject({
         resources: ["https://calendar.example/mcp"],
       });
