@@ -199,7 +199,7 @@ export function postgresOAuthConsents(sql: Queryable, options: { namespace: stri
       return row ? consentFromRow(row) : null;
     },
     async approve(c) {
-      // The upsert's row lock orders racing grants: each adds its scopes to what the last committed.
+      // The upsert's row lock orders racing approvals: each adds its scopes to what the last committed.
       // An unrevoked consent keeps its scopes and resources, in their order, and gains the new ones
       // after them.
       await sql`
