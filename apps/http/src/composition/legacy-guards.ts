@@ -46,9 +46,5 @@ export const LEGACY_GUARDS: readonly Guarded[] = [
     operation: at("post", "/factors/{factor_id}/verify"),
     guards: { limit: { name: "factor_verify", per5Min: "mfa" } },
   },
-  {
-    operation: at("post", "/passkeys/authentication/options"),
-    guards: { limit: { name: "passkey", per5Min: "passkey" }, captcha: true },
-  },
   { operation: at("post", "/sso"), guards: { captcha: true } },
 ];

@@ -6,7 +6,7 @@ import type { Section } from "../config/sections/section.js";
 import type { Config } from "../config/types.js";
 import type { AppDeps } from "../http/app-deps.js";
 import type { AppEnv } from "../http/app-env.js";
-import type { Endpoint } from "../http/endpoint.js";
+import { type Endpoint, type EndpointGuards, endpoint as declare } from "../http/endpoint.js";
 import type { Operation } from "../http/operation.js";
 import type { HttpGrant, HttpGrantRegistry } from "../routes/grants/http-grant.js";
 import type { Jwks } from "../routes/jwks.js";
@@ -84,6 +84,16 @@ export interface HttpModule {
   /** The descriptions of its `routes` (beside each route file), listed in the OpenAPI description in this order. */
   readonly operations?: readonly Operation[];
 }
+
+/** An endpoint of a module (http/endpoint.ts): its operation, then its handlers built from the module's context. */
+export type ModuleEndpoint = Endpoint<ModuleContext>;
+
+/** Declares an endpoint of a module: its operation, the handlers that answer it, the guards before them. */
+export const endpoint = (
+  operation: Operation,
+  handlers: (ctx: ModuleContext) => ReturnType<ModuleEndpoint["handlers"]>,
+  guards?: EndpointGuards,
+): ModuleEndpoint => declare(operation, handlers, guards);
 
 /** Mounts several route files of one module as one sub-app, in the order given. */
 export function routeFilesOf(...apps: readonly Hono<AppEnv>[]): Hono<AppEnv> {

@@ -23,7 +23,7 @@ export interface DescribedModule extends StatusOwner {
 }
 
 /** Every operation of `module`: its endpoints', then its other routes'. */
-const operationsOf = (module: DescribedModule): readonly Operation[] => [
+export const operationsOf = (module: DescribedModule): readonly Operation[] => [
   ...(module.endpoints ?? []).map((endpoint) => endpoint.operation),
   ...(module.operations ?? []),
 ];

@@ -1,12 +1,9 @@
 import { simpleWebAuthn } from "@authsvc/adapters";
-import * as passkeys from "../../config/sections/passkeys.js";
 import { sectionOf } from "../../config/sections/section.js";
-import { adminPasskeyRoutes } from "../../routes/admin-passkeys.js";
-import { adminPasskeyOperations } from "../../routes/admin-passkeys.openapi.js";
-import { passkeyRoutes } from "../../routes/passkeys.js";
-import { passkeyOperations } from "../../routes/passkeys.openapi.js";
 import type { HttpModule } from "../module.js";
-import { routeFilesOf } from "../module.js";
+import { adminPasskeyEndpoints } from "./admin-passkeys.js";
+import { passkeyEndpoints } from "./passkeys.js";
+import * as passkeys from "./section.js";
 
 /** Passkeys: WebAuthn credentials that sign a user in, their ceremonies, and the admin's view of them. */
 export const passkeysModule: HttpModule = {
@@ -14,7 +11,7 @@ export const passkeysModule: HttpModule = {
   section: sectionOf(passkeys),
   settings: (config) => passkeys.passkeysSettings(config),
   ports: () => ({ webauthn: simpleWebAuthn() }),
-  routes: (ctx) => routeFilesOf(passkeyRoutes(ctx.auth), adminPasskeyRoutes(ctx.auth)),
+  endpoints: [...passkeyEndpoints, ...adminPasskeyEndpoints],
   statuses: {
     passkey_disabled: 404,
     too_many_passkeys: 422,
@@ -32,5 +29,4 @@ export const passkeysModule: HttpModule = {
     passkeySsoUser: 422,
     passkeyNotFound: 404,
   },
-  operations: [...passkeyOperations, ...adminPasskeyOperations],
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { NEW_API, send } from "../testing/requests.js";
-import { testApp } from "../testing/test-app.js";
+import { NEW_API, send } from "../../testing/requests.js";
+import { testApp } from "../../testing/test-app.js";
 
 /** An app (fake ports, fake WebAuthn) and a user signed up through the API, aal1. */
 async function signedIn(passkeys: { enabled: boolean } = { enabled: true }) {

@@ -1,10 +1,10 @@
 /** Passkeys (WebAuthn sign-in) and WebAuthn second factors: the relying party, limits and switches. */
 import type { AuthSettings } from "@authsvc/core";
-import * as k from "../kinds.js";
-import type { Reader } from "../reader.js";
-import type { Config } from "../shape.js";
-import { defineVariables, PREFIX } from "../variable.js";
-import type { SettleContext } from "./context.js";
+import * as k from "../../config/kinds.js";
+import type { Reader } from "../../config/reader.js";
+import type { SettleContext } from "../../config/sections/context.js";
+import type { Config } from "../../config/shape.js";
+import { defineVariables, PREFIX } from "../../config/variable.js";
 
 const EMBEDDED_RP_ID = "localhost";
 
@@ -142,7 +142,7 @@ export function passkeysSettings(config: Config): Pick<AuthSettings, "passkeys" 
   };
 }
 
-declare module "../shape.js" {
+declare module "../../config/shape.js" {
   interface Config {
     readonly passkeys: PasskeysConfig;
   }

@@ -2,6 +2,7 @@ import { fakeProviders } from "@authsvc/core/testing";
 import { describe, expect, it } from "vitest";
 import { MODULES } from "../../composition/modules.js";
 import type { AuthMiddleware } from "../../http/middleware/auth.js";
+import { operationsOf } from "../../openapi/document.js";
 import { VERIFIER, withPublicClient } from "../../testing/oauth-client.js";
 import { send } from "../../testing/requests.js";
 import { testApp } from "../../testing/test-app.js";
@@ -151,9 +152,7 @@ const normal = (method: string, path: string) =>
 describe("every route of the app", () => {
   it("puts the authentication its description (OpenAPI `access`) announces: user, admin, or none", () => {
     const { app } = testApp();
-    const access = new Map(
-      MODULES.flatMap((m) => m.operations ?? []).map((o) => [normal(o.method, o.path), o.access]),
-    );
+    const access = new Map(MODULES.flatMap(operationsOf).map((o) => [normal(o.method, o.path), o.access]));
     for (const { method, path, auth } of declarations(app)) {
       const put = auth === undefined ? "none" : auth.admin ? "admin" : "user";
       const announced = access.get(normal(method, path));
