@@ -2,9 +2,9 @@ import type { Hono } from "hono";
 import { createHttpApp } from "../http/app.js";
 import type { AppEnv } from "../http/app-env.js";
 import { routesOf } from "../http/endpoint.js";
+import { httpGrantRegistry } from "../http/grants/http-grant.js";
 import { type StatusTable, statusTable } from "../http/statuses.js";
 import type { HttpModule, ModuleContext, ServerDeps } from "../modules/module.js";
-import { httpGrantRegistry } from "../routes/grants/http-grant.js";
 import { LEGACY_GUARDS } from "./legacy-guards.js";
 import { MODULES } from "./modules.js";
 

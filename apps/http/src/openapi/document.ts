@@ -6,9 +6,9 @@
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { GenericSchema } from "valibot";
 import { OBJECT_SCHEMA } from "../http/body.js";
+import { type HttpGrant, offeredAt } from "../http/grants/http-grant.js";
 import type { JsonSchema, Operation, Parameter, RequestBody } from "../http/operation.js";
 import type { StatusOwner } from "../http/statuses.js";
-import { type HttpGrant, offeredAt } from "../routes/grants/http-grant.js";
 import { commonErrors, errorCodesByStatus, errorResponse, errorSchema, hookErrorSchema } from "./errors.js";
 import { SCHEMAS } from "./schemas.js";
 

@@ -1,8 +1,8 @@
 import { failures } from "@authsvc/core";
 import { Hono } from "hono";
 import type { AppEnv } from "../http/app-env.js";
+import type { HttpGrantRegistry } from "../http/grants/http-grant.js";
 import { readJsonObject } from "../http/middleware/json-body.js";
-import type { HttpGrantRegistry } from "./grants/http-grant.js";
 
 /** `POST /token?grant_type=<type>`: the grant types of `grants` (the modules' `grants`) offered here. */
 export const tokenRoutes = (grants: HttpGrantRegistry) => {

@@ -1,5 +1,5 @@
 import { clientRefreshTokenGrant } from "@authsvc/core";
-import { httpGrant } from "./http-grant.js";
+import { httpGrant } from "../../http/grants/http-grant.js";
 
 /**
  * `grant_type=refresh_token` at `POST /oauth/token` (OAuth 2.1 §4.3): the refresh token of a session

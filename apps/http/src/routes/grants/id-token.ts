@@ -1,11 +1,11 @@
 import { authenticate, idTokenGrant } from "@authsvc/core";
 import * as v from "valibot";
 import { filledText, flag, parseBody, text, unwrap } from "../../http/body.js";
+import { httpGrant } from "../../http/grants/http-grant.js";
+import { grantFailure, oauthError } from "../../http/grants/oauth-errors.js";
 import { logLogin } from "../../http/login-log.js";
 import { bearerToken } from "../../http/middleware/auth.js";
 import { sessionJson } from "../../http/presenters/session-json.js";
-import { httpGrant } from "./http-grant.js";
-import { grantFailure, oauthError } from "./oauth-errors.js";
 
 const IdTokenGrant = v.object({
   id_token: filledText,

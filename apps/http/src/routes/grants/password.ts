@@ -1,9 +1,9 @@
 import { passwordGrant } from "@authsvc/core";
 import * as v from "valibot";
 import { filledText, parseBody, text } from "../../http/body.js";
+import { httpGrant } from "../../http/grants/http-grant.js";
+import { grantFailure } from "../../http/grants/oauth-errors.js";
 import { sessionJson } from "../../http/presenters/session-json.js";
-import { httpGrant } from "./http-grant.js";
-import { grantFailure } from "./oauth-errors.js";
 
 const PasswordGrant = v.object({ email: filledText, phone: filledText, password: text });
 

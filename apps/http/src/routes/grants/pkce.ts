@@ -1,10 +1,10 @@
 import { pkceGrant } from "@authsvc/core";
 import * as v from "valibot";
 import { parseBody, text } from "../../http/body.js";
+import { httpGrant } from "../../http/grants/http-grant.js";
+import { grantFailure } from "../../http/grants/oauth-errors.js";
 import { logLogin } from "../../http/login-log.js";
 import { sessionJson } from "../../http/presenters/session-json.js";
-import { httpGrant } from "./http-grant.js";
-import { grantFailure } from "./oauth-errors.js";
 
 const PkceGrant = v.object({ auth_code: text, code_verifier: text });
 

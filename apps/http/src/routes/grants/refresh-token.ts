@@ -1,9 +1,9 @@
 import { refreshTokenGrant } from "@authsvc/core";
 import * as v from "valibot";
 import { filledText, parseBody } from "../../http/body.js";
+import { httpGrant } from "../../http/grants/http-grant.js";
+import { grantFailure, oauthError } from "../../http/grants/oauth-errors.js";
 import { sessionJson } from "../../http/presenters/session-json.js";
-import { httpGrant } from "./http-grant.js";
-import { grantFailure, oauthError } from "./oauth-errors.js";
 
 const RefreshGrant = v.object({ refresh_token: filledText });
 

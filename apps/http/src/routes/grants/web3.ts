@@ -1,10 +1,10 @@
 import { web3Grant } from "@authsvc/core";
 import * as v from "valibot";
 import { parseBody, text } from "../../http/body.js";
+import { httpGrant } from "../../http/grants/http-grant.js";
+import { grantFailure } from "../../http/grants/oauth-errors.js";
 import { logLogin } from "../../http/login-log.js";
 import { sessionJson } from "../../http/presenters/session-json.js";
-import { httpGrant } from "./http-grant.js";
-import { grantFailure } from "./oauth-errors.js";
 
 export const Web3Grant = v.object({ chain: text, message: text, signature: text });
 

@@ -9,8 +9,8 @@ import {
 } from "@authsvc/core";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../http/app-env.js";
+import { grantFailure } from "../../http/grants/oauth-errors.js";
 import { readJsonObject } from "../../http/middleware/json-body.js";
-import { grantFailure } from "../grants/oauth-errors.js";
 
 /** Every OAuth server route but discovery answers `404 feature_disabled` while the server is off. */
 export const requireOAuthServer =
@@ -81,7 +81,7 @@ export function oauthJson<T>(c: Context<AppEnv>, result: Result<T>, body: (value
   return oauthFailure(c, result.error);
 }
 
-/** A failure of the OAuth server: an OAuth error body when its code is an OAuth word (grants/oauth-errors.ts). */
+/** A failure of the OAuth server: an OAuth error body when its code is an OAuth word (http/grants/oauth-errors.ts). */
 export function oauthFailure(c: Context<AppEnv>, error: AuthError): Response {
   return grantFailure(c, "/oauth/token", error);
 }

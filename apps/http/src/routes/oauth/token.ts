@@ -9,7 +9,7 @@ import {
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../http/app-env.js";
 import { unwrap } from "../../http/body.js";
-import type { HttpGrantRegistry } from "../grants/http-grant.js";
+import type { HttpGrantRegistry } from "../../http/grants/http-grant.js";
 import { clientCredentials, oauthJson, readTokenBody, requireOAuthServer } from "./oauth-http.js";
 
 const tokensJson = (t: OAuthTokens) => ({

@@ -1,6 +1,6 @@
 import { type AuthError, WEB3_INVALID_GRANT } from "@authsvc/core";
 import type { Context } from "hono";
-import type { AppEnv } from "../../http/app-env.js";
+import type { AppEnv } from "../app-env.js";
 import type { GrantEndpoint } from "./http-grant.js";
 
 /** OAuth's own error words (RFC 6749 §5.2, RFC 8707's `invalid_target`, and the server's fault). */

@@ -1,14 +1,14 @@
 import type { OAuthClient } from "@authsvc/core";
 import { describe, expect, it } from "vitest";
+import { authorizationCodeHttpGrant } from "../../routes/grants/authorization-code.js";
+import { clientRefreshTokenHttpGrant } from "../../routes/grants/client-refresh-token.js";
+import { passwordHttpGrant } from "../../routes/grants/password.js";
+import { pkceHttpGrant } from "../../routes/grants/pkce.js";
+import { refreshTokenHttpGrant } from "../../routes/grants/refresh-token.js";
 import { withPublicClient } from "../../testing/oauth-client.js";
 import { NEW_API, send } from "../../testing/requests.js";
 import { testApp } from "../../testing/test-app.js";
-import { authorizationCodeHttpGrant } from "./authorization-code.js";
-import { clientRefreshTokenHttpGrant } from "./client-refresh-token.js";
 import { httpGrantRegistry } from "./http-grant.js";
-import { passwordHttpGrant } from "./password.js";
-import { pkceHttpGrant } from "./pkce.js";
-import { refreshTokenHttpGrant } from "./refresh-token.js";
 
 const grants = [
   passwordHttpGrant,

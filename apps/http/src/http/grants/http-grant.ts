@@ -9,7 +9,7 @@ import {
 } from "@authsvc/core";
 import type { Context } from "hono";
 import type { GenericSchema } from "valibot";
-import type { AppEnv } from "../../http/app-env.js";
+import type { AppEnv } from "../app-env.js";
 
 /** The two endpoints that exchange a grant for tokens. */
 export type GrantEndpoint = "/token" | "/oauth/token";
@@ -44,7 +44,7 @@ export type OfferedGrant<E extends GrantEndpoint> = { readonly type: string } & 
 
 /**
  * One grant type over HTTP: the endpoints that offer it and how it speaks at each. One file per grant
- * type in this folder, named in the `grants` of the module that owns it (modules/); an endpoint looks
+ * type in the folder of the module that owns it (modules/), named in its `grants`; an endpoint looks
  * the requested `grant_type` up among the grants that offer it, so a grant type offered elsewhere
  * only is as unknown there as any other.
  */
