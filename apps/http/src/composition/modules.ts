@@ -1,6 +1,7 @@
+import { apiModule } from "../infrastructure/api/index.js";
+import { rateLimitsModule } from "../infrastructure/rate-limits/index.js";
 import { accountSettingsModule } from "../modules/account-settings/index.js";
 import { adminModule } from "../modules/admin/index.js";
-import { apiModule } from "../modules/api/index.js";
 import { cleanupModule } from "../modules/cleanup/index.js";
 import { customProvidersModule } from "../modules/custom-providers/index.js";
 import { databaseModule } from "../modules/database/index.js";
@@ -14,7 +15,6 @@ import { oauthServerModule } from "../modules/oauth-server/index.js";
 import { openapiModule } from "../modules/openapi/index.js";
 import { passkeysModule } from "../modules/passkeys/index.js";
 import { pkceModule } from "../modules/pkce/index.js";
-import { rateLimitsModule } from "../modules/rate-limits/index.js";
 import { securityModule } from "../modules/security/index.js";
 import { serverModule } from "../modules/server/index.js";
 import { sessionsModule } from "../modules/sessions/index.js";

@@ -2,7 +2,6 @@
  * The shape of the parsed configuration: the union of what each section (sections/) yields. Units
  * are in the fields' TSDoc (plain numbers of seconds unless the name ends in `Ms`).
  */
-export type { ApiConfig } from "./sections/api.js";
 export type { CleanupConfig } from "./sections/cleanup.js";
 export type { DbConfig } from "./sections/db.js";
 export {
@@ -22,8 +21,6 @@ export {
   URL_PATH_KINDS,
   type UrlPathKind,
 } from "./sections/mail.js";
-export type { MfaConfig } from "./sections/mfa.js";
-export type { RateLimitConfig } from "./sections/rate-limits.js";
 export {
   CAPTCHA_PROVIDERS,
   type CaptchaConfig,
@@ -31,7 +28,6 @@ export {
   type PasswordConfig,
   type SecurityConfig,
 } from "./sections/security.js";
-export type { SessionsConfig } from "./sections/sessions.js";
 export {
   LOG_LEVELS,
   type LogConfig,

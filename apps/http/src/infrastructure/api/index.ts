@@ -1,6 +1,6 @@
-import * as api from "../../config/sections/api.js";
 import { sectionOf } from "../../config/sections/section.js";
-import type { HttpModule } from "../module.js";
+import type { HttpModule } from "../../modules/module.js";
+import * as api from "./section.js";
 
 /** The API's request handling: base paths, proxies, body and request limits. */
 export const apiModule: HttpModule = {

@@ -1,8 +1,8 @@
 /** API: where the server listens, how clients reach it, request handling. */
-import * as k from "../kinds.js";
-import type { Reader } from "../reader.js";
-import { defineVariables } from "../variable.js";
-import { must, orEmbedded, type SettleContext } from "./context.js";
+import * as k from "../../config/kinds.js";
+import type { Reader } from "../../config/reader.js";
+import { must, orEmbedded, type SettleContext } from "../../config/sections/context.js";
+import { defineVariables } from "../../config/variable.js";
 
 const variable = defineVariables("API");
 
@@ -181,7 +181,7 @@ export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { a
   };
 }
 
-declare module "../shape.js" {
+declare module "../../config/shape.js" {
   interface Config {
     readonly api: ApiConfig;
   }
