@@ -9,7 +9,6 @@ const at = (method: HttpMethod, path: string) => ({ method, path }) as Operation
  * twice).
  */
 export const LEGACY_GUARDS: readonly Guarded[] = [
-  { operation: at("post", "/token"), guards: { limit: { name: "token", per5Min: "token" }, captcha: true } },
   { operation: at("get", "/verify"), guards: { limit: { name: "verify", per5Min: "verify" } } },
   { operation: at("post", "/verify"), guards: { limit: { name: "verify", per5Min: "verify" } } },
   {
@@ -28,23 +27,11 @@ export const LEGACY_GUARDS: readonly Guarded[] = [
     operation: at("post", "/resend"),
     guards: { limit: { name: "resend", per5Min: "otp" }, captcha: true, pacing: "message" },
   },
-  {
-    operation: at("post", "/signup"),
-    guards: { limit: { name: "signup", per5Min: "otp" }, captcha: true, pacing: "signup" },
-  },
   { operation: at("put", "/user"), guards: { limit: { name: "user", per5Min: "otp" } } },
   { operation: at("get", "/authorize"), guards: { limit: { name: "authorize", per5Min: "authorize" } } },
   {
     operation: at("get", "/oauth/authorize"),
     guards: { limit: { name: "oauth_authorize", per5Min: "oauthAuthorize" } },
-  },
-  {
-    operation: at("post", "/factors/{factor_id}/challenge"),
-    guards: { limit: { name: "factor_challenge", per5Min: "mfa" } },
-  },
-  {
-    operation: at("post", "/factors/{factor_id}/verify"),
-    guards: { limit: { name: "factor_verify", per5Min: "mfa" } },
   },
   { operation: at("post", "/sso"), guards: { captcha: true } },
 ];

@@ -1,12 +1,10 @@
-import { signupRoutes } from "../../routes/signup.js";
-import { signupOperations } from "../../routes/signup.openapi.js";
 import type { HttpModule } from "../module.js";
-import { routeFilesOf } from "../module.js";
+import { signupEndpoints } from "./signup.js";
 
 /** `POST /signup`: new users by email, phone or anonymously. */
 export const signupModule: HttpModule = {
   name: "signup",
-  routes: () => routeFilesOf(signupRoutes()),
+  endpoints: signupEndpoints,
   statuses: {
     email_exists: 422,
     phone_exists: 422,
@@ -16,5 +14,4 @@ export const signupModule: HttpModule = {
     phone_provider_disabled: 400,
     anonymous_provider_disabled: 422,
   },
-  operations: [...signupOperations],
 };

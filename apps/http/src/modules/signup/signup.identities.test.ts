@@ -1,7 +1,7 @@
 import type { AuthSettings } from "@authsvc/core";
 import { describe, expect, it } from "vitest";
-import { send } from "../testing/requests.js";
-import { testApp } from "../testing/test-app.js";
+import { send } from "../../testing/requests.js";
+import { testApp } from "../../testing/test-app.js";
 
 type Answer = { id: string; identities: Record<string, unknown>[] } & Record<string, unknown>;
 
