@@ -1,12 +1,9 @@
 import { type Configurable, familiesOf, knownNamesOf } from "./catalog.js";
-import { clientAddressWarnings } from "./client-address-warnings.js";
 import { inFamilyOf, unknownFamilyMembers } from "./families.js";
-import { rateLimitStoreWarnings } from "./rate-limit-warnings.js";
 import { Reader } from "./reader.js";
 import type { SettleContext } from "./sections/context.js";
 import * as db from "./sections/db.js";
 import * as general from "./sections/general.js";
-import * as rateLimits from "./sections/rate-limits.js";
 import type { Config } from "./types.js";
 import { unknownNameWarnings } from "./unknown-names.js";
 
@@ -35,8 +32,9 @@ export type LoadResult =
  * Parses and validates the configuration from `vars` (see `readEnvironment`). Returns every problem
  * at once, or the typed configuration with notices about defaults that embedded mode applied and
  * warnings about variables that are set but not read (misspelt `AUTHSVC_` names, GoTrue's names) and
- * about per-IP limits that would not count the client the operator meant, or not at all. A refused
- * configuration carries the unknown-name warnings too: they often explain its problems.
+ * what each section warns about (such as per-IP limits that would not count the client the operator
+ * meant, or not at all). A refused configuration carries the unknown-name warnings too: they often
+ * explain its problems.
  * Two passes over the modules' sections, in the list's order: every value is parsed first, so that
  * malformed values are reported before the requirements that depend on them.
  */
@@ -71,11 +69,8 @@ export function loadConfigOf(
   // A misspelt name is often why a required one is missing: its hint goes with the problems.
   const nameWarnings = unknownNameWarnings(vars, known, inFamilyOf(families));
   if (problems.length > 0) return { ok: false, problems, warnings: nameWarnings };
-  const warnings = [
-    ...nameWarnings,
-    ...clientAddressWarnings(config),
-    ...rateLimitStoreWarnings(config, r.source(rateLimits.variables.redisUrl)?.name),
-  ];
+  // Each section's warnings about values that load but would not do what was likely meant, in order.
+  const warnings = [...nameWarnings, ...sections.flatMap((section) => section.warnings?.(config, r) ?? [])];
   return { ok: true, config: deepFreeze(config), notices, warnings };
 }
 

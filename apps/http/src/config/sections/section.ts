@@ -1,5 +1,6 @@
 import type { Family } from "../families.js";
 import type { Reader } from "../reader.js";
+import type { Config } from "../shape.js";
 import type { Variable } from "../variable.js";
 import type { SettleContext } from "./context.js";
 
@@ -17,6 +18,11 @@ export interface Section {
   read?(r: Reader): unknown;
   /** Its part of the `Config`, from what `read` gave, once every section has been read. */
   settle?(values: never, ctx: SettleContext): object;
+  /**
+   * What start should say about a configuration that loads but would not do what the operator likely
+   * meant, once the whole `Config` is settled and valid. The reader tells under which name a value was set.
+   */
+  warnings?(config: Config, r: Reader): string[];
 }
 
 /** What a file of sections/ exports: `variables` (a named record or a list), and `read` / `settle`. */
@@ -25,15 +31,17 @@ export interface SectionFile<R> {
   readonly families?: readonly Family[];
   readonly read?: (r: Reader) => R;
   readonly settle?: (values: R, ctx: SettleContext) => object;
+  readonly warnings?: (config: Config, r: Reader) => string[];
 }
 
 /** The section of a file of sections/ (pass the file's namespace: `import * as mfa from …`). */
 export function sectionOf<R>(file: SectionFile<R>): Section {
-  const { variables, families, read, settle } = file;
+  const { variables, families, read, settle, warnings } = file;
   return {
     variables: Array.isArray(variables) ? variables : Object.values(variables),
     ...(families && { families }),
     ...(read && { read }),
     ...(settle && { settle: settle as (values: never, ctx: SettleContext) => object }),
+    ...(warnings && { warnings }),
   };
 }

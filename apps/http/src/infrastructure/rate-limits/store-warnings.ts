@@ -1,4 +1,4 @@
-import type { Config } from "./types.js";
+import type { Config } from "../../config/shape.js";
 
 /**
  * The request-limit store counts the per-IP limits, which `RATE_LIMIT_HEADER` turns on

@@ -1,6 +1,6 @@
-import * as rateLimits from "../../config/sections/rate-limits.js";
 import { sectionOf } from "../../config/sections/section.js";
-import type { HttpModule } from "../module.js";
+import type { HttpModule } from "../../modules/module.js";
+import * as rateLimits from "./section.js";
 
 /** Per-IP request limits. */
 export const rateLimitsModule: HttpModule = {

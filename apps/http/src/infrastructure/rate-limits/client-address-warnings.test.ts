@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../composition/config.js";
+import { loadConfig } from "../../composition/config.js";
 
 const production = {
   AUTHSVC_DB_DATABASE_URL: "postgres://authsvc@db.internal:5432/authsvc",

@@ -3,7 +3,7 @@
  * `X-Forwarded-For` past the trusted proxies, whatever header `RATE_LIMIT_HEADER` names.
  */
 
-import type { Config } from "./types.js";
+import type { Config } from "../../config/shape.js";
 
 const FORWARDED_FOR = "x-forwarded-for";
 

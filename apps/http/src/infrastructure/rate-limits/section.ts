@@ -1,7 +1,10 @@
 /** Rate limits: per-IP request limits and send caps, both counted across all instances. */
-import * as k from "../kinds.js";
-import type { Reader } from "../reader.js";
-import { defineVariables } from "../variable.js";
+import * as k from "../../config/kinds.js";
+import type { Reader } from "../../config/reader.js";
+import type { Config } from "../../config/shape.js";
+import { defineVariables } from "../../config/variable.js";
+import { clientAddressWarnings } from "./client-address-warnings.js";
+import { rateLimitStoreWarnings } from "./store-warnings.js";
 
 const variable = defineVariables("Rate limits");
 export const variables = {
@@ -105,7 +108,13 @@ export function settle(values: ReturnType<typeof read>): { rateLimit: RateLimitC
   return { rateLimit: { ...values } };
 }
 
-declare module "../shape.js" {
+/** Per-IP limits that would not count the client the operator meant, or not at all. */
+export const warnings = (config: Config, r: Reader): string[] => [
+  ...clientAddressWarnings(config),
+  ...rateLimitStoreWarnings(config, r.source(variables.redisUrl)?.name),
+];
+
+declare module "../../config/shape.js" {
   interface Config {
     readonly rateLimit: RateLimitConfig;
   }
