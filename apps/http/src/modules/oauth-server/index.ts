@@ -1,5 +1,4 @@
 import { idTokenSigner } from "@authsvc/adapters";
-import * as oauthServer from "../../config/sections/oauth-server.js";
 import { sectionOf } from "../../config/sections/section.js";
 import { authorizationCodeHttpGrant } from "../../routes/grants/authorization-code.js";
 import { clientRefreshTokenHttpGrant } from "../../routes/grants/client-refresh-token.js";
@@ -17,6 +16,7 @@ import { oauthUserRoutes } from "../../routes/oauth/user.js";
 import { oauthUserOperations } from "../../routes/oauth/user.openapi.js";
 import type { HttpModule } from "../module.js";
 import { routeFilesOf } from "../module.js";
+import * as oauthServer from "./section.js";
 
 /** authsvc as an OAuth 2.1 / OpenID Connect provider (docs/oauth-server.md). */
 export const oauthServerModule: HttpModule = {

@@ -1,11 +1,11 @@
 /** OAuth server: authsvc as an OAuth 2.1 / OpenID Connect provider for other apps and MCP clients. */
 import type { AuthSettings } from "@authsvc/core";
-import * as k from "../kinds.js";
-import type { Reader } from "../reader.js";
-import type { Config } from "../shape.js";
-import { defineVariables } from "../variable.js";
-import type { SettleContext } from "./context.js";
-import { variables as jwtVariables } from "./jwt.js";
+import * as k from "../../config/kinds.js";
+import type { Reader } from "../../config/reader.js";
+import type { SettleContext } from "../../config/sections/context.js";
+import { variables as jwtVariables } from "../../config/sections/jwt.js";
+import type { Config } from "../../config/shape.js";
+import { defineVariables } from "../../config/variable.js";
 
 const variable = defineVariables("OAuth server");
 export const variables = {
@@ -99,7 +99,7 @@ export function oauthServerSettings(config: Config): AuthSettings["oauthServer"]
   return { ...config.oauthServer };
 }
 
-declare module "../shape.js" {
+declare module "../../config/shape.js" {
   interface Config {
     readonly oauthServer: OAuthServerConfig;
   }
