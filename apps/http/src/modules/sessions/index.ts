@@ -1,20 +1,17 @@
 import { sectionOf } from "../../config/sections/section.js";
-import * as sessions from "../../config/sections/sessions.js";
-import { passwordHttpGrant } from "../../routes/grants/password.js";
-import { refreshTokenHttpGrant } from "../../routes/grants/refresh-token.js";
-import { tokenRoutes } from "../../routes/token.js";
-import { tokenOperations } from "../../routes/token.openapi.js";
-import { userSessionRoutes } from "../../routes/user-sessions.js";
-import { userSessionOperations } from "../../routes/user-sessions.openapi.js";
 import type { HttpModule } from "../module.js";
-import { routeFilesOf } from "../module.js";
+import { passwordHttpGrant } from "./password-grant.js";
+import { refreshTokenHttpGrant } from "./refresh-token-grant.js";
+import * as sessions from "./section.js";
+import { tokenEndpoint } from "./token.js";
+import { userSessionEndpoints } from "./user-sessions.js";
 
 /** Sessions: `POST /token` with its grant types, the caller's sessions, and access-token checks. */
 export const sessionsModule: HttpModule = {
   name: "sessions",
   section: sectionOf(sessions),
   settings: (config) => ({ sessions: sessions.sessionsSettings(config) }),
-  routes: (ctx) => routeFilesOf(tokenRoutes(ctx.grants), userSessionRoutes(ctx.auth)),
+  endpoints: [tokenEndpoint, ...userSessionEndpoints],
   grants: [passwordHttpGrant, refreshTokenHttpGrant],
   statuses: {
     bad_jwt: 403,
@@ -43,5 +40,4 @@ export const sessionsModule: HttpModule = {
     // Not one of the caller's sessions: a missing resource, as the reference answers a factor it cannot find.
     userSessionNotFound: 404,
   },
-  operations: [...tokenOperations, ...userSessionOperations],
 };

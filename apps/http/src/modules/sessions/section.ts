@@ -1,9 +1,9 @@
 /** Sessions: how long a session may be refreshed, and how many a user may keep. */
 import type { AuthSettings } from "@authsvc/core";
-import * as k from "../kinds.js";
-import type { Reader } from "../reader.js";
-import type { Config } from "../shape.js";
-import { defineVariables } from "../variable.js";
+import * as k from "../../config/kinds.js";
+import type { Reader } from "../../config/reader.js";
+import type { Config } from "../../config/shape.js";
+import { defineVariables } from "../../config/variable.js";
 
 const variable = defineVariables("Sessions");
 export const variables = {
@@ -55,7 +55,7 @@ export function sessionsSettings(config: Config): AuthSettings["sessions"] {
   return { ...config.sessions };
 }
 
-declare module "../shape.js" {
+declare module "../../config/shape.js" {
   interface Config {
     readonly sessions: SessionsConfig;
   }
