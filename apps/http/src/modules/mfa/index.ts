@@ -1,13 +1,10 @@
 import { otpauthTotp } from "@authsvc/adapters";
-import * as mfa from "../../config/sections/mfa.js";
 import { sectionOf } from "../../config/sections/section.js";
-import { adminFactorRoutes } from "../../routes/admin-factors.js";
-import { adminFactorOperations } from "../../routes/admin-factors.openapi.js";
-import { factorRoutes } from "../../routes/factors.js";
-import { factorOperations } from "../../routes/factors.openapi.js";
 import { secretBoxOf } from "../../wiring/crypto.js";
 import type { HttpModule } from "../module.js";
-import { routeFilesOf } from "../module.js";
+import { adminFactorEndpoints } from "./admin-factors.js";
+import { factorEndpoints } from "./factors.js";
+import * as mfa from "./section.js";
 
 /** Multi-factor authentication: factors, challenges and the admin's view of them. */
 export const mfaModule: HttpModule = {
@@ -15,7 +12,7 @@ export const mfaModule: HttpModule = {
   section: sectionOf(mfa),
   ports: ({ config }) => ({ totp: otpauthTotp(), secretBox: secretBoxOf(config) }),
   settings: (config) => ({ mfa: mfa.mfaSettings(config) }),
-  routes: (ctx) => routeFilesOf(factorRoutes(ctx.auth), adminFactorRoutes(ctx.auth)),
+  endpoints: [...factorEndpoints, ...adminFactorEndpoints],
   statuses: {
     mfa_verification_rejected: 403,
     too_many_enrolled_mfa_factors: 422,
@@ -39,5 +36,4 @@ export const mfaModule: HttpModule = {
     challengeNotFound: 422,
     unenrollNeedsAal2: 422,
   },
-  operations: [...factorOperations, ...adminFactorOperations],
 };

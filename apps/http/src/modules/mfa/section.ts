@@ -1,11 +1,11 @@
 /** Multi-factor authentication: TOTP and phone factors, their limits, and the encryption of their secrets. */
 import type { AuthSettings } from "@authsvc/core";
 import * as v from "valibot";
-import * as k from "../kinds.js";
-import type { Reader } from "../reader.js";
-import type { Config } from "../shape.js";
-import { defineVariables, PREFIX } from "../variable.js";
-import type { SettleContext } from "./context.js";
+import * as k from "../../config/kinds.js";
+import type { Reader } from "../../config/reader.js";
+import type { SettleContext } from "../../config/sections/context.js";
+import type { Config } from "../../config/shape.js";
+import { defineVariables, PREFIX } from "../../config/variable.js";
 
 /** A 256-bit key as the reference spells it: base64url without padding (43 characters). */
 const key256: k.Kind<string> = {
@@ -183,7 +183,7 @@ export function settle(m: ReturnType<typeof read>, ctx: SettleContext): { mfa: M
 /** The use cases' MFA settings. */
 export const mfaSettings = (config: Config): AuthSettings["mfa"] => config.mfa.settings;
 
-declare module "../shape.js" {
+declare module "../../config/shape.js" {
   interface Config {
     readonly mfa: MfaConfig;
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bearer, send } from "../testing/requests.js";
-import { testApp } from "../testing/test-app.js";
+import { bearer, send } from "../../testing/requests.js";
+import { testApp } from "../../testing/test-app.js";
 
 /** An app and a user signed up (autoconfirmed) through the API. */
 async function signedIn() {

@@ -1,7 +1,7 @@
 import type { fakeTotp } from "@authsvc/core/testing";
 import { describe, expect, it } from "vitest";
-import { NEW_API, send } from "../testing/requests.js";
-import { testApp } from "../testing/test-app.js";
+import { NEW_API, send } from "../../testing/requests.js";
+import { testApp } from "../../testing/test-app.js";
 
 /** An app and a user signed up (autoconfirmed) through the API, aal1. */
 async function signedIn(overrides: Parameters<typeof testApp>[0] = {}) {
