@@ -15,13 +15,13 @@ import { oauthServerModule } from "../modules/oauth-server/index.js";
 import { openapiModule } from "../modules/openapi/index.js";
 import { passkeysModule } from "../modules/passkeys/index.js";
 import { pkceModule } from "../modules/pkce/index.js";
-import { securityModule } from "../modules/security/index.js";
+import { securityModule } from "../infrastructure/security/index.js";
 import { serverModule } from "../modules/server/index.js";
 import { sessionsModule } from "../modules/sessions/index.js";
 import { signupModule } from "../modules/signup/index.js";
 import { smsModule } from "../modules/sms/index.js";
 import { ssoModule } from "../modules/sso/index.js";
-import { telemetryModule } from "../modules/telemetry/index.js";
+import { telemetryModule } from "../infrastructure/telemetry/index.js";
 import { verificationModule } from "../modules/verification/index.js";
 import { web3Module } from "../modules/web3/index.js";
 

@@ -21,23 +21,5 @@ export {
   URL_PATH_KINDS,
   type UrlPathKind,
 } from "./sections/mail.js";
-export {
-  CAPTCHA_PROVIDERS,
-  type CaptchaConfig,
-  type CaptchaProvider,
-  type PasswordConfig,
-  type SecurityConfig,
-} from "./sections/security.js";
-export {
-  LOG_LEVELS,
-  type LogConfig,
-  type LogLevel,
-  METRICS_EXPORTERS,
-  type MetricsConfig,
-  type MetricsExporter,
-  type OtelConfig,
-  type TelemetryConfig,
-  type TracingConfig,
-} from "./sections/telemetry.js";
 
 export type { Config } from "./shape.js";

@@ -1,7 +1,7 @@
 import { hibpRange } from "@authsvc/adapters";
 import type { LeakedPasswords } from "@authsvc/core";
 import type { Logger } from "pino";
-import type { Config } from "../config/types.js";
+import type { Config } from "../../config/types.js";
 
 /** Asked only while `PASSWORD_HIBP_ENABLED` is off, when core never asks: fetches nothing. */
 const notAsked: LeakedPasswords = { check: async () => "clean" };

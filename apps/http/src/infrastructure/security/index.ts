@@ -1,7 +1,7 @@
 import { sectionOf } from "../../config/sections/section.js";
-import * as security from "../../config/sections/security.js";
-import { leakedPasswordsOf } from "../../wiring/leaked-passwords.js";
-import type { HttpModule } from "../module.js";
+import type { HttpModule } from "../../modules/module.js";
+import { leakedPasswordsOf } from "./leaked-passwords.js";
+import * as security from "./section.js";
 
 /** Password rules and the captcha check. */
 export const securityModule: HttpModule = {

@@ -1,6 +1,6 @@
 import { hcaptchaVerifier, turnstileVerifier } from "@authsvc/adapters";
 import type { CaptchaVerifier } from "@authsvc/core";
-import type { Config } from "../config/types.js";
+import type { Config } from "../../config/types.js";
 
 /** The captcha provider's verifier when `SECURITY_CAPTCHA_ENABLED`, else none. */
 export function captchaVerifierOf(config: Config): CaptchaVerifier | undefined {
