@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { COMMANDS } from "./cli/commands/index.js";
 import { dispatch } from "./cli/dispatch.js";
-import { maskUrlPasswords } from "./wiring/url-password.js";
+import { maskUrlPasswords } from "./infrastructure/telemetry/url-password.js";
 
 async function main(argv: readonly string[]): Promise<void> {
   const chosen = dispatch(argv, COMMANDS);

@@ -10,9 +10,9 @@ import type { SettleContext } from "../config/sections/context.js";
 import * as db from "../config/sections/db.js";
 import * as general from "../config/sections/general.js";
 import * as jwt from "../config/sections/jwt.js";
-import * as telemetry from "../config/sections/telemetry.js";
 import type { Config } from "../config/types.js";
 import { unknownNameWarnings } from "../config/unknown-names.js";
+import * as telemetry from "../infrastructure/telemetry/section.js";
 import { inFamily, knownNames } from "./config.js";
 
 export type PartialLoad<T> =

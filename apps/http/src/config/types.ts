@@ -11,7 +11,6 @@ export {
   type OAuthProviderConfig,
 } from "./sections/external.js";
 export type { GeneralConfig } from "./sections/general.js";
-export type { HooksConfig } from "./sections/hooks.js";
 export type { JwtConfig } from "./sections/jwt.js";
 export {
   DEFAULT_SUBJECTS,

@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import { type FreshNamespace, testDatabase } from "@authsvc/adapters/testing";
 import { type Composition, compose } from "../composition/compose.js";
 import { loadConfig } from "../config.js";
-import { createLogger } from "../wiring/logger.js";
+import { createLogger } from "../infrastructure/telemetry/logger.js";
 import { TEST_JWT_SECRET } from "./server-env.js";
 
 /** Where the composed app believes it is served: the host part of the requests the tests make. */

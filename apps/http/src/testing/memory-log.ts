@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import type { Logger } from "pino";
-import { createLogger, type LogLevel } from "../wiring/logger.js";
+import { createLogger, type LogLevel } from "../infrastructure/telemetry/logger.js";
 
 /** A logger whose JSON lines are kept in memory, for assertions on what was logged. */
 export function memoryLogger(level: LogLevel = "debug"): {

@@ -1,7 +1,7 @@
 import type { Attributes } from "@opentelemetry/api";
 import { node, metrics as sdkMetrics } from "@opentelemetry/sdk-node";
-import { createInstruments, type Instruments } from "../telemetry/instruments.js";
-import { InFlight } from "../telemetry/observe-store.js";
+import { createInstruments, type Instruments } from "../infrastructure/telemetry/instruments.js";
+import { InFlight } from "../infrastructure/telemetry/observe-store.js";
 
 /** A reader a test collects on demand. */
 class TestReader extends sdkMetrics.MetricReader {

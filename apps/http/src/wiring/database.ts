@@ -13,8 +13,8 @@ import {
 import type { AuthDeps } from "@authsvc/core";
 import type { Logger } from "pino";
 import type { Config } from "../config/types.js";
+import { logUnredacted } from "../infrastructure/telemetry/logger.js";
 import { waitForDatabase } from "./database-wait.js";
-import { logUnredacted } from "./logger.js";
 
 /** An opened database: the requests' pool, and more pools on the same database with the same settings. */
 export interface OpenedDatabase {

@@ -2,8 +2,8 @@ import { resolve } from "node:path";
 import { signApiKey } from "@authsvc/adapters";
 import type { Logger } from "pino";
 import type { Config } from "../config/types.js";
-import type { LogFormat } from "./log-format.js";
-import { logUnredacted } from "./logger.js";
+import type { LogFormat } from "../infrastructure/telemetry/log-format.js";
+import { logUnredacted } from "../infrastructure/telemetry/logger.js";
 
 /** What embedded mode says before anything else: what it is, and the defaults it applied. */
 export function announceDevelopmentMode(

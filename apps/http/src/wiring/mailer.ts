@@ -2,8 +2,8 @@ import { logMailer, smtpMailer } from "@authsvc/adapters";
 import { failures, type Mailer } from "@authsvc/core";
 import type { Logger } from "pino";
 import type { Config } from "../config/types.js";
+import { logUnredacted } from "../infrastructure/telemetry/logger.js";
 import { DELIVERY_CONCURRENCY } from "./deliveries.js";
-import { logUnredacted } from "./logger.js";
 
 /**
  * Where mail goes: SMTP when `SMTP_HOST` is set; in embedded mode without SMTP, the log (each mail's

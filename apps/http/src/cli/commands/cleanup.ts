@@ -1,6 +1,6 @@
+import { createLogger } from "../../infrastructure/telemetry/logger.js";
 import { configuredCleaner, logPass } from "../../wiring/cleanup.js";
 import { openDatabase } from "../../wiring/database.js";
-import { createLogger } from "../../wiring/logger.js";
 import type { Command } from "../command.js";
 import { configure } from "../environment.js";
 

@@ -5,10 +5,10 @@ import {
   referenceKeysFrom,
   referenceSecretOpener,
 } from "@authsvc/adapters";
+import { createLogger } from "../../infrastructure/telemetry/logger.js";
+import { maskUrlPasswords } from "../../infrastructure/telemetry/url-password.js";
 import { secretBoxOf, tokensOf } from "../../wiring/crypto.js";
 import { openDatabase } from "../../wiring/database.js";
-import { createLogger } from "../../wiring/logger.js";
-import { maskUrlPasswords } from "../../wiring/url-password.js";
 import type { Command } from "../command.js";
 import { configure, environment } from "../environment.js";
 import { parseImportArgs } from "./import-gotrue-args.js";

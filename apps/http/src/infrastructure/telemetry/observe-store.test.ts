@@ -1,7 +1,7 @@
 import type { StoreTraits } from "@authsvc/core";
 import { fakeDeps } from "@authsvc/core/testing";
 import { describe, expect, it } from "vitest";
-import { inMemoryTelemetry } from "../testing/telemetry.js";
+import { inMemoryTelemetry } from "../../testing/telemetry.js";
 import { observeStore } from "./observe-store.js";
 
 /** The fake store observed with `traits` as its declaration. */

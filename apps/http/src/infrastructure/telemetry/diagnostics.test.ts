@@ -1,6 +1,6 @@
 import { diag } from "@opentelemetry/api";
 import { afterEach, describe, expect, it } from "vitest";
-import { memoryLogger } from "../testing/memory-log.js";
+import { memoryLogger } from "../../testing/memory-log.js";
 import { routeDiagnostics } from "./diagnostics.js";
 
 afterEach(() => diag.disable());

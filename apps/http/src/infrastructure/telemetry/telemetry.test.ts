@@ -1,8 +1,8 @@
 import { defaultAuthSettings } from "@authsvc/core/testing";
 import { describe, expect, it } from "vitest";
-import { bearer, send } from "../testing/requests.js";
-import { inMemoryTelemetry } from "../testing/telemetry.js";
-import { testApp } from "../testing/test-app.js";
+import { bearer, send } from "../../testing/requests.js";
+import { inMemoryTelemetry } from "../../testing/telemetry.js";
+import { testApp } from "../../testing/test-app.js";
 import { httpTelemetry } from "./http-middleware.js";
 import { observeHasher, observeMailer, observeSms } from "./observe-ports.js";
 import { observeStore } from "./observe-store.js";

@@ -1,7 +1,7 @@
 /** Logging and telemetry: the OpenTelemetry SDK (traces, metrics, Prometheus) and its switches. */
-import * as k from "../kinds.js";
-import type { Reader } from "../reader.js";
-import { defineVariables } from "../variable.js";
+import * as k from "../../config/kinds.js";
+import type { Reader } from "../../config/reader.js";
+import { defineVariables } from "../../config/variable.js";
 
 export const LOG_LEVELS = ["panic", "fatal", "error", "warn", "info", "debug"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -130,6 +130,6 @@ export function settle(t: ReturnType<typeof read>): TelemetryConfig {
   };
 }
 
-declare module "../shape.js" {
+declare module "../../config/shape.js" {
   interface Config extends TelemetryConfig {}
 }

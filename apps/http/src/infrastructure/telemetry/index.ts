@@ -1,6 +1,6 @@
 import { sectionOf } from "../../config/sections/section.js";
-import * as telemetry from "../../config/sections/telemetry.js";
-import type { HttpModule } from "../module.js";
+import type { HttpModule } from "../../modules/module.js";
+import * as telemetry from "./section.js";
 
 /** Logs, traces and metrics. */
 export const telemetryModule: HttpModule = {

@@ -1,6 +1,6 @@
 import { metrics as sdkMetrics } from "@opentelemetry/sdk-node";
 import type { Logger } from "pino";
-import type { MetricsConfig } from "../config/sections/telemetry.js";
+import type { MetricsConfig } from "./section.js";
 
 type MetricReader = InstanceType<typeof sdkMetrics.MetricReader>;
 

@@ -55,7 +55,7 @@ export interface LoggerOptions {
   readonly level: LogLevel;
   /** `LOG_FILE`: append the lines there instead of standard output. */
   readonly file?: string | undefined;
-  /** `LOG_FORMAT`; undefined: `pretty` on a terminal, else `json` (wiring/log-format.ts). */
+  /** `LOG_FORMAT`; undefined: `pretty` on a terminal, else `json` (log-format.ts). */
   readonly format?: LogFormat | undefined;
   /** For tests: where the lines go. */
   readonly destination?: DestinationStream;

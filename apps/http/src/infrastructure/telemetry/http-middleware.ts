@@ -10,7 +10,7 @@ import {
   trace,
 } from "@opentelemetry/api";
 import type { Context, MiddlewareHandler } from "hono";
-import type { AppEnv } from "../http/app-env.js";
+import type { AppEnv } from "../../http/app-env.js";
 import type { Instruments } from "./instruments.js";
 import { countOutcome } from "./outcomes.js";
 import { routeParamAttributes, routeTemplate } from "./route.js";

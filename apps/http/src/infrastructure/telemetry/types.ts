@@ -1,8 +1,8 @@
 import type { AuthDeps } from "@authsvc/core";
 import type { MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
-import type { Config } from "../config/types.js";
-import type { AppEnv } from "../http/app-env.js";
+import type { Config } from "../../config/types.js";
+import type { AppEnv } from "../../http/app-env.js";
 
 /** The running OpenTelemetry SDK, as the composition root uses it. */
 export interface Telemetry {

@@ -1,6 +1,6 @@
 import type { DestinationStream } from "pino";
 import pretty from "pino-pretty";
-import type { LogFormat } from "../config/sections/telemetry.js";
+import type { LogFormat } from "./section.js";
 
 export type { LogFormat };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { memoryLogger } from "../testing/memory-log.js";
+import { memoryLogger } from "../../testing/memory-log.js";
 import { logUnredacted, REDACTED } from "./logger.js";
 
 const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
