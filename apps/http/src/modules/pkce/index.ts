@@ -1,5 +1,5 @@
-import { pkceHttpGrant } from "../../routes/grants/pkce.js";
 import type { HttpModule } from "../module.js";
+import { pkceHttpGrant } from "./pkce-grant.js";
 
 /** The PKCE flow: its flow states and the `pkce` grant. */
 export const pkceModule: HttpModule = {

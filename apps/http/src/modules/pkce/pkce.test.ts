@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { NEW_API, send } from "../testing/requests.js";
-import { testApp } from "../testing/test-app.js";
+import { NEW_API, send } from "../../testing/requests.js";
+import { testApp } from "../../testing/test-app.js";
 
 const VERIFIER = "a-plain-verifier-of-at-least-forty-three-characters";
 const PKCE = { code_challenge: VERIFIER, code_challenge_method: "plain" };
