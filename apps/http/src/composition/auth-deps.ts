@@ -2,10 +2,10 @@ import { cryptoRandom, type Sql, systemClock } from "@authsvc/adapters";
 import type { AuthDeps, DeliveryQueue } from "@authsvc/core";
 import type { Logger } from "pino";
 import type { Config } from "../config/types.js";
+import { hooksOf } from "../infrastructure/hooks/dispatcher.js";
 import type { HttpModule, SharedPorts } from "../modules/module.js";
 import { hasherOf } from "../wiring/crypto.js";
 import { storeOf } from "../wiring/database.js";
-import { hooksOf } from "../wiring/hooks.js";
 import { authSettingsOf } from "./auth-settings.js";
 import { MODULES } from "./modules.js";
 

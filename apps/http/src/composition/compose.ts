@@ -7,7 +7,7 @@ import { checkHookTargets } from "../infrastructure/hooks/dispatcher.js";
 import { requestLimiterStoreOf } from "../infrastructure/rate-limits/limiter-store.js";
 import { captchaVerifierOf } from "../infrastructure/security/captcha.js";
 import { startTelemetry } from "../infrastructure/telemetry/start.js";
-import { scheduledCleanup } from "../wiring/cleanup.js";
+import { scheduledCleanup } from "../infrastructure/cleanup/cleaner.js";
 import { jwksOf } from "../wiring/crypto.js";
 import { openDatabase } from "../wiring/database.js";
 import { DELIVERY_DRAIN_MS, deliveriesOf } from "../wiring/deliveries.js";

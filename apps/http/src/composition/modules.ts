@@ -5,7 +5,7 @@ import { securityModule } from "../infrastructure/security/index.js";
 import { telemetryModule } from "../infrastructure/telemetry/index.js";
 import { accountSettingsModule } from "../modules/account-settings/index.js";
 import { adminModule } from "../modules/admin/index.js";
-import { cleanupModule } from "../modules/cleanup/index.js";
+import { cleanupModule } from "../infrastructure/cleanup/index.js";
 import { customProvidersModule } from "../modules/custom-providers/index.js";
 import { databaseModule } from "../modules/database/index.js";
 import { externalModule } from "../modules/external/index.js";

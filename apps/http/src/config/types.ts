@@ -2,7 +2,6 @@
  * The shape of the parsed configuration: the union of what each section (sections/) yields. Units
  * are in the fields' TSDoc (plain numbers of seconds unless the name ends in `Ms`).
  */
-export type { CleanupConfig } from "./sections/cleanup.js";
 export type { DbConfig } from "./sections/db.js";
 export {
   EXTERNAL_PROVIDERS,

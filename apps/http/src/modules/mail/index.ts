@@ -1,6 +1,6 @@
 import * as mail from "../../config/sections/mail.js";
 import { sectionOf } from "../../config/sections/section.js";
-import { mailerWithHooks } from "../../wiring/hooks.js";
+import { mailerWithHooks } from "../../infrastructure/hooks/dispatcher.js";
 import { mailerOf } from "../../wiring/mailer.js";
 import type { HttpModule } from "../module.js";
 

@@ -1,5 +1,5 @@
 import { sectionOf } from "../../config/sections/section.js";
-import { smsWithHooks } from "../../wiring/hooks.js";
+import { smsWithHooks } from "../../infrastructure/hooks/dispatcher.js";
 import { smsSenderOf } from "../../wiring/sms-sender.js";
 import type { HttpModule } from "../module.js";
 import * as sms from "./section.js";

@@ -1,6 +1,6 @@
-import * as hooks from "../../config/sections/hooks.js";
 import { sectionOf } from "../../config/sections/section.js";
-import type { HttpModule } from "../module.js";
+import type { HttpModule } from "../../modules/module.js";
+import * as hooks from "./section.js";
 
 /** Hooks: the server's calls out at points of a flow. */
 export const hooksModule: HttpModule = {

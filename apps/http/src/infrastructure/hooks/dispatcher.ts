@@ -8,9 +8,9 @@ import {
 } from "@authsvc/adapters";
 import type { HookDispatcher, HookName, Mailer, SmsSender, Store } from "@authsvc/core";
 import type { Logger } from "pino";
-import { hookVariables } from "../config/sections/hooks.js";
-import type { Config } from "../config/types.js";
-import { userJson } from "../http/presenters/user-json.js";
+import type { Config } from "../../config/types.js";
+import { userJson } from "../../http/presenters/user-json.js";
+import { hookVariables } from "./section.js";
 
 /**
  * The auth hooks configured (`HOOK_*`): Postgres-function hooks run on `store` (in the caller's

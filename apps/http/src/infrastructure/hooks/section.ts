@@ -7,12 +7,12 @@
 import { parseHookSecrets, parseHookUri } from "@authsvc/adapters";
 import { HOOK_NAMES, type HookName } from "@authsvc/core";
 import * as v from "valibot";
-import type { Family } from "../families.js";
-import type { Kind } from "../kinds.js";
-import * as k from "../kinds.js";
-import type { Reader } from "../reader.js";
-import { defineVariables, PREFIX } from "../variable.js";
-import { byKey, envSuffix, must, type SettleContext } from "./context.js";
+import type { Family } from "../../config/families.js";
+import type { Kind } from "../../config/kinds.js";
+import * as k from "../../config/kinds.js";
+import type { Reader } from "../../config/reader.js";
+import { byKey, envSuffix, must, type SettleContext } from "../../config/sections/context.js";
+import { defineVariables, PREFIX } from "../../config/variable.js";
 
 const hookUri: Kind<string> = {
   type: "hook URI",
@@ -97,7 +97,7 @@ export function settle(s: ReturnType<typeof read>, ctx: SettleContext): { hooks:
   return { hooks };
 }
 
-declare module "../shape.js" {
+declare module "../../config/shape.js" {
   interface Config {
     readonly hooks: HooksConfig;
   }
