@@ -22,7 +22,7 @@ export function bearerToken(authorization: string | undefined): string | undefin
 /**
  * An authentication middleware, carrying what it accepts: the token kinds (docs/http-api.md, "Token
  * kinds") its route takes as bearer, and for `/admin/*` the admin roles. Declared once, where the
- * middleware is put on the route; `routes/oauth/token-kinds.test.ts` walks every route of the app and reads it.
+ * middleware is put on the route; `modules/oauth-server/token-kinds.test.ts` walks every route of the app and reads it.
  */
 export type AuthMiddleware = MiddlewareHandler<AppEnv> & {
   readonly accepts: readonly BearerKind[];

@@ -2,21 +2,21 @@ import { idTokenSigner } from "@authsvc/adapters";
 import { sectionOf } from "../../config/sections/section.js";
 import { authorizationCodeHttpGrant } from "../../routes/grants/authorization-code.js";
 import { clientRefreshTokenHttpGrant } from "../../routes/grants/client-refresh-token.js";
-import { authorizeRoutes } from "../../routes/oauth/authorize.js";
-import { authorizeOperations } from "../../routes/oauth/authorize.openapi.js";
-import { clientRoutes } from "../../routes/oauth/clients.js";
-import { clientOperations } from "../../routes/oauth/clients.openapi.js";
-import { consentPageRoutes } from "../../routes/oauth/consent-page.js";
-import { consentPageOperations } from "../../routes/oauth/consent-page.openapi.js";
-import { discoveryRoutes } from "../../routes/oauth/discovery.js";
-import { discoveryOperations } from "../../routes/oauth/discovery.openapi.js";
 import { tokenEndpointRoutes } from "../../routes/oauth/token.js";
 import { tokenEndpointOperations } from "../../routes/oauth/token.openapi.js";
-import { oauthUserRoutes } from "../../routes/oauth/user.js";
-import { oauthUserOperations } from "../../routes/oauth/user.openapi.js";
 import type { HttpModule } from "../module.js";
 import { routeFilesOf } from "../module.js";
+import { authorizeRoutes } from "./authorize.js";
+import { authorizeOperations } from "./authorize.openapi.js";
+import { clientRoutes } from "./clients.js";
+import { clientOperations } from "./clients.openapi.js";
+import { consentPageRoutes } from "./consent-page.js";
+import { consentPageOperations } from "./consent-page.openapi.js";
+import { discoveryRoutes } from "./discovery.js";
+import { discoveryOperations } from "./discovery.openapi.js";
 import * as oauthServer from "./section.js";
+import { oauthUserRoutes } from "./user.js";
+import { oauthUserOperations } from "./user.openapi.js";
 
 /** authsvc as an OAuth 2.1 / OpenID Connect provider (docs/oauth-server.md). */
 export const oauthServerModule: HttpModule = {

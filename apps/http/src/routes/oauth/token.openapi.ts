@@ -1,6 +1,6 @@
 import type { Operation } from "../../http/operation.js";
 import { jsonObject } from "../../http/operation.js";
-import { INTROSPECTION, oauthErrorOr, TOKENS } from "./oauth.openapi-schemas.js";
+import { INTROSPECTION, oauthErrorOr, TOKENS } from "../../modules/oauth-server/oauth.openapi-schemas.js";
 
 const string = { type: "string" } as const;
 const clientFields = {

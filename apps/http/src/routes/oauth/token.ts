@@ -10,7 +10,12 @@ import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../http/app-env.js";
 import { unwrap } from "../../http/body.js";
 import type { HttpGrantRegistry } from "../../http/grants/http-grant.js";
-import { clientCredentials, oauthJson, readTokenBody, requireOAuthServer } from "./oauth-http.js";
+import {
+  clientCredentials,
+  oauthJson,
+  readTokenBody,
+  requireOAuthServer,
+} from "../../modules/oauth-server/oauth-http.js";
 
 const tokensJson = (t: OAuthTokens) => ({
   access_token: t.accessToken,
