@@ -1,16 +1,16 @@
 import { apiModule } from "../infrastructure/api/index.js";
+import { cleanupModule } from "../infrastructure/cleanup/index.js";
 import { hooksModule } from "../infrastructure/hooks/index.js";
+import { mailModule } from "../infrastructure/mail/index.js";
 import { rateLimitsModule } from "../infrastructure/rate-limits/index.js";
 import { securityModule } from "../infrastructure/security/index.js";
 import { telemetryModule } from "../infrastructure/telemetry/index.js";
 import { accountSettingsModule } from "../modules/account-settings/index.js";
 import { adminModule } from "../modules/admin/index.js";
-import { cleanupModule } from "../infrastructure/cleanup/index.js";
 import { customProvidersModule } from "../modules/custom-providers/index.js";
 import { databaseModule } from "../modules/database/index.js";
 import { externalModule } from "../modules/external/index.js";
 import { jwtModule } from "../modules/jwt/index.js";
-import { mailModule } from "../modules/mail/index.js";
 import { mfaModule } from "../modules/mfa/index.js";
 import type { HttpModule } from "../modules/module.js";
 import { oauthServerModule } from "../modules/oauth-server/index.js";

@@ -11,13 +11,5 @@ export {
 } from "./sections/external.js";
 export type { GeneralConfig } from "./sections/general.js";
 export type { JwtConfig } from "./sections/jwt.js";
-export {
-  DEFAULT_SUBJECTS,
-  MAIL_KINDS,
-  type MailerConfig,
-  type SmtpConfig,
-  URL_PATH_KINDS,
-  type UrlPathKind,
-} from "./sections/mail.js";
 
 export type { Config } from "./shape.js";

@@ -1,5 +1,5 @@
+import { configuredCleaner, logPass } from "../../infrastructure/cleanup/cleaner.js";
 import { createLogger } from "../../infrastructure/telemetry/logger.js";
-import { configuredCleaner, logPass } from "../../wiring/cleanup.js";
 import { openDatabase } from "../../wiring/database.js";
 import type { Command } from "../command.js";
 import { configure } from "../environment.js";

@@ -1,7 +1,7 @@
 import { type Cleaner, cleaner, cleanupTasks, type PassReport, type Sql } from "@authsvc/adapters";
 import type { Logger } from "pino";
-import { cleanupSettings } from "../config/sections/cleanup.js";
-import type { Config } from "../config/types.js";
+import type { Config } from "../../config/types.js";
+import { cleanupSettings } from "./section.js";
 
 /** The instance's continuous cleanup (`CLEANUP_*`): started by the composition root, stopped on shutdown. */
 export interface ScheduledCleanup {

@@ -1,6 +1,6 @@
-import * as cleanup from "../../config/sections/cleanup.js";
 import { sectionOf } from "../../config/sections/section.js";
-import type { HttpModule } from "../module.js";
+import type { HttpModule } from "../../modules/module.js";
+import * as cleanup from "./section.js";
 
 /** Cleanup: no routes, its configuration (the cleaner is started by the composition root). */
 export const cleanupModule: HttpModule = {

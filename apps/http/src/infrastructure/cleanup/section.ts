@@ -1,9 +1,9 @@
 /** Cleanup: the stale rows every instance removes continuously, so that the tables stay bounded. */
 import type { CleanupSettings } from "@authsvc/adapters";
-import * as k from "../kinds.js";
-import type { Reader } from "../reader.js";
-import type { Config } from "../shape.js";
-import { defineVariables } from "../variable.js";
+import * as k from "../../config/kinds.js";
+import type { Reader } from "../../config/reader.js";
+import type { Config } from "../../config/shape.js";
+import { defineVariables } from "../../config/variable.js";
 
 const variable = defineVariables("Cleanup");
 export const variables = {
@@ -92,7 +92,7 @@ export function cleanupSettings(config: Config): CleanupSettings {
   };
 }
 
-declare module "../shape.js" {
+declare module "../../config/shape.js" {
   interface Config {
     readonly cleanup: CleanupConfig;
   }
