@@ -27,7 +27,6 @@ export const LEGACY_GUARDS: readonly Guarded[] = [
     operation: at("post", "/resend"),
     guards: { limit: { name: "resend", per5Min: "otp" }, captcha: true, pacing: "message" },
   },
-  { operation: at("put", "/user"), guards: { limit: { name: "user", per5Min: "otp" } } },
   { operation: at("get", "/authorize"), guards: { limit: { name: "authorize", per5Min: "authorize" } } },
   {
     operation: at("get", "/oauth/authorize"),

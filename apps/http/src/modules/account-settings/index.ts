@@ -1,12 +1,10 @@
-import { userRoutes } from "../../routes/user.js";
-import { userOperations } from "../../routes/user.openapi.js";
 import type { HttpModule } from "../module.js";
-import { routeFilesOf } from "../module.js";
+import { userEndpoints } from "./user.js";
 
 /** The signed-in user: `GET`/`PUT /user`, reauthentication and sign-out. */
 export const accountSettingsModule: HttpModule = {
   name: "account-settings",
-  routes: (ctx) => routeFilesOf(userRoutes(ctx.auth)),
+  endpoints: userEndpoints,
   statuses: {
     reauthentication_needed: 400,
     same_password: 422,
@@ -20,5 +18,4 @@ export const accountSettingsModule: HttpModule = {
     // PUT /user: a change of password, email or phone below aal2 is the reference's 401.
     updateNeedsAal2: 401,
   },
-  operations: [...userOperations],
 };

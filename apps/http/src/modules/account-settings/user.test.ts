@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { NEW_API, send } from "../testing/requests.js";
-import { testApp } from "../testing/test-app.js";
+import { NEW_API, send } from "../../testing/requests.js";
+import { testApp } from "../../testing/test-app.js";
 
 /** An app and the access token of a user signed up (autoconfirmed) through the API. */
 async function signedIn() {
