@@ -9,28 +9,5 @@ const at = (method: HttpMethod, path: string) => ({ method, path }) as Operation
  * twice).
  */
 export const LEGACY_GUARDS: readonly Guarded[] = [
-  { operation: at("get", "/verify"), guards: { limit: { name: "verify", per5Min: "verify" } } },
-  { operation: at("post", "/verify"), guards: { limit: { name: "verify", per5Min: "verify" } } },
-  {
-    operation: at("post", "/otp"),
-    guards: { limit: { name: "otp", per5Min: "otp" }, captcha: true, pacing: "message" },
-  },
-  {
-    operation: at("post", "/magiclink"),
-    guards: { limit: { name: "magiclink", per5Min: "otp" }, captcha: true, pacing: "message" },
-  },
-  {
-    operation: at("post", "/recover"),
-    guards: { limit: { name: "recover", per5Min: "otp" }, captcha: true, pacing: "message" },
-  },
-  {
-    operation: at("post", "/resend"),
-    guards: { limit: { name: "resend", per5Min: "otp" }, captcha: true, pacing: "message" },
-  },
   { operation: at("get", "/authorize"), guards: { limit: { name: "authorize", per5Min: "authorize" } } },
-  {
-    operation: at("get", "/oauth/authorize"),
-    guards: { limit: { name: "oauth_authorize", per5Min: "oauthAuthorize" } },
-  },
-  { operation: at("post", "/sso"), guards: { captcha: true } },
 ];

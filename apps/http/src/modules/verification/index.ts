@@ -1,14 +1,11 @@
-import { messageRoutes } from "../../routes/messages.js";
-import { messageOperations } from "../../routes/messages.openapi.js";
-import { verifyRoutes } from "../../routes/verify.js";
-import { verifyOperations } from "../../routes/verify.openapi.js";
 import type { HttpModule } from "../module.js";
-import { routeFilesOf } from "../module.js";
+import { messageEndpoints } from "./messages.js";
+import { verifyEndpoints } from "./verify.js";
 
 /** `/verify` and the endpoints that send a code or a link: `/otp`, `/magiclink`, `/recover`, `/resend`. */
 export const verificationModule: HttpModule = {
   name: "verification",
-  routes: (ctx) => routeFilesOf(verifyRoutes(ctx.auth), messageRoutes()),
+  endpoints: [...verifyEndpoints, ...messageEndpoints],
   statuses: {
     otp_expired: 403,
     otp_disabled: 422,
@@ -21,5 +18,4 @@ export const verificationModule: HttpModule = {
     // GET /verify answers a PKCE link without its flow state with 400 (the grant's own lookup is 404).
     noFlowStateForUser: 400,
   },
-  operations: [...verifyOperations, ...messageOperations],
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { NEW_API, send } from "../testing/requests.js";
-import { testApp } from "../testing/test-app.js";
+import { NEW_API, send } from "../../testing/requests.js";
+import { testApp } from "../../testing/test-app.js";
 
 /** An app where ann@example.com signed up and was mailed her confirmation. */
 async function signedUp() {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { NEW_API, send } from "../testing/requests.js";
-import { testApp } from "../testing/test-app.js";
+import { NEW_API, send } from "../../testing/requests.js";
+import { testApp } from "../../testing/test-app.js";
 
 describe("/otp, /magiclink, /recover, /resend", () => {
   it("POST /otp with an email mails a magic link and answers {}", async () => {
