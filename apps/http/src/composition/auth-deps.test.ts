@@ -1,8 +1,8 @@
 import { fakeDeps } from "@authsvc/core/testing";
 import postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
+import { deliveriesOf } from "../infrastructure/mail/deliveries.js";
 import { memoryLogger } from "../testing/memory-log.js";
-import { deliveriesOf } from "../wiring/deliveries.js";
 import { authDepsOf } from "./auth-deps.js";
 import { loadConfig } from "./config.js";
 import { MODULES } from "./modules.js";

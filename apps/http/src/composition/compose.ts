@@ -1,7 +1,7 @@
 import type { Sql } from "@authsvc/adapters";
 import type { Hono } from "hono";
 import type { Logger } from "pino";
-import { openapiSettings } from "../config/sections/openapi.js";
+import { openapiSettings } from "../infrastructure/openapi/section.js";
 import type { Config } from "../config/types.js";
 import { scheduledCleanup } from "../infrastructure/cleanup/cleaner.js";
 import { checkHookTargets } from "../infrastructure/hooks/dispatcher.js";

@@ -14,7 +14,7 @@ import { jwtModule } from "../modules/jwt/index.js";
 import { mfaModule } from "../modules/mfa/index.js";
 import type { HttpModule } from "../modules/module.js";
 import { oauthServerModule } from "../modules/oauth-server/index.js";
-import { openapiModule } from "../modules/openapi/index.js";
+import { openapiModule } from "../infrastructure/openapi/index.js";
 import { passkeysModule } from "../modules/passkeys/index.js";
 import { pkceModule } from "../modules/pkce/index.js";
 import { serverModule } from "../modules/server/index.js";

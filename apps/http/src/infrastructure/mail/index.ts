@@ -1,8 +1,8 @@
-import * as mail from "../../config/sections/mail.js";
 import { sectionOf } from "../../config/sections/section.js";
-import { mailerWithHooks } from "../../infrastructure/hooks/dispatcher.js";
-import { mailerOf } from "../../wiring/mailer.js";
-import type { HttpModule } from "../module.js";
+import type { HttpModule } from "../../modules/module.js";
+import { mailerWithHooks } from "../hooks/dispatcher.js";
+import { mailerOf } from "./mailer.js";
+import * as mail from "./section.js";
 
 /** Mail: the SMTP server, the templates and the send limits. */
 export const mailModule: HttpModule = {

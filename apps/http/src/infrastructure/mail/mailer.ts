@@ -1,8 +1,8 @@
 import { logMailer, smtpMailer } from "@authsvc/adapters";
 import { failures, type Mailer } from "@authsvc/core";
 import type { Logger } from "pino";
-import type { Config } from "../config/types.js";
-import { logUnredacted } from "../infrastructure/telemetry/logger.js";
+import type { Config } from "../../config/types.js";
+import { logUnredacted } from "../telemetry/logger.js";
 import { DELIVERY_CONCURRENCY } from "./deliveries.js";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { memoryLogger } from "../testing/memory-log.js";
+import { memoryLogger } from "../../testing/memory-log.js";
 import { deliveriesOf } from "./deliveries.js";
 
 describe("deliveriesOf", () => {

@@ -4,12 +4,12 @@
  * names (`…_MAGIC_LINK`); the default subjects are defined here once.
  */
 import type { AuthSettings, MailKind } from "@authsvc/core";
-import type { Family } from "../families.js";
-import * as k from "../kinds.js";
-import type { Reader } from "../reader.js";
-import type { Config } from "../shape.js";
-import { defineVariables } from "../variable.js";
-import { byKey, envSuffix, must, type SettleContext } from "./context.js";
+import type { Family } from "../../config/families.js";
+import * as k from "../../config/kinds.js";
+import type { Reader } from "../../config/reader.js";
+import { byKey, envSuffix, must, type SettleContext } from "../../config/sections/context.js";
+import type { Config } from "../../config/shape.js";
+import { defineVariables } from "../../config/variable.js";
 
 // The reference's default subjects (listed in docs/http-api.md, Messages).
 export const DEFAULT_SUBJECTS: Readonly<Record<MailKind, string>> = {
@@ -218,7 +218,7 @@ export function mailSettings(config: Config): AuthSettings["mailer"] {
   };
 }
 
-declare module "../shape.js" {
+declare module "../../config/shape.js" {
   interface Config {
     readonly smtp: SmtpConfig;
     readonly mailer: MailerConfig;

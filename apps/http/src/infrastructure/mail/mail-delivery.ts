@@ -1,4 +1,4 @@
-import type { Config } from "../config/types.js";
+import type { Config } from "../../config/types.js";
 
 /**
  * The features that send mail and are on while nothing can deliver it: no SMTP host, no send-email

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Config, loadConfig } from "../config.js";
+import { type Config, loadConfig } from "../../config.js";
 import { mailDeliveryWarning, undeliverableMailFeatures } from "./mail-delivery.js";
 
 const PRODUCTION = {

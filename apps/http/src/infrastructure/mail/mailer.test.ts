@@ -1,8 +1,8 @@
 import { startSmtpSink, startTemplateServer } from "@authsvc/adapters/testing";
 import { AuthError } from "@authsvc/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Config, loadConfig } from "../config.js";
-import { memoryLogger } from "../testing/memory-log.js";
+import { type Config, loadConfig } from "../../config.js";
+import { memoryLogger } from "../../testing/memory-log.js";
 import { mailerOf } from "./mailer.js";
 
 const PRODUCTION = {
