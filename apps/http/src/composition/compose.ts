@@ -1,12 +1,12 @@
 import type { Sql } from "@authsvc/adapters";
 import type { Hono } from "hono";
 import type { Logger } from "pino";
-import { openapiSettings } from "../infrastructure/openapi/section.js";
 import type { Config } from "../config/types.js";
 import { scheduledCleanup } from "../infrastructure/cleanup/cleaner.js";
 import { checkHookTargets } from "../infrastructure/hooks/dispatcher.js";
 import { DELIVERY_DRAIN_MS, deliveriesOf } from "../infrastructure/mail/deliveries.js";
 import { mailDeliveryWarning, undeliverableMailFeatures } from "../infrastructure/mail/mail-delivery.js";
+import { openapiSettings } from "../infrastructure/openapi/section.js";
 import { requestLimiterStoreOf } from "../infrastructure/rate-limits/limiter-store.js";
 import { captchaVerifierOf } from "../infrastructure/security/captcha.js";
 import { startTelemetry } from "../infrastructure/telemetry/start.js";

@@ -25,7 +25,10 @@ export interface EndpointGuards {
   readonly pacing?: "signup" | "message";
 }
 
-/** An endpoint of a module: `handlers` are built once per app from the module's context. */
+/**
+ * An endpoint of a module: `handlers` are built once per app from the module's context; none when the
+ * configuration switches the endpoint off, which is then not served at all (404, as an unknown path).
+ */
 export interface Endpoint<Ctx> {
   readonly operation: Operation;
   readonly guards?: EndpointGuards;
@@ -57,7 +60,9 @@ export const routeMethod = (operation: Operation): string => operation.method.to
 export function routesOf<Ctx>(endpoints: readonly Endpoint<Ctx>[], ctx: Ctx): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   for (const { operation, handlers } of endpoints) {
-    app.on(routeMethod(operation), routePath(operation), ...(handlers(ctx) as [MiddlewareHandler<AppEnv>]));
+    const built = handlers(ctx);
+    if (built.length === 0) continue;
+    app.on(routeMethod(operation), routePath(operation), ...(built as [MiddlewareHandler<AppEnv>]));
   }
   return app;
 }

@@ -1,20 +1,26 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { MODULES } from "../composition/modules.js";
-import type { AppEnv } from "../http/app-env.js";
-import { basePathGetter } from "../http/base-path.js";
-import { openapiRoutes } from "./openapi.js";
+import { MODULES } from "../../composition/modules.js";
+import type { AppEnv } from "../../http/app-env.js";
+import { basePathGetter } from "../../http/base-path.js";
+import { routesOf } from "../../http/endpoint.js";
+import type { ModuleContext } from "../../modules/module.js";
+import { openapiEndpoint } from "./openapi.js";
 
-/** The route alone under `basePaths`; `built` counts how often the description was built. */
+/** The endpoint alone under `basePaths`; `built` counts how often the description was built. */
 function served(basePaths: readonly string[] = ["/", "/auth/v1"]) {
   const counter = { built: 0 };
-  const modules = () => {
-    counter.built++;
-    return MODULES;
-  };
+  // The only parts of the context the endpoint reads; each read of the modules is one build.
+  const ctx = {
+    version: "1.2.3",
+    get modules() {
+      counter.built++;
+      return MODULES;
+    },
+  } as unknown as ModuleContext;
   const app = new Hono<AppEnv>({ getPath: basePathGetter(basePaths) }).route(
     "/",
-    openapiRoutes(modules, "1.2.3"),
+    routesOf([openapiEndpoint], ctx),
   );
   return { app, counter };
 }

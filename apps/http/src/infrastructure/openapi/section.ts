@@ -1,8 +1,8 @@
 /** The OpenAPI description of the interface, served at `GET /openapi.json`. */
-import * as k from "../kinds.js";
-import type { Reader } from "../reader.js";
-import type { Config } from "../shape.js";
-import { defineVariables } from "../variable.js";
+import * as k from "../../config/kinds.js";
+import type { Reader } from "../../config/reader.js";
+import type { Config } from "../../config/shape.js";
+import { defineVariables } from "../../config/variable.js";
 
 const variable = defineVariables("OpenAPI description");
 export const variables = {
@@ -26,10 +26,10 @@ export const settle = (values: ReturnType<typeof read>): { openapi: OpenApiConfi
   openapi: { enabled: values.enabled },
 });
 
-/** What the app takes of it (http/app-deps.ts). */
+/** What the app takes of it (modules/module.ts, `ServerDeps`). */
 export const openapiSettings = (config: Config) => ({ openapiEnabled: config.openapi.enabled });
 
-declare module "../shape.js" {
+declare module "../../config/shape.js" {
   interface Config {
     readonly openapi: OpenApiConfig;
   }
