@@ -9,11 +9,11 @@ import { mailDeliveryWarning, undeliverableMailFeatures } from "../infrastructur
 import { openapiSettings } from "../infrastructure/openapi/section.js";
 import { requestLimiterStoreOf } from "../infrastructure/rate-limits/limiter-store.js";
 import { captchaVerifierOf } from "../infrastructure/security/captcha.js";
+import { settingsOf } from "../infrastructure/server/settings-view.js";
 import { startTelemetry } from "../infrastructure/telemetry/start.js";
 import { jwksOf } from "../wiring/crypto.js";
 import { openDatabase } from "../wiring/database.js";
 import { databaseReadiness } from "../wiring/readiness.js";
-import { settingsOf } from "../wiring/settings-view.js";
 import { warnIfNotVacuumed } from "../wiring/vacuum-check.js";
 import { readVersion } from "../wiring/version.js";
 import { createApp } from "./app.js";

@@ -2,8 +2,8 @@ import type { AuthSettings } from "@authsvc/core";
 import { fakeDeps } from "@authsvc/core/testing";
 import { createApp } from "../composition/app.js";
 import { EXTERNAL_PROVIDERS } from "../config.js";
+import type { Settings } from "../infrastructure/server/settings-view.js";
 import type { ServerDeps } from "../modules/module.js";
-import type { Settings } from "../routes/settings.js";
 import { memoryLogger } from "./memory-log.js";
 
 /** Settings with every provider off, as a fresh configuration gives. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { authSettingsOf } from "../../composition/auth-settings.js";
 import { loadConfig } from "../../composition/config.js";
-import { settingsOf } from "../../wiring/settings-view.js";
+import { settingsOf } from "../../infrastructure/server/settings-view.js";
 
 const production = {
   AUTHSVC_DB_DATABASE_URL: "postgres://authsvc@db.internal:5432/authsvc",

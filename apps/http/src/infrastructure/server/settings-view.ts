@@ -1,5 +1,18 @@
-import { type Config, EXTERNAL_PROVIDERS } from "../config/types.js";
-import type { Settings } from "../routes/settings.js";
+import { type Config, EXTERNAL_PROVIDERS, type ExternalProviderId } from "../../config/types.js";
+
+/** The public settings document (spec "Settings", plus the reference's extra fields). */
+export interface Settings {
+  readonly external: Readonly<Record<ExternalProviderId | "email" | "phone" | "anonymous_users", boolean>>;
+  readonly disable_signup: boolean;
+  readonly autoconfirm: boolean;
+  readonly mailer_autoconfirm: boolean;
+  readonly phone_autoconfirm: boolean;
+  readonly sms_provider: string;
+  readonly saml_enabled: boolean;
+  /** A next SAML key is configured (`SAML_PRIVATE_KEY_NEXT`): a rotation is under way. */
+  readonly saml_private_key_next_configured: boolean;
+  readonly passkeys_enabled: boolean;
+}
 
 /** The public `/settings` document for a configuration. */
 export function settingsOf(config: Config): Settings {

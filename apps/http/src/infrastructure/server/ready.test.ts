@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { testApp } from "../testing/test-app.js";
+import { testApp } from "../../testing/test-app.js";
 
 describe("GET /health/ready", () => {
   it("answers 200 with every dependency ok", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { testApp } from "../testing/test-app.js";
+import { testApp } from "../../testing/test-app.js";
 
 describe("GET /health", () => {
   it("GET /health answers the version, name and description", async () => {

@@ -1,6 +1,6 @@
 import { PROVIDER_DEFINITIONS } from "@authsvc/adapters";
 import { describe, expect, it } from "vitest";
-import { defaultSettings, testApp } from "../testing/test-app.js";
+import { defaultSettings, testApp } from "../../testing/test-app.js";
 
 describe("GET /settings", () => {
   it("GET /settings lists every defined provider plus email, phone and anonymous users", async () => {

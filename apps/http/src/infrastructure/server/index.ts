@@ -1,0 +1,14 @@
+import * as general from "../../config/sections/general.js";
+import { sectionOf } from "../../config/sections/section.js";
+import type { HttpModule } from "../../modules/module.js";
+import { healthEndpoint } from "./health.js";
+import { readyEndpoint } from "./ready.js";
+import { settingsEndpoint } from "./settings.js";
+
+/** The server itself: liveness, readiness and the public settings, with the general variables. */
+export const serverModule: HttpModule = {
+  name: "server",
+  section: sectionOf(general),
+  settings: (config) => general.redirectSettings(config),
+  endpoints: [healthEndpoint, readyEndpoint, settingsEndpoint],
+};
