@@ -117,3 +117,26 @@ describe("the built-in consent page's sign-in", () => {
     expect(plain.text).not.toContain('id="resource"');
   });
 });
+
+describe("the built-in consent page's other paths", () => {
+  it("answers an unknown one with the page's 404 while it is off, as any unknown path while it is on", async () => {
+    const base = testApp().auth.settings;
+    const on = testApp(
+      {},
+      { oauthServer: { ...base.oauthServer, authorizationPath: "", builtInConsentPage: true } },
+    );
+    const off = await testApp().app.request("/oauth/consent/elsewhere");
+    expect(off.status).toBe(404);
+    expect(off.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(await off.text()).toContain("Not found");
+    const unknown = await on.app.request("/oauth/consent/elsewhere");
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error_code: "not_found" });
+    // A path of the page asked with another method: 405, on or off.
+    for (const { app } of [on, testApp()]) {
+      const wrong = await app.request("/oauth/consent/sign-in");
+      expect(wrong.status).toBe(405);
+      expect(wrong.headers.get("allow")).toBe("POST");
+    }
+  });
+});

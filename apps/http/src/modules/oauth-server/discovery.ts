@@ -1,7 +1,10 @@
 import { type AuthDeps, OAUTH_SCOPES } from "@authsvc/core";
-import { type Context, Hono } from "hono";
+import type { Context } from "hono";
 import type { AppEnv } from "../../http/app-env.js";
-import { endpoint, issuerOf, requireOAuthServer } from "./oauth-http.js";
+import type { Operation } from "../../http/operation.js";
+import { closed } from "../../openapi/schemas.js";
+import { endpoint, type ModuleContext, type ModuleEndpoint } from "../module.js";
+import { endpointUrl, issuerOf, requireOAuthServer } from "./oauth-http.js";
 
 const CLAIMS = [
   "sub",
@@ -24,7 +27,7 @@ const CLAIMS = [
 /** The authorization server's metadata (RFC 8414), which is also its OpenID Provider metadata. */
 export function discoveryDocument(deps: AuthDeps) {
   const { enabled, allowDynamicRegistration } = deps.settings.oauthServer;
-  const at = (path: string) => endpoint(deps, path);
+  const at = (path: string) => endpointUrl(deps, path);
   const clientAuth = ["client_secret_basic", "client_secret_post"];
   return {
     issuer: issuerOf(deps),
@@ -50,20 +53,106 @@ export function discoveryDocument(deps: AuthDeps) {
   };
 }
 
+const string = { type: "string" } as const;
+const url = { type: "string", format: "uri" } as const;
+const strings = { type: "array", items: string } as const;
+
+const METADATA = closed(
+  {
+    issuer: url,
+    authorization_endpoint: url,
+    token_endpoint: url,
+    jwks_uri: url,
+    userinfo_endpoint: url,
+    registration_endpoint: { ...url, description: "Only with dynamic registration on." },
+    revocation_endpoint: url,
+    revocation_endpoint_auth_methods_supported: strings,
+    introspection_endpoint: url,
+    introspection_endpoint_auth_methods_supported: strings,
+    scopes_supported: strings,
+    response_types_supported: strings,
+    response_modes_supported: strings,
+    grant_types_supported: strings,
+    subject_types_supported: strings,
+    id_token_signing_alg_values_supported: strings,
+    token_endpoint_auth_methods_supported: strings,
+    code_challenge_methods_supported: strings,
+    claims_supported: strings,
+    authorization_response_iss_parameter_supported: { type: "boolean" },
+  },
+  [
+    "issuer",
+    "authorization_endpoint",
+    "token_endpoint",
+    "jwks_uri",
+    "userinfo_endpoint",
+    "revocation_endpoint",
+    "introspection_endpoint",
+    "scopes_supported",
+    "response_types_supported",
+    "grant_types_supported",
+    "token_endpoint_auth_methods_supported",
+    "code_challenge_methods_supported",
+  ],
+  "The authorization server's metadata (RFC 8414 §2), also its OpenID Provider metadata.",
+);
+
+const metadata = {
+  description: "The metadata.",
+  body: METADATA,
+  headers: { "cache-control": { description: "`public, max-age=600`.", required: true } },
+};
+
+/** The issuer's path, e.g. `auth/v1`: any number of segments. */
+const issuerPath = {
+  name: "issuer_path",
+  description: "The path of the issuer (`JWT_ISSUER`), e.g. `auth/v1`; the metadata is the same.",
+  segments: "many",
+} as const;
+
+const answer =
+  ({ auth }: ModuleContext) =>
+  (c: Context<AppEnv>) => {
+    c.header("Cache-Control", "public, max-age=600");
+    return c.json(discoveryDocument(auth));
+  };
+const gate = ({ auth }: ModuleContext) => requireOAuthServer(auth);
+
+const OPENID: Operation = {
+  method: "get",
+  path: "/.well-known/openid-configuration",
+  summary: "The OpenID Provider metadata; served even with the OAuth server off.",
+  access: "public",
+  responses: { 200: metadata },
+};
+const AUTHORIZATION_SERVER: Operation = {
+  method: "get",
+  path: "/.well-known/oauth-authorization-server",
+  summary: "The OAuth authorization server metadata (RFC 8414).",
+  description: "Answered `404 feature_disabled` with the OAuth server off.",
+  access: "public",
+  responses: { 200: metadata },
+  errors: [404],
+};
+/** A metadata path in RFC 8414's path-insertion form: the issuer's path appended. */
+const pathInserted = (operation: Operation): Operation => ({
+  method: "get",
+  path: `${operation.path}/{issuer_path}`,
+  summary: "The same metadata in RFC 8414's path-insertion form: the issuer's path appended.",
+  access: "public",
+  pathParameters: [issuerPath],
+  responses: { 200: metadata },
+  errors: operation.errors ?? [],
+});
+
 /**
  * `/.well-known/openid-configuration` (always served, as the reference) and
  * `/.well-known/oauth-authorization-server` (only with the server on), each also in RFC 8414's
  * path-insertion form (`/.well-known/oauth-authorization-server/auth/v1` for an issuer under `/auth/v1`).
  */
-export const discoveryRoutes = (deps: AuthDeps) => {
-  const answer = (c: Context<AppEnv>) => {
-    c.header("Cache-Control", "public, max-age=600");
-    return c.json(discoveryDocument(deps));
-  };
-  const gate = requireOAuthServer(deps);
-  return new Hono<AppEnv>()
-    .get("/.well-known/openid-configuration", answer)
-    .get("/.well-known/openid-configuration/*", answer)
-    .get("/.well-known/oauth-authorization-server", gate, answer)
-    .get("/.well-known/oauth-authorization-server/*", gate, answer);
-};
+export const discoveryEndpoints: readonly ModuleEndpoint[] = [
+  endpoint(OPENID, (ctx) => [answer(ctx)]),
+  endpoint(AUTHORIZATION_SERVER, (ctx) => [gate(ctx), answer(ctx)]),
+  endpoint(pathInserted(OPENID), (ctx) => [answer(ctx)]),
+  endpoint(pathInserted(AUTHORIZATION_SERVER), (ctx) => [gate(ctx), answer(ctx)]),
+];

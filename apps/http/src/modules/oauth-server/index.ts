@@ -1,22 +1,21 @@
 import { idTokenSigner } from "@authsvc/adapters";
 import { sectionOf } from "../../config/sections/section.js";
+import { routesOf } from "../../http/endpoint.js";
 import { authorizationCodeHttpGrant } from "../../routes/grants/authorization-code.js";
 import { clientRefreshTokenHttpGrant } from "../../routes/grants/client-refresh-token.js";
 import { tokenEndpointRoutes } from "../../routes/oauth/token.js";
 import { tokenEndpointOperations } from "../../routes/oauth/token.openapi.js";
 import type { HttpModule } from "../module.js";
 import { routeFilesOf } from "../module.js";
-import { authorizeRoutes } from "./authorize.js";
-import { authorizeOperations } from "./authorize.openapi.js";
-import { clientRoutes } from "./clients.js";
-import { clientOperations } from "./clients.openapi.js";
-import { consentPageRoutes } from "./consent-page.js";
-import { consentPageOperations } from "./consent-page.openapi.js";
-import { discoveryRoutes } from "./discovery.js";
-import { discoveryOperations } from "./discovery.openapi.js";
+import { authorizeEndpoints } from "./authorize.js";
+import { clientEndpoints } from "./clients.js";
+import { consentPageEndpoints, consentPageFallback } from "./consent-page.js";
+import { discoveryEndpoints } from "./discovery.js";
 import * as oauthServer from "./section.js";
-import { oauthUserRoutes } from "./user.js";
-import { oauthUserOperations } from "./user.openapi.js";
+import { oauthUserEndpoints } from "./user.js";
+
+/** The endpoints after the token endpoints, described and mounted in this order. */
+const afterToken = [...clientEndpoints, ...oauthUserEndpoints, ...consentPageEndpoints];
 
 /** authsvc as an OAuth 2.1 / OpenID Connect provider (docs/oauth-server.md). */
 export const oauthServerModule: HttpModule = {
@@ -24,14 +23,12 @@ export const oauthServerModule: HttpModule = {
   section: sectionOf(oauthServer),
   settings: (config) => ({ oauthServer: oauthServer.oauthServerSettings(config) }),
   ports: ({ config }) => ({ idTokens: idTokenSigner(config.jwt.keys) }),
+  endpoints: [...discoveryEndpoints, ...authorizeEndpoints],
   routes: (ctx) =>
     routeFilesOf(
-      discoveryRoutes(ctx.auth),
-      authorizeRoutes(ctx.auth),
       tokenEndpointRoutes(ctx.auth, ctx.grants),
-      clientRoutes(ctx.auth, ctx.rateLimit),
-      oauthUserRoutes(ctx.auth),
-      consentPageRoutes(ctx.auth, ctx.rateLimit, ctx.captcha),
+      routesOf(afterToken, ctx),
+      consentPageFallback(ctx),
     ),
   grants: [authorizationCodeHttpGrant, clientRefreshTokenHttpGrant],
   statuses: {
@@ -53,12 +50,5 @@ export const oauthServerModule: HttpModule = {
     // /oauth/authorize answers an unknown client with 400 (the admin API with the code's 404).
     authorizeClientNotFound: 400,
   },
-  operations: [
-    ...discoveryOperations,
-    ...authorizeOperations,
-    ...tokenEndpointOperations,
-    ...clientOperations,
-    ...oauthUserOperations,
-    ...consentPageOperations,
-  ],
+  operations: [...tokenEndpointOperations, ...afterToken.map((declared) => declared.operation)],
 };

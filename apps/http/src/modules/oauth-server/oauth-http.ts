@@ -24,7 +24,7 @@ export const requireOAuthServer =
 export function issuerOf(deps: AuthDeps): string {
   return deps.settings.jwt.issuer || deps.settings.apiExternalUrl;
 }
-export const endpoint = (deps: AuthDeps, path: string) => `${issuerOf(deps).replace(/\/+$/, "")}${path}`;
+export const endpointUrl = (deps: AuthDeps, path: string) => `${issuerOf(deps).replace(/\/+$/, "")}${path}`;
 
 /**
  * A token-endpoint body: form-encoded (what OAuth clients send, RFC 6749 §4.1.3) or JSON. Only string

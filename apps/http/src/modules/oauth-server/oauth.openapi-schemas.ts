@@ -1,6 +1,6 @@
 /**
- * The bodies of the OAuth server's answers (routes/oauth/), as JSON Schema, shared by its
- * descriptors (`*.openapi.ts` beside the routes).
+ * The bodies of the OAuth server's answers, as JSON Schema, shared by the declarations of its
+ * endpoints.
  */
 import { type JsonSchema, type OperationResponse, ref } from "../../http/operation.js";
 import { closed } from "../../openapi/schemas.js";
