@@ -1,6 +1,6 @@
 import { postgresLimiterStore, walletSignatures } from "@authsvc/adapters";
 import type { AuthDeps } from "@authsvc/core";
-import type { WiringContext } from "../modules/module.js";
+import type { WiringContext } from "../module.js";
 
 /** Store errors are logged at most this often: an outage must not flood the log. */
 const STORE_ERROR_LOG_INTERVAL_MS = 60_000;

@@ -1,10 +1,10 @@
 /** Web3 sign-in: Sign in with Ethereum (EIP-4361) and Sign in with Solana (SIWS). */
 import type { AuthSettings } from "@authsvc/core";
-import * as k from "../kinds.js";
-import type { Reader } from "../reader.js";
-import type { Config } from "../shape.js";
-import { defineVariables } from "../variable.js";
-import type { SettleContext } from "./context.js";
+import * as k from "../../config/kinds.js";
+import type { Reader } from "../../config/reader.js";
+import type { SettleContext } from "../../config/sections/context.js";
+import type { Config } from "../../config/shape.js";
+import { defineVariables } from "../../config/variable.js";
 
 const variable = defineVariables("Web3 sign-in");
 export const variables = {
@@ -64,7 +64,7 @@ export function web3Settings(config: Config): Pick<AuthSettings, "web3"> {
   return { web3: { ethereum: { ...config.web3.ethereum }, solana: { ...config.web3.solana } } };
 }
 
-declare module "../shape.js" {
+declare module "../../config/shape.js" {
   interface Config {
     readonly web3: Web3Config;
   }
