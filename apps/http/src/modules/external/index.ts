@@ -2,10 +2,10 @@ import * as external from "../../config/sections/external.js";
 import { sectionOf } from "../../config/sections/section.js";
 import { externalRoutes } from "../../routes/external.js";
 import { externalOperations } from "../../routes/external.openapi.js";
-import { idTokenHttpGrant } from "../../routes/grants/id-token.js";
 import { externalProvidersOf } from "../../wiring/external-providers.js";
 import type { HttpModule } from "../module.js";
 import { routeFilesOf } from "../module.js";
+import { idTokenHttpGrant } from "./id-token-grant.js";
 
 /** Sign-in with an external provider (the OAuth client), the `id_token` grant and identity linking. */
 export const externalModule: HttpModule = {
