@@ -1,4 +1,4 @@
-import type { CaptchaVerifier } from "@authsvc/core";
+import type { CaptchaVerifier } from "@authsvc/core/guards";
 import { type SiteverifyOptions, siteverify } from "./siteverify.js";
 
 /** hCaptcha's verification endpoint (https://docs.hcaptcha.com/#verify-the-user-response-server-side). */

@@ -1,4 +1,4 @@
-import type { CaptchaChallenge, CaptchaVerdict, CaptchaVerifier } from "@authsvc/core";
+import type { CaptchaChallenge, CaptchaVerdict, CaptchaVerifier } from "@authsvc/core/guards";
 import { postToGateway } from "../sms/gateway-request.js";
 
 /** How to reach one provider's `siteverify` endpoint. */

@@ -1,4 +1,4 @@
-import type { CaptchaVerifier } from "@authsvc/core";
+import type { CaptchaVerifier } from "@authsvc/core/guards";
 import { type SiteverifyOptions, siteverify } from "./siteverify.js";
 
 /** Cloudflare Turnstile's verification endpoint (https://developers.cloudflare.com/turnstile/get-started/server-side-validation/). */

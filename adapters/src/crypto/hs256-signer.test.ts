@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import type { AccessTokenClaims } from "@authsvc/core";
+import type { AccessTokenClaims } from "@authsvc/core/sessions";
 import { fixedClock } from "@authsvc/core/testing";
 import { decodeProtectedHeader, generateKeyPair, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";

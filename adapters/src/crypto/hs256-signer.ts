@@ -1,4 +1,5 @@
-import type { Clock, TokenSigner } from "@authsvc/core";
+import type { Clock } from "@authsvc/core/kernel";
+import type { TokenSigner } from "@authsvc/core/sessions";
 import { jwtVerify } from "jose";
 import { signHs256, verifyHs256 } from "./hs256-fast.js";
 

@@ -1,4 +1,4 @@
-import type { IdTokenSigner } from "@authsvc/core";
+import type { IdTokenSigner } from "@authsvc/core/oauth-server";
 import { type JWTPayload, SignJWT } from "jose";
 import type { JwtKeyRing } from "./jwt-keys.js";
 

@@ -1,4 +1,5 @@
-import type { Clock, TokenSigner } from "@authsvc/core";
+import type { Clock } from "@authsvc/core/kernel";
+import type { TokenSigner } from "@authsvc/core/sessions";
 import { decodeProtectedHeader, type JWTPayload, jwtVerify, SignJWT } from "jose";
 import { hs256Signer } from "./hs256-signer.js";
 import type { JwtKeyRing } from "./jwt-keys.js";

@@ -1,4 +1,4 @@
-import type { PasswordHasher } from "@authsvc/core";
+import type { PasswordHasher } from "@authsvc/core/accounts";
 import { type Algorithm, hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2";
 import { verify as bcryptVerify } from "@node-rs/bcrypt";
 import { costBeyondLimits, PASSWORD_HASH_LIMITS, readableHash } from "./password-hash-format.js";

@@ -1,5 +1,5 @@
 import { createHash, createHmac, hkdfSync, randomBytes } from "node:crypto";
-import type { SecretTokens } from "@authsvc/core";
+import type { SecretTokens } from "@authsvc/core/kernel";
 
 /** 18 bytes = 144 bits, exactly 24 base64url characters (no padding). */
 const TOKEN_BYTES = 18;

@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from "node:crypto";
-import type { Clock, Random } from "@authsvc/core";
+import type { Clock, Random } from "@authsvc/core/kernel";
 
 /** The wall clock. */
 export function systemClock(): Clock {

@@ -1,4 +1,4 @@
-import { PROTECTED_MAPPING_TARGETS } from "@authsvc/core";
+import { PROTECTED_MAPPING_TARGETS } from "@authsvc/core/custom-providers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ProviderCallError } from "../external/provider-call.js";

@@ -1,4 +1,5 @@
-import { type CustomProvider, type ExternalUser, PROTECTED_MAPPING_TARGETS } from "@authsvc/core";
+import { type CustomProvider, PROTECTED_MAPPING_TARGETS } from "@authsvc/core/custom-providers";
+import type { ExternalUser } from "@authsvc/core/external";
 import { type Claims, externalUser, flag, onlyEmail, text } from "../external/identity-data.js";
 
 /** The standard claims a custom provider's answer is read for; an attribute mapping can source only these. */

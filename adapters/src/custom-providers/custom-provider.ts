@@ -1,4 +1,5 @@
-import type { CustomProvider, ExternalProvider, IdTokenVerifier } from "@authsvc/core";
+import type { CustomProvider } from "@authsvc/core/custom-providers";
+import type { ExternalProvider, IdTokenVerifier } from "@authsvc/core/external";
 import { idTokens } from "../external/id-token.js";
 import { oauthProvider } from "../external/oauth-client.js";
 import { isObject, PROVIDER_TIMEOUT_MS } from "../external/provider-call.js";

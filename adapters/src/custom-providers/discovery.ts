@@ -1,4 +1,5 @@
-import type { OidcDiscovery, Result } from "@authsvc/core";
+import type { OidcDiscovery } from "@authsvc/core/custom-providers";
+import type { Result } from "@authsvc/core/kernel";
 
 const ok = <T>(value: T) => ({ ok: true as const, value });
 const err = (error: string) => ({ ok: false as const, error });

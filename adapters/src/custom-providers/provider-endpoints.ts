@@ -1,4 +1,4 @@
-import type { ProviderEndpoints } from "@authsvc/core";
+import type { ProviderEndpoints } from "@authsvc/core/custom-providers";
 import { guardedFetch } from "../net/guarded-fetch.js";
 import type { OutboundPolicy } from "../net/index.js";
 import { outboundUrlRefusal } from "../net/outbound-url.js";

@@ -1,4 +1,5 @@
-import type { CustomProvider, ExternalProviders, OidcDiscovery } from "@authsvc/core";
+import type { CustomProvider, OidcDiscovery } from "@authsvc/core/custom-providers";
+import type { ExternalProviders } from "@authsvc/core/external";
 import { fakeCustomProviders, fakeSecretBox } from "@authsvc/core/testing";
 import { describe, expect, it } from "vitest";
 import { withCustomProviders } from "./with-custom-providers.js";

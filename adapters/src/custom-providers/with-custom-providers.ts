@@ -1,14 +1,8 @@
-import type {
-  CustomProvider,
-  CustomProviderStore,
-  ExternalProvider,
-  ExternalProviders,
-  IdTokenVerifier,
-  OidcDiscovery,
-  Result,
-  SecretBox,
-} from "@authsvc/core";
-import { discoveryUrlOf } from "@authsvc/core";
+import type { CustomProvider, CustomProviderStore, OidcDiscovery } from "@authsvc/core/custom-providers";
+import { discoveryUrlOf } from "@authsvc/core/custom-providers";
+import type { ExternalProvider, ExternalProviders, IdTokenVerifier } from "@authsvc/core/external";
+import type { Result } from "@authsvc/core/kernel";
+import type { SecretBox } from "@authsvc/core/mfa";
 import { customExternalProvider } from "./custom-provider.js";
 
 export interface CustomProviderSource {

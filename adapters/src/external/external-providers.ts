@@ -1,4 +1,4 @@
-import type { ExternalProvider, ExternalProviders, IdTokenVerifier } from "@authsvc/core";
+import type { ExternalProvider, ExternalProviders, IdTokenVerifier } from "@authsvc/core/external";
 import { idTokens } from "./id-token.js";
 import { oauthProvider } from "./oauth-client.js";
 import { PROVIDER_TIMEOUT_MS } from "./provider-call.js";

@@ -1,5 +1,5 @@
-import type { IdTokenVerifier } from "@authsvc/core";
-import { isStorableText } from "@authsvc/core";
+import type { IdTokenVerifier } from "@authsvc/core/external";
+import { isStorableText } from "@authsvc/core/kernel";
 import type { JWTPayload } from "jose";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { appleCase } from "../testing/providers/apple.js";

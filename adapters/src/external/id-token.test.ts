@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { externalProvider } from "@authsvc/adapters";
-import type { IdTokenVerifier } from "@authsvc/core";
+import type { IdTokenVerifier } from "@authsvc/core/external";
 import { SignJWT, UnsecuredJWT } from "jose";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { appleCase } from "../testing/providers/apple.js";

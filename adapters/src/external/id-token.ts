@@ -1,4 +1,6 @@
-import { type AuthError, type ExternalUser, failures, type IdTokenVerifier } from "@authsvc/core";
+import { failures } from "@authsvc/core";
+import type { ExternalUser, IdTokenVerifier } from "@authsvc/core/external";
+import type { AuthError } from "@authsvc/core/kernel";
 import { createRemoteJWKSet, customFetch, errors, type JWTPayload, jwtVerify } from "jose";
 import { checkIdTokenClaims, storablePerson } from "./provider-answers.js";
 import { ProviderCallError, wireReason } from "./provider-call.js";

@@ -1,4 +1,5 @@
-import type { ExternalEmail, ExternalUser, Metadata } from "@authsvc/core";
+import type { Metadata } from "@authsvc/core/accounts";
+import type { ExternalEmail, ExternalUser } from "@authsvc/core/external";
 import { ProviderCallError } from "./provider-call.js";
 
 /**

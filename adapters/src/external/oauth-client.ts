@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import {
-  type AuthorizationRequest,
-  type ExternalProvider,
-  type ExternalUser,
-  failures,
-  type ProviderTokens,
-} from "@authsvc/core";
+import { failures } from "@authsvc/core";
+import type {
+  AuthorizationRequest,
+  ExternalProvider,
+  ExternalUser,
+  ProviderTokens,
+} from "@authsvc/core/external";
 import {
   type AuthorizationServer,
   authorizationCodeGrantRequest,

@@ -1,4 +1,5 @@
-import { type ExternalProvider, isStorableText } from "@authsvc/core";
+import type { ExternalProvider } from "@authsvc/core/external";
+import { isStorableText } from "@authsvc/core/kernel";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeProvider, json, startFakeProvider } from "../testing/providers/fake-provider.js";
 import { keycloakCase } from "../testing/providers/keycloak.js";

@@ -1,4 +1,6 @@
-import { type ExternalUser, isStorableText, type Metadata, storableText } from "@authsvc/core";
+import type { Metadata } from "@authsvc/core/accounts";
+import type { ExternalUser } from "@authsvc/core/external";
+import { isStorableText, storableText } from "@authsvc/core/kernel";
 import * as v from "valibot";
 import { ProviderCallError } from "./provider-call.js";
 

@@ -1,4 +1,4 @@
-import type { ExternalUser, ProviderTokens } from "@authsvc/core";
+import type { ExternalUser, ProviderTokens } from "@authsvc/core/external";
 import type { JWTPayload } from "jose";
 import type { IdTokenSpec } from "./id-token.js";
 

@@ -1,4 +1,4 @@
-import type { User } from "@authsvc/core";
+import type { User } from "@authsvc/core/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresStore } from "../postgres/store.js";
 import { type FreshNamespace, migratedNamespace, testDatabase } from "../testing/database.js";

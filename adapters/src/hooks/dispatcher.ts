@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
+import { failures } from "@authsvc/core";
+import type { User } from "@authsvc/core/accounts";
 import {
-  failures,
   HOOK_PAYLOAD_NAMES,
   type HookDispatcher,
   type HookFunctions,
   type HookName,
   hookAnswerFailure,
-  type Result,
-  type User,
-} from "@authsvc/core";
+} from "@authsvc/core/hooks";
+import type { Result } from "@authsvc/core/kernel";
 import { type HookTarget, parseHookUri } from "./hook-uri.js";
 import { type HttpHookOptions, httpHook } from "./http-hook.js";
 

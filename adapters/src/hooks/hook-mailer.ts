@@ -1,4 +1,5 @@
-import type { HookDispatcher, Mail, Mailer, MailKind } from "@authsvc/core";
+import type { HookDispatcher } from "@authsvc/core/hooks";
+import type { Mail, Mailer, MailKind } from "@authsvc/core/messaging";
 
 /** `email_action_type` of each mail kind (reference `mailer.go`). */
 const ACTION_TYPES: Readonly<Record<MailKind, string>> = {

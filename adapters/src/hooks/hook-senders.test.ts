@@ -1,4 +1,6 @@
-import { type AuthError, failures, type HookInputs } from "@authsvc/core";
+import { failures } from "@authsvc/core";
+import type { HookInputs } from "@authsvc/core/hooks";
+import type { AuthError } from "@authsvc/core/kernel";
 import { aUser, fakeHooks } from "@authsvc/core/testing";
 import { describe, expect, it } from "vitest";
 import { hookMailer } from "./hook-mailer.js";

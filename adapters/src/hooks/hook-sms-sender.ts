@@ -1,4 +1,5 @@
-import type { HookDispatcher, SmsSender } from "@authsvc/core";
+import type { HookDispatcher } from "@authsvc/core/hooks";
+import type { SmsSender } from "@authsvc/core/messaging";
 
 /**
  * An `SmsSender` that hands every text to the send-SMS hook instead of the gateway

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type AuthError, failures, hookAnswerFailure, type Result } from "@authsvc/core";
+import { failures } from "@authsvc/core";
+import { hookAnswerFailure } from "@authsvc/core/hooks";
+import type { AuthError, Result } from "@authsvc/core/kernel";
 import { Webhook } from "standardwebhooks";
 import type { request } from "undici";
 

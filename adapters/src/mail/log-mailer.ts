@@ -1,4 +1,4 @@
-import type { Mail, Mailer } from "@authsvc/core";
+import type { Mail, Mailer } from "@authsvc/core/messaging";
 
 /** What the log mailer writes with; pino's `Logger` fits. */
 export interface MailLog {

@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:net";
-import { AuthError, type Mail, type MailKind } from "@authsvc/core";
+import { AuthError } from "@authsvc/core/kernel";
+import type { Mail, MailKind } from "@authsvc/core/messaging";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSmtpSink } from "../testing/mail/smtp-sink.js";
 import { startTemplateServer } from "../testing/mail/template-server.js";

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
-import { failures, type Mail, type Mailer, type MailKind } from "@authsvc/core";
+import { failures } from "@authsvc/core";
+import type { Mail, Mailer, MailKind } from "@authsvc/core/messaging";
 import type * as Nodemailer from "nodemailer";
 import { parseTemplate, renderTemplate, type Template, TemplateSyntaxError } from "./go-template.js";
 import { templateSource, type Warn } from "./template-source.js";

@@ -1,4 +1,4 @@
-import type { Mail, MailKind } from "@authsvc/core";
+import type { Mail, MailKind } from "@authsvc/core/messaging";
 import { parseTemplate, type Template, type TemplateData } from "./go-template.js";
 
 /** How each kind is named in error messages: "Error sending magic link email". */

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
-import type { SecretBox } from "@authsvc/core";
+import type { SecretBox } from "@authsvc/core/mfa";
 
 /** A 256-bit key, named: the id goes with every value it seals, so that keys can rotate. */
 export interface EncryptionKey {

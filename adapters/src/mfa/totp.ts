@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
-import { failures, type Totp } from "@authsvc/core";
+import { failures } from "@authsvc/core";
+import type { Totp } from "@authsvc/core/mfa";
 import { Secret, TOTP } from "otpauth";
 import type * as QRCodeModule from "qrcode";
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { LeakedPasswords, LeakVerdict } from "@authsvc/core";
+import type { LeakedPasswords, LeakVerdict } from "@authsvc/core/accounts";
 
 /** How to reach the k-anonymity range API of Have I Been Pwned. */
 export interface HibpRangeOptions {

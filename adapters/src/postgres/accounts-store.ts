@@ -1,14 +1,14 @@
+import type { Repositories } from "@authsvc/core";
 import {
   AUDIT_LOG_TYPES,
   type AuditLog,
   type AuditSearchField,
   auditPayload,
   type IdentityRepository,
-  type Repositories,
   type User,
   type UserRepository,
   type UserWithIdentities,
-} from "@authsvc/core";
+} from "@authsvc/core/accounts";
 import type { PendingQuery, Row, TransactionSql } from "postgres";
 import {
   factorFromRow,

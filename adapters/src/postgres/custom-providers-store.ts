@@ -1,4 +1,4 @@
-import type { CustomProvider, CustomProviderStore, OidcDiscovery } from "@authsvc/core";
+import type { CustomProvider, CustomProviderStore, OidcDiscovery } from "@authsvc/core/custom-providers";
 import type { Row, Sql } from "postgres";
 import { json, type Queryable } from "./rows.js";
 

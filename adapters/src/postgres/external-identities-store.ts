@@ -1,4 +1,4 @@
-import type { ExternalIdentityStore } from "@authsvc/core";
+import type { ExternalIdentityStore } from "@authsvc/core/external";
 import { identityColumns, identityFromRow, isUuid, type Queryable } from "./rows.js";
 
 /** `ExternalIdentityStore` over the `identities` table of `namespace` (its `email` column is generated, lowercased). */

@@ -1,4 +1,4 @@
-import type { HookFunctions } from "@authsvc/core";
+import type { HookFunctions } from "@authsvc/core/hooks";
 import type { Sql } from "postgres";
 import { json, type Queryable } from "./rows.js";
 

@@ -1,10 +1,5 @@
-import type {
-  OneTimeToken,
-  OneTimeTokenStore,
-  OneTimeTokenType,
-  Repositories,
-  SendQuota,
-} from "@authsvc/core";
+import type { Repositories } from "@authsvc/core";
+import type { OneTimeToken, OneTimeTokenStore, OneTimeTokenType, SendQuota } from "@authsvc/core/messaging";
 import type { PendingQuery, Row, Sql } from "postgres";
 import { isUuid, type Queryable } from "./rows.js";
 

@@ -1,4 +1,5 @@
-import type { ChallengeStore, Factor, FactorStore, SessionAssurance } from "@authsvc/core";
+import type { Factor } from "@authsvc/core/accounts";
+import type { ChallengeStore, FactorStore, SessionAssurance } from "@authsvc/core/mfa";
 import {
   challengeFromRow,
   factorAttemptsFromRow,

@@ -1,13 +1,13 @@
+import type { Repositories } from "@authsvc/core";
 import type {
-  CodeChallengeMethod,
   OAuthAuthorization,
   OAuthAuthorizationStore,
   OAuthClient,
   OAuthClientStore,
   OAuthConsent,
   OAuthConsentStore,
-  Repositories,
-} from "@authsvc/core";
+} from "@authsvc/core/oauth-server";
+import type { CodeChallengeMethod } from "@authsvc/core/pkce";
 import type { Row } from "postgres";
 import { isUuid, json, type Queryable } from "./rows.js";
 

@@ -4,7 +4,7 @@ import type {
   PasskeyStore,
   WebauthnChallenge,
   WebauthnChallengeStore,
-} from "@authsvc/core";
+} from "@authsvc/core/passkeys";
 import { isUuid, json, type Queryable } from "./rows.js";
 
 type Row = Record<string, unknown>;

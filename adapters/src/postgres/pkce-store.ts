@@ -1,4 +1,4 @@
-import type { CodeChallengeMethod, FlowState, FlowStateStore } from "@authsvc/core";
+import type { CodeChallengeMethod, FlowState, FlowStateStore } from "@authsvc/core/pkce";
 import type { Row } from "postgres";
 import { isUuid, type Queryable } from "./rows.js";
 

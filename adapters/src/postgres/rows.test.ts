@@ -1,4 +1,4 @@
-import type { AuditAction } from "@authsvc/core";
+import type { AuditAction } from "@authsvc/core/accounts";
 import { aFullUser, aSession, aUser, newId } from "@authsvc/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FreshNamespace, migratedNamespace } from "../testing/database.js";

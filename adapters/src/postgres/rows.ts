@@ -1,15 +1,6 @@
-import type {
-  AmrEntry,
-  Challenge,
-  Factor,
-  FactorAttempts,
-  FactorCredential,
-  Identity,
-  Metadata,
-  RefreshTokenRecord,
-  Session,
-  User,
-} from "@authsvc/core";
+import type { Factor, FactorCredential, Identity, Metadata, User } from "@authsvc/core/accounts";
+import type { Challenge, FactorAttempts } from "@authsvc/core/mfa";
+import type { AmrEntry, RefreshTokenRecord, Session } from "@authsvc/core/sessions";
 import type { ISql, Row } from "postgres";
 import { clampDate, timestampFromPostgres } from "./timestamps.js";
 
@@ -21,7 +12,7 @@ export type Queryable = ISql;
  * repositories from paths and token claims; a malformed one means "no such row", not a Postgres cast
  * error (22P02) surfacing as a 500.
  */
-export { isUuid } from "@authsvc/core";
+export { isUuid } from "@authsvc/core/kernel";
 
 /** A refresh token id is a bigint; anything else names no token. */
 export const isTokenId = (id: string): boolean => /^[0-9]{1,19}$/.test(id);

@@ -1,10 +1,5 @@
-import {
-  auditPayload,
-  type RefreshGrantOutcome,
-  type RefreshTokenRecord,
-  type Session,
-  type SessionStore,
-} from "@authsvc/core";
+import { auditPayload } from "@authsvc/core/accounts";
+import type { RefreshGrantOutcome, RefreshTokenRecord, Session, SessionStore } from "@authsvc/core/sessions";
 import type { PendingQuery, Row } from "postgres";
 import { factorsOf, identitiesOf, withFactors } from "./accounts-store.js";
 import {

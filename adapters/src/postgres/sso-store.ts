@@ -6,7 +6,7 @@ import type {
   RelayStateStore,
   SsoProvider,
   SsoProviderStore,
-} from "@authsvc/core";
+} from "@authsvc/core/sso";
 import type { PendingQuery, Row, Sql } from "postgres";
 import { isUuid, json } from "./rows.js";
 import { rejectingUnstorableInput } from "./unstorable-input.js";

@@ -1,4 +1,4 @@
-import type { AuditAction, AuditEntry } from "@authsvc/core";
+import type { AuditAction, AuditEntry } from "@authsvc/core/accounts";
 import { aUser, describeStoreContract, type StoreHarness } from "@authsvc/core/testing";
 import type { Row } from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

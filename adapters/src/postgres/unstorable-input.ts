@@ -1,4 +1,5 @@
-import { type AuthError, failures } from "@authsvc/core";
+import { failures } from "@authsvc/core";
+import type { AuthError } from "@authsvc/core/kernel";
 
 /** SQLSTATEs of unstorable input: 22P05, 22021 (bad text), 22001 (too long), 54001 (too deep). */
 const UNSTORABLE_INPUT = new Set(["22P05", "22021", "22001", "54001"]);

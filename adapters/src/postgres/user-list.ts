@@ -1,4 +1,4 @@
-import type { UserRepository, UserWithIdentities } from "@authsvc/core";
+import type { UserRepository, UserWithIdentities } from "@authsvc/core/accounts";
 import type { PendingQuery, Row } from "postgres";
 import type { Queryable } from "./rows.js";
 

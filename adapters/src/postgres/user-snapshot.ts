@@ -1,4 +1,4 @@
-import type { UserWithIdentities } from "@authsvc/core";
+import type { UserWithIdentities } from "@authsvc/core/accounts";
 import type { Row } from "postgres";
 import { withFactors } from "./accounts-store.js";
 import type { Queryable } from "./rows.js";

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { RefreshGrantOutcome, User } from "@authsvc/core";
+import type { User } from "@authsvc/core/accounts";
+import type { RefreshGrantOutcome } from "@authsvc/core/sessions";
 import { aFactor, aFullUser, anIdentity, aSession, aToken, newHash } from "@authsvc/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FreshNamespace, migratedNamespace, testDatabase } from "../testing/database.js";

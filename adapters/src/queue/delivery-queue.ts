@@ -1,4 +1,4 @@
-import type { DeliveryFailure, DeliveryQueue } from "@authsvc/core";
+import type { DeliveryFailure, DeliveryQueue } from "@authsvc/core/kernel";
 import PQueue from "p-queue";
 
 export interface DeliveryQueueOptions {

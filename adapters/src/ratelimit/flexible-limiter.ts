@@ -1,4 +1,4 @@
-import type { RequestLimiter } from "@authsvc/core";
+import type { RequestLimiter } from "@authsvc/core/guards";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 
 /** One limited route family: `points` requests per client per window of `durationSec` seconds. */

@@ -1,4 +1,5 @@
-import { isStorableText, type Result, type SamlAssertion } from "@authsvc/core";
+import { isStorableText, type Result } from "@authsvc/core/kernel";
+import type { SamlAssertion } from "@authsvc/core/sso";
 import { elements, parseXml, textOf } from "./xml-dom.js";
 
 /** The attribute that names the person, when present (as core's `userIdOf` reads it). */

@@ -1,4 +1,5 @@
-import type { IdpMetadata, Result } from "@authsvc/core";
+import type { Result } from "@authsvc/core/kernel";
+import type { IdpMetadata } from "@authsvc/core/sso";
 import { elements, parseXml, textOf } from "./xml-dom.js";
 
 const REDIRECT_BINDING = "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect";

@@ -1,6 +1,7 @@
 import { lookup } from "node:dns";
 import { isIP } from "node:net";
-import type { MetadataFetcher, Result } from "@authsvc/core";
+import type { Result } from "@authsvc/core/kernel";
+import type { MetadataFetcher } from "@authsvc/core/sso";
 import { addressRefusal } from "../net/address-policy.js";
 
 export interface MetadataFetcherOptions {

@@ -1,6 +1,7 @@
 import type { KeyObject } from "node:crypto";
 import { randomBytes } from "node:crypto";
-import type { AuthnRequest, Result, SamlAssertion, SamlServiceProvider, SsoProvider } from "@authsvc/core";
+import type { Result } from "@authsvc/core/kernel";
+import type { AuthnRequest, SamlAssertion, SamlServiceProvider, SsoProvider } from "@authsvc/core/sso";
 import type { CacheProvider, SAML, SamlConfig } from "@node-saml/node-saml";
 import { assertionFields, issuerOfResponse, responseDocument } from "./assertion-fields.js";
 import { readIdpMetadata } from "./idp-metadata.js";

@@ -1,4 +1,4 @@
-import type { SmsSender } from "@authsvc/core";
+import type { SmsSender } from "@authsvc/core/messaging";
 import { firstOf, joinUrl, postToGateway, stringField } from "./gateway-request.js";
 import { gatewayReason, SMS_TIMEOUT_MS, smsSendFailed } from "./sms-failure.js";
 

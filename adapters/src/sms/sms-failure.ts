@@ -1,4 +1,5 @@
-import { type AuthError, failures } from "@authsvc/core";
+import { failures } from "@authsvc/core";
+import type { AuthError } from "@authsvc/core/kernel";
 
 /** How long a gateway has to accept a message before the send counts as failed. */
 export const SMS_TIMEOUT_MS = 10_000;

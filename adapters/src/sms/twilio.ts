@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import type { SmsSender } from "@authsvc/core";
+import type { SmsSender } from "@authsvc/core/messaging";
 import type TwilioSdk from "twilio";
 import { SMS_TIMEOUT_MS, smsSendFailed } from "./sms-failure.js";
 

@@ -1,4 +1,4 @@
-import { parseSiwsMessage } from "@authsvc/core";
+import { parseSiwsMessage } from "@authsvc/core/web3";
 import { base58 } from "@scure/base";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

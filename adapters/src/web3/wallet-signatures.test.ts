@@ -1,4 +1,4 @@
-import { parseSiweMessage } from "@authsvc/core";
+import { parseSiweMessage } from "@authsvc/core/web3";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-import type { WalletSignatures } from "@authsvc/core";
+import type { WalletSignatures } from "@authsvc/core/web3";
 import { ed25519 } from "@noble/curves/ed25519";
 import { base58, base64urlnopad } from "@scure/base";
 import { type Hex, isHex, recoverMessageAddress } from "viem";

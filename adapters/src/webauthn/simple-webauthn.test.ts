@@ -1,4 +1,4 @@
-import type { CeremonyState, KnownCredential, RegisteredCredential } from "@authsvc/core";
+import type { CeremonyState, KnownCredential, RegisteredCredential } from "@authsvc/core/passkeys";
 import { describe, expect, it } from "vitest";
 import {
   SoftwareAuthenticator,

@@ -1,5 +1,11 @@
 import { createRequire } from "node:module";
-import type { AssertionClaim, Ceremony, CeremonyFlavour, CeremonyState, WebAuthn } from "@authsvc/core";
+import type {
+  AssertionClaim,
+  Ceremony,
+  CeremonyFlavour,
+  CeremonyState,
+  WebAuthn,
+} from "@authsvc/core/passkeys";
 import {
   type AuthenticationResponseJSON,
   type AuthenticatorTransport,

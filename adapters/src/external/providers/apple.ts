@@ -1,4 +1,4 @@
-import type { ExternalUser } from "@authsvc/core";
+import type { ExternalUser } from "@authsvc/core/external";
 import type { JWTPayload } from "jose";
 import { child, externalUser, fullName, onlyEmail, text } from "../identity-data.js";
 import { host, type ProviderDefinition } from "../provider-spec.js";

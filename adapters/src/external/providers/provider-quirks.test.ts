@@ -1,5 +1,5 @@
 import { externalProvider, PROVIDER_DEFINITIONS } from "@authsvc/adapters";
-import type { ExternalUser } from "@authsvc/core";
+import type { ExternalUser } from "@authsvc/core/external";
 import { afterEach, describe, expect, it } from "vitest";
 import type { FakeProvider } from "../../testing/providers/fake-provider.js";
 import { googleCase } from "../../testing/providers/google.js";

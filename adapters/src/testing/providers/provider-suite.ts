@@ -1,4 +1,6 @@
-import { AuthError, type ExternalEmail, type ExternalProvider, type FailureName } from "@authsvc/core";
+import type { FailureName } from "@authsvc/core";
+import type { ExternalEmail, ExternalProvider } from "@authsvc/core/external";
+import { AuthError } from "@authsvc/core/kernel";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type BuiltProvider, externalProvider, type ProviderName } from "../../index.js";
 import { type FakeBehaviour, type FakeProvider, startFakeProvider } from "./fake-provider.js";

@@ -1,4 +1,5 @@
-import { AuthError, type SmsSender } from "@authsvc/core";
+import { AuthError } from "@authsvc/core/kernel";
+import type { SmsSender } from "@authsvc/core/messaging";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SmsGatewayFake } from "./fake-server.js";
 

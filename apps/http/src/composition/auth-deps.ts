@@ -1,5 +1,6 @@
 import { cryptoRandom, type Sql, systemClock } from "@authsvc/adapters";
-import type { AuthDeps, DeliveryQueue } from "@authsvc/core";
+import type { AuthDeps } from "@authsvc/core";
+import type { DeliveryQueue } from "@authsvc/core/kernel";
 import type { Logger } from "pino";
 import type { Config } from "../config/types.js";
 import { hooksOf } from "../infrastructure/hooks/dispatcher.js";

@@ -1,4 +1,5 @@
-import type { AuthDeps, CaptchaVerifier } from "@authsvc/core";
+import type { AuthDeps } from "@authsvc/core";
+import type { CaptchaVerifier } from "@authsvc/core/guards";
 import type { MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
 import type { AppEnv } from "./app-env.js";

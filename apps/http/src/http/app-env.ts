@@ -1,4 +1,5 @@
-import type { AuthDeps, UserWithIdentities } from "@authsvc/core";
+import type { AuthDeps } from "@authsvc/core";
+import type { UserWithIdentities } from "@authsvc/core/accounts";
 import type { Logger } from "pino";
 import type { ApiVersion } from "./api-version.js";
 import type { RequestDeadline } from "./flow-control/deadline.js";

@@ -4,7 +4,7 @@
  * as `null` counts as absent, as in the reference; absent fields are left out of the result, so a
  * use case's optional inputs receive exactly what was sent.
  */
-import { AuthError, isStorableText, type Result } from "@authsvc/core";
+import { AuthError, isStorableText, type Result } from "@authsvc/core/kernel";
 import * as v from "valibot";
 
 /** Limits on stored metadata: it travels in every access token, so it must stay small and plain. */

@@ -1,5 +1,6 @@
 import { isDatabaseUnavailable } from "@authsvc/adapters";
-import { AuthError, type ErrorCode, type FailureName, failures, HookRejection } from "@authsvc/core";
+import { type FailureName, failures } from "@authsvc/core";
+import { AuthError, type ErrorCode, HookRejection } from "@authsvc/core/kernel";
 import type { Context } from "hono";
 import type { ApiVersion } from "./api-version.js";
 import type { StatusTable } from "./statuses.js";

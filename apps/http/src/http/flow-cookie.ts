@@ -1,4 +1,5 @@
-import { FLOW_STATE_EXPIRY_SECONDS, type StartedExternalSignIn } from "@authsvc/core";
+import type { StartedExternalSignIn } from "@authsvc/core/external";
+import { FLOW_STATE_EXPIRY_SECONDS } from "@authsvc/core/pkce";
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { CookieOptions } from "hono/utils/cookie";

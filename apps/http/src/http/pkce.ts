@@ -1,4 +1,4 @@
-import { type PkceChallenge, parsePkceChallenge } from "@authsvc/core";
+import { type PkceChallenge, parsePkceChallenge } from "@authsvc/core/pkce";
 import { text, unwrap } from "./body.js";
 
 /** The PKCE fields of a body that starts an email flow (`auth-js` sends them as null outside PKCE). */

@@ -1,4 +1,5 @@
-import type { AuthError, SessionTokens } from "@authsvc/core";
+import type { AuthError } from "@authsvc/core/kernel";
+import type { SessionTokens } from "@authsvc/core/sessions";
 import type { Context } from "hono";
 import { statusOf } from "./errors.js";
 

@@ -1,4 +1,5 @@
-import { type ErrorCode, type FailureName, failureCodes } from "@authsvc/core";
+import { type FailureName, failureCodes } from "@authsvc/core";
+import type { ErrorCode } from "@authsvc/core/kernel";
 
 /** The status of the codes no capability owns: the request itself, and faults. */
 export const KERNEL_STATUSES: Readonly<Partial<Record<ErrorCode, number>>> = {

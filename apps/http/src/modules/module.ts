@@ -1,5 +1,6 @@
 import type { Sql } from "@authsvc/adapters";
-import type { AuthDeps, AuthSettings, ErrorCode, FailureName } from "@authsvc/core";
+import type { AuthDeps, AuthSettings, FailureName } from "@authsvc/core";
+import type { ErrorCode } from "@authsvc/core/kernel";
 import { Hono } from "hono";
 import type { Logger } from "pino";
 import type { Section } from "../config/sections/section.js";

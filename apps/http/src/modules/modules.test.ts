@@ -1,4 +1,5 @@
-import { ErrorCodes, failureCodes, failures } from "@authsvc/core";
+import { failureCodes, failures } from "@authsvc/core";
+import { ErrorCodes } from "@authsvc/core/kernel";
 import { fakeDeps } from "@authsvc/core/testing";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";

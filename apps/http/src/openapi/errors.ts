@@ -3,7 +3,9 @@
  * answered with it (the modules' `statuses`, their `failureStatuses` through each failure's code, the
  * kernel's table and the HTTP layer's own failures), in both body shapes of the reference.
  */
-import { type ErrorCode, type FailureName, failureCodeOf } from "@authsvc/core";
+
+import { type FailureName, failureCodeOf } from "@authsvc/core";
+import type { ErrorCode } from "@authsvc/core/kernel";
 import { httpFailures } from "../http/http-failures.js";
 import type { Access, HttpMethod, JsonSchema } from "../http/operation.js";
 import { type StatusOwner, statusTable } from "../http/statuses.js";

@@ -1,4 +1,6 @@
-import { type AuditRecord, type AuthDeps, adminListAudit } from "@authsvc/core";
+import type { AuthDeps } from "@authsvc/core";
+import type { AuditRecord } from "@authsvc/core/accounts";
+import { adminListAudit } from "@authsvc/core/admin";
 import { Hono } from "hono";
 import type { AppEnv } from "../http/app-env.js";
 import { unwrap } from "../http/body.js";

@@ -1,14 +1,13 @@
+import { type AuthDeps, failures } from "@authsvc/core";
 import {
-  type AuthDeps,
   type CustomProvider,
   type CustomProviderFields,
   createCustomProvider,
   deleteCustomProvider,
-  failures,
   findCustomProvider,
   listCustomProviders,
   updateCustomProvider,
-} from "@authsvc/core";
+} from "@authsvc/core/custom-providers";
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/app-env.js";

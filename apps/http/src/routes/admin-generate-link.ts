@@ -1,4 +1,5 @@
-import { type AuthDeps, type GenerateLinkType, generateLink } from "@authsvc/core";
+import type { AuthDeps } from "@authsvc/core";
+import { type GenerateLinkType, generateLink } from "@authsvc/core/admin";
 import { Hono } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/app-env.js";

@@ -1,14 +1,13 @@
+import { type AuthDeps, failures } from "@authsvc/core";
 import {
-  type AuthDeps,
   adminCreateUser,
   adminDeleteUser,
   adminGetUser,
   adminListUsers,
   adminUpdateUser,
-  failures,
   inviteUser,
-  isUuid,
-} from "@authsvc/core";
+} from "@authsvc/core/admin";
+import { isUuid } from "@authsvc/core/kernel";
 import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/app-env.js";

@@ -1,12 +1,11 @@
+import { type AuthDeps, failures } from "@authsvc/core";
 import {
-  type AuthDeps,
   type CallbackFailure,
   completeExternalSignIn,
-  failures,
-  parsePkceChallenge,
   startExternalSignIn,
   unlinkIdentity,
-} from "@authsvc/core";
+} from "@authsvc/core/external";
+import { parsePkceChallenge } from "@authsvc/core/pkce";
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../http/app-env.js";
 import { unwrap } from "../http/body.js";

@@ -1,5 +1,5 @@
 import { externalProviders, type ProviderSettings } from "@authsvc/adapters";
-import type { ExternalProviders } from "@authsvc/core";
+import type { ExternalProviders } from "@authsvc/core/external";
 import { type Config, EXTERNAL_PROVIDERS } from "../config/types.js";
 
 /** Test seams: shorter provider timeouts, and key refetches without the production cooldown. */

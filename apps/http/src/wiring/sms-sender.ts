@@ -1,4 +1,5 @@
-import { failures, type SmsSender } from "@authsvc/core";
+import { failures } from "@authsvc/core";
+import type { SmsSender } from "@authsvc/core/messaging";
 import type { Config } from "../config/types.js";
 import { SMS_GATEWAYS } from "../modules/sms/gateways/index.js";
 

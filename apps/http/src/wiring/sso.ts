@@ -6,7 +6,8 @@ import {
   samlMetadataFetcher,
   samlServiceProvider,
 } from "@authsvc/adapters";
-import { type AuthDeps, SAML_ASSERTION_MEMORY_SECONDS, type SamlServiceProvider } from "@authsvc/core";
+import type { AuthDeps } from "@authsvc/core";
+import { SAML_ASSERTION_MEMORY_SECONDS, type SamlServiceProvider } from "@authsvc/core/sso";
 import type { WiringContext } from "../modules/module.js";
 import { ensureDevSamlKey } from "./dev-saml-key.js";
 

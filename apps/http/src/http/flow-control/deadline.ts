@@ -1,4 +1,4 @@
-import type { DeliveryQueue } from "@authsvc/core";
+import type { DeliveryQueue } from "@authsvc/core/kernel";
 
 type Job = Parameters<DeliveryQueue["enqueue"]>[0];
 

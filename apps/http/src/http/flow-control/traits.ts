@@ -1,4 +1,4 @@
-import type { MethodTraits } from "@authsvc/core";
+import type { MethodTraits } from "@authsvc/core/kernel";
 
 /** One method's traits, as read from a declaration without its port's types. */
 export type Traits = MethodTraits<readonly unknown[], unknown>;

@@ -1,4 +1,4 @@
-import type { OAuthClient } from "@authsvc/core";
+import type { OAuthClient } from "@authsvc/core/oauth-server";
 import { describe, expect, it } from "vitest";
 import { pkceHttpGrant } from "../../modules/pkce/pkce-grant.js";
 import { passwordHttpGrant } from "../../modules/sessions/password-grant.js";

@@ -1,12 +1,7 @@
-import {
-  type AuthDeps,
-  type Grant,
-  type GrantRegistry,
-  grantRegistry,
-  type OAuthClient,
-  type OAuthTokens,
-  type Result,
-} from "@authsvc/core";
+import type { AuthDeps } from "@authsvc/core";
+import type { Result } from "@authsvc/core/kernel";
+import type { OAuthClient, OAuthTokens } from "@authsvc/core/oauth-server";
+import { type Grant, type GrantRegistry, grantRegistry } from "@authsvc/core/sessions";
 import type { Context } from "hono";
 import type { GenericSchema } from "valibot";
 import type { AppEnv } from "../app-env.js";

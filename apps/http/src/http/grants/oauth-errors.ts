@@ -1,4 +1,5 @@
-import { type AuthError, WEB3_INVALID_GRANT } from "@authsvc/core";
+import type { AuthError } from "@authsvc/core/kernel";
+import { WEB3_INVALID_GRANT } from "@authsvc/core/web3";
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env.js";
 import type { GrantEndpoint } from "./http-grant.js";

@@ -1,10 +1,10 @@
+import type { AuthDeps } from "@authsvc/core";
 import {
-  type AuthDeps,
   authenticate,
   authenticateAdmin,
   type BearerKind,
   type RequestAudience,
-} from "@authsvc/core";
+} from "@authsvc/core/sessions";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env.js";
 import { unwrap } from "../body.js";

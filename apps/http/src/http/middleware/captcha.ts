@@ -1,4 +1,6 @@
-import { type AuthDeps, authenticateAdmin, type CaptchaVerifier, checkCaptcha } from "@authsvc/core";
+import type { AuthDeps } from "@authsvc/core";
+import { type CaptchaVerifier, checkCaptcha } from "@authsvc/core/guards";
+import { authenticateAdmin } from "@authsvc/core/sessions";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env.js";
 import { unwrap } from "../body.js";

@@ -1,4 +1,4 @@
-import { AuthError, hasLoneSurrogate } from "@authsvc/core";
+import { AuthError, hasLoneSurrogate } from "@authsvc/core/kernel";
 import type { Context } from "hono";
 import { httpFailures } from "../http-failures.js";
 

@@ -1,5 +1,5 @@
 import { type LimitWindow, memoryLimiterStore } from "@authsvc/adapters";
-import type { RequestLimiter } from "@authsvc/core";
+import type { RequestLimiter } from "@authsvc/core/guards";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env.js";
 import { clientAddress, limitedBlock } from "../client-address.js";

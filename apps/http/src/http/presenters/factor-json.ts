@@ -1,4 +1,4 @@
-import type { Factor } from "@authsvc/core";
+import type { Factor } from "@authsvc/core/accounts";
 
 /**
  * A factor as the reference serialises it (models.Factor): `friendly_name` is omitted when empty,

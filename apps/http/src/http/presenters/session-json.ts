@@ -1,4 +1,4 @@
-import type { SessionTokens } from "@authsvc/core";
+import type { SessionTokens } from "@authsvc/core/sessions";
 import { userJson } from "./user-json.js";
 
 /** The token response: what sign-in, refresh and autoconfirmed sign-up answer. */

@@ -1,4 +1,4 @@
-import { confirmedAt, type Identity, type User, type UserWithIdentities } from "@authsvc/core";
+import { confirmedAt, type Identity, type User, type UserWithIdentities } from "@authsvc/core/accounts";
 import { factorJson } from "./factor-json.js";
 
 const iso = (date: Date | null) => (date === null ? undefined : date.toISOString());

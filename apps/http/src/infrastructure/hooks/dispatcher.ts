@@ -6,7 +6,9 @@ import {
   parseHookUri,
   type Sql,
 } from "@authsvc/adapters";
-import type { HookDispatcher, HookName, Mailer, SmsSender, Store } from "@authsvc/core";
+import type { Store } from "@authsvc/core";
+import type { HookDispatcher, HookName } from "@authsvc/core/hooks";
+import type { Mailer, SmsSender } from "@authsvc/core/messaging";
 import type { Logger } from "pino";
 import type { Config } from "../../config/types.js";
 import { userJson } from "../../http/presenters/user-json.js";

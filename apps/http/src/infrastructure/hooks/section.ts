@@ -5,7 +5,7 @@
  */
 
 import { parseHookSecrets, parseHookUri } from "@authsvc/adapters";
-import { HOOK_NAMES, type HookName } from "@authsvc/core";
+import { HOOK_NAMES, type HookName } from "@authsvc/core/hooks";
 import * as v from "valibot";
 import type { Family } from "../../config/families.js";
 import type { Kind } from "../../config/kinds.js";

@@ -1,5 +1,5 @@
 import { startSmtpSink, startTemplateServer } from "@authsvc/adapters/testing";
-import { AuthError } from "@authsvc/core";
+import { AuthError } from "@authsvc/core/kernel";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Config, loadConfig } from "../../config.js";
 import { memoryLogger } from "../../testing/memory-log.js";

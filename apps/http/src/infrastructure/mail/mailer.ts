@@ -1,5 +1,6 @@
 import { logMailer, smtpMailer } from "@authsvc/adapters";
-import { failures, type Mailer } from "@authsvc/core";
+import { failures } from "@authsvc/core";
+import type { Mailer } from "@authsvc/core/messaging";
 import type { Logger } from "pino";
 import type { Config } from "../../config/types.js";
 import { logUnredacted } from "../telemetry/logger.js";

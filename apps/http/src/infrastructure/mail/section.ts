@@ -3,7 +3,8 @@
  * template. Kinds are spelled as the Mailer port spells them (`magic_link`), here and in variable
  * names (`…_MAGIC_LINK`); the default subjects are defined here once.
  */
-import type { AuthSettings, MailKind } from "@authsvc/core";
+import type { AuthSettings } from "@authsvc/core";
+import type { MailKind } from "@authsvc/core/messaging";
 import type { Family } from "../../config/families.js";
 import * as k from "../../config/kinds.js";
 import type { Reader } from "../../config/reader.js";

@@ -1,5 +1,5 @@
 import { hcaptchaVerifier, turnstileVerifier } from "@authsvc/adapters";
-import type { CaptchaVerifier } from "@authsvc/core";
+import type { CaptchaVerifier } from "@authsvc/core/guards";
 import type { Config } from "../../config/types.js";
 
 /** The captcha provider's verifier when `SECURITY_CAPTCHA_ENABLED`, else none. */

@@ -1,5 +1,5 @@
 import { hibpRange } from "@authsvc/adapters";
-import type { LeakedPasswords } from "@authsvc/core";
+import type { LeakedPasswords } from "@authsvc/core/accounts";
 import type { Logger } from "pino";
 import type { Config } from "../../config/types.js";
 

@@ -1,4 +1,5 @@
-import type { Mailer, PasswordHasher, SmsSender } from "@authsvc/core";
+import type { PasswordHasher } from "@authsvc/core/accounts";
+import type { Mailer, SmsSender } from "@authsvc/core/messaging";
 import type { Attributes, Tracer } from "@opentelemetry/api";
 import { hashAttributes } from "./hash-attributes.js";
 import type { Instruments } from "./instruments.js";

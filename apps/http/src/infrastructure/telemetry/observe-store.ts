@@ -1,11 +1,5 @@
-import {
-  type CommittedOutcome,
-  type MethodTraits,
-  type Repositories,
-  type Store,
-  type StoreTraits,
-  storeTraits,
-} from "@authsvc/core";
+import { type Repositories, type Store, type StoreTraits, storeTraits } from "@authsvc/core";
+import type { CommittedOutcome, MethodTraits } from "@authsvc/core/kernel";
 import { type Attributes, SpanKind, SpanStatusCode, type Tracer } from "@opentelemetry/api";
 import type { Instruments } from "./instruments.js";
 

@@ -1,4 +1,6 @@
-import { failures, logout, reauthenticate, updateUser } from "@authsvc/core";
+import { failures } from "@authsvc/core";
+import { reauthenticate, updateUser } from "@authsvc/core/account-settings";
+import { logout } from "@authsvc/core/sessions";
 import * as v from "valibot";
 import { defined, filledText, nullableMetadata, parseBody, text, unwrap } from "../../http/body.js";
 import { requireUser } from "../../http/middleware/auth.js";

@@ -1,4 +1,5 @@
-import { authenticate, idTokenGrant } from "@authsvc/core";
+import { idTokenGrant } from "@authsvc/core/external";
+import { authenticate } from "@authsvc/core/sessions";
 import * as v from "valibot";
 import { filledText, flag, parseBody, text, unwrap } from "../../http/body.js";
 import { httpGrant } from "../../http/grants/http-grant.js";

@@ -1,4 +1,4 @@
-import { adminDeleteFactor, adminListFactors, adminUpdateFactor } from "@authsvc/core";
+import { adminDeleteFactor, adminListFactors, adminUpdateFactor } from "@authsvc/core/mfa";
 import type { Context } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../../http/app-env.js";

@@ -1,4 +1,6 @@
-import { challengeFactor, enrollFactor, failures, isUuid, unenrollFactor, verifyFactor } from "@authsvc/core";
+import { failures } from "@authsvc/core";
+import { isUuid } from "@authsvc/core/kernel";
+import { challengeFactor, enrollFactor, unenrollFactor, verifyFactor } from "@authsvc/core/mfa";
 import type { Context } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../../http/app-env.js";

@@ -1,4 +1,4 @@
-import { authorizationDetails, decideConsent, startAuthorization } from "@authsvc/core";
+import { authorizationDetails, decideConsent, startAuthorization } from "@authsvc/core/oauth-server";
 import type { Context } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../../http/app-env.js";

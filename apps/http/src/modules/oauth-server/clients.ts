@@ -1,15 +1,14 @@
 import { memoryLimiterStore } from "@authsvc/adapters";
+import { type AuthDeps, failures } from "@authsvc/core";
 import {
-  type AuthDeps,
   type ClientFields,
   deleteClient,
-  failures,
   findClient,
   listClients,
   regenerateClientSecret,
   registerClient,
   updateClient,
-} from "@authsvc/core";
+} from "@authsvc/core/oauth-server";
 import type { Context, MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../../http/app-env.js";

@@ -1,14 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { memoryLimiterStore } from "@authsvc/adapters";
-import {
-  type AuthDeps,
-  authorizationDetails,
-  type CaptchaVerifier,
-  checkCaptcha,
-  decideConsent,
-  scopesOf,
-  signInWithPassword,
-} from "@authsvc/core";
+import type { AuthDeps } from "@authsvc/core";
+import { type CaptchaVerifier, checkCaptcha } from "@authsvc/core/guards";
+import { authorizationDetails, decideConsent, scopesOf } from "@authsvc/core/oauth-server";
+import { signInWithPassword } from "@authsvc/core/sessions";
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../../http/app-env.js";

@@ -1,4 +1,5 @@
-import { type AuthDeps, OAUTH_SCOPES } from "@authsvc/core";
+import type { AuthDeps } from "@authsvc/core";
+import { OAUTH_SCOPES } from "@authsvc/core/oauth-server";
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/app-env.js";
 import type { Operation } from "../../http/operation.js";

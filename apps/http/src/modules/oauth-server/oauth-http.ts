@@ -1,12 +1,6 @@
-import {
-  type AuthDeps,
-  type AuthError,
-  type ClientCredentials,
-  failures,
-  isRedirectAllowed,
-  type OAuthClient,
-  type Result,
-} from "@authsvc/core";
+import { type AuthDeps, failures } from "@authsvc/core";
+import { type AuthError, isRedirectAllowed, type Result } from "@authsvc/core/kernel";
+import type { ClientCredentials, OAuthClient } from "@authsvc/core/oauth-server";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../http/app-env.js";
 import { grantFailure } from "../../http/grants/oauth-errors.js";

@@ -1,4 +1,4 @@
-import { hexToBase64Url } from "@authsvc/core";
+import { hexToBase64Url } from "@authsvc/core/pkce";
 import { describe, expect, it } from "vitest";
 import { send } from "../../testing/requests.js";
 import { testApp } from "../../testing/test-app.js";

@@ -1,4 +1,4 @@
-import { listConsents, revokeConsent, userinfoClaims } from "@authsvc/core";
+import { listConsents, revokeConsent, userinfoClaims } from "@authsvc/core/oauth-server";
 import { unwrap } from "../../http/body.js";
 import { requireUser } from "../../http/middleware/auth.js";
 import { closed } from "../../openapi/schemas.js";

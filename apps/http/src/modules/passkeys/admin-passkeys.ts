@@ -1,4 +1,4 @@
-import { adminDeletePasskey, adminListPasskeys } from "@authsvc/core";
+import { adminDeletePasskey, adminListPasskeys } from "@authsvc/core/passkeys";
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/app-env.js";
 import { unwrap } from "../../http/body.js";

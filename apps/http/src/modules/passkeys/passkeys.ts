@@ -1,6 +1,6 @@
+import { failures } from "@authsvc/core";
 import {
   deletePasskey,
-  failures,
   finishPasskeyRegistration,
   listPasskeys,
   type Passkey,
@@ -8,7 +8,7 @@ import {
   signInWithPasskey,
   startPasskeyRegistration,
   startPasskeySignIn,
-} from "@authsvc/core";
+} from "@authsvc/core/passkeys";
 import type { Context } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../../http/app-env.js";

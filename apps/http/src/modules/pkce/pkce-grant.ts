@@ -1,4 +1,4 @@
-import { pkceGrant } from "@authsvc/core";
+import { pkceGrant } from "@authsvc/core/pkce";
 import * as v from "valibot";
 import { parseBody, text } from "../../http/body.js";
 import { httpGrant } from "../../http/grants/http-grant.js";

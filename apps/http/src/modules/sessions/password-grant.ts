@@ -1,4 +1,4 @@
-import { passwordGrant } from "@authsvc/core";
+import { passwordGrant } from "@authsvc/core/sessions";
 import * as v from "valibot";
 import { filledText, parseBody, text } from "../../http/body.js";
 import { httpGrant } from "../../http/grants/http-grant.js";

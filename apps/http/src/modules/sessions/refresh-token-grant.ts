@@ -1,4 +1,4 @@
-import { refreshTokenGrant } from "@authsvc/core";
+import { refreshTokenGrant } from "@authsvc/core/sessions";
 import * as v from "valibot";
 import { filledText, parseBody } from "../../http/body.js";
 import { httpGrant } from "../../http/grants/http-grant.js";

@@ -1,4 +1,4 @@
-import { listUserSessions, revokeUserSession, type SessionView } from "@authsvc/core";
+import { listUserSessions, revokeUserSession, type SessionView } from "@authsvc/core/sessions";
 import { unwrap } from "../../http/body.js";
 import { requireUser } from "../../http/middleware/auth.js";
 import { ref } from "../../http/operation.js";

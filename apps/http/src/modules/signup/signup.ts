@@ -1,4 +1,4 @@
-import { signUp } from "@authsvc/core";
+import { signUp } from "@authsvc/core/signup";
 import * as v from "valibot";
 import { defined, filledText, metadata, parseBody, text, unwrap } from "../../http/body.js";
 import { readJsonObject } from "../../http/middleware/json-body.js";

@@ -1,4 +1,7 @@
-import { failures, recoverPassword, resend, sendMagicLink, sendSmsOtp } from "@authsvc/core";
+import { failures } from "@authsvc/core";
+import { sendMagicLink, sendSmsOtp } from "@authsvc/core/passwordless";
+import { recoverPassword } from "@authsvc/core/recovery";
+import { resend } from "@authsvc/core/verification";
 import type { Context } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../../http/app-env.js";

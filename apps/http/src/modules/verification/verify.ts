@@ -1,4 +1,7 @@
-import { failures, PKCE_PREFIX, resolveRedirect, verifyOtp } from "@authsvc/core";
+import { failures } from "@authsvc/core";
+import { resolveRedirect } from "@authsvc/core/kernel";
+import { PKCE_PREFIX } from "@authsvc/core/pkce";
+import { verifyOtp } from "@authsvc/core/verification";
 import type { Context } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../../http/app-env.js";

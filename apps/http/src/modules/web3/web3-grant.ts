@@ -1,4 +1,4 @@
-import { web3Grant } from "@authsvc/core";
+import { web3Grant } from "@authsvc/core/web3";
 import * as v from "valibot";
 import { parseBody, text } from "../../http/body.js";
 import { httpGrant } from "../../http/grants/http-grant.js";

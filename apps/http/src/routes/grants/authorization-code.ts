@@ -1,4 +1,4 @@
-import { authorizationCodeGrant } from "@authsvc/core";
+import { authorizationCodeGrant } from "@authsvc/core/oauth-server";
 import { httpGrant } from "../../http/grants/http-grant.js";
 
 /** `grant_type=authorization_code` at `POST /oauth/token` (OAuth 2.1 §4.1.3): a code of the client's, its verifier. */

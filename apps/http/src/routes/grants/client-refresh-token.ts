@@ -1,4 +1,4 @@
-import { clientRefreshTokenGrant } from "@authsvc/core";
+import { clientRefreshTokenGrant } from "@authsvc/core/oauth-server";
 import { httpGrant } from "../../http/grants/http-grant.js";
 
 /**

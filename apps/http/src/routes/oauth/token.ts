@@ -1,11 +1,10 @@
+import { type AuthDeps, failures } from "@authsvc/core";
 import {
-  type AuthDeps,
   authenticateClient,
-  failures,
   introspectToken,
   type OAuthTokens,
   revokeToken,
-} from "@authsvc/core";
+} from "@authsvc/core/oauth-server";
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../http/app-env.js";
 import { unwrap } from "../../http/body.js";

@@ -1,12 +1,12 @@
+import type { AuthDeps } from "@authsvc/core";
 import {
-  type AuthDeps,
   createSsoProvider,
   deleteSsoProvider,
   findAdminProvider,
   listSsoProviders,
   type SsoProvider,
   updateSsoProvider,
-} from "@authsvc/core";
+} from "@authsvc/core/sso";
 import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../../http/app-env.js";

@@ -1,5 +1,5 @@
 import type { LimitWindow } from "@authsvc/adapters";
-import type { RequestLimiter } from "@authsvc/core";
+import type { RequestLimiter } from "@authsvc/core/guards";
 import { describe, expect, it } from "vitest";
 import type { RateLimits } from "../../http/middleware/rate-limit.js";
 import { testApp } from "../../testing/test-app.js";

@@ -1,10 +1,6 @@
-import {
-  type AuthDeps,
-  acceptSamlResponse,
-  parsePkceChallenge,
-  samlSpMetadata,
-  startSso,
-} from "@authsvc/core";
+import type { AuthDeps } from "@authsvc/core";
+import { parsePkceChallenge } from "@authsvc/core/pkce";
+import { acceptSamlResponse, samlSpMetadata, startSso } from "@authsvc/core/sso";
 import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../../http/app-env.js";

@@ -1,4 +1,4 @@
-import type { SmsSender } from "@authsvc/core";
+import type { SmsSender } from "@authsvc/core/messaging";
 import type { Kind } from "../../../config/kinds.js";
 import * as k from "../../../config/kinds.js";
 import { defineVariables, PREFIX, type Variable } from "../../../config/variable.js";
