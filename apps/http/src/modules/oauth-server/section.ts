@@ -3,9 +3,9 @@ import type { AuthSettings } from "@authsvc/core";
 import * as k from "../../config/kinds.js";
 import type { Reader } from "../../config/reader.js";
 import type { SettleContext } from "../../config/sections/context.js";
-import { variables as jwtVariables } from "../../infrastructure/jwt/section.js";
 import type { Config } from "../../config/shape.js";
 import { defineVariables } from "../../config/variable.js";
+import { variables as jwtVariables } from "../../infrastructure/jwt/section.js";
 
 const variable = defineVariables("OAuth server");
 export const variables = {
