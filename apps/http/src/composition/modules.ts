@@ -13,7 +13,7 @@ import { adminModule } from "../modules/admin/index.js";
 import { customProvidersModule } from "../modules/custom-providers/index.js";
 import { databaseModule } from "../modules/database/index.js";
 import { externalModule } from "../modules/external/index.js";
-import { jwtModule } from "../modules/jwt/index.js";
+import { jwtModule } from "../infrastructure/jwt/index.js";
 import { mfaModule } from "../modules/mfa/index.js";
 import type { HttpModule } from "../modules/module.js";
 import { oauthServerModule } from "../modules/oauth-server/index.js";

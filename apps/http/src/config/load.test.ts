@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { configVariables, loadConfig } from "../composition/config.js";
-import { SMS_PROVIDERS } from "../modules/sms/section.js";
+import { SMS_PROVIDERS } from "../infrastructure/sms/section.js";
 import type { LoadOptions } from "./load.js";
 import { type Config, EXTERNAL_PROVIDERS } from "./types.js";
 
@@ -54,7 +54,7 @@ describe("problems", () => {
     [
       "AUTHSVC_SMS_PROVIDER",
       "twilio_verify",
-      // The gateways are their definitions' list (modules/sms/gateways/): a new one is not listed again here.
+      // The gateways are their definitions' list (infrastructure/sms/gateways/): a new one is not listed again here.
       `expected one of ${SMS_PROVIDERS.join(", ")}, got "twilio_verify"`,
     ],
     [

@@ -1,8 +1,8 @@
 import { sectionOf } from "../../config/sections/section.js";
-import { smsWithHooks } from "../../infrastructure/hooks/dispatcher.js";
-import { smsSenderOf } from "../../wiring/sms-sender.js";
-import type { HttpModule } from "../module.js";
+import type { HttpModule } from "../../modules/module.js";
+import { smsWithHooks } from "../hooks/dispatcher.js";
 import * as sms from "./section.js";
+import { smsSenderOf } from "./sms-sender.js";
 
 /** SMS: the gateways and the send limits. */
 export const smsModule: HttpModule = {

@@ -9,7 +9,7 @@ import { defineVariables } from "../../config/variable.js";
 import { SMS_GATEWAYS } from "./gateways/index.js";
 import { testOtpMap, timestamp } from "./test-otp.js";
 
-/** The values `SMS_PROVIDER` takes: the ids of the gateways (modules/sms/gateways/). */
+/** The values `SMS_PROVIDER` takes: the ids of the gateways (infrastructure/sms/gateways/). */
 export const SMS_PROVIDERS: readonly string[] = SMS_GATEWAYS.map((gateway) => gateway.id);
 export type SmsProvider = string;
 
@@ -77,7 +77,7 @@ interface SmsCommon {
 }
 /**
  * Only the selected gateway's values are present, and then complete: what its `sender` (see
- * modules/sms/gateways/) is built from.
+ * infrastructure/sms/gateways/) is built from.
  */
 export type SmsGatewayChoice =
   | { readonly provider: undefined }

@@ -1,7 +1,7 @@
 import { failures } from "@authsvc/core";
 import type { SmsSender } from "@authsvc/core/messaging";
-import type { Config } from "../config/types.js";
-import { SMS_GATEWAYS } from "../modules/sms/gateways/index.js";
+import type { Config } from "../../config/types.js";
+import { SMS_GATEWAYS } from "./gateways/index.js";
 
 /** With no gateway, an SMS that must go out fails the request instead of vanishing. */
 const noSmsProvider: SmsSender = {

@@ -7,7 +7,7 @@ import {
   startVonageFake,
 } from "@authsvc/adapters/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Config, loadConfig } from "../config.js";
+import { type Config, loadConfig } from "../../config.js";
 import { smsSenderOf } from "./sms-sender.js";
 
 const production = {
