@@ -6,6 +6,7 @@
  */
 export { configVariables, loadConfig } from "./composition/config.js";
 export { ConfigFileError, readEnvironment } from "./config/environment.js";
-export { DEV_JWT_SECRET_FILE, type LoadOptions, type LoadResult } from "./config/load.js";
+export type { LoadOptions, LoadResult } from "./config/load.js";
 export * from "./config/types.js";
 export type { ConfigVariable, Requirement } from "./config/variable.js";
+export { DEV_JWT_SECRET_FILE } from "./infrastructure/jwt/section.js";

@@ -1,5 +1,5 @@
 import { type Config, ConfigFileError, loadConfig, readEnvironment } from "../config.js";
-import { ensureDevSecret } from "../wiring/dev-secret.js";
+import { ensureDevSecret } from "../infrastructure/jwt/dev-secret.js";
 
 /** The environment with `.env`, or exit 1 when `.env` is malformed. */
 export function environment(): Record<string, string> {

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config/types.js";
 import { scheduledCleanup } from "../infrastructure/cleanup/cleaner.js";
 import { checkHookTargets } from "../infrastructure/hooks/dispatcher.js";
+import { jwksOf } from "../infrastructure/jwt/crypto.js";
 import { DELIVERY_DRAIN_MS, deliveriesOf } from "../infrastructure/mail/deliveries.js";
 import { mailDeliveryWarning, undeliverableMailFeatures } from "../infrastructure/mail/mail-delivery.js";
 import { openapiSettings } from "../infrastructure/openapi/section.js";
@@ -11,7 +12,6 @@ import { requestLimiterStoreOf } from "../infrastructure/rate-limits/limiter-sto
 import { captchaVerifierOf } from "../infrastructure/security/captcha.js";
 import { settingsOf } from "../infrastructure/server/settings-view.js";
 import { startTelemetry } from "../infrastructure/telemetry/start.js";
-import { jwksOf } from "../wiring/crypto.js";
 import { openDatabase } from "../wiring/database.js";
 import { databaseReadiness } from "../wiring/readiness.js";
 import { warnIfNotVacuumed } from "../wiring/vacuum-check.js";

@@ -1,6 +1,7 @@
 import { apiModule } from "../infrastructure/api/index.js";
 import { cleanupModule } from "../infrastructure/cleanup/index.js";
 import { hooksModule } from "../infrastructure/hooks/index.js";
+import { jwtModule } from "../infrastructure/jwt/index.js";
 import { mailModule } from "../infrastructure/mail/index.js";
 import { openapiModule } from "../infrastructure/openapi/index.js";
 import { rateLimitsModule } from "../infrastructure/rate-limits/index.js";
@@ -13,7 +14,6 @@ import { adminModule } from "../modules/admin/index.js";
 import { customProvidersModule } from "../modules/custom-providers/index.js";
 import { databaseModule } from "../modules/database/index.js";
 import { externalModule } from "../modules/external/index.js";
-import { jwtModule } from "../infrastructure/jwt/index.js";
 import { mfaModule } from "../modules/mfa/index.js";
 import type { HttpModule } from "../modules/module.js";
 import { oauthServerModule } from "../modules/oauth-server/index.js";

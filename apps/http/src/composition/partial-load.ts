@@ -9,9 +9,9 @@ import { Reader } from "../config/reader.js";
 import type { SettleContext } from "../config/sections/context.js";
 import * as db from "../config/sections/db.js";
 import * as general from "../config/sections/general.js";
-import * as jwt from "../config/sections/jwt.js";
 import type { Config } from "../config/types.js";
 import { unknownNameWarnings } from "../config/unknown-names.js";
+import * as jwt from "../infrastructure/jwt/section.js";
 import * as telemetry from "../infrastructure/telemetry/section.js";
 import { inFamily, knownNames } from "./config.js";
 

@@ -7,8 +7,6 @@ import * as general from "./sections/general.js";
 import type { Config } from "./types.js";
 import { unknownNameWarnings } from "./unknown-names.js";
 
-export { DEV_JWT_SECRET_FILE } from "./sections/jwt.js";
-
 export interface LoadOptions {
   /**
    * The development JWT secret for embedded mode. Called only when embedded mode needs it, so the

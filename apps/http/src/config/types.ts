@@ -10,6 +10,5 @@ export {
   type OAuthProviderConfig,
 } from "./sections/external.js";
 export type { GeneralConfig } from "./sections/general.js";
-export type { JwtConfig } from "./sections/jwt.js";
 
 export type { Config } from "./shape.js";

@@ -10,9 +10,9 @@ import type { AppEnv } from "../http/app-env.js";
 import { endpoint as declare, type Endpoint, type EndpointGuards } from "../http/endpoint.js";
 import type { HttpGrant, HttpGrantRegistry } from "../http/grants/http-grant.js";
 import type { Operation } from "../http/operation.js";
+import type { Jwks } from "../infrastructure/jwt/crypto.js";
 import type { ReadinessCheck } from "../infrastructure/server/readiness-check.js";
 import type { Settings } from "../infrastructure/server/settings-view.js";
-import type { Jwks } from "../routes/jwks.js";
 
 /** Everything the server's routes need: the HTTP layer's dependencies and what the modules serve. */
 export interface ServerDeps extends AppDeps {

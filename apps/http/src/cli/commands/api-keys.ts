@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { signApiKey } from "@authsvc/adapters";
 import { loadSigningOnly } from "../../composition/partial-load.js";
-import { ensureDevSecret } from "../../wiring/dev-secret.js";
+import { ensureDevSecret } from "../../infrastructure/jwt/dev-secret.js";
 import type { Command } from "../command.js";
 import { environment, refuseConfiguration } from "../environment.js";
 import { refuse } from "../refuse.js";

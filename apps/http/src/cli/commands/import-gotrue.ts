@@ -5,9 +5,9 @@ import {
   referenceKeysFrom,
   referenceSecretOpener,
 } from "@authsvc/adapters";
+import { secretBoxOf, tokensOf } from "../../infrastructure/jwt/crypto.js";
 import { createLogger } from "../../infrastructure/telemetry/logger.js";
 import { maskUrlPasswords } from "../../infrastructure/telemetry/url-password.js";
-import { secretBoxOf, tokensOf } from "../../wiring/crypto.js";
 import { openDatabase } from "../../wiring/database.js";
 import type { Command } from "../command.js";
 import { configure, environment } from "../environment.js";

@@ -1,6 +1,6 @@
 import { otpauthTotp } from "@authsvc/adapters";
 import { sectionOf } from "../../config/sections/section.js";
-import { secretBoxOf } from "../../wiring/crypto.js";
+import { secretBoxOf } from "../../infrastructure/jwt/crypto.js";
 import type { HttpModule } from "../module.js";
 import { adminFactorEndpoints } from "./admin-factors.js";
 import { factorEndpoints } from "./factors.js";

@@ -2,12 +2,12 @@
 import { type JwtKeyRing, parseJwtKeys } from "@authsvc/adapters";
 import type { AuthSettings } from "@authsvc/core";
 import * as v from "valibot";
-import * as k from "../kinds.js";
-import { isPublishedJwtSecret } from "../published-secrets.js";
-import type { Reader } from "../reader.js";
-import type { Config } from "../shape.js";
-import { defineVariables } from "../variable.js";
-import { must, orEmbedded, type SettleContext } from "./context.js";
+import * as k from "../../config/kinds.js";
+import { isPublishedJwtSecret } from "../../config/published-secrets.js";
+import type { Reader } from "../../config/reader.js";
+import { must, orEmbedded, type SettleContext } from "../../config/sections/context.js";
+import type { Config } from "../../config/shape.js";
+import { defineVariables } from "../../config/variable.js";
 
 /** File name, inside AUTHSVC_DATA_DIR, under which callers keep the development JWT secret. */
 export const DEV_JWT_SECRET_FILE = "jwt-secret";
@@ -154,7 +154,7 @@ export function jwtSettings(config: Config): AuthSettings["jwt"] {
   return { exp, aud, issuer, defaultRole: defaultGroupName, adminRoles };
 }
 
-declare module "../shape.js" {
+declare module "../../config/shape.js" {
   interface Config {
     readonly jwt: JwtConfig;
   }

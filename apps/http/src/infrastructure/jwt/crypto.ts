@@ -8,7 +8,7 @@ import {
   secretTokens,
 } from "@authsvc/adapters";
 import type { AuthDeps } from "@authsvc/core";
-import type { Config } from "../config/types.js";
+import type { Config } from "../../config/types.js";
 
 /** The password hasher (argon2id), its dummy hash built at once. */
 export function hasherOf(): AuthDeps["hasher"] {
@@ -24,8 +24,13 @@ export const signerOf = (config: Config, clock: AuthDeps["clock"]): AuthDeps["si
     ? hs256Signer(config.jwt.secret, { clock })
     : keyRingSigner(config.jwt.keys, { secret: config.jwt.secret, clock });
 
+/** A JSON Web Key Set (RFC 7517 §5): the public keys that verify this server's access tokens. */
+export interface Jwks {
+  readonly keys: readonly Readonly<Record<string, unknown>>[];
+}
+
 /** What `/.well-known/jwks.json` serves: the ring's public keys; none with `JWT_SECRET` alone. */
-export const jwksOf = (config: Config): { keys: Readonly<Record<string, unknown>>[] } =>
+export const jwksOf = (config: Config): Jwks =>
   config.jwt.keys === undefined ? { keys: [] } : publicJwks(config.jwt.keys);
 
 /** Keyed hashing of one-time and refresh tokens. */

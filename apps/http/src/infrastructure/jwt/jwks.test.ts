@@ -1,6 +1,6 @@
 import { generateJwtKey, parseJwtKeys, publicJwks } from "@authsvc/adapters";
 import { describe, expect, it } from "vitest";
-import { testApp } from "../testing/test-app.js";
+import { testApp } from "../../testing/test-app.js";
 
 function jwksOf(keys: Record<string, unknown>[]) {
   const result = parseJwtKeys(JSON.stringify(keys));

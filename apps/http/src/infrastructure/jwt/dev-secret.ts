@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-import { DEV_JWT_SECRET_FILE } from "../config/sections/jwt.js";
+import { DEV_JWT_SECRET_FILE } from "./section.js";
 
 /**
  * The embedded mode's JWT secret: generated once (256 bits from the CSPRNG) and kept in the data
