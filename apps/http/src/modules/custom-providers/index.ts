@@ -1,10 +1,8 @@
-import * as customProviders from "../../config/sections/custom-providers.js";
 import { sectionOf } from "../../config/sections/section.js";
-import { customProviderRoutes } from "../../routes/admin-custom-providers.js";
-import { customProviderOperations } from "../../routes/admin-custom-providers.openapi.js";
-import { customProviderPortsOf } from "../../wiring/custom-providers.js";
 import type { HttpModule } from "../module.js";
-import { routeFilesOf } from "../module.js";
+import { customProviderEndpoints } from "./admin-custom-providers.js";
+import { customProviderPortsOf } from "./ports.js";
+import * as customProviders from "./section.js";
 
 /**
  * Custom OAuth 2.0 / OpenID Connect providers that an admin adds at runtime: `/admin/custom-providers`,
@@ -16,7 +14,7 @@ export const customProvidersModule: HttpModule = {
   section: sectionOf(customProviders),
   settings: (config) => customProviders.customProvidersSettings(config),
   ports: (ctx) => customProviderPortsOf(ctx),
-  routes: (ctx) => routeFilesOf(customProviderRoutes(ctx.auth)),
+  endpoints: customProviderEndpoints,
   statuses: {
     custom_provider_not_found: 404,
     over_custom_provider_quota: 400,
@@ -25,5 +23,4 @@ export const customProvidersModule: HttpModule = {
     // The reference answers a taken identifier with 400, not the code's 409.
     customProviderExists: 400,
   },
-  operations: [...customProviderOperations],
 };

@@ -1,10 +1,10 @@
 /** Custom OAuth 2.0 / OpenID Connect providers that an admin adds at runtime (docs/custom-providers.md). */
 import type { AuthSettings } from "@authsvc/core";
-import * as k from "../kinds.js";
-import type { Reader } from "../reader.js";
-import type { Config } from "../shape.js";
-import { defineVariables } from "../variable.js";
-import type { SettleContext } from "./context.js";
+import * as k from "../../config/kinds.js";
+import type { Reader } from "../../config/reader.js";
+import type { SettleContext } from "../../config/sections/context.js";
+import type { Config } from "../../config/shape.js";
+import { defineVariables } from "../../config/variable.js";
 
 const variable = defineVariables("Custom OAuth providers");
 export const variables = {
@@ -89,7 +89,7 @@ export function customProvidersSettings(config: Config): Pick<AuthSettings, "cus
   return { customProviders: { enabled, maxProviders } };
 }
 
-declare module "../shape.js" {
+declare module "../../config/shape.js" {
   interface Config {
     readonly customProviders: CustomProvidersConfig;
   }
