@@ -1,17 +1,12 @@
-import { adminAuditRoutes } from "../../routes/admin-audit.js";
-import { adminAuditOperations } from "../../routes/admin-audit.openapi.js";
-import { generateLinkRoutes } from "../../routes/admin-generate-link.js";
-import { generateLinkOperations } from "../../routes/admin-generate-link.openapi.js";
-import { adminUserRoutes } from "../../routes/admin-users.js";
-import { adminUserOperations } from "../../routes/admin-users.openapi.js";
 import type { HttpModule } from "../module.js";
-import { routeFilesOf } from "../module.js";
+import { adminAuditEndpoints } from "./admin-audit.js";
+import { generateLinkEndpoints } from "./admin-generate-link.js";
+import { adminUserEndpoints } from "./admin-users.js";
 
 /** The admin API: users, the audit log, invitations and generated links. */
 export const adminModule: HttpModule = {
   name: "admin",
-  routes: (ctx) =>
-    routeFilesOf(adminUserRoutes(ctx.auth), adminAuditRoutes(ctx.auth), generateLinkRoutes(ctx.auth)),
+  endpoints: [...adminUserEndpoints, ...adminAuditEndpoints, ...generateLinkEndpoints],
   statuses: {
     not_admin: 403,
     invite_not_found: 404,
@@ -21,5 +16,4 @@ export const adminModule: HttpModule = {
     // The reference fails with a 500 there; the clash is with existing state, not a malformed input.
     userIdTaken: 422,
   },
-  operations: [...adminUserOperations, ...adminAuditOperations, ...generateLinkOperations],
 };

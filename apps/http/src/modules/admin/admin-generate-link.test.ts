@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bearer, NEW_API, send } from "../testing/requests.js";
-import { testApp } from "../testing/test-app.js";
+import { bearer, NEW_API, send } from "../../testing/requests.js";
+import { testApp } from "../../testing/test-app.js";
 
 describe("POST /admin/generate_link", () => {
   it("answers the user and the link of a sign-up, without sending mail", async () => {

@@ -1,8 +1,8 @@
 import { argon2Hasher } from "@authsvc/adapters";
 import { fakeDeps } from "@authsvc/core/testing";
 import { describe, expect, it } from "vitest";
-import { bearer, NEW_API, send } from "../testing/requests.js";
-import { testApp } from "../testing/test-app.js";
+import { bearer, NEW_API, send } from "../../testing/requests.js";
+import { testApp } from "../../testing/test-app.js";
 
 /** `password_hash` on the admin user endpoints, with the production hasher and its cost limits. */
 async function admin() {
