@@ -1,12 +1,9 @@
 import { sectionOf } from "../../config/sections/section.js";
-import * as sso from "../../config/sections/sso.js";
-import { adminSsoRoutes } from "../../routes/sso/admin-providers.js";
-import { adminSsoOperations } from "../../routes/sso/admin-providers.openapi.js";
-import { ssoRoutes } from "../../routes/sso/sso.js";
-import { ssoOperations } from "../../routes/sso/sso.openapi.js";
-import { ssoPortsOf } from "../../wiring/sso.js";
 import type { HttpModule } from "../module.js";
-import { routeFilesOf } from "../module.js";
+import { adminSsoEndpoints } from "./admin-providers.js";
+import { ssoPortsOf } from "./ports.js";
+import * as sso from "./section.js";
+import { ssoEndpoints } from "./sso.js";
 
 /** SAML 2.0 single sign-on: SP-initiated and IdP-initiated sign-in, the SP metadata, the admin's providers. */
 export const ssoModule: HttpModule = {
@@ -14,7 +11,7 @@ export const ssoModule: HttpModule = {
   section: sectionOf(sso),
   settings: (config) => sso.ssoSettings(config),
   ports: (ctx) => ssoPortsOf(ctx),
-  routes: (ctx) => routeFilesOf(ssoRoutes(ctx.auth, ctx.rateLimit), adminSsoRoutes(ctx.auth)),
+  endpoints: [...ssoEndpoints, ...adminSsoEndpoints],
   statuses: {
     saml_provider_disabled: 404,
     sso_provider_not_found: 404,
@@ -34,5 +31,4 @@ export const ssoModule: HttpModule = {
     // ssoadmin.go: a provider write that clashes is 422 `conflict` (409 elsewhere).
     ssoResourceIdTaken: 422,
   },
-  operations: [...ssoOperations, ...adminSsoOperations],
 };

@@ -2,11 +2,11 @@
 import { readSpPrivateKey } from "@authsvc/adapters";
 import type { AuthSettings } from "@authsvc/core";
 import * as v from "valibot";
-import * as k from "../kinds.js";
-import type { Reader } from "../reader.js";
-import type { Config } from "../shape.js";
-import { defineVariables } from "../variable.js";
-import type { SettleContext } from "./context.js";
+import * as k from "../../config/kinds.js";
+import type { Reader } from "../../config/reader.js";
+import type { SettleContext } from "../../config/sections/context.js";
+import type { Config } from "../../config/shape.js";
+import { defineVariables } from "../../config/variable.js";
 
 /** File name, inside AUTHSVC_DATA_DIR, of the service provider key embedded mode generates. */
 export const DEV_SAML_KEY_FILE = "saml-private-key";
@@ -145,7 +145,7 @@ export function ssoSettings(config: Config): Pick<AuthSettings, "saml"> {
   return { saml: { enabled, relayStateValidityMs, rateLimitAssertionPer5Min, rateLimitSsoPer5Min } };
 }
 
-declare module "../shape.js" {
+declare module "../../config/shape.js" {
   interface Config {
     readonly sso: SsoConfig;
   }

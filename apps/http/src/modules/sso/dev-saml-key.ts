@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEV_SAML_KEY_FILE } from "../config/sections/sso.js";
+import { DEV_SAML_KEY_FILE } from "./section.js";
 
 /**
  * The embedded mode's SAML service provider key: a 2048-bit RSA key generated once and kept in the

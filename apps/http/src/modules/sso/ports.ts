@@ -8,7 +8,7 @@ import {
 } from "@authsvc/adapters";
 import type { AuthDeps } from "@authsvc/core";
 import { SAML_ASSERTION_MEMORY_SECONDS, type SamlServiceProvider } from "@authsvc/core/sso";
-import type { WiringContext } from "../modules/module.js";
+import type { WiringContext } from "../module.js";
 import { ensureDevSamlKey } from "./dev-saml-key.js";
 
 /** With SAML off the use cases refuse before reaching the protocol: nothing here is ever called. */
