@@ -1,5 +1,10 @@
 /** Custom OAuth 2.0 / OpenID Connect providers that an admin adds at runtime. */
-export { type CustomProvider, discoveryUrlOf, type OidcDiscovery } from "./custom-provider.js";
+export {
+  type CustomProvider,
+  type CustomProviderType,
+  discoveryUrlOf,
+  type OidcDiscovery,
+} from "./custom-provider.js";
 export type * from "./fields.js";
 export * from "./manage-custom-providers.js";
 export type { CustomProviderStore } from "./ports/custom-provider-store.js";

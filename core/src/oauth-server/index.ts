@@ -1,7 +1,7 @@
 /** The OAuth 2.1 / OpenID Connect server: clients, authorization requests, consents and their tokens. */
 export { OAUTH_SCOPES, type OAuthAuthorization, type OAuthConsent, scopesOf } from "./authorization.js";
 export { startAuthorization } from "./authorize.js";
-export type { OAuthClient } from "./client.js";
+export type { ClientAuthMethod, ClientType, OAuthClient, OAuthGrantType } from "./client.js";
 export * from "./client-auth.js";
 export {
   type ClientFields,
