@@ -25,7 +25,7 @@ export interface Section {
   warnings?(config: Config, r: Reader): string[];
 }
 
-/** What a file of sections/ exports: `variables` (a named record or a list), and `read` / `settle`. */
+/** What a section's file exports: `variables` (a named record or a list), and `read` / `settle` / `warnings`. */
 export interface SectionFile<R> {
   readonly variables: Readonly<Record<string, Variable<unknown>>> | readonly Variable<unknown>[];
   readonly families?: readonly Family[];
