@@ -3,10 +3,10 @@ import type { AuthDeps } from "@authsvc/core";
 import type { DeliveryQueue } from "@authsvc/core/kernel";
 import type { Logger } from "pino";
 import type { Config } from "../config/types.js";
+import { storeOf } from "../infrastructure/database/database.js";
 import { hooksOf } from "../infrastructure/hooks/dispatcher.js";
 import { hasherOf } from "../infrastructure/jwt/crypto.js";
 import type { HttpModule, SharedPorts } from "../modules/module.js";
-import { storeOf } from "../wiring/database.js";
 import { authSettingsOf } from "./auth-settings.js";
 import { MODULES } from "./modules.js";
 

@@ -1,5 +1,6 @@
 import { apiModule } from "../infrastructure/api/index.js";
 import { cleanupModule } from "../infrastructure/cleanup/index.js";
+import { databaseModule } from "../infrastructure/database/index.js";
 import { hooksModule } from "../infrastructure/hooks/index.js";
 import { jwtModule } from "../infrastructure/jwt/index.js";
 import { mailModule } from "../infrastructure/mail/index.js";
@@ -12,7 +13,6 @@ import { telemetryModule } from "../infrastructure/telemetry/index.js";
 import { accountSettingsModule } from "../modules/account-settings/index.js";
 import { adminModule } from "../modules/admin/index.js";
 import { customProvidersModule } from "../modules/custom-providers/index.js";
-import { databaseModule } from "../modules/database/index.js";
 import { externalModule } from "../modules/external/index.js";
 import { mfaModule } from "../modules/mfa/index.js";
 import type { HttpModule } from "../modules/module.js";

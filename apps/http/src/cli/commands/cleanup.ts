@@ -1,6 +1,6 @@
 import { configuredCleaner, logPass } from "../../infrastructure/cleanup/cleaner.js";
+import { openDatabase } from "../../infrastructure/database/database.js";
 import { createLogger } from "../../infrastructure/telemetry/logger.js";
-import { openDatabase } from "../../wiring/database.js";
 import type { Command } from "../command.js";
 import { configure } from "../environment.js";
 

@@ -5,10 +5,10 @@ import {
   referenceKeysFrom,
   referenceSecretOpener,
 } from "@authsvc/adapters";
+import { openDatabase } from "../../infrastructure/database/database.js";
 import { secretBoxOf, tokensOf } from "../../infrastructure/jwt/crypto.js";
 import { createLogger } from "../../infrastructure/telemetry/logger.js";
 import { maskUrlPasswords } from "../../infrastructure/telemetry/url-password.js";
-import { openDatabase } from "../../wiring/database.js";
 import type { Command } from "../command.js";
 import { configure, environment } from "../environment.js";
 import { parseImportArgs } from "./import-gotrue-args.js";

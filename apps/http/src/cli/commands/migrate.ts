@@ -1,6 +1,6 @@
 import { loadDatabaseOnly } from "../../composition/partial-load.js";
+import { openDatabase } from "../../infrastructure/database/database.js";
 import { createLogger } from "../../infrastructure/telemetry/logger.js";
-import { openDatabase } from "../../wiring/database.js";
 import type { Command } from "../command.js";
 import { environment, refuseConfiguration } from "../environment.js";
 import { refuseArguments } from "../refuse.js";

@@ -1,11 +1,11 @@
 import { compose } from "../../composition/compose.js";
 import { apiKeyWarnings } from "../../config/api-key-warnings.js";
 import { proxyTrust } from "../../http/client-address.js";
+import { guardAgainstDatabaseFaults } from "../../infrastructure/database/fault-guard.js";
 import { logFormat } from "../../infrastructure/telemetry/log-format.js";
 import { createLogger } from "../../infrastructure/telemetry/logger.js";
 import { listen } from "../../server.js";
 import { announceDevelopmentKeys, announceDevelopmentMode } from "../../wiring/development-announcement.js";
-import { guardAgainstDatabaseFaults } from "../../wiring/fault-guard.js";
 import { limitHeapGrowth } from "../../wiring/heap-growth.js";
 import { lowerWorkerPoolPriority } from "../../wiring/worker-pool-priority.js";
 import type { Command } from "../command.js";

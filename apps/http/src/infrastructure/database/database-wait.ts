@@ -1,7 +1,7 @@
 import type { Sql } from "@authsvc/adapters";
 import type { Logger } from "pino";
-import { variables as dbVariables } from "../config/sections/db.js";
-import { maskUrlPasswords } from "../infrastructure/telemetry/url-password.js";
+import { variables as dbVariables } from "../../config/sections/db.js";
+import { maskUrlPasswords } from "../telemetry/url-password.js";
 
 /** The first retry's delay; each next one doubles, up to {@link MAX_DELAY_MS}. */
 const FIRST_DELAY_MS = 250;

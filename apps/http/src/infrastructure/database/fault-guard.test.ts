@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
-import { memoryLogger } from "../testing/memory-log.js";
+import { memoryLogger } from "../../testing/memory-log.js";
 import { guardAgainstDatabaseFaults } from "./fault-guard.js";
 
 function guarded() {

@@ -12,8 +12,8 @@ import {
 } from "@authsvc/adapters";
 import type { AuthDeps } from "@authsvc/core";
 import type { Logger } from "pino";
-import type { Config } from "../config/types.js";
-import { logUnredacted } from "../infrastructure/telemetry/logger.js";
+import type { Config } from "../../config/types.js";
+import { logUnredacted } from "../telemetry/logger.js";
 import { waitForDatabase } from "./database-wait.js";
 
 /** An opened database: the requests' pool, and more pools on the same database with the same settings. */

@@ -1,6 +1,6 @@
 import * as db from "../../config/sections/db.js";
 import { sectionOf } from "../../config/sections/section.js";
-import type { HttpModule } from "../module.js";
+import type { HttpModule } from "../../modules/module.js";
 
 /** The database: its connection, or the embedded one. */
 export const databaseModule: HttpModule = {
