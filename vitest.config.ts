@@ -16,7 +16,7 @@ const DATABASE_TESTS = [
   "adapters/src/hooks/dispatcher.test.ts",
   "adapters/src/ratelimit/request-limiter.test.ts",
   "apps/http/src/fuzz.test.ts",
-  "apps/http/src/provider-fuzz.test.ts",
+  "apps/http/src/modules/external/provider-fuzz.test.ts",
 ];
 
 /** Source tests that load the built packages (dist/): they run with the end-to-end tier, after the build. */

@@ -10,3 +10,9 @@ export type { LoadOptions, LoadResult } from "./config/load.js";
 export * from "./config/types.js";
 export type { ConfigVariable, Requirement } from "./config/variable.js";
 export { DEV_JWT_SECRET_FILE } from "./infrastructure/jwt/section.js";
+export {
+  EXTERNAL_PROVIDERS,
+  type ExternalConfig,
+  type ExternalProviderId,
+  type OAuthProviderConfig,
+} from "./modules/external/section.js";

@@ -5,7 +5,6 @@ import { routesOf } from "../http/endpoint.js";
 import { httpGrantRegistry } from "../http/grants/http-grant.js";
 import { type StatusTable, statusTable } from "../http/statuses.js";
 import type { HttpModule, ModuleContext, ServerDeps } from "../modules/module.js";
-import { LEGACY_GUARDS } from "./legacy-guards.js";
 import { MODULES } from "./modules.js";
 
 // One table per module list: every app of the server shares the list, so it is built once.
@@ -37,6 +36,6 @@ export function createApp(deps: ServerDeps): Hono<AppEnv> {
       ...(module.routes ? [{ basePath, app: module.routes(ctx) }] : []),
     ];
   });
-  const endpoints = [...LEGACY_GUARDS, ...modules.flatMap((module) => module.endpoints ?? [])];
+  const endpoints = modules.flatMap((module) => module.endpoints ?? []);
   return createHttpApp(deps, { statuses: tableOf(modules), endpoints, routes });
 }

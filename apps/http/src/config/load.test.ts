@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { configVariables, loadConfig } from "../composition/config.js";
 import { SMS_PROVIDERS } from "../infrastructure/sms/section.js";
+import { EXTERNAL_PROVIDERS } from "../modules/external/section.js";
 import type { LoadOptions } from "./load.js";
-import { type Config, EXTERNAL_PROVIDERS } from "./types.js";
+import type { Config } from "./types.js";
 
 // Problems loadConfig reports. Successful loading is tested in ../config.test.ts.
 

@@ -3,12 +3,6 @@
  * are in the fields' TSDoc (plain numbers of seconds unless the name ends in `Ms`).
  */
 export type { DbConfig } from "./sections/db.js";
-export {
-  EXTERNAL_PROVIDERS,
-  type ExternalConfig,
-  type ExternalProviderId,
-  type OAuthProviderConfig,
-} from "./sections/external.js";
 export type { GeneralConfig } from "./sections/general.js";
 
 export type { Config } from "./shape.js";

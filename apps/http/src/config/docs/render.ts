@@ -2,7 +2,7 @@
  * docs/configuration.md and example.env, rendered from the variable catalogue so that the docs
  * cannot drift from the code. `npm run docs` writes them; a test fails when either is out of date.
  */
-import { EXTERNAL_PROVIDERS } from "../sections/external.js";
+import { PROVIDER_NAMES as EXTERNAL_PROVIDERS } from "@authsvc/adapters";
 import type { ConfigVariable } from "../variable.js";
 
 export const BEGIN =

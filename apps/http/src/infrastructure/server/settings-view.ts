@@ -1,4 +1,5 @@
-import { type Config, EXTERNAL_PROVIDERS, type ExternalProviderId } from "../../config/types.js";
+import type { Config } from "../../config/types.js";
+import { EXTERNAL_PROVIDERS, type ExternalProviderId } from "../../modules/external/section.js";
 
 /** The public settings document (spec "Settings", plus the reference's extra fields). */
 export interface Settings {

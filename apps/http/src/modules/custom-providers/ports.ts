@@ -1,7 +1,7 @@
 import { guardedFetch, providerEndpoints, withCustomProviders } from "@authsvc/adapters";
 import type { AuthDeps } from "@authsvc/core";
 import { secretBoxOf } from "../../infrastructure/jwt/crypto.js";
-import { externalProvidersOf } from "../../wiring/external-providers.js";
+import { externalProvidersOf } from "../external/external-providers.js";
 import type { WiringContext } from "../module.js";
 import { customCallbackOf } from "./section.js";
 

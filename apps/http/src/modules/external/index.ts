@@ -1,11 +1,9 @@
-import * as external from "../../config/sections/external.js";
 import { sectionOf } from "../../config/sections/section.js";
-import { externalRoutes } from "../../routes/external.js";
-import { externalOperations } from "../../routes/external.openapi.js";
-import { externalProvidersOf } from "../../wiring/external-providers.js";
 import type { HttpModule } from "../module.js";
-import { routeFilesOf } from "../module.js";
+import { externalEndpoints } from "./external.js";
+import { externalProvidersOf } from "./external-providers.js";
 import { idTokenHttpGrant } from "./id-token-grant.js";
+import * as external from "./section.js";
 
 /** Sign-in with an external provider (the OAuth client), the `id_token` grant and identity linking. */
 export const externalModule: HttpModule = {
@@ -13,7 +11,7 @@ export const externalModule: HttpModule = {
   section: sectionOf(external),
   ports: ({ config }) => ({ providers: externalProvidersOf(config) }),
   settings: (config) => ({ signup: external.signupSettings(config) }),
-  routes: (ctx) => routeFilesOf(externalRoutes(ctx.auth)),
+  endpoints: externalEndpoints,
   grants: [idTokenHttpGrant],
   statuses: {
     provider_email_needs_verification: 422,
@@ -33,5 +31,4 @@ export const externalModule: HttpModule = {
     idTokenProviderDisabled: 400,
     linkedEmailNeedsVerification: 422,
   },
-  operations: [...externalOperations],
 };

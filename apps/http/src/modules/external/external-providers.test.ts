@@ -1,9 +1,10 @@
 import type { FakeProvider } from "@authsvc/adapters/testing";
 import { authorize, githubCase, keycloakCase, startCase } from "@authsvc/adapters/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Config, EXTERNAL_PROVIDERS, loadConfig } from "../config.js";
-import { settingsOf } from "../infrastructure/server/settings-view.js";
+import { type Config, loadConfig } from "../../config.js";
+import { settingsOf } from "../../infrastructure/server/settings-view.js";
 import { externalProvidersOf } from "./external-providers.js";
+import { EXTERNAL_PROVIDERS } from "./section.js";
 
 const production = {
   AUTHSVC_DB_DATABASE_URL: "postgres://authsvc@db.internal:5432/authsvc",

@@ -1,6 +1,7 @@
 import { externalProviders, type ProviderSettings } from "@authsvc/adapters";
 import type { ExternalProviders } from "@authsvc/core/external";
-import { type Config, EXTERNAL_PROVIDERS } from "../config/types.js";
+import type { Config } from "../../config/types.js";
+import { EXTERNAL_PROVIDERS } from "./section.js";
 
 /** Test seams: shorter provider timeouts, and key refetches without the production cooldown. */
 export interface ExternalProviderOptions {

@@ -5,12 +5,12 @@
  */
 import { PROVIDER_NAMES, type ProviderName } from "@authsvc/adapters";
 import type { AuthSettings } from "@authsvc/core";
-import type { Family } from "../families.js";
-import * as k from "../kinds.js";
-import type { Reader } from "../reader.js";
-import type { Config } from "../shape.js";
-import { defineVariables, PREFIX } from "../variable.js";
-import { byKey, envSuffix, must, type SettleContext } from "./context.js";
+import type { Family } from "../../config/families.js";
+import * as k from "../../config/kinds.js";
+import type { Reader } from "../../config/reader.js";
+import { byKey, envSuffix, must, type SettleContext } from "../../config/sections/context.js";
+import type { Config } from "../../config/shape.js";
+import { defineVariables, PREFIX } from "../../config/variable.js";
 
 /**
  * The external OAuth providers, by the identifier used in `/authorize?provider=`: every provider the
@@ -169,7 +169,7 @@ export function signupSettings(config: Config): AuthSettings["signup"] {
   };
 }
 
-declare module "../shape.js" {
+declare module "../../config/shape.js" {
   interface Config {
     readonly external: ExternalConfig;
   }

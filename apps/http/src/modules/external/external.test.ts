@@ -1,8 +1,8 @@
 import type { AuthSettings } from "@authsvc/core";
 import { fakeProviders } from "@authsvc/core/testing";
 import { describe, expect, it } from "vitest";
-import { NEW_API, send } from "../testing/requests.js";
-import { testApp } from "../testing/test-app.js";
+import { NEW_API, send } from "../../testing/requests.js";
+import { testApp } from "../../testing/test-app.js";
 
 const VERIFIER = "a-plain-verifier-of-at-least-forty-three-characters";
 const ANN = { subject: "kc-ann", email: "ann@example.com", verified: true };

@@ -10,10 +10,10 @@ import {
 import fc from "fast-check";
 import type { JWTPayload } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Composition } from "./composition/compose.js";
-import { COMPOSED_BASE as BASE, composedApp } from "./testing/composed-app.js";
-import { idTokenClaims, personClaims, tokenAnswer } from "./testing/fuzz/provider-answers.js";
-import { fuzzRuns } from "./testing/fuzz/requests.js";
+import type { Composition } from "../../composition/compose.js";
+import { COMPOSED_BASE as BASE, composedApp } from "../../testing/composed-app.js";
+import { idTokenClaims, personClaims, tokenAnswer } from "../../testing/fuzz/provider-answers.js";
+import { fuzzRuns } from "../../testing/fuzz/requests.js";
 
 /**
  * External sign-in with hostile provider answers: the composed app (real Postgres adapters) signs in

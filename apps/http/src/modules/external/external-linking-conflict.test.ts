@@ -7,8 +7,8 @@ import {
   startFakeProvider,
 } from "@authsvc/adapters/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Composition } from "./composition/compose.js";
-import { COMPOSED_BASE as BASE, composedApp } from "./testing/composed-app.js";
+import type { Composition } from "../../composition/compose.js";
+import { COMPOSED_BASE as BASE, composedApp } from "../../testing/composed-app.js";
 
 /**
  * A verified address that several accounts hold, through the composed app (real Postgres adapters)
