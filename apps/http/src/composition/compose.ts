@@ -15,9 +15,9 @@ import { requestLimiterStoreOf } from "../infrastructure/rate-limits/limiter-sto
 import { captchaVerifierOf } from "../infrastructure/security/captcha.js";
 import { settingsOf } from "../infrastructure/server/settings-view.js";
 import { startTelemetry } from "../infrastructure/telemetry/start.js";
-import { readVersion } from "../wiring/version.js";
 import { createApp } from "./app.js";
 import { authDepsOf } from "./auth-deps.js";
+import { readVersion } from "./version.js";
 
 /** The wired server: its app and everything that must be closed on shutdown, in order. */
 export interface Composition {

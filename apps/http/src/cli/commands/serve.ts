@@ -5,12 +5,12 @@ import { guardAgainstDatabaseFaults } from "../../infrastructure/database/fault-
 import { logFormat } from "../../infrastructure/telemetry/log-format.js";
 import { createLogger } from "../../infrastructure/telemetry/logger.js";
 import { listen } from "../../server.js";
-import { announceDevelopmentKeys, announceDevelopmentMode } from "../../wiring/development-announcement.js";
-import { limitHeapGrowth } from "../../wiring/heap-growth.js";
-import { lowerWorkerPoolPriority } from "../../wiring/worker-pool-priority.js";
 import type { Command } from "../command.js";
+import { announceDevelopmentKeys, announceDevelopmentMode } from "../development-announcement.js";
 import { configure } from "../environment.js";
+import { limitHeapGrowth } from "../heap-growth.js";
 import { refuseArguments } from "../refuse.js";
+import { lowerWorkerPoolPriority } from "../worker-pool-priority.js";
 
 /** How long shutdown may take before the process gives up and exits non-zero. */
 const SHUTDOWN_DEADLINE_MS = 8_000;
@@ -46,7 +46,7 @@ export const serve: Command = {
     // Before the line that says where it listens, which is what a waiting script looks for.
     if (config.embedded) await announceDevelopmentKeys(config, logger, server.url, logFormat(config.log));
     logger.info({ url: server.url }, `authsvc listening on ${server.url}`);
-    // Password hashing yields to the event loop (wiring/worker-pool-priority.ts); a few ms of work, off the start.
+    // Password hashing yields to the event loop (cli/worker-pool-priority.ts); a few ms of work, off the start.
     void lowerWorkerPoolPriority().then(
       (threads) => logger.debug({ threads }, "worker pool threads lowered below the event loop"),
       (err: unknown) => logger.warn({ err }, "could not lower the worker pool's priority"),
