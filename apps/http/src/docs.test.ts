@@ -83,3 +83,54 @@ describe("README and docs", () => {
     expect(broken).toEqual([]);
   });
 });
+
+/** What a path the architecture page names may be relative to: the repository, or a package's sources. */
+const PATH_BASES = ["", "apps/http/src/", "core/src/", "adapters/src/"];
+
+/** A path in backticks: folders and a name, `apps/http/src/http/endpoint.ts`, `core/src/messaging/`. */
+const NAMED_PATH = /^(?!\.\/)[\w.<][\w.<>*-]*\/([\w.<>*-]+\/?)*$/;
+
+/** A whole segment standing for any name (`<capability>`, `<gateway>.ts`): only its parent is checked. */
+const PLACEHOLDER = /^<[\w-]+>(\.[\w.]+)?$/;
+
+/**
+ * Why `path` names nothing in the repository, or undefined when it does under one of `PATH_BASES`.
+ * The part before a placeholder must exist; a last segment with `*` must match some entry.
+ */
+function missingPath(path: string): string | undefined {
+  const segments = path.split("/").filter((segment) => segment !== "");
+  const placeholder = segments.findIndex((segment) => segment.includes("<"));
+  if (placeholder >= 0 && !PLACEHOLDER.test(segments[placeholder] ?? ""))
+    return `${path}: a placeholder must be a whole segment`;
+  const known = placeholder >= 0 ? segments.slice(0, placeholder) : segments;
+  const last = known.at(-1) ?? "";
+  if (known.slice(0, -1).some((segment) => segment.includes("*")))
+    return `${path}: only the last segment may hold a *`;
+  const pattern = last.includes("*")
+    ? new RegExp(`^${last.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")}$`)
+    : undefined;
+  const found = PATH_BASES.some((base) => {
+    if (pattern === undefined) return existsSync(new URL(`${base}${known.join("/")}`, root));
+    const parent = new URL(`${base}${known.slice(0, -1).join("/")}/`, root);
+    return existsSync(parent) && readdirSync(parent).some((name) => pattern.test(name));
+  });
+  return found ? undefined : path;
+}
+
+describe("docs/architecture.md", () => {
+  const page = "docs/architecture.md";
+
+  it("stays a reference of the code as it is (at most 20 KB)", () => {
+    expect(readFileSync(new URL(page, root)).byteLength).toBeLessThanOrEqual(20 * 1024);
+  });
+
+  // Its links are checked with every page's above; here, the paths it names in backticks.
+  it("names only paths that exist", () => {
+    const text = readFileSync(new URL(page, root), "utf8");
+    const named = [...text.matchAll(/`([^`\n]+)`/g)]
+      .map((match) => match[1] ?? "")
+      .filter((span) => NAMED_PATH.test(span));
+    expect(named.length).toBeGreaterThan(50);
+    expect(named.map(missingPath).filter((problem) => problem !== undefined)).toEqual([]);
+  });
+});
