@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 /** The built server's wiring, as `npm start` loads it (`npm test` builds first). */
-const COMPOSE = new URL("../apps/http/dist/wiring/compose.js", import.meta.url).href;
+const COMPOSE = new URL("../apps/http/dist/composition/compose.js", import.meta.url).href;
 
 /** The npm packages a fresh Node process has loaded after importing the server's wiring. */
 function packagesLoadedAtStart(): string[] {

@@ -33,7 +33,7 @@ function checkOption(name: string, value: number, min: number, max: number): num
  *
  * Every hash and verification, argon2 (@node-rs/argon2) and bcrypt (@node-rs/bcrypt) alike, runs on
  * libuv's thread pool: the event loop keeps serving requests, and at most `UV_THREADPOOL_SIZE` (4)
- * run at once, the rest queued there, at the pool's lowered priority (wiring/worker-pool-priority.ts).
+ * run at once, the rest queued there, at the pool's lowered priority (apps/http/src/cli/worker-pool-priority.ts).
  *
  * Passwords are never truncated by this hasher. bcrypt itself only reads the first 72 bytes of
  * UTF-8: that is inherent to an imported bcrypt hash (the original system had the same limit), and
