@@ -82,4 +82,9 @@ describe("GET /openapi.json", () => {
     const { app } = served();
     expect((await app.request("/openapi.json", { method: "POST" })).status).toBe(404);
   });
+
+  it("is not mounted at all when AUTHSVC_API_OPENAPI_ENABLED is off, so no method of its path is known", () => {
+    const ctx = { version: "1.2.3", modules: MODULES, openapiEnabled: false } as unknown as ModuleContext;
+    expect(routesOf([openapiEndpoint], ctx).routes).toEqual([]);
+  });
 });
