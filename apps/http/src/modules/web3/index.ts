@@ -1,8 +1,8 @@
 import { sectionOf } from "../../config/sections/section.js";
 import type { HttpModule } from "../module.js";
+import { web3PortsOf } from "./ports.js";
 import * as web3 from "./section.js";
 import { web3HttpGrant } from "./web3-grant.js";
-import { web3PortsOf } from "./wiring.js";
 
 /** Web3 sign-in: the `web3` grant (Sign in with Ethereum, Sign in with Solana). */
 export const web3Module: HttpModule = {
