@@ -17,6 +17,7 @@ import { settingsOf } from "../infrastructure/server/settings-view.js";
 import { startTelemetry } from "../infrastructure/telemetry/start.js";
 import { createApp } from "./app.js";
 import { authDepsOf } from "./auth-deps.js";
+import { MODULES } from "./modules.js";
 import { readVersion } from "./version.js";
 
 /** The wired server: its app and everything that must be closed on shutdown, in order. */
@@ -57,7 +58,7 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
   const app = createApp({
     logger,
     version,
-    settings: settingsOf(config),
+    settings: settingsOf(config, MODULES),
     jwks: jwksOf(config),
     auth: telemetry ? telemetry.observe(auth) : auth,
     requestIdHeader: config.api.requestIdHeader,

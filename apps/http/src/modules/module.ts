@@ -78,6 +78,8 @@ export interface HttpModule {
   readonly section?: Section;
   /** Its part of the settings the use cases read (`AuthSettings`), derived from the configuration. */
   readonly settings?: (config: Config) => Partial<AuthSettings>;
+  /** Its fields of the public `GET /settings` document (it augments `Settings` with their types). */
+  readonly publicSettings?: (config: Config) => Partial<Settings>;
   /** The ports of its slices (`AuthDeps`), built from the configuration and the shared ports. */
   readonly ports?: (ctx: WiringContext) => Partial<AuthDeps>;
   /** The grant types it adds, each offered at `POST /token`, `POST /oauth/token` or both. */

@@ -8,6 +8,10 @@ import * as mail from "./section.js";
 export const mailModule: HttpModule = {
   name: "mail",
   section: sectionOf(mail),
+  publicSettings: (config) => ({
+    autoconfirm: config.mailer.autoconfirm,
+    mailer_autoconfirm: config.mailer.autoconfirm,
+  }),
   ports: ({ config, logger, shared }) => ({
     mailer: mailerWithHooks(config, shared.hooks, mailerOf(config, logger)),
   }),
@@ -19,3 +23,10 @@ export const mailModule: HttpModule = {
     over_email_send_rate_limit: 429,
   },
 };
+
+declare module "../server/settings-view.js" {
+  interface Settings {
+    readonly autoconfirm: boolean;
+    readonly mailer_autoconfirm: boolean;
+  }
+}

@@ -1,37 +1,24 @@
 import type { Config } from "../../config/types.js";
-import { EXTERNAL_PROVIDERS, type ExternalProviderId } from "../../modules/external/section.js";
 
-/** The public settings document (spec "Settings", plus the reference's extra fields). */
+/**
+ * The public settings document (spec "Settings", plus the reference's extra fields): each module
+ * adds its fields by augmenting this interface beside its `publicSettings` (modules/module.ts).
+ */
 export interface Settings {
-  readonly external: Readonly<Record<ExternalProviderId | "email" | "phone" | "anonymous_users", boolean>>;
   readonly disable_signup: boolean;
-  readonly autoconfirm: boolean;
-  readonly mailer_autoconfirm: boolean;
-  readonly phone_autoconfirm: boolean;
-  readonly sms_provider: string;
-  readonly saml_enabled: boolean;
-  /** A next SAML key is configured (`SAML_PRIVATE_KEY_NEXT`): a rotation is under way. */
-  readonly saml_private_key_next_configured: boolean;
-  readonly passkeys_enabled: boolean;
 }
 
-/** The public `/settings` document for a configuration. */
-export function settingsOf(config: Config): Settings {
-  const providers = Object.fromEntries(EXTERNAL_PROVIDERS.map((id) => [id, config.external[id].enabled]));
-  return {
-    external: {
-      ...(providers as Record<(typeof EXTERNAL_PROVIDERS)[number], boolean>),
-      email: config.external.email.enabled,
-      phone: config.external.phone.enabled,
-      anonymous_users: config.external.anonymousUsers.enabled,
-    },
-    disable_signup: config.disableSignup,
-    autoconfirm: config.mailer.autoconfirm,
-    mailer_autoconfirm: config.mailer.autoconfirm,
-    phone_autoconfirm: config.sms.autoconfirm,
-    sms_provider: config.sms.provider ?? "",
-    saml_enabled: config.sso.enabled,
-    saml_private_key_next_configured: config.sso.enabled && config.sso.privateKeyNext !== undefined,
-    passkeys_enabled: config.passkeys.enabled,
-  };
+/** What contributes to `/settings`: a module's part of the document, derived from the configuration. */
+export interface SettingsContributor {
+  readonly publicSettings?: (config: Config) => Partial<Settings>;
+}
+
+/** The server's own fields of `/settings`. */
+export const serverSettings = (config: Config): Partial<Settings> => ({
+  disable_signup: config.disableSignup,
+});
+
+/** The public `/settings` document for a configuration: every module's part, in the list's order. */
+export function settingsOf(config: Config, modules: readonly SettingsContributor[]): Settings {
+  return Object.assign({}, ...modules.map((module) => module.publicSettings?.(config))) as Settings;
 }

@@ -8,6 +8,10 @@ import { smsSenderOf } from "./sms-sender.js";
 export const smsModule: HttpModule = {
   name: "sms",
   section: sectionOf(sms),
+  publicSettings: (config) => ({
+    phone_autoconfirm: config.sms.autoconfirm,
+    sms_provider: config.sms.provider ?? "",
+  }),
   ports: ({ config, shared }) => ({ sms: smsWithHooks(shared.hooks, smsSenderOf(config)) }),
   settings: (config) => ({ sms: sms.smsSettings(config) }),
   statuses: {
@@ -15,3 +19,10 @@ export const smsModule: HttpModule = {
     over_sms_send_rate_limit: 429,
   },
 };
+
+declare module "../server/settings-view.js" {
+  interface Settings {
+    readonly phone_autoconfirm: boolean;
+    readonly sms_provider: string;
+  }
+}

@@ -1,6 +1,7 @@
 import type { FakeProvider } from "@authsvc/adapters/testing";
 import { authorize, githubCase, keycloakCase, startCase } from "@authsvc/adapters/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MODULES } from "../../composition/modules.js";
 import { type Config, loadConfig } from "../../config.js";
 import { settingsOf } from "../../infrastructure/server/settings-view.js";
 import { externalProvidersOf } from "./external-providers.js";
@@ -77,7 +78,7 @@ describe("the external providers built from the configuration", () => {
   });
 
   it("are reported one by one in /settings", () => {
-    const settings = settingsOf(configOf(enabled()));
+    const settings = settingsOf(configOf(enabled()), MODULES);
     const on = EXTERNAL_PROVIDERS.filter((id) => settings.external[id]);
     expect(on).toEqual(["github", "keycloak"]);
     expect(Object.keys(settings.external)).toEqual(expect.arrayContaining([...EXTERNAL_PROVIDERS]));

@@ -3,12 +3,14 @@ import type { HttpModule } from "../module.js";
 import { externalEndpoints } from "./external.js";
 import { externalProvidersOf } from "./external-providers.js";
 import { idTokenHttpGrant } from "./id-token-grant.js";
+import type { ExternalProviderId } from "./section.js";
 import * as external from "./section.js";
 
 /** Sign-in with an external provider (the OAuth client), the `id_token` grant and identity linking. */
 export const externalModule: HttpModule = {
   name: "external",
   section: sectionOf(external),
+  publicSettings: (config) => ({ external: external.externalSettings(config) }),
   ports: ({ config }) => ({ providers: externalProvidersOf(config) }),
   settings: (config) => ({ signup: external.signupSettings(config) }),
   endpoints: externalEndpoints,
@@ -32,3 +34,9 @@ export const externalModule: HttpModule = {
     linkedEmailNeedsVerification: 422,
   },
 };
+
+declare module "../../infrastructure/server/settings-view.js" {
+  interface Settings {
+    readonly external: Readonly<Record<ExternalProviderId | "email" | "phone" | "anonymous_users", boolean>>;
+  }
+}

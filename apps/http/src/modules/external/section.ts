@@ -182,3 +182,14 @@ export const families: readonly Family[] = [
     hint: `providers are ${EXTERNAL_PROVIDERS.map(envSuffix).join(", ")}, each with _ENABLED, _CLIENT_ID, _SECRET, _REDIRECT_URI, _URL`,
   },
 ];
+
+/** `/settings`' `external`: which sign-in methods are on. */
+export function externalSettings(config: Config) {
+  const providers = Object.fromEntries(EXTERNAL_PROVIDERS.map((id) => [id, config.external[id].enabled]));
+  return {
+    ...(providers as Record<ExternalProviderId, boolean>),
+    email: config.external.email.enabled,
+    phone: config.external.phone.enabled,
+    anonymous_users: config.external.anonymousUsers.enabled,
+  };
+}

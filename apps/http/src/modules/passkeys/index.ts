@@ -9,6 +9,7 @@ import * as passkeys from "./section.js";
 export const passkeysModule: HttpModule = {
   name: "passkeys",
   section: sectionOf(passkeys),
+  publicSettings: (config) => ({ passkeys_enabled: config.passkeys.enabled }),
   settings: (config) => passkeys.passkeysSettings(config),
   ports: () => ({ webauthn: simpleWebAuthn() }),
   endpoints: [...passkeyEndpoints, ...adminPasskeyEndpoints],
@@ -30,3 +31,9 @@ export const passkeysModule: HttpModule = {
     passkeyNotFound: 404,
   },
 };
+
+declare module "../../infrastructure/server/settings-view.js" {
+  interface Settings {
+    readonly passkeys_enabled: boolean;
+  }
+}

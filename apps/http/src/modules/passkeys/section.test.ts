@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { authSettingsOf } from "../../composition/auth-settings.js";
 import { loadConfig } from "../../composition/config.js";
+import { MODULES } from "../../composition/modules.js";
 import { settingsOf } from "../../infrastructure/server/settings-view.js";
 
 const production = {
@@ -24,7 +25,7 @@ function load(vars: Record<string, string>) {
 describe("passkeys and WebAuthn settings", () => {
   it("are off by default, with the reference's limits", () => {
     const config = load(production);
-    expect(settingsOf(config).passkeys_enabled).toBe(false);
+    expect(settingsOf(config, MODULES).passkeys_enabled).toBe(false);
     expect(authSettingsOf(config).passkeys).toEqual({ enabled: false, maxPerUser: 10, challengeExpiry: 300 });
     expect(authSettingsOf(config).webauthn.mfa).toEqual({ enrollEnabled: false, verifyEnabled: false });
   });
@@ -40,7 +41,7 @@ describe("passkeys and WebAuthn settings", () => {
       AUTHSVC_WEBAUTHN_CHALLENGE_EXPIRY_DURATION: "2m30s",
       AUTHSVC_MFA_WEB_AUTHN_ENROLL_ENABLED: "true",
     });
-    expect(settingsOf(config).passkeys_enabled).toBe(true);
+    expect(settingsOf(config, MODULES).passkeys_enabled).toBe(true);
     const settings = authSettingsOf(config);
     expect(settings.passkeys).toEqual({ enabled: true, maxPerUser: 3, challengeExpiry: 150 });
     expect(settings.webauthn).toEqual({

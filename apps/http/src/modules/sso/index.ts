@@ -9,6 +9,10 @@ import { ssoEndpoints } from "./sso.js";
 export const ssoModule: HttpModule = {
   name: "sso",
   section: sectionOf(sso),
+  publicSettings: (config) => ({
+    saml_enabled: config.sso.enabled,
+    saml_private_key_next_configured: config.sso.enabled && config.sso.privateKeyNext !== undefined,
+  }),
   settings: (config) => sso.ssoSettings(config),
   ports: (ctx) => ssoPortsOf(ctx),
   endpoints: [...ssoEndpoints, ...adminSsoEndpoints],
@@ -32,3 +36,11 @@ export const ssoModule: HttpModule = {
     ssoResourceIdTaken: 422,
   },
 };
+
+declare module "../../infrastructure/server/settings-view.js" {
+  interface Settings {
+    readonly saml_enabled: boolean;
+    /** A next SAML key is configured (`SAML_PRIVATE_KEY_NEXT`): a rotation is under way. */
+    readonly saml_private_key_next_configured: boolean;
+  }
+}

@@ -2,6 +2,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { authSettingsOf } from "../../composition/auth-settings.js";
 import { loadConfig } from "../../composition/config.js";
+import { MODULES } from "../../composition/modules.js";
 import { settingsOf } from "../../infrastructure/server/settings-view.js";
 
 const production = {
@@ -24,7 +25,7 @@ describe("SAML settings", () => {
   it("are off by default, with the reference's periods and limits", () => {
     const result = loadConfig(production, { devJwtSecret });
     if (!result.ok) throw new Error(result.problems.join("\n"));
-    expect(settingsOf(result.config).saml_enabled).toBe(false);
+    expect(settingsOf(result.config, MODULES).saml_enabled).toBe(false);
     expect(authSettingsOf(result.config).saml).toEqual({
       enabled: false,
       relayStateValidityMs: 120_000,
