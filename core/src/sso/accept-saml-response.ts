@@ -63,7 +63,7 @@ async function spInitiated(
   const state = await deps.relayStates.consume(id);
   if (state === null) return err(failures.samlRelayStateNotFound());
   const age = deps.clock.now().getTime() - state.createdAt.getTime();
-  if (age > deps.settings.saml.relayStateValidityMs) return err(failures.samlRelayStateExpired());
+  if (age > deps.settings.sso.relayStateValidityMs) return err(failures.samlRelayStateExpired());
   const pkce =
     state.codeChallenge !== null && state.codeChallengeMethod !== null
       ? { codeChallenge: state.codeChallenge, method: state.codeChallengeMethod }
@@ -122,7 +122,7 @@ async function answering(deps: Deps, input: AcsInput): Promise<Result<Answering>
  * Every refusal is returned: the route sends the browser to SITE_URL with it.
  */
 export async function acceptSamlResponse(deps: Deps, input: AcsInput): Promise<Result<AcsOutcome>> {
-  if (!deps.settings.saml.enabled) return err(failures.samlDisabled());
+  if (!deps.settings.sso.enabled) return err(failures.samlDisabled());
   const found = await answering(deps, input);
   if (!found.ok) return found;
   const { provider, inResponseTo, redirectTo, pkce } = found.value;

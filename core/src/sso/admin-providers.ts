@@ -14,7 +14,7 @@ import type { SsoProvider } from "./provider.js";
 type Deps = Pick<SsoDeps, "ssoProviders" | "saml" | "samlMetadata" | "clock" | "random" | "settings">;
 
 const enabled = (deps: Pick<SsoDeps, "settings">) =>
-  deps.settings.saml.enabled ? ok(null) : err(failures.samlDisabled());
+  deps.settings.sso.enabled ? ok(null) : err(failures.samlDisabled());
 
 function clashFailure(clash: ProviderClash, provider: SsoProvider) {
   if (clash.clash === "entity_id") return failures.samlIdpAlreadyExists(provider.entityId);

@@ -1,6 +1,6 @@
 /** The settings of SAML single sign-on, as they appear in `AuthSettings`. */
 export interface SsoSettings {
-  readonly saml: {
+  readonly sso: {
     /** `SAML_ENABLED`: `/sso*` and `/admin/sso*` answer 404 `saml_provider_disabled` when false. */
     readonly enabled: boolean;
     /** `SAML_RELAY_STATE_VALIDITY_PERIOD` in milliseconds: how long an SP-initiated sign-in waits. */

@@ -10,7 +10,7 @@ export async function samlSpMetadata(
   deps: Pick<SsoDeps, "saml" | "clock" | "settings">,
   input: { readonly download: boolean },
 ): Promise<Result<{ xml: string; rotating: boolean }>> {
-  if (!deps.settings.saml.enabled) return err(failures.samlDisabled());
+  if (!deps.settings.sso.enabled) return err(failures.samlDisabled());
   const xml = await deps.saml.metadata({ download: input.download, now: deps.clock.now() });
   return ok({ xml, rotating: deps.saml.rotating });
 }

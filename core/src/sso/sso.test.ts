@@ -12,7 +12,7 @@ const metadata = (entityId = ENTITY) => `<EntityDescriptor entityID="${entityId}
 
 async function setup(saml: { enabled?: boolean } = {}) {
   const deps = fakeDeps({
-    saml: {
+    sso: {
       enabled: saml.enabled ?? true,
       relayStateValidityMs: 120_000,
       rateLimitSsoPer5Min: 30,

@@ -34,7 +34,7 @@ async function targetOf(deps: Deps, input: StartSsoInput): Promise<Result<SsoPro
  * identity provider's URL. The relay state is usable once, for `SAML_RELAY_STATE_VALIDITY_PERIOD`.
  */
 export async function startSso(deps: Deps, input: StartSsoInput): Promise<Result<{ url: string }>> {
-  if (!deps.settings.saml.enabled) return err(failures.samlDisabled());
+  if (!deps.settings.sso.enabled) return err(failures.samlDisabled());
   const target = await targetOf(deps, input);
   if (!target.ok) return target;
   const provider = target.value;

@@ -4,7 +4,7 @@ import { fakeMetadataFetcher, fakeRelayStates, fakeSaml, fakeSsoProviders } from
 /** SSO's settings of a default configuration, and its SAML ports. */
 export const ssoFakes = sliceFakes({
   settings: {
-    saml: {
+    sso: {
       enabled: true,
       relayStateValidityMs: 120_000,
       rateLimitSsoPer5Min: 30,

@@ -13,7 +13,7 @@ async function setup(saml: { enabled: boolean } = { enabled: true }) {
   const base = testApp().auth.settings;
   const t = testApp(
     {},
-    { signup: { ...base.signup, mailerAutoconfirm: true }, saml: { ...base.saml, ...saml } },
+    { signup: { ...base.signup, mailerAutoconfirm: true }, sso: { ...base.sso, ...saml } },
   );
   const res = await send(t.app, "POST", "/signup", { email: "ann@example.com", password: "secret-pw" });
   const { access_token } = (await res.json()) as { access_token: string };

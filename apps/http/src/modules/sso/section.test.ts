@@ -26,7 +26,7 @@ describe("SAML settings", () => {
     const result = loadConfig(production, { devJwtSecret });
     if (!result.ok) throw new Error(result.problems.join("\n"));
     expect(settingsOf(result.config, MODULES).saml_enabled).toBe(false);
-    expect(authSettingsOf(result.config).saml).toEqual({
+    expect(authSettingsOf(result.config).sso).toEqual({
       enabled: false,
       relayStateValidityMs: 120_000,
       rateLimitSsoPer5Min: 30,
@@ -70,6 +70,6 @@ describe("SAML settings", () => {
       { devJwtSecret },
     );
     if (!result.ok) throw new Error(result.problems.join("\n"));
-    expect(authSettingsOf(result.config).saml.relayStateValidityMs).toBe(120_000);
+    expect(authSettingsOf(result.config).sso.relayStateValidityMs).toBe(120_000);
   });
 });

@@ -140,9 +140,9 @@ export function settle(s: ReturnType<typeof read>, ctx: SettleContext): { sso: S
 }
 
 /** What the SSO slice reads. */
-export function ssoSettings(config: Config): Pick<AuthSettings, "saml"> {
+export function ssoSettings(config: Config): Pick<AuthSettings, "sso"> {
   const { enabled, relayStateValidityMs, rateLimitAssertionPer5Min, rateLimitSsoPer5Min } = config.sso;
-  return { saml: { enabled, relayStateValidityMs, rateLimitAssertionPer5Min, rateLimitSsoPer5Min } };
+  return { sso: { enabled, relayStateValidityMs, rateLimitAssertionPer5Min, rateLimitSsoPer5Min } };
 }
 
 declare module "../../config/shape.js" {

@@ -18,7 +18,7 @@ function app(rateLimit: RateLimits | undefined, saml: { enabled: boolean } = { e
   const t = testApp(
     { ...(rateLimit ? { rateLimit } : {}), trustedProxyHops: 1 },
     // Slow rates: a test's requests all fall in one window.
-    { saml: { ...base.saml, ...saml, rateLimitSsoPer5Min: 3, rateLimitAssertionPer5Min: 3 } },
+    { sso: { ...base.sso, ...saml, rateLimitSsoPer5Min: 3, rateLimitAssertionPer5Min: 3 } },
   );
   const post = (path: string, ip: string, body = "{}") =>
     t.app.request(path, {

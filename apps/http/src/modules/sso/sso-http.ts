@@ -8,7 +8,7 @@ import { limitPerClient, limitWindow, type RateLimits } from "../../http/middlew
 export const requireSaml =
   (deps: AuthDeps): MiddlewareHandler<AppEnv> =>
   async (_c, next) => {
-    if (!deps.settings.saml.enabled) throw failures.samlDisabled();
+    if (!deps.settings.sso.enabled) throw failures.samlDisabled();
     await next();
   };
 

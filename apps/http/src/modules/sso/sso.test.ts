@@ -23,7 +23,7 @@ async function setup(saml: { enabled: boolean } = { enabled: true }) {
   );
   const provider = (await made.json()) as { id: string };
   // Set after the provider is made: the routes read the setting at each request.
-  Object.assign(t.auth.settings, { saml: { ...t.auth.settings.saml, ...saml } });
+  Object.assign(t.auth.settings, { sso: { ...t.auth.settings.sso, ...saml } });
   const until = new Date(t.auth.clock.now().getTime() + 300_000).toISOString();
   const response = (fields: { id?: string; inResponseTo?: string } = {}) =>
     JSON.stringify({

@@ -76,7 +76,7 @@ export const ssoEndpoints: readonly ModuleEndpoint[] = [
     },
     (ctx) => [
       gate(ctx),
-      ssoLimit(ctx.rateLimit, "sso", ctx.auth.settings.saml.rateLimitSsoPer5Min),
+      ssoLimit(ctx.rateLimit, "sso", ctx.auth.settings.sso.rateLimitSsoPer5Min),
       async (c) => {
         const body = parseBody(SsoBody, await readJsonObject(c));
         const pkce = unwrap(parsePkceChallenge(body.code_challenge, body.code_challenge_method));
@@ -144,7 +144,7 @@ export const ssoEndpoints: readonly ModuleEndpoint[] = [
     },
     (ctx) => [
       gate(ctx),
-      ssoLimit(ctx.rateLimit, "saml_assertion", ctx.auth.settings.saml.rateLimitAssertionPer5Min),
+      ssoLimit(ctx.rateLimit, "saml_assertion", ctx.auth.settings.sso.rateLimitAssertionPer5Min),
       async (c) => {
         const result = await acceptSamlResponse(c.get("deps"), await acsFields(c));
         if (!result.ok) {
