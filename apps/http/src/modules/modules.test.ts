@@ -11,6 +11,7 @@ import * as k from "../config/kinds.js";
 import { sectionOf } from "../config/sections/section.js";
 import { defineVariables, describe as describeVariable } from "../config/variable.js";
 import type { AppEnv } from "../http/app-env.js";
+import { routeMethod, routePath } from "../http/endpoint.js";
 import { httpGrantRegistry } from "../http/grants/http-grant.js";
 import { statusTable } from "../http/statuses.js";
 import { memoryLogger } from "../testing/memory-log.js";
@@ -28,9 +29,14 @@ const context = (): ModuleContext => ({
 
 /** Each route of each module, as `METHOD /path`. */
 const routesByModule = () =>
-  MODULES.flatMap((module) =>
-    (module.routes?.(context()).routes ?? []).map((route) => ({ module: module.name, ...route })),
-  );
+  MODULES.flatMap((module) => [
+    ...(module.endpoints ?? []).map(({ operation }) => ({
+      module: module.name,
+      method: routeMethod(operation),
+      path: routePath(operation),
+    })),
+    ...(module.routes?.(context()).routes ?? []).map((route) => ({ module: module.name, ...route })),
+  ]);
 
 /** Whether one request could match both patterns: same length, each segment equal or a parameter. */
 function overlap(a: string, b: string): boolean {

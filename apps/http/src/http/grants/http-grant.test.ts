@@ -1,10 +1,10 @@
 import type { OAuthClient } from "@authsvc/core/oauth-server";
 import { describe, expect, it } from "vitest";
+import { authorizationCodeHttpGrant } from "../../modules/oauth-server/authorization-code-grant.js";
+import { clientRefreshTokenHttpGrant } from "../../modules/oauth-server/client-refresh-token-grant.js";
 import { pkceHttpGrant } from "../../modules/pkce/pkce-grant.js";
 import { passwordHttpGrant } from "../../modules/sessions/password-grant.js";
 import { refreshTokenHttpGrant } from "../../modules/sessions/refresh-token-grant.js";
-import { authorizationCodeHttpGrant } from "../../routes/grants/authorization-code.js";
-import { clientRefreshTokenHttpGrant } from "../../routes/grants/client-refresh-token.js";
 import { withPublicClient } from "../../testing/oauth-client.js";
 import { NEW_API, send } from "../../testing/requests.js";
 import { testApp } from "../../testing/test-app.js";

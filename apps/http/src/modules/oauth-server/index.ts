@@ -1,21 +1,15 @@
 import { idTokenSigner } from "@authsvc/adapters";
 import { sectionOf } from "../../config/sections/section.js";
-import { routesOf } from "../../http/endpoint.js";
-import { authorizationCodeHttpGrant } from "../../routes/grants/authorization-code.js";
-import { clientRefreshTokenHttpGrant } from "../../routes/grants/client-refresh-token.js";
-import { tokenEndpointRoutes } from "../../routes/oauth/token.js";
-import { tokenEndpointOperations } from "../../routes/oauth/token.openapi.js";
 import type { HttpModule } from "../module.js";
-import { routeFilesOf } from "../module.js";
+import { authorizationCodeHttpGrant } from "./authorization-code-grant.js";
 import { authorizeEndpoints } from "./authorize.js";
+import { clientRefreshTokenHttpGrant } from "./client-refresh-token-grant.js";
 import { clientEndpoints } from "./clients.js";
 import { consentPageEndpoints, consentPageFallback } from "./consent-page.js";
 import { discoveryEndpoints } from "./discovery.js";
 import * as oauthServer from "./section.js";
+import { tokenEndpoints } from "./token.js";
 import { oauthUserEndpoints } from "./user.js";
-
-/** The endpoints after the token endpoints, described and mounted in this order. */
-const afterToken = [...clientEndpoints, ...oauthUserEndpoints, ...consentPageEndpoints];
 
 /** authsvc as an OAuth 2.1 / OpenID Connect provider (docs/oauth-server.md). */
 export const oauthServerModule: HttpModule = {
@@ -23,13 +17,16 @@ export const oauthServerModule: HttpModule = {
   section: sectionOf(oauthServer),
   settings: (config) => ({ oauthServer: oauthServer.oauthServerSettings(config) }),
   ports: ({ config }) => ({ idTokens: idTokenSigner(config.jwt.keys) }),
-  endpoints: [...discoveryEndpoints, ...authorizeEndpoints],
-  routes: (ctx) =>
-    routeFilesOf(
-      tokenEndpointRoutes(ctx.auth, ctx.grants),
-      routesOf(afterToken, ctx),
-      consentPageFallback(ctx),
-    ),
+  endpoints: [
+    ...discoveryEndpoints,
+    ...authorizeEndpoints,
+    ...tokenEndpoints,
+    ...clientEndpoints,
+    ...oauthUserEndpoints,
+    ...consentPageEndpoints,
+  ],
+  // An unknown path under the consent page: its 404 page while it is off (consent-page.ts).
+  routes: consentPageFallback,
   grants: [authorizationCodeHttpGrant, clientRefreshTokenHttpGrant],
   statuses: {
     oauth_client_not_found: 404,
@@ -50,5 +47,4 @@ export const oauthServerModule: HttpModule = {
     // /oauth/authorize answers an unknown client with 400 (the admin API with the code's 404).
     authorizeClientNotFound: 400,
   },
-  operations: [...tokenEndpointOperations, ...afterToken.map((declared) => declared.operation)],
 };

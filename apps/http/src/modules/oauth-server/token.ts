@@ -1,0 +1,137 @@
+import { failures } from "@authsvc/core";
+import {
+  authenticateClient,
+  introspectToken,
+  type OAuthTokens,
+  revokeToken,
+} from "@authsvc/core/oauth-server";
+import type { Context } from "hono";
+import type { AppEnv } from "../../http/app-env.js";
+import { unwrap } from "../../http/body.js";
+import { jsonObject } from "../../http/operation.js";
+import { endpoint, type ModuleContext, type ModuleEndpoint } from "../module.js";
+import { INTROSPECTION, oauthErrorOr, TOKENS } from "./oauth.openapi-schemas.js";
+import { clientCredentials, oauthJson, readTokenBody, requireOAuthServer } from "./oauth-http.js";
+
+const string = { type: "string" } as const;
+const clientFields = {
+  client_id: { ...string, description: "`client_secret_post` and `none`: the client's id." },
+  client_secret: { ...string, description: "`client_secret_post`: the client's secret." },
+};
+/** Form-encoded, as OAuth clients send (a repeated field is refused); JSON is read too. */
+const TYPES = ["application/x-www-form-urlencoded", "application/json"];
+const tokenBody = (properties: Record<string, { type: string; description?: string }>) => ({
+  schema: jsonObject({ ...properties, ...clientFields }),
+  contentTypes: TYPES,
+});
+const tokenHint = { ...string, description: "`access_token` or `refresh_token`: which to try first." };
+const noStore = { "cache-control": { description: "`no-store`.", required: true } };
+const oauthErrors = {
+  400: oauthErrorOr("An OAuth error; a refused client authentication is `invalid_credentials`."),
+  500: oauthErrorOr("`server_error` (no signing key for the ID token), or a fault."),
+};
+
+const tokensJson = (t: OAuthTokens) => ({
+  access_token: t.accessToken,
+  token_type: "bearer",
+  expires_in: t.expiresIn,
+  refresh_token: t.refreshToken,
+  scope: t.scope,
+  ...(t.idToken ? { id_token: t.idToken } : {}),
+});
+
+/** The body and the authenticated client of a token-endpoint request (a refusal is GoTrue's 400). */
+async function authenticated(c: Context<AppEnv>) {
+  const body = await readTokenBody(c);
+  const client = unwrap(await authenticateClient(c.get("deps"), clientCredentials(c, body)));
+  return { body, client };
+}
+
+const gate = ({ auth }: ModuleContext) => requireOAuthServer(auth);
+
+/**
+ * `POST /oauth/token` (OAuth 2.1 §3.2) with the grant types of the modules' `grants` offered here and
+ * allowed to the client, `POST /oauth/revoke` (RFC 7009), `POST /oauth/introspect` (RFC 7662).
+ */
+export const tokenEndpoints: readonly ModuleEndpoint[] = [
+  endpoint(
+    {
+      method: "post",
+      path: "/oauth/token",
+      summary: "Exchanges an authorization code, or a refresh token, for tokens (OAuth 2.1 §3.2).",
+      access: "client",
+      body: tokenBody({
+        grant_type: { ...string, description: "`authorization_code` or `refresh_token`." },
+        code: string,
+        code_verifier: string,
+        redirect_uri: string,
+        resource: string,
+        refresh_token: string,
+      }),
+      responses: { 200: { description: "The tokens.", body: TOKENS, headers: noStore }, ...oauthErrors },
+      errors: [404],
+    },
+    (ctx) => {
+      const offered = ctx.grants.at("/oauth/token");
+      return [
+        gate(ctx),
+        async (c) => {
+          const { body, client } = await authenticated(c);
+          const grantType = body.grant_type;
+          if (!grantType)
+            return oauthJson(c, { ok: false, error: failures.tokenGrantTypeMissing() }, tokensJson);
+          const grant = offered.lookup(grantType);
+          if (grant === undefined || !(client.grantTypes as readonly string[]).includes(grantType))
+            return oauthJson(
+              c,
+              { ok: false, error: failures.tokenGrantTypeUnsupported(grantType) },
+              tokensJson,
+            );
+          return oauthJson(c, await grant.run(c, body, client), tokensJson);
+        },
+      ];
+    },
+  ),
+  endpoint(
+    {
+      method: "post",
+      path: "/oauth/revoke",
+      summary: "Revokes a token of the client (RFC 7009): its session ends.",
+      description: "Answered alike whatever the token was (RFC 7009 §2.2).",
+      access: "client",
+      body: tokenBody({ token: string, token_type_hint: tokenHint }),
+      responses: {
+        200: { description: "Done, or nothing to do.", body: { $ref: "#/components/schemas/Empty" } },
+        ...oauthErrors,
+      },
+      errors: [404],
+    },
+    (ctx) => [
+      gate(ctx),
+      async (c) => {
+        const { body, client } = await authenticated(c);
+        const input = { client, token: body.token, hint: body.token_type_hint };
+        return oauthJson(c, await revokeToken(c.get("deps"), input), () => ({}));
+      },
+    ],
+  ),
+  endpoint(
+    {
+      method: "post",
+      path: "/oauth/introspect",
+      summary: "Whether a token of the client is live, and what it grants (RFC 7662); confidential clients.",
+      access: "client",
+      body: tokenBody({ token: string, token_type_hint: tokenHint }),
+      responses: { 200: { description: "The token's state.", body: INTROSPECTION }, ...oauthErrors },
+      errors: [404],
+    },
+    (ctx) => [
+      gate(ctx),
+      async (c) => {
+        const { body, client } = await authenticated(c);
+        const input = { client, token: body.token, hint: body.token_type_hint };
+        return oauthJson(c, await introspectToken(c.get("deps"), input), (answer) => answer);
+      },
+    ],
+  ),
+];
