@@ -87,7 +87,7 @@ afterAll(async () => {
 describe("every endpoint under malformed requests", () => {
   it("never answers 5xx", async () => {
     const endpoints = endpointsOf(composition.app);
-    // The server-process fuzz test lists the same endpoints; a new route must be added there too.
+    // The endpoints the declarations give (testing/fuzz/endpoints.ts), which the server-process fuzz test uses.
     expect(endpoints.map((e) => `${e.method} ${e.path}`).sort()).toEqual(
       SERVER_ENDPOINTS.map((e) => `${e.method} ${e.path}`).sort(),
     );

@@ -29,13 +29,6 @@ export function createApp(deps: ServerDeps): Hono<AppEnv> {
     modules,
     grants: httpGrantRegistry(modules.flatMap((module) => module.grants ?? [])),
   };
-  const routes = modules.flatMap((module) => {
-    const basePath = module.basePath ?? "/";
-    return [
-      ...(module.endpoints ? [{ basePath, app: routesOf(module.endpoints, ctx) }] : []),
-      ...(module.routes ? [{ basePath, app: module.routes(ctx) }] : []),
-    ];
-  });
   const endpoints = modules.flatMap((module) => module.endpoints ?? []);
-  return createHttpApp(deps, { statuses: tableOf(modules), endpoints, routes });
+  return createHttpApp(deps, { statuses: tableOf(modules), endpoints, routes: routesOf(endpoints, ctx) });
 }

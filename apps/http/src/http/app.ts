@@ -45,8 +45,8 @@ export interface Served {
   readonly statuses: StatusTable;
   /** Every endpoint the routes declare, whose guards (rate limits, captcha, pacing) go in front of it. */
   readonly endpoints: readonly Guarded[];
-  /** The modules' routes, in order, each under its base path (`/` for most). */
-  readonly routes: readonly { readonly basePath: string; readonly app: Hono<AppEnv> }[];
+  /** The modules' routes, in order (http/endpoint.ts `routesOf`). */
+  readonly routes: Hono<AppEnv>;
 }
 
 /**
@@ -110,7 +110,7 @@ export function createHttpApp(deps: AppDeps, served: Served): Hono<AppEnv> {
   applyEndpointGuards(app, deps, served.endpoints);
 
   // Each module's routes, in the list's order; no two modules answer one method and path (modules/).
-  for (const { basePath, app: routes } of served.routes) app.route(basePath, routes);
+  app.route("/", served.routes);
 
   app.notFound((c) => errorResponse(c, httpFailures.routeNotFound()));
   app.onError((thrown, c) => {

@@ -1,12 +1,10 @@
 import type { Sql } from "@authsvc/adapters";
 import type { AuthDeps, AuthSettings, FailureName } from "@authsvc/core";
 import type { ErrorCode } from "@authsvc/core/kernel";
-import { Hono } from "hono";
 import type { Logger } from "pino";
 import type { Section } from "../config/sections/section.js";
 import type { Config } from "../config/types.js";
 import type { AppDeps } from "../http/app-deps.js";
-import type { AppEnv } from "../http/app-env.js";
 import { endpoint as declare, type Endpoint, type EndpointGuards } from "../http/endpoint.js";
 import type { HttpGrant, HttpGrantRegistry } from "../http/grants/http-grant.js";
 import type { Operation } from "../http/operation.js";
@@ -61,15 +59,11 @@ export interface WiringContext {
 export interface HttpModule {
   /** The capability's name (the folder's), unique in the list. */
   readonly name: string;
-  /** Where its routes are mounted; `/` when absent (every base path of `API_BASE_PATHS` applies on top). */
-  readonly basePath?: string;
   /**
    * Its endpoints, each declared once (http/endpoint.ts): mounted in this order, described in the
    * OpenAPI description, guarded as each declares.
    */
   readonly endpoints?: readonly Endpoint<ModuleContext>[];
-  /** Routes not yet declared as endpoints, built once per app. */
-  readonly routes?: (ctx: ModuleContext) => Hono<AppEnv>;
   /** The HTTP status of each error code it owns: one module owns a code (modules.test.ts). */
   readonly statuses?: Readonly<Partial<Record<ErrorCode, number>>>;
   /** Failures of its own that the reference answers with another status than their code's. */
@@ -84,8 +78,6 @@ export interface HttpModule {
   readonly ports?: (ctx: WiringContext) => Partial<AuthDeps>;
   /** The grant types it adds, each offered at `POST /token`, `POST /oauth/token` or both. */
   readonly grants?: readonly HttpGrant[];
-  /** The descriptions of its `routes` (beside each route file), listed in the OpenAPI description in this order. */
-  readonly operations?: readonly Operation[];
 }
 
 /** An endpoint of a module (http/endpoint.ts): its operation, then its handlers built from the module's context. */
@@ -97,10 +89,3 @@ export const endpoint = (
   handlers: (ctx: ModuleContext) => ReturnType<ModuleEndpoint["handlers"]>,
   guards?: EndpointGuards,
 ): ModuleEndpoint => declare(operation, handlers, guards);
-
-/** Mounts several route files of one module as one sub-app, in the order given. */
-export function routeFilesOf(...apps: readonly Hono<AppEnv>[]): Hono<AppEnv> {
-  const module = new Hono<AppEnv>();
-  for (const app of apps) module.route("/", app);
-  return module;
-}

@@ -1,7 +1,5 @@
 import { failureCodes, failures } from "@authsvc/core";
 import { ErrorCodes } from "@authsvc/core/kernel";
-import { fakeDeps } from "@authsvc/core/testing";
-import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../composition/config.js";
 import { MODULES } from "../composition/modules.js";
@@ -10,22 +8,10 @@ import { renderTables } from "../config/docs/render.js";
 import * as k from "../config/kinds.js";
 import { sectionOf } from "../config/sections/section.js";
 import { defineVariables, describe as describeVariable } from "../config/variable.js";
-import type { AppEnv } from "../http/app-env.js";
 import { routeMethod, routePath } from "../http/endpoint.js";
-import { httpGrantRegistry } from "../http/grants/http-grant.js";
 import { statusTable } from "../http/statuses.js";
-import { memoryLogger } from "../testing/memory-log.js";
-import { defaultSettings, testApp } from "../testing/test-app.js";
-import type { HttpModule, ModuleContext } from "./module.js";
-
-const context = (): ModuleContext => ({
-  logger: memoryLogger().logger,
-  version: "0.0.0-test",
-  settings: defaultSettings(),
-  auth: fakeDeps(),
-  modules: MODULES,
-  grants: httpGrantRegistry([]),
-});
+import { testApp } from "../testing/test-app.js";
+import { endpoint, type HttpModule } from "./module.js";
 
 /** Each route of each module, as `METHOD /path`. */
 const routesByModule = () =>
@@ -35,7 +21,6 @@ const routesByModule = () =>
       method: routeMethod(operation),
       path: routePath(operation),
     })),
-    ...(module.routes?.(context()).routes ?? []).map((route) => ({ module: module.name, ...route })),
   ]);
 
 /** Whether one request could match both patterns: same length, each segment equal or a parameter. */
@@ -64,10 +49,22 @@ const hello: HttpModule = {
     read: (r) => r.getAll(helloVariables),
     settle: (values) => ({ hello: values }),
   }),
-  routes: () =>
-    new Hono<AppEnv>().get("/hello", () => {
-      throw failures.otpSignupDisabled();
-    }),
+  endpoints: [
+    endpoint(
+      {
+        method: "get",
+        path: "/hello",
+        summary: "Fails.",
+        access: "public",
+        responses: { 200: { description: "Never." } },
+      },
+      () => [
+        () => {
+          throw failures.otpSignupDisabled();
+        },
+      ],
+    ),
+  ],
 };
 
 describe("the module list", () => {

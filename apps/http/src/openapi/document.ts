@@ -16,17 +16,13 @@ import { SCHEMAS } from "./schemas.js";
 export interface DescribedModule extends StatusOwner {
   /** Its endpoints (http/endpoint.ts), described in this order. */
   readonly endpoints?: readonly { readonly operation: Operation }[];
-  /** The descriptions of routes not declared as endpoints. */
-  readonly operations?: readonly Operation[];
   /** The grant types it adds, with where each is offered and the body it reads there. */
   readonly grants?: readonly HttpGrant[];
 }
 
-/** Every operation of `module`: its endpoints', then its other routes'. */
-export const operationsOf = (module: DescribedModule): readonly Operation[] => [
-  ...(module.endpoints ?? []).map((endpoint) => endpoint.operation),
-  ...(module.operations ?? []),
-];
+/** Every operation of `module`, in the order of its endpoints. */
+export const operationsOf = (module: DescribedModule): readonly Operation[] =>
+  (module.endpoints ?? []).map((endpoint) => endpoint.operation);
 
 export type OpenApiDocument = {
   readonly openapi: string;

@@ -6,7 +6,7 @@ import { clientAddress } from "../client-address.js";
 import { httpFailures } from "../http-failures.js";
 import { asideOf } from "./admission.js";
 import { asidePorts } from "./aside-ports.js";
-import { DeadlinePassedError, RequestDeadline } from "./deadline.js";
+import { RequestDeadline } from "./deadline.js";
 import { storeBinder } from "./store-binding.js";
 
 export { DeadlinePassedError, RequestDeadline } from "./deadline.js";

@@ -4,7 +4,7 @@ import type { AuthDeps } from "@authsvc/core";
 import { type CaptchaVerifier, checkCaptcha } from "@authsvc/core/guards";
 import { authorizationDetails, decideConsent, scopesOf } from "@authsvc/core/oauth-server";
 import { signInWithPassword } from "@authsvc/core/sessions";
-import { type Context, Hono, type MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../../http/app-env.js";
 import { clientAddress } from "../../http/client-address.js";
@@ -115,12 +115,6 @@ const gate =
     const { enabled, builtInConsentPage } = auth.settings.oauthServer;
     return enabled && builtInConsentPage ? next() : html(c, problemPage("Not found"), 404);
   };
-
-/**
- * Any other path under the page's answers as the page does while it is off (its 404 page), and
- * with the page on, as any unknown path of the server.
- */
-export const consentPageFallback = (ctx: ModuleContext) => new Hono<AppEnv>().use(`${PATH}/*`, gate(ctx));
 
 /**
  * The built-in sign-in and consent page (embedded mode without `OAUTH_SERVER_AUTHORIZATION_PATH`), so

@@ -5,7 +5,7 @@ import { authorizationCodeHttpGrant } from "./authorization-code-grant.js";
 import { authorizeEndpoints } from "./authorize.js";
 import { clientRefreshTokenHttpGrant } from "./client-refresh-token-grant.js";
 import { clientEndpoints } from "./clients.js";
-import { consentPageEndpoints, consentPageFallback } from "./consent-page.js";
+import { consentPageEndpoints } from "./consent-page.js";
 import { discoveryEndpoints } from "./discovery.js";
 import * as oauthServer from "./section.js";
 import { tokenEndpoints } from "./token.js";
@@ -26,7 +26,6 @@ export const oauthServerModule: HttpModule = {
     ...consentPageEndpoints,
   ],
   // An unknown path under the consent page: its 404 page while it is off (consent-page.ts).
-  routes: consentPageFallback,
   grants: [authorizationCodeHttpGrant, clientRefreshTokenHttpGrant],
   statuses: {
     oauth_client_not_found: 404,
