@@ -56,6 +56,7 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
   const mailWarning = mailDeliveryWarning(config);
   if (mailWarning) logger.warn({ mail_features: undeliverableMailFeatures(config) }, mailWarning);
   const app = createApp({
+    config,
     logger,
     version,
     settings: settingsOf(config, MODULES),

@@ -14,6 +14,8 @@ import type { Settings } from "../infrastructure/server/settings-view.js";
 
 /** Everything the server's routes need: the HTTP layer's dependencies and what the modules serve. */
 export interface ServerDeps extends AppDeps {
+  /** The configuration the server runs with: a module's routes read their section's part of it. */
+  readonly config: Config;
   readonly settings: Settings;
   /** The public signing keys served at `/.well-known/jwks.json`; none when absent (`JWT_SECRET` alone). */
   readonly jwks?: Jwks;
