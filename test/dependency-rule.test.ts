@@ -1,33 +1,8 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { cruise, type IReporterOutput } from "dependency-cruiser";
 import { afterAll, describe, expect, it } from "vitest";
-
-const require = createRequire(import.meta.url);
-const ruleSet = require("../.dependency-cruiser.cjs") as {
-  forbidden: unknown[];
-  options: Record<string, unknown>;
-};
-
-function write(root: string, path: string, text: string) {
-  mkdirSync(dirname(join(root, path)), { recursive: true });
-  writeFileSync(join(root, path), text);
-}
-
-/** Runs the project's rule set (the one `npm run lint` uses) over a tree. */
-async function violations(root: string): Promise<string[]> {
-  const { tsConfig: _tsConfig, ...options } = ruleSet.options;
-  const result: IReporterOutput = await cruise(["core/src", "adapters/src", "apps/http/src"], {
-    ...options,
-    baseDir: root,
-    ruleSet: { forbidden: ruleSet.forbidden },
-    validate: true,
-  } as never);
-  if (typeof result.output === "string") throw new Error(result.output);
-  return result.output.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`);
-}
+import { violations, write } from "./support/dependency-rules.js";
 
 describe("the dependency rule (npm run lint)", () => {
   const roots: string[] = [];

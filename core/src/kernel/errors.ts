@@ -1,3 +1,17 @@
+/** OAuth 2.1's own error words, answered by the OAuth server's endpoints (RFC 6749 §5.2). */
+export const OAUTH_ERROR_CODES = [
+  "invalid_request",
+  "invalid_client",
+  "unauthorized_client",
+  "invalid_grant",
+  "unsupported_grant_type",
+  "invalid_scope",
+  // RFC 8707 §2: a resource the authorization server does not issue tokens for.
+  "invalid_target",
+  "access_denied",
+  "server_error",
+] as const;
+
 /**
  * The error vocabulary: every `error_code` string of the reference (its `apierrors/errorcode.go`), plus
  * the HTTP protocol's own (`not_found`, `method_not_allowed`), OAuth 2.1's error words and
@@ -118,17 +132,7 @@ export const ErrorCodes = [
   "webauthn_challenge_expired",
   "webauthn_verification_failed",
   "webauthn_credential_exists",
-  // OAuth 2.1's own error words, answered by the OAuth server's endpoints (RFC 6749 §5.2)
-  "invalid_request",
-  "invalid_client",
-  "unauthorized_client",
-  "invalid_grant",
-  "unsupported_grant_type",
-  "invalid_scope",
-  // RFC 8707 §2: a resource the authorization server does not issue tokens for.
-  "invalid_target",
-  "access_denied",
-  "server_error",
+  ...OAUTH_ERROR_CODES,
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

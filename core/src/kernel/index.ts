@@ -3,7 +3,7 @@
 export { type AbsoluteUrl, isLoopbackHost, parseAbsoluteUrl } from "./absolute-url.js";
 export * from "./constant-time.js";
 export type * from "./deps.js";
-export { AuthError, type ErrorCode, ErrorCodes, HookRejection } from "./errors.js";
+export { AuthError, type ErrorCode, ErrorCodes, HookRejection, OAUTH_ERROR_CODES } from "./errors.js";
 export { assertNamedOnce, type FailureCatalogue, failureConstructors, kernelFailures } from "./failures.js";
 export * from "./outbox.js";
 export type * from "./ports/clock.js";

@@ -1,21 +1,11 @@
-import type { AuthError } from "@authsvc/core/kernel";
+import { type AuthError, OAUTH_ERROR_CODES } from "@authsvc/core/kernel";
 import { WEB3_INVALID_GRANT } from "@authsvc/core/web3";
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env.js";
 import type { GrantEndpoint } from "./http-grant.js";
 
 /** OAuth's own error words (RFC 6749 §5.2, RFC 8707's `invalid_target`, and the server's fault). */
-export const OAUTH_WORDS: ReadonlySet<string> = new Set([
-  "invalid_request",
-  "invalid_client",
-  "unauthorized_client",
-  "invalid_grant",
-  "unsupported_grant_type",
-  "invalid_scope",
-  "invalid_target",
-  "access_denied",
-  "server_error",
-]);
+export const OAUTH_WORDS: ReadonlySet<string> = new Set(OAUTH_ERROR_CODES);
 
 /**
  * The failures of grants that `POST /token` answers as an OAuth error body rather than GoTrue's
