@@ -41,4 +41,14 @@ describe("undeclaredRoutes", () => {
       path: "/hello/:name/wave",
     });
   });
+
+  it("finds a handler of every method, or a guard, put on a path past the declarations", () => {
+    const { app } = testApp();
+    app.all("/hello", (c) => c.body(null, 204));
+    app.use("/token", (_c, next) => next());
+    expect(undeclaredRoutes(app, MODULES)).toEqual([
+      { method: "ALL", path: "/hello" },
+      { method: "ALL", path: "/token" },
+    ]);
+  });
 });

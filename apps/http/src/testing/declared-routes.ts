@@ -22,7 +22,8 @@ export function declaredRoutes(modules: readonly HttpModule[]): Route[] {
 /**
  * The routes `app` serves that no endpoint of `modules` declares: a handler mounted past the
  * declarations, which neither the OpenAPI description, the fuzzers nor the guards would know of.
- * Middleware entries (`app.use`, method `ALL`) are not routes.
+ * The middleware every request goes through (`app.use(handler)`: `ALL /*`) is not a route; an `ALL`
+ * entry at any other path is (`app.all`), or a guard put on a path outside its endpoint (`app.use(path)`).
  */
 export function undeclaredRoutes(
   app: { readonly routes: readonly Route[] },
@@ -31,7 +32,7 @@ export function undeclaredRoutes(
   const declared = new Set(declaredRoutes(modules).map(key));
   const undeclared = new Map<string, Route>();
   for (const route of app.routes) {
-    if (route.method === "ALL" || declared.has(key(route))) continue;
+    if ((route.method === "ALL" && route.path === "/*") || declared.has(key(route))) continue;
     undeclared.set(key(route), { method: route.method, path: route.path });
   }
   return [...undeclared.values()];
