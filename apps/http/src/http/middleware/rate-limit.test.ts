@@ -68,6 +68,14 @@ describe("per-IP request limits", () => {
     expect((await send("POST", "/token?grant_type=password", from("1.2.3.4"))).status).toBe(429);
   });
 
+  it("counts only the methods an endpoint declares: another method is answered 405 and costs the client nothing", async () => {
+    const { send, statuses } = limitedApp();
+    expect(new Set(await statuses(40, "GET", "/signup", from("1.2.3.4")))).toEqual(new Set([405]));
+    expect(new Set(await statuses(40, "PUT", "/token", from("1.2.3.4")))).toEqual(new Set([405]));
+    expect((await send("POST", "/signup", from("1.2.3.4"))).status).not.toBe(429);
+    expect((await send("POST", "/token?grant_type=password", from("1.2.3.4"))).status).not.toBe(429);
+  });
+
   it("refuses the 31st /verify from one IP within the window with 429 over_request_rate_limit", async () => {
     const { send, statuses } = limitedApp();
     const before = await statuses(30, "POST", "/verify", from("1.2.3.4"));
