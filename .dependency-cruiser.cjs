@@ -100,6 +100,22 @@ module.exports = {
       to: { path: "^apps/http/src/", pathNot: "^apps/http/src/(http|config)/" },
     },
     {
+      name: "http-openapi-imports-below",
+      comment:
+        "apps/http/src/openapi/ builds the description from declarations: it imports only itself, http/ and config/.",
+      severity: "error",
+      from: { path: "^apps/http/src/openapi/", pathNot: "\\.test\\.ts$" },
+      to: { path: "^apps/http/src/", pathNot: "^apps/http/src/(openapi|http|config)/" },
+    },
+    {
+      name: "http-entry-points-at-the-top",
+      comment:
+        "The entry points (main.ts, server.ts, index.ts, config.ts) are imported only by the CLI, test support and tests.",
+      severity: "error",
+      from: { path: "^apps/http/src/[^/]+/", pathNot: ["^apps/http/src/(cli|testing)/", "\\.test\\.ts$"] },
+      to: { path: "^apps/http/src/[^/]+\\.ts$" },
+    },
+    {
       name: "http-composition-at-the-top",
       comment:
         "Only the entry points (main.ts, server.ts, index.ts, config.ts, cli/) and test support import the composition root.",

@@ -76,4 +76,24 @@ describe("the layers of apps/http (npm run lint)", () => {
       ]),
     );
   });
+
+  it("fails the description's builder importing a module, and a module importing an entry point", async () => {
+    const root = tree();
+    write(
+      root,
+      "apps/http/src/openapi/document.ts",
+      'import { hello } from "../modules/hello/index.js";\nexport const document = hello;\n',
+    );
+    write(
+      root,
+      "apps/http/src/modules/hello/b.ts",
+      'import { main } from "../../main.js";\nexport const b = main;\n',
+    );
+    expect(await violations(root, HTTP)).toEqual(
+      expect.arrayContaining([
+        "http-openapi-imports-below: apps/http/src/openapi/document.ts -> apps/http/src/modules/hello/index.ts",
+        "http-entry-points-at-the-top: apps/http/src/modules/hello/b.ts -> apps/http/src/main.ts",
+      ]),
+    );
+  });
 });

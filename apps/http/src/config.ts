@@ -1,6 +1,6 @@
 /**
  * Configuration of the HTTP app: `AUTHSVC_*` variables (plus the unprefixed names docs/configuration.md lists)
- * from `.env` and the environment, parsed into one typed `Config`, section by section (config/sections/).
+ * from `.env` and the environment, parsed into one typed `Config`, section by section (each module's section.ts, and config/sections/ for the general and database ones).
  * docs/configuration.md documents every variable; it is generated from `configVariables` and a test
  * keeps it in step.
  */
