@@ -203,6 +203,20 @@ describe("OAuth 2.1 server with an independent relying party (oauth4webapi)", ()
       expect(await wrongSecret.json()).toMatchObject({ error_code: "invalid_credentials" });
     }
   });
+  it("names itself in every authorization response (RFC 9207), so a response from another issuer is refused", async () => {
+    expect(as.authorization_response_iss_parameter_supported).toBe(true);
+    const client = await registerPublicClient();
+    const started = await authorize(client, "email");
+    const { landing } = await approve(started);
+    expect(landing.searchParams.get("iss")).toBe(as.issuer);
+    expect(() => oauth.validateAuthResponse(as, client, landing, started.state)).not.toThrow();
+    const forged = new URL(landing);
+    forged.searchParams.set("iss", "https://other-issuer.example");
+    expect(() => oauth.validateAuthResponse(as, client, forged, started.state)).toThrow();
+    const stripped = new URL(landing);
+    stripped.searchParams.delete("iss");
+    expect(() => oauth.validateAuthResponse(as, client, stripped, started.state)).toThrow();
+  });
   it("sends a denial back as access_denied with the state", async () => {
     const client = await registerPublicClient();
     const started = await authorize(client, "email");
@@ -216,6 +230,7 @@ describe("OAuth 2.1 server with an independent relying party (oauth4webapi)", ()
     expect(() => oauth.validateAuthResponse(as, client, landing, started.state)).toThrow();
     expect(landing.searchParams.get("error")).toBe("access_denied");
     expect(landing.searchParams.get("state")).toBe(started.state);
+    expect(landing.searchParams.get("iss")).toBe(as.issuer);
     expect(landing.searchParams.get("code")).toBeNull();
   });
   it("binds a request to the first user who opens it, approves at once what was consented, and revokes a grant", async () => {

@@ -65,7 +65,7 @@ describe("startAuthorization", () => {
     const { deps, request } = await clientOf("manual");
     const noPkce = await startAuthorization(deps, { ...request, codeChallenge: undefined });
     expect(noPkce.ok && noPkce.value.location).toBe(
-      `${REDIRECT}?error=invalid_request&error_description=${encodeURIComponent("PKCE is required: code_challenge and code_challenge_method")}&state=st`,
+      `${REDIRECT}?error=invalid_request&error_description=${encodeURIComponent("PKCE is required: code_challenge and code_challenge_method")}&state=st&iss=${encodeURIComponent("http://localhost:9999")}`,
     );
   });
 

@@ -4,7 +4,7 @@ import type { CodeChallengeMethod } from "../pkce/index.js";
 import { OAUTH_SCOPES, type OAuthAuthorization, scopesOf } from "./authorization.js";
 import { redirectUriProblem } from "./client.js";
 import type { OAuthServerDeps } from "./deps.js";
-import { withQuery } from "./query.js";
+import { issuerOf, withQuery } from "./query.js";
 
 /** The query of `GET /oauth/authorize`, as sent. */
 export interface AuthorizeRequest {
@@ -111,6 +111,7 @@ export async function startAuthorization(
             error: failure.code,
             error_description: failure.message,
             ...(q.state ? { state: q.state } : {}),
+            iss: issuerOf(deps.settings),
           }),
         })
       : err(failure);

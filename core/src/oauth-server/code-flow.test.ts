@@ -115,6 +115,8 @@ describe("the code flow", () => {
     const { deps, client, user, code, redirectUrl } = await approved();
     expect(new URL(redirectUrl).searchParams.get("state")).toBe("st");
     expect(new URL(redirectUrl).searchParams.get("keep")).toBe("1");
+    // RFC 9207: the issuer of the metadata, so the client can tell which server answered.
+    expect(new URL(redirectUrl).searchParams.get("iss")).toBe("http://localhost:9999");
     const tokens = await exchangeAuthorizationCode(deps, {
       client,
       code,
@@ -295,6 +297,7 @@ describe("the code flow", () => {
     });
     const denied = await decideConsent(deps, { authorizationId, userId: user.id, action: "deny" });
     expect(denied.ok && new URL(denied.value.redirectUrl).searchParams.get("error")).toBe("access_denied");
+    expect(denied.ok && new URL(denied.value.redirectUrl).searchParams.get("iss")).toBe("http://localhost:9999");
     expect(await decideConsent(deps, { authorizationId, userId: user.id, action: "approve" })).toMatchObject({
       ok: false,
       error: { code: "validation_failed" },

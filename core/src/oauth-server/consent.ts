@@ -4,9 +4,9 @@ import { err, ok, type Result } from "../kernel/index.js";
 import { type OAuthAuthorization, type OAuthConsent, scopesCovered } from "./authorization.js";
 import type { OAuthClient } from "./client.js";
 import type { OAuthServerDeps, OAuthServerRepositories } from "./deps.js";
-import { withQuery } from "./query.js";
+import { issuerOf, withQuery } from "./query.js";
 
-type Deps = Pick<OAuthServerDeps, "store" | "clock" | "random" | "tokens">;
+type Deps = Pick<OAuthServerDeps, "store" | "clock" | "random" | "tokens" | "settings">;
 
 /** What the consent page shows: the request, its client and the user it is bound to. */
 export interface AuthorizationDetails {
@@ -73,7 +73,11 @@ async function approve(
     grantedAt: now,
     revokedAt: null,
   });
-  const params = { code, ...(authorization.state ? { state: authorization.state } : {}) };
+  const params = {
+    code,
+    ...(authorization.state ? { state: authorization.state } : {}),
+    iss: issuerOf(deps.settings),
+  };
   return { kind: "redirect", redirectUrl: withQuery(authorization.redirectUri, params) };
 }
 
@@ -126,6 +130,7 @@ export async function decideConsent(
       error: "access_denied",
       error_description: "User denied the request",
       ...(authorization.state ? { state: authorization.state } : {}),
+      iss: issuerOf(deps.settings),
     };
     return ok({ kind: "redirect" as const, redirectUrl: withQuery(authorization.redirectUri, params) });
   });

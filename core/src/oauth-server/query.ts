@@ -12,3 +12,15 @@ export function withQuery(url: string, params: Readonly<Record<string, string>>)
   const separator = base.includes("?") ? (base.endsWith("?") || base.endsWith("&") ? "" : "&") : "?";
   return `${base}${separator}${added}`;
 }
+
+/**
+ * The authorization server's issuer identifier: `JWT_ISSUER`, else the API's external URL. The
+ * metadata's `issuer`, ID tokens' `iss` and the `iss` of every authorization response (RFC 9207) are
+ * this one string, so a client can tell which server answered (mix-up attacks, RFC 9700 §4.4).
+ */
+export function issuerOf(settings: {
+  readonly jwt: { readonly issuer?: string | undefined };
+  readonly apiExternalUrl: string;
+}): string {
+  return settings.jwt.issuer || settings.apiExternalUrl;
+}

@@ -12,6 +12,7 @@ import {
 import type { OAuthClient } from "./client.js";
 import type { OAuthServerDeps, OAuthServerRepositories } from "./deps.js";
 import { idTokenClaims } from "./id-token.js";
+import { issuerOf } from "./query.js";
 
 /** The token response of `POST /oauth/token` (OAuth 2.1 §3.2.3), before JSON. */
 export interface OAuthTokens {
@@ -151,7 +152,7 @@ export async function exchangeAuthorizationCode(
           nonce: started.value.nonce,
           authTime: started.value.authTime,
           now,
-          issuer: deps.settings.jwt.issuer ?? deps.settings.apiExternalUrl,
+          issuer: issuerOf(deps.settings),
         }),
       )
     : undefined;

@@ -50,7 +50,8 @@ export function discoveryDocument(deps: AuthDeps) {
     token_endpoint_auth_methods_supported: [...clientAuth, "none"],
     code_challenge_methods_supported: ["S256"],
     claims_supported: CLAIMS,
-    authorization_response_iss_parameter_supported: false,
+    // RFC 9207: every authorization response names the issuer, so a client can tell which server answered.
+    authorization_response_iss_parameter_supported: true,
   };
 }
 

@@ -1,6 +1,10 @@
 import { type AuthDeps, failures } from "@authsvc/core";
 import { type AuthError, isRedirectAllowed, type Result } from "@authsvc/core/kernel";
-import type { ClientCredentials, OAuthClient } from "@authsvc/core/oauth-server";
+import {
+  type ClientCredentials,
+  issuerOf as coreIssuerOf,
+  type OAuthClient,
+} from "@authsvc/core/oauth-server";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../http/app-env.js";
 import { grantFailure } from "../../http/grants/oauth-errors.js";
@@ -14,10 +18,8 @@ export const requireOAuthServer =
     await next();
   };
 
-/** The issuer (`JWT_ISSUER`, else `API_EXTERNAL_URL`) and, from it, every advertised endpoint. */
-export function issuerOf(deps: AuthDeps): string {
-  return deps.settings.jwt.issuer || deps.settings.apiExternalUrl;
-}
+/** The issuer (`JWT_ISSUER`, else `API_EXTERNAL_URL`; core's, the one of every answer) and, from it, every advertised endpoint. */
+export const issuerOf = (deps: AuthDeps): string => coreIssuerOf(deps.settings);
 export const endpointUrl = (deps: AuthDeps, path: string) => `${issuerOf(deps).replace(/\/+$/, "")}${path}`;
 
 /**
