@@ -297,7 +297,9 @@ describe("the code flow", () => {
     });
     const denied = await decideConsent(deps, { authorizationId, userId: user.id, action: "deny" });
     expect(denied.ok && new URL(denied.value.redirectUrl).searchParams.get("error")).toBe("access_denied");
-    expect(denied.ok && new URL(denied.value.redirectUrl).searchParams.get("iss")).toBe("http://localhost:9999");
+    expect(denied.ok && new URL(denied.value.redirectUrl).searchParams.get("iss")).toBe(
+      "http://localhost:9999",
+    );
     expect(await decideConsent(deps, { authorizationId, userId: user.id, action: "approve" })).toMatchObject({
       ok: false,
       error: { code: "validation_failed" },
