@@ -1,7 +1,7 @@
 import type { Hono } from "hono";
 import { createHttpApp } from "../http/app.js";
 import type { AppEnv } from "../http/app-env.js";
-import { routesOf } from "../http/endpoint.js";
+import { mountEndpoints } from "../http/endpoint.js";
 import { httpGrantRegistry } from "../http/grants/http-grant.js";
 import { type StatusTable, statusTable } from "../http/statuses.js";
 import type { HttpModule, ModuleContext, ServerDeps } from "../modules/module.js";
@@ -29,6 +29,10 @@ export function createApp(deps: ServerDeps): Hono<AppEnv> {
     modules,
     grants: httpGrantRegistry(modules.flatMap((module) => module.grants ?? [])),
   };
-  const endpoints = modules.flatMap((module) => module.endpoints ?? []);
-  return createHttpApp(deps, { statuses: tableOf(modules), endpoints, routes: routesOf(endpoints, ctx) });
+  // Guards go only in front of the endpoints served: one switched off answers 404 as an unknown path.
+  const { routes, served } = mountEndpoints(
+    modules.flatMap((module) => module.endpoints ?? []),
+    ctx,
+  );
+  return createHttpApp(deps, { statuses: tableOf(modules), endpoints: served, routes });
 }

@@ -56,13 +56,29 @@ export function routePath(operation: Operation): string {
 /** The method of `operation` as Hono spells it. */
 export const routeMethod = (operation: Operation): string => operation.method.toUpperCase();
 
-/** Mounts `endpoints` on one sub-app, in the order given. */
-export function routesOf<Ctx>(endpoints: readonly Endpoint<Ctx>[], ctx: Ctx): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  for (const { operation, handlers } of endpoints) {
-    const built = handlers(ctx);
+/**
+ * Mounts `endpoints` on one sub-app, in the order given, and answers which are served: an endpoint
+ * whose handlers are none (switched off) is left out of both.
+ */
+export function mountEndpoints<Ctx>(
+  endpoints: readonly Endpoint<Ctx>[],
+  ctx: Ctx,
+): { readonly routes: Hono<AppEnv>; readonly served: readonly Endpoint<Ctx>[] } {
+  const routes = new Hono<AppEnv>();
+  const served: Endpoint<Ctx>[] = [];
+  for (const endpoint of endpoints) {
+    const built = endpoint.handlers(ctx);
     if (built.length === 0) continue;
-    app.on(routeMethod(operation), routePath(operation), ...(built as [MiddlewareHandler<AppEnv>]));
+    routes.on(
+      routeMethod(endpoint.operation),
+      routePath(endpoint.operation),
+      ...(built as [MiddlewareHandler<AppEnv>]),
+    );
+    served.push(endpoint);
   }
-  return app;
+  return { routes, served };
 }
+
+/** Mounts `endpoints` on one sub-app, in the order given (`mountEndpoints`' routes). */
+export const routesOf = <Ctx>(endpoints: readonly Endpoint<Ctx>[], ctx: Ctx): Hono<AppEnv> =>
+  mountEndpoints(endpoints, ctx).routes;

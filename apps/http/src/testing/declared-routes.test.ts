@@ -1,3 +1,4 @@
+import { FakeCaptcha } from "@authsvc/core/testing";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { MODULES } from "../composition/modules.js";
@@ -50,5 +51,31 @@ describe("undeclaredRoutes", () => {
       { method: "ALL", path: "/hello" },
       { method: "ALL", path: "/token" },
     ]);
+  });
+});
+
+describe("an endpoint switched off", () => {
+  it("is not served, and its guards do not run in front of the 404", async () => {
+    const off: HttpModule = {
+      name: "off",
+      endpoints: [
+        endpoint(
+          {
+            method: "post",
+            path: "/off",
+            summary: "Switched off.",
+            access: "public",
+            responses: { 204: { description: "Never." } },
+          },
+          () => [],
+          { captcha: true },
+        ),
+      ],
+    };
+    const { app } = testApp({ modules: [...MODULES, off], captcha: new FakeCaptcha(new Set(["good"])) });
+    const res = await app.request("/off", { method: "POST", body: "{}" });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error_code: "not_found" });
+    expect(undeclaredRoutes(app, [...MODULES, off])).toEqual([]);
   });
 });
