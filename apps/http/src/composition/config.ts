@@ -14,8 +14,13 @@ export function knownNames(): ReadonlySet<string> {
   return known;
 }
 
+let inAnyFamily: ((name: string) => boolean) | undefined;
+
 /** Whether `name` sits inside a variable family of the server's sections (config/families.ts). */
-export const inFamily = (name: string): boolean => inFamilyOf(familiesOf(MODULES))(name);
+export function inFamily(name: string): boolean {
+  inAnyFamily ??= inFamilyOf(familiesOf(MODULES));
+  return inAnyFamily(name);
+}
 
 /** Name, type, default, requirement and meaning of every variable: the source of docs/configuration.md. */
 export function configVariables(): readonly ConfigVariable[] {

@@ -73,6 +73,19 @@ export const limitPerClient =
     await next();
   };
 
+/**
+ * A per-client limit of `perFiveMinutes` counted as `name` in `limits`' shared store (this process's
+ * memory when it has none): for the limits a route decides for itself, inside its handlers.
+ */
+export function perClientLimit(
+  limits: RateLimits | undefined,
+  name: string,
+  perFiveMinutes: number,
+): MiddlewareHandler<AppEnv> {
+  const build = limits?.limiter ?? memoryLimiterStore().limiter;
+  return limitPerClient(build(limitWindow(name, perFiveMinutes)));
+}
+
 /** The requests per 5 minutes of `setting`, or undefined when that limit is off. */
 function perFiveMinutes(limits: RateLimits, setting: LimitSetting): number | undefined {
   // Unlike the reference's limits, on by default: each start stores up to ~9 KB until it expires,
@@ -99,7 +112,7 @@ export function rateLimiterOf(
 ): (limit: { name: string; per5Min: LimitSetting }) => MiddlewareHandler<AppEnv> | undefined {
   if (limits === undefined) return () => undefined;
   const build = limits.limiter ?? memoryLimiterStore().limiter;
-  // One limiter per name, however many endpoints count against it.
+  // One limiter per name, however many endpoints count against it, over one store.
   const made = new Map<string, MiddlewareHandler<AppEnv>>();
   const limiter = (name: string, per5Min: number) => {
     const existing = made.get(name);

@@ -1,4 +1,3 @@
-import { memoryLimiterStore } from "@authsvc/adapters";
 import { type AuthDeps, failures } from "@authsvc/core";
 import {
   type ClientFields,
@@ -15,7 +14,7 @@ import type { AppEnv } from "../../http/app-env.js";
 import { defined, parseBody, text, unwrap } from "../../http/body.js";
 import { requireAdmin } from "../../http/middleware/auth.js";
 import { readJsonObject } from "../../http/middleware/json-body.js";
-import { limitPerClient, limitWindow, type RateLimits } from "../../http/middleware/rate-limit.js";
+import { perClientLimit, type RateLimits } from "../../http/middleware/rate-limit.js";
 import { PAGE_HEADERS, PAGE_QUERY } from "../../http/operation.js";
 import { linkHeader, pageParam } from "../../http/pagination.js";
 import { closed } from "../../openapi/schemas.js";
@@ -58,9 +57,11 @@ function fieldsOf(json: Record<string, unknown>): ClientFields {
  * (up to ~27 KB) for anyone who asks, for good, and the admin's list shows every one of them.
  */
 function registrationLimit(deps: AuthDeps, limits: RateLimits | undefined): MiddlewareHandler<AppEnv> {
-  const build = limits?.limiter ?? memoryLimiterStore().limiter;
-  const perFiveMinutes = deps.settings.oauthServer.dynamicRegistrationPer5Min;
-  return limitPerClient(build(limitWindow("oauth_client_register", perFiveMinutes)));
+  return perClientLimit(
+    limits,
+    "oauth_client_register",
+    deps.settings.oauthServer.dynamicRegistrationPer5Min,
+  );
 }
 
 const clientId = [{ name: "client_id", description: "The client's id." }];

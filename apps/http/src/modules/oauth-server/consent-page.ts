@@ -1,5 +1,4 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { memoryLimiterStore } from "@authsvc/adapters";
 import type { AuthDeps } from "@authsvc/core";
 import { type CaptchaVerifier, checkCaptcha } from "@authsvc/core/guards";
 import { authorizationDetails, decideConsent, scopesOf } from "@authsvc/core/oauth-server";
@@ -9,7 +8,7 @@ import { getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../../http/app-env.js";
 import { clientAddress } from "../../http/client-address.js";
 import { waitAside } from "../../http/flow-control/index.js";
-import { limitPerClient, limitWindow, type RateLimits } from "../../http/middleware/rate-limit.js";
+import { perClientLimit, type RateLimits } from "../../http/middleware/rate-limit.js";
 import { jsonObject, redirect } from "../../http/operation.js";
 import { endpoint, type ModuleContext, type ModuleEndpoint } from "../module.js";
 import { consentPage, problemPage, signInPage } from "./consent-page-html.js";
@@ -86,13 +85,7 @@ const signIn = (c: Context<AppEnv>, authorizationId: string, csrf: string, probl
  * cannot be spread over both.
  */
 const guessLimit = (limits: RateLimits | undefined) =>
-  limits?.header
-    ? [
-        limitPerClient(
-          (limits.limiter ?? memoryLimiterStore().limiter)(limitWindow("token", limits.tokenPer5Min)),
-        ),
-      ]
-    : [];
+  limits?.header ? [perClientLimit(limits, "token", limits.tokenPer5Min)] : [];
 
 /** The captcha `POST /token` asks (middleware/captcha.ts), read from the form: why it fails, or null. */
 async function captchaProblem(

@@ -1,8 +1,7 @@
-import { memoryLimiterStore } from "@authsvc/adapters";
 import { type AuthDeps, failures } from "@authsvc/core";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../http/app-env.js";
-import { limitPerClient, limitWindow, type RateLimits } from "../../http/middleware/rate-limit.js";
+import { perClientLimit, type RateLimits } from "../../http/middleware/rate-limit.js";
 
 /** `SAML_ENABLED` off: every SSO route answers 404 `saml_provider_disabled`, before reading anything. */
 export const requireSaml =
@@ -19,6 +18,5 @@ export function ssoLimit(
   perFiveMinutes: number,
 ): MiddlewareHandler<AppEnv> {
   if (!limits?.header) return async (_c, next) => next();
-  const build = limits.limiter ?? memoryLimiterStore().limiter;
-  return limitPerClient(build(limitWindow(name, perFiveMinutes)));
+  return perClientLimit(limits, name, perFiveMinutes);
 }
