@@ -34,9 +34,17 @@ describe("README and docs", () => {
     expect(readFileSync(new URL("README.md", root)).byteLength).toBeLessThanOrEqual(10 * 1024);
   });
 
-  it("the README maps every page of docs/", () => {
+  // A topic's pages may hang under its main page (docs/oauth-server.md and its docs/oauth-*.md), so
+  // the README stays short: every page is linked from the README or from a page the README links.
+  it("the README maps every page of docs/, directly or through the page of its topic", () => {
     const readme = readFileSync(new URL("README.md", root), "utf8");
-    const unmapped = pages.filter((page) => page !== "README.md" && !readme.includes(`](${page})`));
+    const mapped = pages.filter((page) => page !== "README.md" && readme.includes(`](${page})`));
+    const linkedFrom = (page: string, target: string) =>
+      readFileSync(new URL(page, root), "utf8").includes(`](${target.slice("docs/".length)})`);
+    const unmapped = pages.filter(
+      (page) =>
+        page !== "README.md" && !mapped.includes(page) && !mapped.some((parent) => linkedFrom(parent, page)),
+    );
     expect(unmapped).toEqual([]);
   });
 
