@@ -20,7 +20,7 @@ import { type ServerProcess, startServer } from "./support/server-process.js";
  * environment each case states. The keys it prints are tried on a running server.
  */
 const cwd = mkdtempSync(join(tmpdir(), "authsvc-cli-"));
-const COMMANDS = ["serve", "migrate", "keys", "api-keys"];
+const COMMANDS = ["serve", "init", "migrate", "keys", "api-keys"];
 let ns: FreshNamespace;
 let server: ServerProcess | undefined;
 

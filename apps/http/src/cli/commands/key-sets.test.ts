@@ -69,7 +69,10 @@ describe("authsvc keys", () => {
     expect(errorOf(["--bogus"])).toMatch(/Unknown option/);
     expect(errorOf(["--promote", "nope"], set)).toBe('AUTHSVC_JWT_KEYS holds no key with kid "nope"');
     expect(errorOf(["--remove", kid], set)).toBe(`"${kid}" is the signing key: promote another key first`);
-    expect(errorOf(["--add"])).toBe("AUTHSVC_JWT_KEYS is not set: nothing to edit");
+    expect(errorOf(["--add"])).toBe(
+      "neither AUTHSVC_JWT_KEYS nor AUTHSVC_JWT_SECRET is set: nothing to add to",
+    );
+    expect(errorOf(["--promote", kid])).toBe("AUTHSVC_JWT_KEYS is not set: nothing to edit");
     expect(errorOf(["--add"], [{ ...set[0], alg: "XX" }])).toMatch(
       /^AUTHSVC_JWT_KEYS: key 1 .*alg "XX" is not supported/,
     );
@@ -108,6 +111,23 @@ describe("authsvc keys", () => {
         expect(keys).toHaveLength(1);
         expect(notes).toEqual([expect.stringMatching(/stop verifying \(403 bad_jwt\).*authsvc api-keys/)]);
       }
+    });
+
+    it("stages the first move from the secret: the secret keeps signing beside a standby key, then the key is promoted", () => {
+      const staged = outcome(["--add", "--standby"], secret).keys;
+      expect(staged).toHaveLength(2);
+      expect(signerKid(staged)).toEqual([LEGACY_SECRET_KID]);
+      expect(staged[0]).toMatchObject({
+        kty: "oct",
+        alg: "HS256",
+        k: Buffer.from(secret).toString("base64url"),
+      });
+      expect(staged[1]).toMatchObject({ alg: "ES256", key_ops: ["verify"] });
+      const promoted = run(["--promote", staged[1]?.kid as string], staged);
+      expect(signerKid(promoted)).toEqual([staged[1]?.kid]);
+      expect(run(["--remove", LEGACY_SECRET_KID], promoted).map((key) => key.kid)).toEqual([staged[1]?.kid]);
+      const tooShort = keysCommand(["--add", "--standby"], {}, "only-20-bytes-secret");
+      expect(tooShort).toMatchObject({ ok: false, error: expect.stringMatching(/too short/) });
     });
 
     it("--without-secret is for a new set only", () => {

@@ -24,7 +24,10 @@ Prints a value for AUTHSVC_JWT_KEYS (one line of JSON) on stdout; notes go to st
   --standby         with --add: the new key only verifies (published before it signs)
   --promote <kid>   the current set with <kid> signing and every other key verifying
   --remove <kid>    the current set without <kid> (never the signing key)
-Rotation: --add --standby, wait 10 minutes (JWKS caches), --promote, wait JWT_EXP, --remove.`;
+  --write <file>    edit AUTHSVC_JWT_KEYS in <file> (a .env) in place instead of printing it
+Rotation: --add --standby, wait 10 minutes (JWKS caches), --promote, wait JWT_EXP, --remove.
+First move from AUTHSVC_JWT_SECRET: with no AUTHSVC_JWT_KEYS, --add --standby starts a set where the
+secret keeps signing (as "${LEGACY_SECRET_KID}") beside the new verify-only key; --promote follows.`;
 
 const KEYS_VARIABLE = "AUTHSVC_JWT_KEYS";
 
@@ -79,7 +82,7 @@ export function keysCommand(
     return fail("--without-secret applies to a new set (no option)");
 
   if (modes.length === 0) return newSet(generateJwtKey(alg as JwtKeyAlgorithm), secret, values);
-  const current = currentSet(vars);
+  const current = values.add && !isSet(vars) ? secretAsSet(secret) : currentSet(vars);
   if (!Array.isArray(current)) return current;
   if (values.add) {
     const fresh = generateJwtKey(alg as JwtKeyAlgorithm, { signs: !values.standby });
@@ -96,6 +99,38 @@ export function keysCommand(
 }
 
 type Jwk = Record<string, unknown>;
+
+const isSet = (vars: Readonly<Record<string, string | undefined>>): boolean =>
+  (vars[KEYS_VARIABLE] ?? "").trim() !== "";
+
+/**
+ * The set a first `--add` starts from when only AUTHSVC_JWT_SECRET is configured: the secret as the
+ * signing HS256 key, so that a new key can be published as a standby while the secret keeps signing.
+ */
+function secretAsSet(secret: string | undefined): Jwk[] | KeysOutcome {
+  if (secret === undefined)
+    return fail(`neither ${KEYS_VARIABLE} nor AUTHSVC_JWT_SECRET is set: nothing to add to`);
+  const legacy = legacySecretKey(secret);
+  if (legacy === null)
+    return fail(
+      `AUTHSVC_JWT_SECRET is shorter than ${LEAST_SYMMETRIC_KEY_BYTES} bytes, too short for a key of the set: start a new set with 'authsvc keys'`,
+    );
+  return [signing(legacy)];
+}
+
+/** AUTHSVC_JWT_SECRET as a verify-only HS256 key of a set, or null when it is too short to be one. */
+function legacySecretKey(secret: string): Jwk | null {
+  const bytes = Buffer.from(secret, "utf8");
+  if (bytes.length < LEAST_SYMMETRIC_KEY_BYTES) return null;
+  return {
+    kty: "oct",
+    kid: LEGACY_SECRET_KID,
+    use: "sig",
+    key_ops: ["verify"],
+    alg: "HS256",
+    k: bytes.toString("base64url"),
+  };
+}
 
 function currentSet(vars: Readonly<Record<string, string | undefined>>): Jwk[] | KeysOutcome {
   const text = vars[KEYS_VARIABLE];
@@ -125,22 +160,14 @@ function newSet(key: Jwk, secret: string | undefined, values: { "without-secret"
   const remake = `existing API keys (anon, service_role) and tokens signed with AUTHSVC_JWT_SECRET stop verifying (403 bad_jwt) once this set is in use: make new API keys with 'authsvc api-keys' after setting ${KEYS_VARIABLE}`;
   if (values["without-secret"]) return printed([key], [`without the secret: ${remake}`]);
   if (secret === undefined) return printed([key], [`no AUTHSVC_JWT_SECRET found: ${remake}`]);
-  const bytes = Buffer.from(secret, "utf8");
-  if (bytes.length < LEAST_SYMMETRIC_KEY_BYTES)
+  const legacy = legacySecretKey(secret);
+  if (legacy === null)
     return printed(
       [key],
       [
         `AUTHSVC_JWT_SECRET is shorter than ${LEAST_SYMMETRIC_KEY_BYTES} bytes, too short for a key of the set: ${remake}`,
       ],
     );
-  const legacy = {
-    kty: "oct",
-    kid: LEGACY_SECRET_KID,
-    use: "sig",
-    key_ops: ["verify"],
-    alg: "HS256",
-    k: bytes.toString("base64url"),
-  };
   return printed(
     [key, legacy],
     [
