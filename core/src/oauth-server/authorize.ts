@@ -17,6 +17,8 @@ export interface AuthorizeRequest {
   readonly codeChallenge?: string | undefined;
   readonly codeChallengeMethod?: string | undefined;
   readonly nonce?: string | undefined;
+  /** OpenID Connect's `ui_locales`: passed on to the consent page, which speaks the first it has. */
+  readonly uiLocales?: string | undefined;
 }
 
 type Deps = Pick<OAuthServerDeps, "store" | "clock" | "random" | "settings">;
@@ -142,5 +144,10 @@ export async function startAuthorization(
     authTime: null,
   };
   await deps.store.oauthAuthorizations.insert(authorization);
-  return ok({ location: withQuery(page, { authorization_id: authorization.authorizationId }) });
+  const uiLocales: Record<string, string> = /^[A-Za-z0-9 -]{1,100}$/.test(q.uiLocales ?? "")
+    ? { ui_locales: q.uiLocales as string }
+    : {};
+  return ok({
+    location: withQuery(page, { authorization_id: authorization.authorizationId, ...uiLocales }),
+  });
 }

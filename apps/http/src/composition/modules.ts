@@ -14,6 +14,7 @@ import { accountSettingsModule } from "../modules/account-settings/index.js";
 import { adminModule } from "../modules/admin/index.js";
 import { customProvidersModule } from "../modules/custom-providers/index.js";
 import { externalModule } from "../modules/external/index.js";
+import { hostedPagesModule } from "../modules/hosted-pages/index.js";
 import { mfaModule } from "../modules/mfa/index.js";
 import type { HttpModule } from "../modules/module.js";
 import { oauthServerModule } from "../modules/oauth-server/index.js";
@@ -52,6 +53,7 @@ export const MODULES: readonly HttpModule[] = [
   openapiModule,
   passkeysModule,
   oauthServerModule,
+  hostedPagesModule,
   web3Module,
   customProvidersModule,
   ssoModule,

@@ -70,6 +70,7 @@ export const authorizeEndpoints: readonly ModuleEndpoint[] = [
         q("code_challenge", "PKCE's challenge (required)."),
         q("code_challenge_method", "`S256` (`plain` is refused)."),
         q("nonce", "Copied into the ID token."),
+        q("ui_locales", "The languages the consent page should speak, by preference; passed on to it."),
       ],
       responses: {
         302: redirect("To the consent page with `authorization_id`, or to the redirect URI with an error."),
@@ -96,6 +97,7 @@ export const authorizeEndpoints: readonly ModuleEndpoint[] = [
           codeChallenge: q("code_challenge"),
           codeChallengeMethod: q("code_challenge_method"),
           nonce: q("nonce"),
+          uiLocales: q("ui_locales"),
         });
         // Not redirected (an untrusted redirect URI, or a dynamically registered client): answered here.
         if (!started.ok) return oauthFailure(c, started.error);

@@ -5,7 +5,6 @@ import { authorizationCodeHttpGrant } from "./authorization-code-grant.js";
 import { authorizeEndpoints } from "./authorize.js";
 import { clientRefreshTokenHttpGrant } from "./client-refresh-token-grant.js";
 import { clientEndpoints } from "./clients.js";
-import { consentPageEndpoints } from "./consent-page.js";
 import { discoveryEndpoints } from "./discovery.js";
 import * as oauthServer from "./section.js";
 import { tokenEndpoints } from "./token.js";
@@ -23,9 +22,7 @@ export const oauthServerModule: HttpModule = {
     ...tokenEndpoints,
     ...clientEndpoints,
     ...oauthUserEndpoints,
-    ...consentPageEndpoints,
   ],
-  // An unknown path under the consent page: its 404 page while it is off (consent-page.ts).
   grants: [authorizationCodeHttpGrant, clientRefreshTokenHttpGrant],
   statuses: {
     oauth_client_not_found: 404,

@@ -24,12 +24,12 @@ describe("OAuth server configuration", () => {
     );
   });
 
-  it("settles the defaults: off, no registration, a 10-minute request, scope email, no built-in page", () => {
+  it("settles the defaults: off, no registration, a 10-minute request, scope email, the hosted pages", () => {
     expect(load({})).toEqual({
       enabled: false,
       allowDynamicRegistration: false,
       authorizationPath: "",
-      builtInConsentPage: false,
+      builtInConsentPage: true,
       authorizationTtlSeconds: 600,
       defaultScope: "email",
       dynamicRegistrationPer5Min: 10,

@@ -28,7 +28,7 @@ export const variables = {
     kind: k.text,
     default: "",
     description:
-      "Path of the consent page on `SITE_URL`: `/oauth/authorize` sends the browser to `<SITE_URL><path>?authorization_id=<id>`. Empty: in embedded mode, authsvc's own sign-in and consent page at `/oauth/consent`; otherwise authorization requests are redirected back with `error=server_error`.",
+      "Path of the consent page on `SITE_URL`: `/oauth/authorize` sends the browser to `<SITE_URL><path>?authorization_id=<id>`. Empty: authsvc's hosted sign-in and consent pages at `/oauth/consent` (docs/oauth-hosted-pages.md), in every mode.",
   }),
   authorizationTtl: variable({
     key: "OAUTH_SERVER_AUTHORIZATION_TTL",
@@ -85,7 +85,7 @@ export function settle(s: ReturnType<typeof read>, ctx: SettleContext): { oauthS
       enabled: s.enabled,
       allowDynamicRegistration: s.allowDynamicRegistration,
       authorizationPath: s.authorizationPath,
-      builtInConsentPage: ctx.embedded && s.authorizationPath === "",
+      builtInConsentPage: s.authorizationPath === "",
       authorizationTtlSeconds: Math.max(1, Math.round(s.authorizationTtl / 1000)),
       defaultScope: s.defaultScope.split(/\s+/).filter(Boolean).join(" ") || "email",
       dynamicRegistrationPer5Min: s.dynamicRegistrationPer5Min,
