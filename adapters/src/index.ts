@@ -1,6 +1,7 @@
 export * from "./captcha/hcaptcha.js";
 export * from "./captcha/turnstile.js";
 export * from "./crypto/api-keys.js";
+export * from "./crypto/client-assertion-verifier.js";
 export * from "./crypto/hs256-signer.js";
 export * from "./crypto/id-token-signer.js";
 export * from "./crypto/jwt-key-generator.js";

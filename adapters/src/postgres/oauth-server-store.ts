@@ -3,9 +3,11 @@ import type {
   OAuthAuthorization,
   OAuthAuthorizationStore,
   OAuthClient,
+  OAuthClientAssertionStore,
   OAuthClientStore,
   OAuthConsent,
   OAuthConsentStore,
+  OAuthPushedRequestStore,
 } from "@authsvc/core/oauth-server";
 import type { CodeChallengeMethod } from "@authsvc/core/pkce";
 import type { Row } from "postgres";
@@ -23,6 +25,10 @@ function clientFromRow(row: Row): OAuthClient {
     name: row.client_name,
     uri: row.client_uri,
     logoUri: row.logo_uri,
+    jwks: row.jwks ?? null,
+    jwksUri: row.jwks_uri ?? null,
+    secretSealed: row.client_secret_sealed ?? null,
+    requirePushedAuthorizationRequests: row.require_pushed_authorization_requests === true,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -40,6 +46,10 @@ function clientColumns(sql: Queryable, client: OAuthClient) {
     client_name: client.name,
     client_uri: client.uri,
     logo_uri: client.logoUri,
+    jwks: client.jwks ? json(sql, client.jwks) : null,
+    jwks_uri: client.jwksUri ?? null,
+    client_secret_sealed: client.secretSealed ?? null,
+    require_pushed_authorization_requests: client.requirePushedAuthorizationRequests === true,
     created_at: client.createdAt,
     updated_at: client.updatedAt,
   };
@@ -263,14 +273,77 @@ export function postgresOAuthConsents(sql: Queryable, options: { namespace: stri
   };
 }
 
+/** `OAuthPushedRequestStore` over `oauth_pushed_requests`: taking a request deletes its row. */
+export function postgresOAuthPushedRequests(
+  sql: Queryable,
+  options: { namespace: string },
+): OAuthPushedRequestStore {
+  const table = sql`${sql(options.namespace)}.oauth_pushed_requests`;
+  return {
+    async insert(r) {
+      await sql`insert into ${table} ${sql({
+        id: r.id,
+        request_uri_hash: r.requestUriHash,
+        client_id: r.clientId,
+        parameters: json(sql, r.parameters),
+        created_at: r.createdAt,
+        expires_at: r.expiresAt,
+      })}`;
+    },
+    async take(hash, clientId, now) {
+      if (!isUuid(clientId)) return null;
+      // One statement: of two takers, the second finds the row gone.
+      const [row] = await sql`
+        delete from ${table}
+        where request_uri_hash = ${hash} and client_id = ${clientId} and expires_at > ${now}
+        returning *`;
+      if (!row) return null;
+      return {
+        id: row.id,
+        requestUriHash: row.request_uri_hash,
+        clientId: row.client_id,
+        parameters: row.parameters,
+        createdAt: row.created_at,
+        expiresAt: row.expires_at,
+      };
+    },
+  };
+}
+
+/** `OAuthClientAssertionStore` over `oauth_client_assertion_jtis`, one row per (client, jti). */
+export function postgresOAuthClientAssertions(
+  sql: Queryable,
+  options: { namespace: string },
+): OAuthClientAssertionStore {
+  const table = sql`${sql(options.namespace)}.oauth_client_assertion_jtis`;
+  return {
+    async use(clientId, jti, expiresAt, now) {
+      if (!isUuid(clientId)) return false;
+      // A row the cleanup has not removed yet, of an assertion long expired, is taken over.
+      const rows = await sql`
+        insert into ${table} as t (client_id, jti, expires_at)
+        values (${clientId}, ${jti}, ${expiresAt})
+        on conflict (client_id, jti) do update set expires_at = excluded.expires_at
+        where t.expires_at <= ${now}
+        returning 1`;
+      return rows.length > 0;
+    },
+  };
+}
+
 /** The OAuth server's repositories on `sql`. */
 export function postgresOAuthServerRepositories(
   sql: Queryable,
   options: { namespace: string },
-): Pick<Repositories, "oauthClients" | "oauthAuthorizations" | "oauthConsents"> {
+): Pick<
+  Repositories,
+  "oauthClients" | "oauthAuthorizations" | "oauthConsents" | "oauthPushedRequests" | "oauthClientAssertions"
+> {
   return {
     oauthClients: postgresOAuthClients(sql, options),
     oauthAuthorizations: postgresOAuthAuthorizations(sql, options),
     oauthConsents: postgresOAuthConsents(sql, options),
+    oauthPushedRequests: postgresOAuthPushedRequests(sql, options),
+    oauthClientAssertions: postgresOAuthClientAssertions(sql, options),
   };
 }

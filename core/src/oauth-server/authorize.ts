@@ -19,9 +19,28 @@ export interface AuthorizeRequest {
   readonly nonce?: string | undefined;
   /** OpenID Connect's `ui_locales`: passed on to the consent page, which speaks the first it has. */
   readonly uiLocales?: string | undefined;
+  /** RFC 9126 §4: the reference of a request the client pushed; the request's parameters are its. */
+  readonly requestUri?: string | undefined;
 }
 
-type Deps = Pick<OAuthServerDeps, "store" | "clock" | "random" | "settings">;
+/** The parameters of an authorization request, by their OAuth names (what a pushed request stores). */
+export const AUTHORIZE_PARAMETERS = {
+  client_id: "clientId",
+  redirect_uri: "redirectUri",
+  response_type: "responseType",
+  scope: "scope",
+  state: "state",
+  resource: "resource",
+  code_challenge: "codeChallenge",
+  code_challenge_method: "codeChallengeMethod",
+  nonce: "nonce",
+  ui_locales: "uiLocales",
+} as const satisfies Record<string, keyof AuthorizeRequest>;
+
+type Deps = Pick<OAuthServerDeps, "store" | "clock" | "random" | "settings" | "tokens">;
+
+/** RFC 9126 §2.2: the prefix of every `request_uri` this server hands out. */
+export const REQUEST_URI_PREFIX = "urn:ietf:params:oauth:request_uri:";
 
 const CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
 
@@ -32,7 +51,7 @@ const CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
 const MAX = { state: 4096, scope: 4096, resource: 2048, nonce: 255 } as const;
 
 /** Why the request cannot go on once its redirect URI is trusted, or what it asks for. */
-function readRequest(
+export function readRequest(
   deps: Pick<Deps, "settings">,
   q: AuthorizeRequest,
 ): { problem: string } | { scope: string; method: CodeChallengeMethod; challenge: string } {
@@ -65,7 +84,7 @@ function readRequest(
  * some. Anyone may register a client and name any resource, which the user then approves; the list
  * keeps tokens to the servers the operator runs.
  */
-function resourceAllowed(deps: Pick<Deps, "settings">, resource: string): boolean {
+export function resourceAllowed(deps: Pick<Deps, "settings">, resource: string): boolean {
   const allowed = deps.settings.oauthServer.allowedResources;
   return allowed.length === 0 || allowed.some((pattern) => globMatch(pattern, resource));
 }
@@ -96,11 +115,19 @@ function consentPage(deps: Pick<Deps, "settings">): string | null {
  */
 export async function startAuthorization(
   deps: Deps,
-  q: AuthorizeRequest,
+  query: AuthorizeRequest,
 ): Promise<Result<{ readonly location: string }>> {
-  if (!q.clientId) return err(failures.authorizeClientIdMissing());
+  if (!query.clientId) return err(failures.authorizeClientIdMissing());
+  const client = isUuid(query.clientId) ? await deps.store.oauthClients.find(query.clientId) : null;
+  let q = query;
+  if (query.requestUri !== undefined) {
+    // RFC 9126 §4: the pushed parameters are the request; the query's others are ignored.
+    if (client === null) return err(failures.authorizeClientNotFound());
+    const pushed = await takePushedRequest(deps, client.id, query.requestUri);
+    if (pushed === null) return err(failures.pushedRequestUriInvalid());
+    q = { ...pushed, clientId: client.id, requestUri: query.requestUri };
+  }
   if (!q.redirectUri) return err(failures.authorizeRedirectUriMissing());
-  const client = isUuid(q.clientId) ? await deps.store.oauthClients.find(q.clientId) : null;
   if (client === null) return err(failures.authorizeClientNotFound());
   if (!client.redirectUris.includes(q.redirectUri)) return err(failures.authorizeRedirectUriUnregistered());
   // A URI registered before the rules refused it (a backslash, a scheme such as ftp) is not trusted either.
@@ -117,6 +144,10 @@ export async function startAuthorization(
           }),
         })
       : err(failure);
+  const mustPush =
+    deps.settings.oauthServer.requirePushedAuthorizationRequests ||
+    client.requirePushedAuthorizationRequests === true;
+  if (mustPush && q.requestUri === undefined) return back(failures.pushedRequestRequired());
   const read = readRequest(deps, q);
   if ("problem" in read) return back(failures.authorizeRequestInvalid(read.problem));
   if (q.resource && !resourceAllowed(deps, q.resource)) return back(failures.authorizeResourceNotAllowed());
@@ -150,4 +181,26 @@ export async function startAuthorization(
   return ok({
     location: withQuery(page, { authorization_id: authorization.authorizationId, ...uiLocales }),
   });
+}
+
+/**
+ * The parameters of the request `requestUri` refers to, taken (never to be used again) when the
+ * client pushed it and it has not expired; null otherwise.
+ */
+export async function takePushedRequest(
+  deps: Pick<Deps, "store" | "clock" | "tokens">,
+  clientId: string,
+  requestUri: string,
+): Promise<AuthorizeRequest | null> {
+  if (!requestUri.startsWith(REQUEST_URI_PREFIX) || requestUri.length > 256) return null;
+  const reference = requestUri.slice(REQUEST_URI_PREFIX.length);
+  const hash = deps.tokens.hash(reference);
+  const taken = await deps.store.oauthPushedRequests.take(hash, clientId, deps.clock.now());
+  if (taken === null) return null;
+  const q: Record<string, string> = {};
+  for (const [name, field] of Object.entries(AUTHORIZE_PARAMETERS)) {
+    const value = taken.parameters[name];
+    if (value !== undefined) q[field] = value;
+  }
+  return q as AuthorizeRequest;
 }

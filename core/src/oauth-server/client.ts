@@ -2,14 +2,26 @@ import { isLoopbackHost, parseAbsoluteUrl } from "../kernel/index.js";
 
 /** An OAuth client of authsvc as an OAuth 2.1 server (a third-party app, a mobile app, an MCP client). */
 export type ClientType = "public" | "confidential";
-export type ClientAuthMethod = "none" | "client_secret_basic" | "client_secret_post";
+export type ClientAuthMethod =
+  | "none"
+  | "client_secret_basic"
+  | "client_secret_post"
+  | "private_key_jwt"
+  | "client_secret_jwt";
 export type OAuthGrantType = "authorization_code" | "refresh_token";
 
 export const CLIENT_AUTH_METHODS: readonly ClientAuthMethod[] = [
   "client_secret_basic",
   "client_secret_post",
+  "private_key_jwt",
+  "client_secret_jwt",
   "none",
 ];
+
+/** A JSON Web Key Set (RFC 7517 §5) of a client's public keys, as registered (`jwks`). */
+export interface ClientJwks {
+  readonly keys: readonly Readonly<Record<string, unknown>>[];
+}
 export const OAUTH_GRANT_TYPES: readonly OAuthGrantType[] = ["authorization_code", "refresh_token"];
 
 export interface OAuthClient {
@@ -25,6 +37,17 @@ export interface OAuthClient {
   readonly name: string | null;
   readonly uri: string | null;
   readonly logoUri: string | null;
+  /** `private_key_jwt`: the client's public keys, inline (RFC 7591 `jwks`); null or absent: none. */
+  readonly jwks?: ClientJwks | null;
+  /** `private_key_jwt`: where the client publishes its public keys (RFC 7591 `jwks_uri`). */
+  readonly jwksUri?: string | null;
+  /**
+   * `client_secret_jwt`: the secret itself, sealed with the MFA secrets' box (bound to the client's
+   * id), since the HMAC of an assertion is checked with it; null for every other method.
+   */
+  readonly secretSealed?: string | null;
+  /** RFC 9126 §6: every authorization request of this client must be pushed first (`request_uri`). */
+  readonly requirePushedAuthorizationRequests?: boolean;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }

@@ -71,9 +71,10 @@ describe("registerClient", () => {
       "confidential clients cannot use token_endpoint_auth_method 'none'",
     ],
     [
-      { authMethod: "private_key_jwt" },
-      "token_endpoint_auth_method must be one of client_secret_basic, client_secret_post, none",
+      { authMethod: "tls_client_auth" },
+      "token_endpoint_auth_method must be one of client_secret_basic, client_secret_post, private_key_jwt, client_secret_jwt, none",
     ],
+    [{ authMethod: "private_key_jwt" }, "private_key_jwt needs jwks or jwks_uri"],
     [{ grantTypes: ["implicit"] }, "grant_type 'implicit' is not supported"],
     [{ name: "n".repeat(1025) }, "client_name must be at most 1024 characters"],
     [{ logoUri: "javascript:alert(1)" }, "logo_uri must be an absolute http(s) URL"],

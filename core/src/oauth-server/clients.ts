@@ -4,6 +4,7 @@ import { err, isUuid, ok, type Result } from "../kernel/index.js";
 import {
   CLIENT_AUTH_METHODS,
   type ClientAuthMethod,
+  type ClientJwks,
   type ClientType,
   isHttpUrl,
   OAUTH_GRANT_TYPES,
@@ -22,6 +23,12 @@ export interface ClientFields {
   readonly name?: string | undefined;
   readonly uri?: string | undefined;
   readonly logoUri?: string | undefined;
+  /** RFC 7591 `jwks`: an object, as sent; null clears it (admin update). */
+  readonly jwks?: unknown;
+  /** RFC 7591 `jwks_uri`; empty or null clears it (admin update). */
+  readonly jwksUri?: string | null | undefined;
+  /** RFC 9126 §6 `require_pushed_authorization_requests`. */
+  readonly requirePushedAuthorizationRequests?: boolean | undefined;
 }
 
 /** A client with its secret in the clear: only the answer of a creation or a regeneration holds one. */
@@ -30,7 +37,7 @@ export interface IssuedClient {
   readonly secret: string | null;
 }
 
-type Deps = Pick<OAuthServerDeps, "store" | "clock" | "random" | "tokens">;
+type Deps = Pick<OAuthServerDeps, "store" | "clock" | "random" | "tokens" | "clientSecretBox">;
 
 const invalid = (problem: string) => err(failures.clientFieldInvalid(problem));
 
@@ -74,7 +81,7 @@ function typeAndMethod(
   if (clientType !== undefined && clientType !== "public" && clientType !== "confidential")
     return invalid("client_type must be 'public' or 'confidential'");
   if (method !== undefined && !(CLIENT_AUTH_METHODS as readonly string[]).includes(method))
-    return invalid("token_endpoint_auth_method must be one of client_secret_basic, client_secret_post, none");
+    return invalid(`token_endpoint_auth_method must be one of ${CLIENT_AUTH_METHODS.join(", ")}`);
   const type: ClientType = clientType ?? (method === "none" ? "public" : "confidential");
   const authMethod = (method ?? (type === "public" ? "none" : "client_secret_basic")) as ClientAuthMethod;
   if (type === "public" && authMethod !== "none")
@@ -82,6 +89,67 @@ function typeAndMethod(
   if (type === "confidential" && authMethod === "none")
     return invalid("confidential clients cannot use token_endpoint_auth_method 'none'");
   return ok({ clientType: type, authMethod });
+}
+
+/** Members of a JWK that only a private or symmetric key has: never registered. */
+const PRIVATE_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"];
+const MAX_JWKS_KEYS = 20;
+const MAX_JWKS_CHARS = 16384;
+
+/** RFC 7591 `jwks`: a key set of at most 20 public keys (no private or symmetric member), at most 16 KiB. */
+function checkJwks(jwks: unknown): Result<ClientJwks | null> {
+  if (jwks === undefined || jwks === null) return ok(null);
+  if (typeof jwks !== "object" || Array.isArray(jwks)) return invalid("jwks must be a JSON Web Key Set");
+  const keys = (jwks as { keys?: unknown }).keys;
+  if (!Array.isArray(keys) || keys.length === 0) return invalid("jwks must hold a non-empty keys array");
+  if (keys.length > MAX_JWKS_KEYS) return invalid(`jwks must not hold more than ${MAX_JWKS_KEYS} keys`);
+  if (JSON.stringify(jwks).length > MAX_JWKS_CHARS) return invalid("jwks is too large");
+  for (const key of keys) {
+    if (typeof key !== "object" || key === null || Array.isArray(key) || typeof key.kty !== "string")
+      return invalid("every key of jwks must be a JWK with kty");
+    if (key.kty === "oct" || PRIVATE_MEMBERS.some((m) => m in key))
+      return invalid("jwks must hold public keys only");
+  }
+  return ok({ keys: keys as ClientJwks["keys"] });
+}
+
+/** RFC 7591 `jwks_uri`: an absolute https URL (the fetch refuses private addresses too). */
+function checkJwksUri(uri: string | null | undefined): Result<string | null> {
+  if (uri === undefined || uri === null || uri === "") return ok(null);
+  if (!isHttpUrl(uri, 2048))
+    return invalid("jwks_uri must be an absolute https URL (plain http reaches loopback only in tests)");
+  return ok(uri);
+}
+
+/**
+ * The keys of a method: `private_key_jwt` needs exactly one of `jwks` and `jwks_uri` (RFC 7591 §2);
+ * the other methods have none.
+ */
+function checkKeys(method: ClientAuthMethod, jwks: ClientJwks | null, jwksUri: string | null): Result<void> {
+  if (jwks !== null && jwksUri !== null) return invalid("jwks and jwks_uri must not both be given");
+  if (method === "private_key_jwt" && jwks === null && jwksUri === null)
+    return invalid("private_key_jwt needs jwks or jwks_uri");
+  if (method !== "private_key_jwt" && (jwks !== null || jwksUri !== null))
+    return invalid("jwks and jwks_uri are for token_endpoint_auth_method 'private_key_jwt'");
+  return ok(undefined);
+}
+
+/**
+ * The secret of a method: `private_key_jwt` has none (null hash); `client_secret_jwt` keeps it sealed
+ * beside its hash, since the HMAC of its assertions is checked with the secret itself.
+ */
+function secretFor(
+  deps: Pick<Deps, "tokens" | "clientSecretBox">,
+  clientId: string,
+  method: ClientAuthMethod,
+): { secret: string; hash: string; sealed: string | null } | null {
+  if (method === "none" || method === "private_key_jwt") return null;
+  const { secret, hash } = newSecret(deps);
+  return {
+    secret,
+    hash,
+    sealed: method === "client_secret_jwt" ? deps.clientSecretBox.seal(clientId, secret) : null,
+  };
 }
 
 /** A new secret and its hash: two fresh tokens of the CSPRNG (288 bits in production); only the hash is stored. */
@@ -112,11 +180,22 @@ export async function registerClient(
     const checked = checkText(field, value, max, url);
     if (!checked.ok) return checked;
   }
+  const jwks = checkJwks(input.jwks);
+  if (!jwks.ok) return jwks;
+  const jwksUri = checkJwksUri(input.jwksUri);
+  if (!jwksUri.ok) return jwksUri;
+  const keys = checkKeys(kind.value.authMethod, jwks.value, jwksUri.value);
+  if (!keys.ok) return keys;
   const now = deps.clock.now();
-  const issued = kind.value.clientType === "confidential" ? newSecret(deps) : null;
+  const id = deps.random.uuid();
+  const issued = secretFor(deps, id, kind.value.authMethod);
   const client: OAuthClient = {
-    id: deps.random.uuid(),
+    id,
     secretHash: issued?.hash ?? null,
+    secretSealed: issued?.sealed ?? null,
+    jwks: jwks.value,
+    jwksUri: jwksUri.value,
+    requirePushedAuthorizationRequests: input.requirePushedAuthorizationRequests === true,
     registrationType: input.registrationType,
     clientType: kind.value.clientType,
     authMethod: kind.value.authMethod,
@@ -197,11 +276,52 @@ export async function updateClient(
     const checked = checkText(field, value, max, url);
     if (!checked.ok) return checked;
   }
+  let jwks = client.jwks ?? null;
+  let jwksUri = client.jwksUri ?? null;
+  if (fields.jwks !== undefined) {
+    const checked = checkJwks(fields.jwks);
+    if (!checked.ok) return checked;
+    jwks = checked.value;
+    if (jwks !== null && fields.jwksUri === undefined) jwksUri = null;
+  }
+  if (fields.jwksUri !== undefined) {
+    const checked = checkJwksUri(fields.jwksUri);
+    if (!checked.ok) return checked;
+    jwksUri = checked.value;
+    if (jwksUri !== null && fields.jwks === undefined) jwks = null;
+  }
+  // Keys belong to private_key_jwt alone: another method drops them.
+  if (
+    fields.authMethod !== undefined &&
+    authMethod !== "private_key_jwt" &&
+    fields.jwks === undefined &&
+    fields.jwksUri === undefined
+  ) {
+    jwks = null;
+    jwksUri = null;
+  }
+  const keys = checkKeys(authMethod, jwks, jwksUri);
+  if (!keys.ok) return keys;
+  if (
+    client.secretHash === null &&
+    (authMethod === "client_secret_basic" ||
+      authMethod === "client_secret_post" ||
+      authMethod === "client_secret_jwt")
+  )
+    return invalid("the client has no secret: regenerate its secret before choosing a secret method");
+  // A client turned to client_secret_jwt has no readable secret until a new one is issued
+  // (regenerate_secret): only a hash is kept of the one it had. Another method keeps none sealed.
+  const secretSealed = authMethod === "client_secret_jwt" ? (client.secretSealed ?? null) : null;
   const updated: OAuthClient = {
     ...client,
     redirectUris,
     grantTypes,
     authMethod,
+    jwks,
+    jwksUri,
+    secretSealed,
+    requirePushedAuthorizationRequests:
+      fields.requirePushedAuthorizationRequests ?? client.requirePushedAuthorizationRequests ?? false,
     name: fields.name === undefined ? client.name : fields.name || null,
     uri: fields.uri === undefined ? client.uri : fields.uri || null,
     logoUri: fields.logoUri === undefined ? client.logoUri : fields.logoUri || null,
@@ -216,8 +336,11 @@ export async function regenerateClientSecret(deps: Deps, id: string): Promise<Re
   const found = await findClient(deps, id);
   if (!found.ok) return found;
   if (found.value.clientType !== "confidential") return err(failures.clientNotConfidential());
+  // A private_key_jwt client is given a secret too, unused while it keeps that method.
   const { secret, hash } = newSecret(deps);
-  const client = { ...found.value, secretHash: hash, updatedAt: deps.clock.now() };
+  const secretSealed =
+    found.value.authMethod === "client_secret_jwt" ? deps.clientSecretBox.seal(found.value.id, secret) : null;
+  const client = { ...found.value, secretHash: hash, secretSealed, updatedAt: deps.clock.now() };
   if (!(await deps.store.oauthClients.update(client))) return err(failures.clientNotFound());
   return ok({ client, secret });
 }

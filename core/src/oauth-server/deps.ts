@@ -1,9 +1,17 @@
 import type { AuditLog, IdentityRepository, UserFactors, UserRepository } from "../accounts/index.js";
 import type { HookDispatcher } from "../hooks/index.js";
 import type { KernelDeps, KernelSettings, Transactor } from "../kernel/index.js";
+import type { SecretBox } from "../mfa/index.js";
 import type { SessionStore, SessionsSettings, TokenSigner } from "../sessions/index.js";
+import type { ClientAssertionVerifier } from "./ports/client-assertion-verifier.js";
 import type { IdTokenSigner } from "./ports/id-token-signer.js";
-import type { OAuthAuthorizationStore, OAuthClientStore, OAuthConsentStore } from "./ports/oauth-store.js";
+import type {
+  OAuthAuthorizationStore,
+  OAuthClientAssertionStore,
+  OAuthClientStore,
+  OAuthConsentStore,
+  OAuthPushedRequestStore,
+} from "./ports/oauth-store.js";
 import type { OAuthServerSliceSettings } from "./settings.js";
 
 /** The repositories of the OAuth server: its clients, requests and consents, and the sessions it issues. */
@@ -16,6 +24,8 @@ export interface OAuthServerRepositories {
   readonly oauthClients: OAuthClientStore;
   readonly oauthAuthorizations: OAuthAuthorizationStore;
   readonly oauthConsents: OAuthConsentStore;
+  readonly oauthPushedRequests: OAuthPushedRequestStore;
+  readonly oauthClientAssertions: OAuthClientAssertionStore;
 }
 
 export type OAuthServerStore = OAuthServerRepositories & Transactor<OAuthServerRepositories>;
@@ -25,6 +35,10 @@ export interface OAuthServerDeps extends Omit<KernelDeps, "settings"> {
   readonly store: OAuthServerStore;
   readonly signer: TokenSigner;
   readonly idTokens: IdTokenSigner;
+  /** Checks the signatures of client assertions (`private_key_jwt`, `client_secret_jwt`). */
+  readonly clientAssertions: ClientAssertionVerifier;
+  /** Seals the secret of a `client_secret_jwt` client (the MFA secrets' box). */
+  readonly clientSecretBox: SecretBox;
   /** Optional where a use case runs hooks: unit tests without it run none. */
   readonly hooks?: HookDispatcher;
   readonly settings: KernelSettings & SessionsSettings & OAuthServerSliceSettings;

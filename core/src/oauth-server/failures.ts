@@ -23,6 +23,19 @@ export const oauthServerFailures = {
   authorizeGrantTypeMissing: ["unauthorized_client", "client may not use the authorization code grant"],
   authorizeResourceNotAllowed: ["invalid_target", "resource is not served by this authorization server"],
   authorizationPathMissing: ["server_error", "oauth authorization path not configured"],
+  // Pushed authorization requests (RFC 9126), answered as OAuth error bodies
+  pushedRequestUriInvalid: [
+    "invalid_request",
+    "request_uri is unknown, expired, already used or pushed by another client",
+  ],
+  pushedRequestRequired: [
+    "invalid_request",
+    "pushed authorization requests are required: push the request to /oauth/par and send its request_uri",
+  ],
+  pushedRequestClientMismatch: ["invalid_request", "client_id is not the authenticated client"],
+  pushedRequestRedirectUriInvalid: ["invalid_request", "redirect_uri is missing or not registered"],
+  pushedRequestUriPushed: ["invalid_request", "request_uri must not be pushed"],
+  pushedRequestObjectUnsupported: ["invalid_request", "request objects (request) are not supported"],
   // Consent
   requestOriginUnauthorized: ["validation_failed", "unauthorized request origin"],
   authorizationNotFound: ["oauth_authorization_not_found", "authorization not found"],

@@ -1,7 +1,7 @@
 /** The OAuth 2.1 / OpenID Connect server: clients, authorization requests, consents and their tokens. */
 export { OAUTH_SCOPES, type OAuthAuthorization, type OAuthConsent, scopesOf } from "./authorization.js";
-export { startAuthorization } from "./authorize.js";
-export type { ClientAuthMethod, ClientType, OAuthClient, OAuthGrantType } from "./client.js";
+export { REQUEST_URI_PREFIX, startAuthorization } from "./authorize.js";
+export type { ClientAuthMethod, ClientJwks, ClientType, OAuthClient, OAuthGrantType } from "./client.js";
 export * from "./client-auth.js";
 export {
   type ClientFields,
@@ -14,8 +14,17 @@ export {
 } from "./clients.js";
 export { authorizationDetails, decideConsent } from "./consent.js";
 export * from "./id-token.js";
+export type * from "./ports/client-assertion-verifier.js";
 export type * from "./ports/id-token-signer.js";
-export type { OAuthAuthorizationStore, OAuthClientStore, OAuthConsentStore } from "./ports/oauth-store.js";
+export type {
+  OAuthAuthorizationStore,
+  OAuthClientAssertionStore,
+  OAuthClientStore,
+  OAuthConsentStore,
+  OAuthPushedRequest,
+  OAuthPushedRequestStore,
+} from "./ports/oauth-store.js";
+export * from "./pushed-requests.js";
 export * from "./query.js";
 export type { OAuthServerSliceSettings } from "./settings.js";
 export { authorizationCodeGrant, clientRefreshTokenGrant, type OAuthTokens } from "./token-grants.js";

@@ -17,6 +17,12 @@ export interface OAuthServerSettings {
    * may name; empty: any absolute URI.
    */
   readonly allowedResources: readonly string[];
+  /** Lifetime of a pushed authorization request's `request_uri` (RFC 9126), in seconds. */
+  readonly parTtlSeconds: number;
+  /** Every client must push its authorization requests (RFC 9126 §5 `require_pushed_authorization_requests`). */
+  readonly requirePushedAuthorizationRequests: boolean;
+  /** The longest a client assertion (RFC 7523) may live, from its `iat` (or now) to its `exp`, in seconds. */
+  readonly clientAssertionMaxLifetimeSeconds: number;
 }
 
 /** The slice's settings, as `AuthSettings` holds them. */

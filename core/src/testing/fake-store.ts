@@ -11,8 +11,10 @@ import { fakeAssurance, fakeChallenges, fakeFactors } from "./mfa/fake-mfa.js";
 import {
   emptyOAuthTables,
   fakeOAuthAuthorizations,
+  fakeOAuthClientAssertions,
   fakeOAuthClients,
   fakeOAuthConsents,
+  fakeOAuthPushedRequests,
 } from "./oauth-server/fake-oauth-server.js";
 import { fakePasskeys, fakeWebauthnChallenges } from "./passkeys/fake-passkeys.js";
 import { fakeFlowStates } from "./pkce/fake-flow-states.js";
@@ -42,6 +44,8 @@ export function fakeStore(): Store & { tables: FakeTables } {
     oauthClients: fakeOAuthClients(oauth, tables),
     oauthAuthorizations: fakeOAuthAuthorizations(oauth),
     oauthConsents: fakeOAuthConsents(oauth, tables),
+    oauthPushedRequests: fakeOAuthPushedRequests(oauth),
+    oauthClientAssertions: fakeOAuthClientAssertions(oauth),
     customProviders: fakeCustomProviders(),
   };
   const begin = rowLocks();

@@ -60,3 +60,35 @@ export interface OAuthConsentStore {
    */
   revoke(userId: string, clientId: string, at: Date): Promise<boolean>;
 }
+
+/** An authorization request a client pushed (RFC 9126), waiting for `/oauth/authorize?request_uri=`. */
+export interface OAuthPushedRequest {
+  readonly id: string;
+  /** Keyed hash of the random part of the `request_uri` handed to the client. */
+  readonly requestUriHash: string;
+  readonly clientId: string;
+  /** The authorization request's parameters, as pushed and checked. */
+  readonly parameters: Readonly<Record<string, string>>;
+  readonly createdAt: Date;
+  readonly expiresAt: Date;
+}
+
+/** Pushed authorization requests: each used at most once, by its client, before it expires. */
+export interface OAuthPushedRequestStore {
+  insert(request: OAuthPushedRequest): Promise<void>;
+  /**
+   * Takes the request: removes and answers it when its `request_uri` hashes to `requestUriHash`, it
+   * was pushed by `clientId` and has not expired at `now`; null otherwise (unknown, another client's,
+   * expired, already taken). Of two takers of one request exactly one gets it.
+   */
+  take(requestUriHash: string, clientId: string, now: Date): Promise<OAuthPushedRequest | null>;
+}
+
+/** The `jti` of the client assertions (RFC 7523) used, each refused a second time until it expires. */
+export interface OAuthClientAssertionStore {
+  /**
+   * Records the use of the client's assertion `jti`, remembered until `expiresAt`; false when it was
+   * already used and is still remembered at `now`. Of two racing uses exactly one is true.
+   */
+  use(clientId: string, jti: string, expiresAt: Date, now: Date): Promise<boolean>;
+}

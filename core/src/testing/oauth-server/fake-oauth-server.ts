@@ -1,11 +1,16 @@
 import type {
+  ClientAssertionVerifier,
+  ClientJwks,
   IdTokenSigner,
   OAuthAuthorization,
   OAuthAuthorizationStore,
   OAuthClient,
+  OAuthClientAssertionStore,
   OAuthClientStore,
   OAuthConsent,
   OAuthConsentStore,
+  OAuthPushedRequest,
+  OAuthPushedRequestStore,
 } from "../../oauth-server/index.js";
 import type { FakeTables } from "../fake-tables.js";
 
@@ -14,10 +19,99 @@ export interface FakeOAuthTables {
   readonly clients: Map<string, OAuthClient & { deletedAt: Date | null }>;
   readonly authorizations: Map<string, OAuthAuthorization>;
   readonly consents: Map<string, OAuthConsent>;
+  readonly pushedRequests: Map<string, OAuthPushedRequest>;
+  /** `<client id>/<jti>` → until when it is remembered. */
+  readonly assertionJtis: Map<string, Date>;
 }
 
 export function emptyOAuthTables(): FakeOAuthTables {
-  return { clients: new Map(), authorizations: new Map(), consents: new Map() };
+  return {
+    clients: new Map(),
+    authorizations: new Map(),
+    consents: new Map(),
+    pushedRequests: new Map(),
+    assertionJtis: new Map(),
+  };
+}
+
+/** In-memory pushed requests; taking one is synchronous, so of two takers exactly one gets it. */
+export function fakeOAuthPushedRequests(o: FakeOAuthTables): OAuthPushedRequestStore {
+  return {
+    insert: async (r) => void o.pushedRequests.set(r.id, r),
+    take: async (hash, clientId, now) => {
+      const found = [...o.pushedRequests.values()].find(
+        (r) => r.requestUriHash === hash && r.clientId === clientId && r.expiresAt > now,
+      );
+      if (found === undefined) return null;
+      o.pushedRequests.delete(found.id);
+      return found;
+    },
+  };
+}
+
+/** In-memory used assertion `jti`s. */
+export function fakeOAuthClientAssertions(o: FakeOAuthTables): OAuthClientAssertionStore {
+  return {
+    use: async (clientId, jti, expiresAt, now) => {
+      const key = `${clientId}/${jti}`;
+      const until = o.assertionJtis.get(key);
+      if (until !== undefined && until > now) return false;
+      o.assertionJtis.set(key, expiresAt);
+      return true;
+    },
+  };
+}
+
+/**
+ * A client assertion of the fake verifier: `fake.` and the JSON of its header, its claims and what
+ * it is signed with — `secret:<the secret>` (HMAC), or `key:<kid>` (a public key of the client's
+ * `jwks`, or of the key set `remote` serves at its `jwks_uri`).
+ */
+export function fakeAssertion(
+  header: Record<string, unknown>,
+  claims: Record<string, unknown>,
+  signedWith: string,
+): string {
+  return `fake.${JSON.stringify({ header, claims, signedWith })}`;
+}
+
+/** The fake `ClientAssertionVerifier`: `remote` holds what each `jwks_uri` serves. */
+export function fakeClientAssertions(
+  remote: Map<string, ClientJwks> = new Map(),
+): ClientAssertionVerifier & { remote: Map<string, ClientJwks> } {
+  const read = (assertion: string) => {
+    if (!assertion.startsWith("fake.")) return null;
+    try {
+      return JSON.parse(assertion.slice(5)) as {
+        header: Record<string, unknown>;
+        claims: Record<string, unknown>;
+        signedWith: string;
+      };
+    } catch {
+      return null;
+    }
+  };
+  return {
+    remote,
+    decode: (assertion) => {
+      const found = read(assertion);
+      return found === null ? null : { header: found.header, claims: found.claims };
+    },
+    verify: async (assertion, keys, algorithms) => {
+      const found = read(assertion);
+      if (found === null) return { ok: false, reason: "not a JWS" };
+      if (!algorithms.includes(String(found.header.alg))) return { ok: false, reason: "algorithm refused" };
+      if (keys.kind === "secret")
+        return found.signedWith === `secret:${keys.secret}`
+          ? { ok: true, claims: found.claims }
+          : { ok: false, reason: "bad signature" };
+      const set = keys.jwks ?? (keys.jwksUri ? remote.get(keys.jwksUri) : undefined);
+      const kids = (set?.keys ?? []).map((k) => `key:${String(k.kid)}`);
+      return kids.includes(found.signedWith) && found.header.kid === found.signedWith.slice(4)
+        ? { ok: true, claims: found.claims }
+        : { ok: false, reason: "no key verifies" };
+    },
+  };
 }
 
 const live = (client: (OAuthClient & { deletedAt: Date | null }) | undefined): OAuthClient | null => {

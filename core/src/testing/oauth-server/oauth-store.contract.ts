@@ -26,6 +26,10 @@ export function anOAuthClient(fields: Partial<OAuthClient> = {}): OAuthClient {
     name: "App",
     uri: null,
     logoUri: null,
+    jwks: null,
+    jwksUri: null,
+    secretSealed: null,
+    requirePushedAuthorizationRequests: false,
     createdAt: at(0),
     updatedAt: at(0),
     ...fields,
@@ -101,6 +105,69 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
       expect(await store.oauthClients.find(older.id)).toBeNull();
       expect(await store.oauthClients.softDelete(older.id, at(5))).toBe(false);
       expect(await store.oauthClients.update(older)).toBe(false);
+    });
+
+    it("keeps a private_key_jwt client's keys, and a client_secret_jwt client's sealed secret", async () => {
+      const { store } = harness();
+      const keyed = anOAuthClient({
+        authMethod: "private_key_jwt",
+        secretHash: null,
+        jwks: { keys: [{ kty: "EC", crv: "P-256", x: "x", y: "y", kid: "k1" }] },
+        requirePushedAuthorizationRequests: true,
+      });
+      const sealed = anOAuthClient({ authMethod: "client_secret_jwt", secretSealed: "sealed-secret" });
+      const remote = anOAuthClient({
+        authMethod: "private_key_jwt",
+        secretHash: null,
+        jwksUri: "https://keys.example/jwks.json",
+      });
+      for (const client of [keyed, sealed, remote]) {
+        await store.oauthClients.insert(client);
+        expect(await store.oauthClients.find(client.id)).toEqual(client);
+      }
+    });
+
+    it("hands a pushed request once, to its client, before it expires", async () => {
+      const { store } = harness();
+      const client = anOAuthClient();
+      const other = anOAuthClient();
+      await store.oauthClients.insert(client);
+      await store.oauthClients.insert(other);
+      const pushed = {
+        id: newId(),
+        requestUriHash: newHash(),
+        clientId: client.id,
+        parameters: { redirect_uri: "https://app.example/cb", state: "s" },
+        createdAt: at(0),
+        expiresAt: at(60),
+      };
+      await store.oauthPushedRequests.insert(pushed);
+      expect(await store.oauthPushedRequests.take(pushed.requestUriHash, other.id, at(1))).toBeNull();
+      expect(await store.oauthPushedRequests.take(pushed.requestUriHash, client.id, at(60))).toBeNull();
+      expect(await store.oauthPushedRequests.take(pushed.requestUriHash, client.id, at(59))).toEqual(pushed);
+      expect(await store.oauthPushedRequests.take(pushed.requestUriHash, client.id, at(1))).toBeNull();
+      const raced = { ...pushed, id: newId(), requestUriHash: newHash() };
+      await store.oauthPushedRequests.insert(raced);
+      const takers = await Promise.all(
+        [1, 2, 3].map(() => store.oauthPushedRequests.take(raced.requestUriHash, client.id, at(1))),
+      );
+      expect(takers.filter((t) => t !== null)).toHaveLength(1);
+    });
+
+    it("refuses a client assertion's jti a second time until it expires, per client", async () => {
+      const { store } = harness();
+      const client = anOAuthClient();
+      const other = anOAuthClient();
+      await store.oauthClients.insert(client);
+      await store.oauthClients.insert(other);
+      const uses = store.oauthClientAssertions;
+      expect(await uses.use(client.id, "jti-1", at(60), at(0))).toBe(true);
+      expect(await uses.use(client.id, "jti-1", at(60), at(30))).toBe(false);
+      expect(await uses.use(other.id, "jti-1", at(60), at(30))).toBe(true);
+      // Remembered until its assertion expired: a late row is taken over.
+      expect(await uses.use(client.id, "jti-1", at(200), at(61))).toBe(true);
+      const raced = await Promise.all([1, 2, 3].map(() => uses.use(client.id, "jti-2", at(60), at(0))));
+      expect(raced.filter(Boolean)).toHaveLength(1);
     });
 
     it("ends a client's sessions when the client is deleted, and no one else's", async () => {

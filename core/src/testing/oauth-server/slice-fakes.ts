@@ -1,5 +1,6 @@
+import { fakeSecretBox } from "../mfa/fake-mfa.js";
 import { sliceFakes } from "../slice-fakes.js";
-import { fakeIdTokens } from "./fake-oauth-server.js";
+import { fakeClientAssertions, fakeIdTokens } from "./fake-oauth-server.js";
 
 /** The OAuth server's settings of a default configuration, and its ID token signer. */
 export const oauthServerFakes = sliceFakes({
@@ -13,7 +14,14 @@ export const oauthServerFakes = sliceFakes({
       defaultScope: "email",
       dynamicRegistrationPer5Min: 10,
       allowedResources: [],
+      parTtlSeconds: 60,
+      requirePushedAuthorizationRequests: false,
+      clientAssertionMaxLifetimeSeconds: 300,
     },
   },
-  deps: () => ({ idTokens: fakeIdTokens() }),
+  deps: () => ({
+    idTokens: fakeIdTokens(),
+    clientAssertions: fakeClientAssertions(),
+    clientSecretBox: fakeSecretBox(),
+  }),
 });

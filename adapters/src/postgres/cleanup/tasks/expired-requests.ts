@@ -43,3 +43,29 @@ export const webauthnChallenges: CleanupTask = {
       limit,
     }),
 };
+
+/** Pushed authorization requests (RFC 9126) a minute past their expiry: none can be used then. */
+export const oauthPushedRequests: CleanupTask = {
+  name: "oauth_pushed_requests",
+  run: ({ sql, namespace, limit }) =>
+    removeBatch(sql, {
+      namespace,
+      table: "oauth_pushed_requests",
+      key: ["id"],
+      stale: sql`expires_at < ${secondsAgo(sql, UNANSWERED_GRACE_SECONDS)}`,
+      limit,
+    }),
+};
+
+/** Used client-assertion `jti`s once their assertion expired: a replay of it is refused as expired. */
+export const oauthClientAssertionJtis: CleanupTask = {
+  name: "oauth_client_assertion_jtis",
+  run: ({ sql, namespace, limit }) =>
+    removeBatch(sql, {
+      namespace,
+      table: "oauth_client_assertion_jtis",
+      key: ["client_id", "jti"],
+      stale: sql`expires_at < ${secondsAgo(sql, UNANSWERED_GRACE_SECONDS)}`,
+      limit,
+    }),
+};

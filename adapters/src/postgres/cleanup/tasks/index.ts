@@ -2,7 +2,12 @@ import type { CleanupTask } from "../task.js";
 import { anonymousUsers } from "./anonymous-users.js";
 import { auditEntries } from "./audit-entries.js";
 import { inactiveSessions, sessionsPastNotAfter, sessionsPastTimebox } from "./ended-sessions.js";
-import { oauthAuthorizations, webauthnChallenges } from "./expired-requests.js";
+import {
+  oauthAuthorizations,
+  oauthClientAssertionJtis,
+  oauthPushedRequests,
+  webauthnChallenges,
+} from "./expired-requests.js";
 import { flowStates } from "./flow-states.js";
 import { mfaChallenges } from "./mfa-challenges.js";
 import { oneTimeTokens } from "./one-time-tokens.js";
@@ -50,6 +55,8 @@ export function cleanupTasks(settings: CleanupSettings): CleanupTask[] {
     unverifiedFactors,
     oneTimeTokens(settings.oneTimeTokenLifetimeMs),
     oauthAuthorizations,
+    oauthPushedRequests,
+    oauthClientAssertionJtis,
     webauthnChallenges,
     samlRelayStates,
     requestLimits,

@@ -57,7 +57,9 @@ export const authorizeEndpoints: readonly ModuleEndpoint[] = [
         "the client, and answered here as an OAuth error body when it registered itself (an open",
         "redirector otherwise, RFC 9700 §4.11.2); a `resource` outside `OAUTH_SERVER_ALLOWED_RESOURCES`",
         "is `invalid_target` (RFC 8707 §2). At most 60 requests per 5 minutes per client address",
-        "by default (`RATE_LIMIT_OAUTH_AUTHORIZE`).",
+        "by default (`RATE_LIMIT_OAUTH_AUTHORIZE`). With `OAUTH_SERVER_REQUIRE_PAR` on, or for a client",
+        "registered with `require_pushed_authorization_requests`, a request without `request_uri` is",
+        "refused (`invalid_request`).",
       ].join(" "),
       access: "public",
       query: [
@@ -71,6 +73,10 @@ export const authorizeEndpoints: readonly ModuleEndpoint[] = [
         q("code_challenge_method", "`S256` (`plain` is refused)."),
         q("nonce", "Copied into the ID token."),
         q("ui_locales", "The languages the consent page should speak, by preference; passed on to it."),
+        q(
+          "request_uri",
+          "A pushed request's reference (RFC 9126, `POST /oauth/par`), with `client_id`: the request is the pushed one, every other parameter ignored; used once, by the client that pushed it, before it expires.",
+        ),
       ],
       responses: {
         302: redirect("To the consent page with `authorization_id`, or to the redirect URI with an error."),
@@ -98,6 +104,7 @@ export const authorizeEndpoints: readonly ModuleEndpoint[] = [
           codeChallengeMethod: q("code_challenge_method"),
           nonce: q("nonce"),
           uiLocales: q("ui_locales"),
+          requestUri: q("request_uri"),
         });
         // Not redirected (an untrusted redirect URI, or a dynamically registered client): answered here.
         if (!started.ok) return oauthFailure(c, started.error);

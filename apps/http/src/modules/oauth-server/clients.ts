@@ -36,6 +36,11 @@ export const ClientBody = v.object({
   client_name: text,
   client_uri: text,
   logo_uri: text,
+  // RFC 7591 §2: private_key_jwt's keys, inline or by URL; null clears them (admin update).
+  jwks: v.optional(v.unknown()),
+  jwks_uri: v.optional(v.nullable(v.string("a string"))),
+  // RFC 9126 §6.
+  require_pushed_authorization_requests: v.optional(v.boolean("a boolean")),
 });
 
 function fieldsOf(json: Record<string, unknown>): ClientFields {
@@ -48,6 +53,9 @@ function fieldsOf(json: Record<string, unknown>): ClientFields {
     name: body.client_name,
     uri: body.client_uri,
     logoUri: body.logo_uri,
+    jwks: body.jwks,
+    jwksUri: body.jwks_uri,
+    requirePushedAuthorizationRequests: body.require_pushed_authorization_requests,
   });
 }
 

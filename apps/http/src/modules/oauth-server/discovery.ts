@@ -1,5 +1,9 @@
 import type { AuthDeps } from "@authsvc/core";
-import { OAUTH_SCOPES } from "@authsvc/core/oauth-server";
+import {
+  CLIENT_SECRET_JWT_ALGORITHMS,
+  OAUTH_SCOPES,
+  PRIVATE_KEY_JWT_ALGORITHMS,
+} from "@authsvc/core/oauth-server";
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/app-env.js";
 import type { Operation } from "../../http/operation.js";
@@ -29,7 +33,9 @@ const CLAIMS = [
 export function discoveryDocument(deps: AuthDeps) {
   const { enabled, allowDynamicRegistration } = deps.settings.oauthServer;
   const at = (path: string) => endpointUrl(deps, path);
-  const clientAuth = ["client_secret_basic", "client_secret_post"];
+  const clientAuth = ["client_secret_basic", "client_secret_post", "private_key_jwt", "client_secret_jwt"];
+  // RFC 7523: what client assertions may be signed with (never `none`).
+  const assertionAlgs = [...PRIVATE_KEY_JWT_ALGORITHMS, ...CLIENT_SECRET_JWT_ALGORITHMS];
   return {
     issuer: issuerOf(deps),
     authorization_endpoint: at("/oauth/authorize"),
@@ -39,8 +45,10 @@ export function discoveryDocument(deps: AuthDeps) {
     ...(enabled && allowDynamicRegistration ? { registration_endpoint: at("/oauth/clients/register") } : {}),
     revocation_endpoint: at("/oauth/revoke"),
     revocation_endpoint_auth_methods_supported: [...clientAuth, "none"],
+    revocation_endpoint_auth_signing_alg_values_supported: assertionAlgs,
     introspection_endpoint: at("/oauth/introspect"),
     introspection_endpoint_auth_methods_supported: clientAuth,
+    introspection_endpoint_auth_signing_alg_values_supported: assertionAlgs,
     scopes_supported: OAUTH_SCOPES,
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
@@ -48,7 +56,11 @@ export function discoveryDocument(deps: AuthDeps) {
     subject_types_supported: ["public"],
     id_token_signing_alg_values_supported: ["RS256", "ES256", "RS512", "ES512", "EdDSA"],
     token_endpoint_auth_methods_supported: [...clientAuth, "none"],
+    token_endpoint_auth_signing_alg_values_supported: assertionAlgs,
     code_challenge_methods_supported: ["S256"],
+    // RFC 9126 §5.
+    pushed_authorization_request_endpoint: at("/oauth/par"),
+    require_pushed_authorization_requests: deps.settings.oauthServer.requirePushedAuthorizationRequests,
     claims_supported: CLAIMS,
     // RFC 9207: every authorization response names the issuer, so a client can tell which server answered.
     authorization_response_iss_parameter_supported: true,
@@ -69,8 +81,10 @@ const METADATA = closed(
     registration_endpoint: { ...url, description: "Only with dynamic registration on." },
     revocation_endpoint: url,
     revocation_endpoint_auth_methods_supported: strings,
+    revocation_endpoint_auth_signing_alg_values_supported: strings,
     introspection_endpoint: url,
     introspection_endpoint_auth_methods_supported: strings,
+    introspection_endpoint_auth_signing_alg_values_supported: strings,
     scopes_supported: strings,
     response_types_supported: strings,
     response_modes_supported: strings,
@@ -78,7 +92,10 @@ const METADATA = closed(
     subject_types_supported: strings,
     id_token_signing_alg_values_supported: strings,
     token_endpoint_auth_methods_supported: strings,
+    token_endpoint_auth_signing_alg_values_supported: strings,
     code_challenge_methods_supported: strings,
+    pushed_authorization_request_endpoint: url,
+    require_pushed_authorization_requests: { type: "boolean" },
     claims_supported: strings,
     authorization_response_iss_parameter_supported: { type: "boolean" },
   },

@@ -1,11 +1,13 @@
-import { idTokenSigner } from "@authsvc/adapters";
+import { clientAssertionVerifier, guardedFetch, idTokenSigner, MAX_ANSWER_BYTES } from "@authsvc/adapters";
 import { sectionOf } from "../../config/sections/section.js";
+import { secretBoxOf } from "../../infrastructure/jwt/crypto.js";
 import type { HttpModule } from "../module.js";
 import { authorizationCodeHttpGrant } from "./authorization-code-grant.js";
 import { authorizeEndpoints } from "./authorize.js";
 import { clientRefreshTokenHttpGrant } from "./client-refresh-token-grant.js";
 import { clientEndpoints } from "./clients.js";
 import { discoveryEndpoints } from "./discovery.js";
+import { parEndpoints } from "./par.js";
 import * as oauthServer from "./section.js";
 import { tokenEndpoints } from "./token.js";
 import { oauthUserEndpoints } from "./user.js";
@@ -15,11 +17,23 @@ export const oauthServerModule: HttpModule = {
   name: "oauth-server",
   section: sectionOf(oauthServer),
   settings: (config) => ({ oauthServer: oauthServer.oauthServerSettings(config) }),
-  ports: ({ config }) => ({ idTokens: idTokenSigner(config.jwt.keys) }),
+  ports: ({ config }) => ({
+    idTokens: idTokenSigner(config.jwt.keys),
+    // The MFA secrets' box: `SECURITY_DB_ENCRYPTION_*` keys, else the key derived from JWT_SECRET.
+    clientSecretBox: secretBoxOf(config),
+    // A client's jwks_uri: through the guarded fetch, at most 64 KiB, 3 s (docs/oauth-client-authentication.md).
+    clientAssertions: clientAssertionVerifier({
+      fetch: guardedFetch({
+        allowLoopbackForTests: config.oauthServer.allowLoopbackForTests,
+        maxAnswerBytes: Math.min(MAX_ANSWER_BYTES, 64 * 1024),
+      }),
+    }),
+  }),
   endpoints: [
     ...discoveryEndpoints,
     ...authorizeEndpoints,
     ...tokenEndpoints,
+    ...parEndpoints,
     ...clientEndpoints,
     ...oauthUserEndpoints,
   ],

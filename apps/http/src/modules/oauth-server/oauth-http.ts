@@ -64,9 +64,18 @@ export function clientCredentials(c: Context<AppEnv>, body: Record<string, strin
       basic: true,
       clientId: part(decoded.slice(0, colon)),
       clientSecret: part(decoded.slice(colon + 1)),
+      // Beside Basic, an assertion is a second method, which authentication refuses.
+      assertionType: body.client_assertion_type,
+      assertion: body.client_assertion,
     };
   }
-  return { basic: false, clientId: body.client_id, clientSecret: body.client_secret };
+  return {
+    basic: false,
+    clientId: body.client_id,
+    clientSecret: body.client_secret,
+    assertionType: body.client_assertion_type,
+    assertion: body.client_assertion,
+  };
 }
 
 /** The answer of a token endpoint's result: the value as JSON, a failure as OAuth error body when it is one. */
@@ -116,6 +125,9 @@ export function clientJson(client: OAuthClient, secret: string | null = null) {
     ...(client.name ? { client_name: client.name } : {}),
     ...(client.uri ? { client_uri: client.uri } : {}),
     ...(client.logoUri ? { logo_uri: client.logoUri } : {}),
+    ...(client.jwks ? { jwks: client.jwks } : {}),
+    ...(client.jwksUri ? { jwks_uri: client.jwksUri } : {}),
+    ...(client.requirePushedAuthorizationRequests ? { require_pushed_authorization_requests: true } : {}),
     registration_type: client.registrationType,
     created_at: iso(client.createdAt),
     updated_at: iso(client.updatedAt),

@@ -34,6 +34,10 @@ describe("OAuth server configuration", () => {
       defaultScope: "email",
       dynamicRegistrationPer5Min: 10,
       allowedResources: [],
+      parTtlSeconds: 60,
+      requirePushedAuthorizationRequests: false,
+      clientAssertionMaxLifetimeSeconds: 300,
+      allowLoopbackForTests: false,
     });
   });
 

@@ -51,6 +51,34 @@ export const variables = {
     description:
       "The resources (RFC 8707) an authorization request may name, as comma-separated URI globs (`*` one host label or path segment, `**` anything: `https://mcp.example.com/**`); another is refused with `invalid_target`. Empty: any absolute URI, whose server will accept the client's tokens once the user approved it. An authsvc addition.",
   }),
+  parTtl: variable({
+    key: "OAUTH_SERVER_PAR_TTL",
+    kind: k.duration(1000),
+    default: "60s",
+    description:
+      "How long the `request_uri` of a pushed authorization request (`POST /oauth/par`, RFC 9126) can be used at `/oauth/authorize`; it is used once. See docs/oauth-client-authentication.md.",
+  }),
+  requirePar: variable({
+    key: "OAUTH_SERVER_REQUIRE_PAR",
+    kind: k.boolean,
+    default: "false",
+    description:
+      "Every client must push its authorization requests first (RFC 9126 `require_pushed_authorization_requests`): `/oauth/authorize` without a `request_uri` is refused with `invalid_request`. Off, a client can still be required to by its own `require_pushed_authorization_requests`.",
+  }),
+  clientAssertionMaxLifetime: variable({
+    key: "OAUTH_SERVER_CLIENT_ASSERTION_MAX_LIFETIME",
+    kind: k.duration(1000),
+    default: "5m",
+    description:
+      "The longest a client assertion (`private_key_jwt`, `client_secret_jwt`, RFC 7523) may live, from its `iat` (or now) to its `exp`; a longer one is refused. Its `jti` is remembered until it expires, so that it is used once.",
+  }),
+  allowLoopbackForTests: variable({
+    key: "OAUTH_SERVER_ALLOW_LOOPBACK_FOR_TESTS",
+    kind: k.boolean,
+    default: "false",
+    description:
+      "FOR TESTS ONLY; never in production. Lets the URLs the OAuth server fetches (a client's `jwks_uri`) use plain `http:` toward loopback addresses, so that a test's server on 127.0.0.1 can serve them. Private, link-local, metadata and multicast addresses stay refused either way.",
+  }),
   dynamicRegistrationPer5Min: variable({
     key: "RATE_LIMIT_OAUTH_DYNAMIC_CLIENT_REGISTER",
     // The name the reference's configuration loader actually derives from its field (`O_AUTH`).
@@ -71,6 +99,10 @@ export interface OAuthServerConfig {
   readonly defaultScope: string;
   readonly dynamicRegistrationPer5Min: number;
   readonly allowedResources: readonly string[];
+  readonly parTtlSeconds: number;
+  readonly requirePushedAuthorizationRequests: boolean;
+  readonly clientAssertionMaxLifetimeSeconds: number;
+  readonly allowLoopbackForTests: boolean;
 }
 
 export const read = (r: Reader) => r.getAll(variables);
@@ -79,6 +111,10 @@ export function settle(s: ReturnType<typeof read>, ctx: SettleContext): { oauthS
   if (s.enabled && !ctx.r.isSet(jwtVariables.keys))
     ctx.notices.push(
       `OAuth server on without ${jwtVariables.keys.name}: ID tokens (scope openid) need an asymmetric signing key, and code exchanges asking for one are refused (500 server_error)`,
+    );
+  if (s.allowLoopbackForTests)
+    ctx.notices.push(
+      `${variables.allowLoopbackForTests.name} is on: client jwks_uri may be fetched over plain http on loopback (for tests only)`,
     );
   return {
     oauthServer: {
@@ -90,13 +126,18 @@ export function settle(s: ReturnType<typeof read>, ctx: SettleContext): { oauthS
       defaultScope: s.defaultScope.split(/\s+/).filter(Boolean).join(" ") || "email",
       dynamicRegistrationPer5Min: s.dynamicRegistrationPer5Min,
       allowedResources: s.allowedResources,
+      parTtlSeconds: Math.max(1, Math.round(s.parTtl / 1000)),
+      requirePushedAuthorizationRequests: s.requirePar,
+      clientAssertionMaxLifetimeSeconds: Math.max(1, Math.round(s.clientAssertionMaxLifetime / 1000)),
+      allowLoopbackForTests: s.allowLoopbackForTests,
     },
   };
 }
 
 /** The OAuth server's settings, as the use cases read them. */
 export function oauthServerSettings(config: Config): AuthSettings["oauthServer"] {
-  return { ...config.oauthServer };
+  const { allowLoopbackForTests: _loopback, ...settings } = config.oauthServer;
+  return settings;
 }
 
 declare module "../../config/shape.js" {

@@ -34,6 +34,13 @@ const EXPECTED: Readonly<Partial<Record<FailureName, number>>> = {
   refreshOfFirstPartySession: 400,
   idTokenKeyMissing: 500,
   introspectionNeedsConfidentialClient: 400,
+  // RFC 9126: authsvc's own (the reference has no pushed requests).
+  pushedRequestUriInvalid: 400,
+  pushedRequestRequired: 400,
+  pushedRequestClientMismatch: 400,
+  pushedRequestRedirectUriInvalid: 400,
+  pushedRequestUriPushed: 400,
+  pushedRequestObjectUnsupported: 400,
 };
 
 describe("oauth-server's statuses", () => itAnswersItsFailures(oauthServerModule, EXPECTED));

@@ -14,19 +14,28 @@ import { INTROSPECTION, oauthErrorOr, TOKENS } from "./oauth.openapi-schemas.js"
 import { clientCredentials, oauthJson, readTokenBody, requireOAuthServer } from "./oauth-http.js";
 
 const string = { type: "string" } as const;
-const clientFields = {
+export const clientFields = {
   client_id: { ...string, description: "`client_secret_post` and `none`: the client's id." },
   client_secret: { ...string, description: "`client_secret_post`: the client's secret." },
+  client_assertion_type: {
+    ...string,
+    description:
+      "`private_key_jwt`, `client_secret_jwt` (RFC 7523): `urn:ietf:params:oauth:client-assertion-type:jwt-bearer`.",
+  },
+  client_assertion: {
+    ...string,
+    description: "`private_key_jwt`, `client_secret_jwt`: the signed assertion.",
+  },
 };
 /** Form-encoded, as OAuth clients send (a repeated field is refused); JSON is read too. */
-const TYPES = ["application/x-www-form-urlencoded", "application/json"];
+export const TYPES = ["application/x-www-form-urlencoded", "application/json"];
 const tokenBody = (properties: Record<string, { type: string; description?: string }>) => ({
   schema: jsonObject({ ...properties, ...clientFields }),
   contentTypes: TYPES,
 });
 const tokenHint = { ...string, description: "`access_token` or `refresh_token`: which to try first." };
-const noStore = { "cache-control": { description: "`no-store`.", required: true } };
-const oauthErrors = {
+export const noStore = { "cache-control": { description: "`no-store`.", required: true } };
+export const oauthErrors = {
   400: oauthErrorOr("An OAuth error; a refused client authentication is `invalid_credentials`."),
   500: oauthErrorOr("`server_error` (no signing key for the ID token), or a fault."),
 };
@@ -41,7 +50,7 @@ const tokensJson = (t: OAuthTokens) => ({
 });
 
 /** The body and the authenticated client of a token-endpoint request (a refusal is GoTrue's 400). */
-async function authenticated(c: Context<AppEnv>) {
+export async function authenticated(c: Context<AppEnv>) {
   const body = await readTokenBody(c);
   const client = unwrap(await authenticateClient(c.get("deps"), clientCredentials(c, body)));
   return { body, client };
