@@ -130,6 +130,32 @@ export function cleanupRows(sql: Sql, namespace: string) {
       return id;
     },
 
+    /** A pushed authorization request (of a new public client) expiring at `expiresAt`. */
+    async oauthPushedRequest(expiresAt: Date): Promise<string> {
+      const client = randomUUID();
+      await sql`
+        insert into ${ns}.oauth_clients (id, registration_type, client_type, token_endpoint_auth_method, redirect_uris, grant_types)
+        values (${client}, 'dynamic', 'public', 'none', ${sql.json(["http://127.0.0.1/cb"])}, ${sql.json(["authorization_code"])})`;
+      const id = randomUUID();
+      await sql`
+        insert into ${ns}.oauth_pushed_requests (id, request_uri_hash, client_id, parameters, created_at, expires_at)
+        values (${id}, ${hash()}, ${client}, ${sql.json({ state: "s" })}, ${new Date(expiresAt.getTime() - 60_000)}, ${expiresAt})`;
+      return id;
+    },
+
+    /** A used client-assertion jti (of a new client) remembered until `expiresAt`; answers the jti. */
+    async oauthAssertionJti(expiresAt: Date): Promise<string> {
+      const client = randomUUID();
+      await sql`
+        insert into ${ns}.oauth_clients (id, registration_type, client_type, token_endpoint_auth_method, redirect_uris, grant_types)
+        values (${client}, 'manual', 'confidential', 'private_key_jwt', ${sql.json(["https://a.example/cb"])}, ${sql.json(["authorization_code"])})`;
+      const jti = hash();
+      await sql`
+        insert into ${ns}.oauth_client_assertion_jtis (client_id, jti, expires_at)
+        values (${client}, ${jti}, ${expiresAt})`;
+      return jti;
+    },
+
     /** A WebAuthn challenge (of a passkey sign-in: no user) expiring at `expiresAt`. */
     async webauthnChallenge(expiresAt: Date): Promise<string> {
       const id = randomUUID();

@@ -136,6 +136,22 @@ describe("cleanup", () => {
     expect(await rows.present("webauthn_challenges", [oldChallenge, liveChallenge])).toEqual([liveChallenge]);
   });
 
+  it("removes pushed authorization requests and used assertion jtis a minute past their expiry", async () => {
+    const oldPush = await rows.oauthPushedRequest(ago(2 * 60 * 1000));
+    const livePush = await rows.oauthPushedRequest(ago(-30 * 1000));
+    const oldJti = await rows.oauthAssertionJti(ago(2 * 60 * 1000));
+    const liveJti = await rows.oauthAssertionJti(ago(-60 * 1000));
+
+    const report = await clean().pass();
+
+    expect(report.failures).toEqual([]);
+    expect(report.removed).toMatchObject({ oauth_pushed_requests: 1, oauth_client_assertion_jtis: 1 });
+    expect(await rows.present("oauth_pushed_requests", [oldPush, livePush])).toEqual([livePush]);
+    const jtis = await ns.sql<{ jti: string }[]>`
+      select jti from ${ns.sql(ns.namespace)}.oauth_client_assertion_jtis where jti in ${ns.sql([oldJti, liveJti])}`;
+    expect(jtis.map((r) => r.jti)).toEqual([liveJti]);
+  });
+
   it("removes SAML relay states a day old", async () => {
     const old = await rows.samlRelayState(ago(25 * HOUR_MS));
     const live = await rows.samlRelayState(ago(60 * 1000));
