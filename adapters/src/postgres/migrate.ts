@@ -38,9 +38,11 @@ export function assertValidNamespace(namespace: string): void {
 }
 
 /**
- * The migrations in `dir`, in order. Every `.sql` file must be named NNNN_name.sql and the numbers must
- * run 1, 2, 3… without gap or duplicate: a misnamed or missing file is a packaging mistake that must stop
- * the server rather than silently skip a schema change.
+ * The migrations in `dir`, in order. Every `.sql` file must be named NNNN_name.sql and no number may
+ * appear twice: a misnamed or repeated file is a packaging mistake that must stop the server rather than
+ * silently skip a schema change. A number may be missing: numbers are reserved for changes made side
+ * by side, and one may ship before a lower one; each is applied once, whenever it first appears
+ * (`schema_migrations` holds every version applied, not a high-water mark), so each must stand alone.
  */
 export async function listMigrations(dir: string): Promise<Migration[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith(".sql")).sort();
@@ -51,12 +53,10 @@ export async function listMigrations(dir: string): Promise<Migration[]> {
     migrations.push({ version: match[1], name: file.slice(0, -4), path: join(dir, file) });
   }
   migrations.forEach((m, i) => {
-    const expected = i + 1;
-    if (Number(m.version) === expected) return;
-    const kind = Number(m.version) < expected ? "duplicate" : "missing";
-    throw new MigrationError(
-      `migration ${m.name}: expected number ${String(expected).padStart(4, "0")} (${kind} migration number)`,
-    );
+    const previous = migrations[i - 1];
+    if (Number(m.version) >= 1 && (previous === undefined || Number(m.version) > Number(previous.version)))
+      return;
+    throw new MigrationError(`migration ${m.name}: duplicate migration number ${m.version}`);
   });
   return migrations;
 }
