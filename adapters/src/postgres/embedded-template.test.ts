@@ -81,6 +81,22 @@ describe("the embedded database template", () => {
     expect(await readFile(join(root, "used", "pgdata", "keep"), "utf8")).toBe("x");
   });
 
+  it("remakes the empty folders a packed template lost (npm pack keeps files only)", async () => {
+    const root = await tempDir();
+    const migrations = join(root, "migrations");
+    await mkdir(migrations, { recursive: true });
+    const template = join(root, "template");
+    await prepareTemplate(template, migrations, async (dataDir) => {
+      await fakeBuild(dataDir);
+      await mkdir(join(dataDir, "pgdata", "pg_wal", "archive_status"), { recursive: true });
+    });
+    // What an installed package holds: the same files, no empty folder.
+    await rm(join(template, "pgdata", "pg_wal"), { recursive: true });
+    await copyTemplate(join(template, "pgdata"), join(root, "data", "pgdata"));
+    expect(existsSync(join(root, "data", "pgdata", "pg_wal", "archive_status"))).toBe(true);
+    expect(await readFile(join(root, "data", "pgdata", "base", "5", "1259"), "utf8")).toBe("catalog");
+  });
+
   it("made by the build, starts a fresh data folder already migrated, and a restart keeps its data", async () => {
     const template = await usableTemplate(defaultTemplateDir(), resolveMigrationsDir());
     if (template === undefined) throw new Error("no up-to-date template: run `npm run build` first");

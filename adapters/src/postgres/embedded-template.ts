@@ -19,6 +19,9 @@ import { FUNCTIONS_FOLDER } from "./migrate-functions.js";
  */
 export const TEMPLATE_NAMESPACE = "auth";
 
+/** The file beside a template's pgdata listing every folder of it, empty ones included. */
+const FOLDERS_FILE = "folders";
+
 /**
  * What the template was made from: PGlite's version, every migration file and every function file
  * (`functions/`), by name and content.
@@ -65,6 +68,8 @@ export async function usableTemplate(
   const pgdata = join(templateDir, "pgdata");
   const stampFile = join(templateDir, "stamp");
   if (!existsSync(stampFile) || !existsSync(join(pgdata, "PG_VERSION"))) return undefined;
+  // A template made before its folders were listed cannot be packed: it is made again.
+  if (!existsSync(join(templateDir, FOLDERS_FILE))) return undefined;
   const stamp = (await readFile(stampFile, "utf8")).trim();
   return stamp === (await templateStamp(migrationsDir)) ? pgdata : undefined;
 }
@@ -80,7 +85,25 @@ export async function copyTemplate(templatePgdata: string, pgdata: string): Prom
   const partial = `${pgdata}.partial`;
   await rm(partial, { recursive: true, force: true });
   await copyTree(templatePgdata, partial);
+  // A packed template has lost its empty folders (npm pack keeps files only); PostgreSQL needs them.
+  for (const folder of await templateFolders(templatePgdata))
+    await mkdir(join(partial, folder), { recursive: true });
   await rename(partial, pgdata);
+}
+
+async function templateFolders(templatePgdata: string): Promise<string[]> {
+  const listed = await readFile(join(dirname(templatePgdata), FOLDERS_FILE), "utf8").catch(() => "");
+  // Each line a path relative to pgdata; anything climbing out of it is not the template's.
+  return listed.split("\n").filter((line) => line !== "" && !line.split("/").includes(".."));
+}
+
+async function listFolders(pgdata: string): Promise<string> {
+  const entries = await readdir(pgdata, { withFileTypes: true, recursive: true });
+  const folders = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => relative(pgdata, join(entry.parentPath, entry.name)))
+    .sort();
+  return folders.map((folder) => `${folder}\n`).join("");
 }
 
 /**
@@ -122,6 +145,7 @@ export async function prepareTemplate(
   await mkdir(work, { recursive: true });
   try {
     await build(work);
+    await writeFile(join(work, FOLDERS_FILE), await listFolders(join(work, "pgdata")));
     await writeFile(join(work, "stamp"), `${stamp}\n`);
     // Readable by whoever runs the server (it holds no secret, only the schema), writable by no one
     // else: a file changed here would be in every data folder made from it.

@@ -161,11 +161,16 @@ export async function migrate(sql: Sql, options: MigrateOptions): Promise<Migrat
 }
 
 /**
- * `<repo>/migrations`, found from this module's own location: adapters/src/postgres when run from
- * source (tsx, vitest), adapters/dist/postgres when compiled. Both are three levels below the repo.
+ * The migrations, found from this module's own location: beside the adapters package's `dist/` when
+ * installed from the package (`npm run pack` puts them there), else `<repo>/migrations` — three levels
+ * up from adapters/src/postgres (tsx, vitest) and adapters/dist/postgres (compiled) alike.
  */
 export function resolveMigrationsDir(): string {
-  const dir = fileURLToPath(new URL("../../../migrations/", import.meta.url));
-  if (!existsSync(dir)) throw new MigrationError(`migrations directory not found at ${dir}`);
+  const candidates = ["../../migrations/", "../../../migrations/"].map((path) =>
+    fileURLToPath(new URL(path, import.meta.url)),
+  );
+  const dir = candidates.find((candidate) => existsSync(candidate));
+  if (dir === undefined)
+    throw new MigrationError(`migrations directory not found at ${candidates.join(" or ")}`);
   return dir;
 }
