@@ -34,8 +34,13 @@ interface Spawned {
  * Runs the server with exactly `env` (plus PATH): nothing leaks in from the test's own environment,
  * so each test states the whole configuration it relies on.
  */
-function spawnServer(env: Record<string, string>, args: string[], cwd: string): Spawned {
-  const child = spawn(process.execPath, [SERVER_ENTRY, ...args], {
+function spawnServer(
+  env: Record<string, string>,
+  args: string[],
+  cwd: string,
+  entry = SERVER_ENTRY,
+): Spawned {
+  const child = spawn(process.execPath, [entry, ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -75,13 +80,14 @@ export async function runServer(
 
 /**
  * Starts the server and resolves once it logs where it listens (PORT=0 picks a free port). With
- * `logFile`, the log lines are read from that file (LOG_FILE) instead of standard output.
+ * `logFile`, the log lines are read from that file (LOG_FILE) instead of standard output; with `entry`,
+ * another build of the server is run (an installed package's `bin/authsvc.js`).
  */
 export async function startServer(
   env: Record<string, string>,
-  options: { cwd: string; logFile?: string },
+  options: { cwd: string; logFile?: string; entry?: string },
 ): Promise<ServerProcess> {
-  const spawned = spawnServer(env, [], options.cwd);
+  const spawned = spawnServer(env, [], options.cwd, options.entry);
   const logText = () => (options.logFile ? readIfExists(options.logFile) : spawned.stdout());
   const url = await new Promise<string>((resolve, reject) => {
     const check = () => {

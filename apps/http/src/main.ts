@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 import { COMMANDS } from "./cli/commands/index.js";
 import { dispatch } from "./cli/dispatch.js";
+import { readVersion } from "./composition/version.js";
 import { maskUrlPasswords } from "./infrastructure/telemetry/url-password.js";
 
 async function main(argv: readonly string[]): Promise<void> {
-  const chosen = dispatch(argv, COMMANDS);
+  const chosen = dispatch(argv, COMMANDS, readVersion());
   if (chosen.kind === "print") {
     (chosen.stream === "stdout" ? process.stdout : process.stderr).write(`${chosen.text}\n`);
     process.exitCode = chosen.exitCode;

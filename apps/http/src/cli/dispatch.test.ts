@@ -21,9 +21,18 @@ describe("the authsvc dispatcher", () => {
     });
   });
 
+  it.each([["--version"], ["-v"]])("%s prints the version on stdout, exit 0", (flag) => {
+    expect(dispatch([flag], commands, "1.2.3")).toEqual({
+      kind: "print",
+      text: "authsvc 1.2.3",
+      exitCode: 0,
+      stream: "stdout",
+    });
+  });
+
   it("the overview lists every command with its summary, aligned", () => {
     expect(overview(commands)).toBe(
-      "usage: authsvc <command> [options]\n\ncommands:\n  serve    serve things\n  migrate  migrate things\n\n'authsvc <command> --help' tells more.",
+      "usage: authsvc <command> [options]\n\ncommands:\n  serve    serve things\n  migrate  migrate things\n\n'authsvc <command> --help' tells more; 'authsvc --version' prints the version.",
     );
   });
 
