@@ -56,7 +56,7 @@ afterAll(async () => {
   for (const server of servers) await server.stop();
   await ns?.drop();
   rmSync(work, { recursive: true, force: true });
-}, 120_000);
+}, 300_000);
 
 const bin = () => join(app, "node_modules", "authsvc", "bin", "authsvc.js");
 
@@ -84,10 +84,8 @@ describe("the installed package", () => {
     const installed = readdirSync(join(app, "node_modules"));
     for (const tool of ["vitest", "testcontainers", "playwright-core", "tsx", "typescript", "@biomejs"])
       expect(installed).not.toContain(tool);
-    expect(readdirSync(join(app, "node_modules", "authsvc", "node_modules"))).toEqual([
-      "@authsvc",
-      "postgres",
-    ]);
+    const bundled = readdirSync(join(app, "node_modules", "authsvc", "node_modules"));
+    expect(bundled.filter((name) => name !== ".bin")).toEqual(["@authsvc", "postgres"]);
   });
 
   it("answers --version through npx", async () => {
