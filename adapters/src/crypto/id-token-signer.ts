@@ -1,5 +1,5 @@
 import type { IdTokenSigner } from "@authsvc/core/oauth-server";
-import { type JWTPayload, SignJWT } from "jose";
+import { decodeProtectedHeader, type JWTPayload, jwtVerify, SignJWT } from "jose";
 import type { JwtKeyRing } from "./jwt-keys.js";
 
 /**
@@ -10,18 +10,40 @@ import type { JwtKeyRing } from "./jwt-keys.js";
  */
 export function idTokenSigner(ring: JwtKeyRing | undefined): IdTokenSigner {
   const signing = ring?.signing;
-  if (signing === undefined || signing.alg === "HS256") {
+  if (ring === undefined || signing === undefined || signing.alg === "HS256") {
     return {
       available: false,
       sign: () => Promise.reject(new Error("ID tokens need an asymmetric signing key (JWT_KEYS)")),
+      verifyOwn: async () => null,
     };
   }
-  const header = { alg: signing.alg, kid: signing.kid, typ: "JWT" };
   return {
     available: true,
-    sign: (claims) =>
+    sign: (claims, options) =>
       new SignJWT({ ...claims, aud: [...claims.aud] } as JWTPayload)
-        .setProtectedHeader(header)
+        .setProtectedHeader({ alg: signing.alg, kid: signing.kid, typ: options?.type ?? "JWT" })
         .sign(signing.signingKey),
+    async verifyOwn(token) {
+      let header: ReturnType<typeof decodeProtectedHeader>;
+      try {
+        header = decodeProtectedHeader(token);
+      } catch {
+        return null;
+      }
+      // A logout token (typ logout+jwt) is no ID token, whoever presents it.
+      if (header.typ !== undefined && header.typ !== "JWT") return null;
+      const key = typeof header.kid === "string" ? ring.byKid.get(header.kid) : undefined;
+      if (key === undefined || key.alg === "HS256" || key.publicJwk === undefined) return null;
+      try {
+        // Expired or not: `exp` is compared with a date before any token's.
+        const { payload } = await jwtVerify(token, key.verifyingKey, {
+          algorithms: [key.alg],
+          currentDate: new Date(0),
+        });
+        return payload;
+      } catch {
+        return null;
+      }
+    },
   };
 }

@@ -31,6 +31,9 @@ function clientFromRow(row: Row): OAuthClient {
     requirePushedAuthorizationRequests: row.require_pushed_authorization_requests === true,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    postLogoutRedirectUris: row.post_logout_redirect_uris ?? [],
+    backchannelLogoutUri: row.backchannel_logout_uri ?? null,
+    backchannelLogoutSessionRequired: row.backchannel_logout_session_required ?? false,
   };
 }
 
@@ -52,6 +55,9 @@ function clientColumns(sql: Queryable, client: OAuthClient) {
     require_pushed_authorization_requests: client.requirePushedAuthorizationRequests === true,
     created_at: client.createdAt,
     updated_at: client.updatedAt,
+    post_logout_redirect_uris: json(sql, client.postLogoutRedirectUris ?? []),
+    backchannel_logout_uri: client.backchannelLogoutUri ?? null,
+    backchannel_logout_session_required: client.backchannelLogoutSessionRequired ?? false,
   };
 }
 

@@ -275,6 +275,18 @@ export function postgresSessionStore(
 
     async revokeAllForUser(userId, at) {
       if (!isUuid(userId)) return 0;
+      // The sessions stay (a refresh answers that the user is banned) but end for the clients they
+      // were issued to: their back-channel logouts are recorded here, as the sessions trigger records
+      // those of a deleted session (migration 0031).
+      await sql`
+        insert into ${sql(options.namespace)}.oauth_logout_deliveries (client_id, session_id, user_id, uri)
+        select s.oauth_client_id, s.id, s.user_id, c.backchannel_logout_uri
+        from ${sessions} s
+        join ${sql(options.namespace)}.oauth_clients c on c.id = s.oauth_client_id
+        where s.user_id = ${userId}
+          and c.backchannel_logout_uri is not null
+        on conflict (session_id, client_id) do nothing
+      `;
       const result = await sql`
         update ${tokens}
         set

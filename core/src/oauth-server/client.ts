@@ -50,6 +50,10 @@ export interface OAuthClient {
   readonly requirePushedAuthorizationRequests?: boolean;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  /** Logout metadata (logout-metadata.ts); absent: none. */
+  readonly postLogoutRedirectUris?: readonly string[];
+  readonly backchannelLogoutUri?: string | null;
+  readonly backchannelLogoutSessionRequired?: boolean;
 }
 
 /**

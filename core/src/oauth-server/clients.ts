@@ -13,9 +13,10 @@ import {
   redirectUriProblem,
 } from "./client.js";
 import type { OAuthServerDeps } from "./deps.js";
+import { checkLogoutFields, type LogoutFields, logoutMetadataOf } from "./logout-metadata.js";
 
 /** A registration (RFC 7591) or an admin's creation or update: every field as the client sent it. */
-export interface ClientFields {
+export interface ClientFields extends LogoutFields {
   readonly redirectUris?: readonly string[] | undefined;
   readonly clientType?: string | undefined;
   readonly authMethod?: string | undefined;
@@ -186,6 +187,8 @@ export async function registerClient(
   if (!jwksUri.ok) return jwksUri;
   const keys = checkKeys(kind.value.authMethod, jwks.value, jwksUri.value);
   if (!keys.ok) return keys;
+  const logout = checkLogoutFields(input);
+  if (!logout.ok) return logout;
   const now = deps.clock.now();
   const id = deps.random.uuid();
   const issued = secretFor(deps, id, kind.value.authMethod);
@@ -206,6 +209,7 @@ export async function registerClient(
     logoUri: input.logoUri || null,
     createdAt: now,
     updatedAt: now,
+    ...logout.value,
   };
   await deps.store.oauthClients.insert(client);
   return ok({ client, secret: issued?.secret ?? null });
@@ -312,8 +316,11 @@ export async function updateClient(
   // A client turned to client_secret_jwt has no readable secret until a new one is issued
   // (regenerate_secret): only a hash is kept of the one it had. Another method keeps none sealed.
   const secretSealed = authMethod === "client_secret_jwt" ? (client.secretSealed ?? null) : null;
+  const logout = checkLogoutFields(fields, logoutMetadataOf(client));
+  if (!logout.ok) return logout;
   const updated: OAuthClient = {
     ...client,
+    ...logout.value,
     redirectUris,
     grantTypes,
     authMethod,

@@ -20,6 +20,7 @@ export const oauthServerFailures = {
   authorizeRedirectUriUnregistered: ["validation_failed", "invalid redirect_uri"],
   // … and after it: redirected to an admin-created client (`error=…`), answered to the browser for a dynamic one
   authorizeRequestInvalid: ["invalid_request", (problem: string) => problem],
+  logoutRequestInvalid: ["invalid_request", (problem: string) => problem],
   authorizeGrantTypeMissing: ["unauthorized_client", "client may not use the authorization code grant"],
   authorizeResourceNotAllowed: ["invalid_target", "resource is not served by this authorization server"],
   authorizationPathMissing: ["server_error", "oauth authorization path not configured"],

@@ -29,6 +29,12 @@ function profileClaims(user: User): Record<string, unknown> {
 export function idTokenClaims(input: {
   readonly user: User;
   readonly clientId: string;
+  /**
+   * The session the token's exchange started: its `sid` (OIDC Front- and Back-Channel Logout), which
+   * logout tokens and `/oauth/logout`'s `id_token_hint` name. Not `session_id`, which would make the
+   * token read as an access token (sessions/token-kind.ts).
+   */
+  readonly sessionId?: string;
   readonly scope: string;
   readonly nonce: string | null;
   readonly authTime: Date;
@@ -46,6 +52,7 @@ export function idTokenClaims(input: {
     exp: iat + 3600,
     auth_time: seconds(input.authTime),
     client_id: input.clientId,
+    ...(input.sessionId ? { sid: input.sessionId } : {}),
     // Says what the token is for, so that no endpoint takes it for an access token (sessions/token-kind.ts).
     [ID_TOKEN_USE.claim]: ID_TOKEN_USE.value,
     ...(input.nonce ? { nonce: input.nonce } : {}),

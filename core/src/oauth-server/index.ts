@@ -1,6 +1,7 @@
 /** The OAuth 2.1 / OpenID Connect server: clients, authorization requests, consents and their tokens. */
 export { OAUTH_SCOPES, type OAuthAuthorization, type OAuthConsent, scopesOf } from "./authorization.js";
 export { REQUEST_URI_PREFIX, startAuthorization } from "./authorize.js";
+export * from "./backchannel-logout.js";
 export type { ClientAuthMethod, ClientJwks, ClientType, OAuthClient, OAuthGrantType } from "./client.js";
 export * from "./client-auth.js";
 export {
@@ -13,9 +14,12 @@ export {
   updateClient,
 } from "./clients.js";
 export { authorizationDetails, decideConsent } from "./consent.js";
+export * from "./end-session.js";
 export * from "./id-token.js";
+export * from "./logout-metadata.js";
 export type * from "./ports/client-assertion-verifier.js";
 export type * from "./ports/id-token-signer.js";
+export type * from "./ports/logout-deliveries.js";
 export type {
   OAuthAuthorizationStore,
   OAuthClientAssertionStore,

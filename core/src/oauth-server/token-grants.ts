@@ -148,6 +148,7 @@ export async function exchangeAuthorizationCode(
         idTokenClaims({
           user,
           clientId: client.id,
+          sessionId: session.id,
           scope,
           nonce: started.value.nonce,
           authTime: started.value.authTime,

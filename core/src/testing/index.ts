@@ -34,6 +34,7 @@ export * from "./messaging/one-time-tokens.contract.js";
 export * from "./mfa/attempts.contract.js";
 export * from "./mfa/factors.contract.js";
 export * from "./mfa/fake-mfa.js";
+export * from "./oauth-server/fake-logout-deliveries.js";
 export * from "./oauth-server/fake-oauth-server.js";
 export * from "./oauth-server/oauth-store.contract.js";
 export * from "./pkce/fake-flow-states.js";

@@ -32,6 +32,9 @@ export function anOAuthClient(fields: Partial<OAuthClient> = {}): OAuthClient {
     requirePushedAuthorizationRequests: false,
     createdAt: at(0),
     updatedAt: at(0),
+    postLogoutRedirectUris: [],
+    backchannelLogoutUri: null,
+    backchannelLogoutSessionRequired: false,
     ...fields,
   };
 }

@@ -14,6 +14,8 @@ async function removeSessions(
   ended: PendingQuery<Row[]>,
 ): Promise<number> {
   const schema = sql(namespace);
+  // Nobody signed out: no back-channel logout is recorded for these (migration 0031).
+  await sql`select set_config('authsvc.session_end', 'expired', true)`;
   const result = await sql`
     with candidates as (
       select id from ${schema}.sessions

@@ -41,6 +41,9 @@ export const ClientBody = v.object({
   jwks_uri: v.optional(v.nullable(v.string("a string"))),
   // RFC 9126 §6.
   require_pushed_authorization_requests: v.optional(v.boolean("a boolean")),
+  post_logout_redirect_uris: uris,
+  backchannel_logout_uri: text,
+  backchannel_logout_session_required: v.optional(v.boolean("a boolean")),
 });
 
 function fieldsOf(json: Record<string, unknown>): ClientFields {
@@ -56,6 +59,9 @@ function fieldsOf(json: Record<string, unknown>): ClientFields {
     jwks: body.jwks,
     jwksUri: body.jwks_uri,
     requirePushedAuthorizationRequests: body.require_pushed_authorization_requests,
+    postLogoutRedirectUris: body.post_logout_redirect_uris,
+    backchannelLogoutUri: body.backchannel_logout_uri,
+    backchannelLogoutSessionRequired: body.backchannel_logout_session_required,
   });
 }
 

@@ -3,6 +3,7 @@ import { type AuthError, isRedirectAllowed, type Result } from "@authsvc/core/ke
 import {
   type ClientCredentials,
   issuerOf as coreIssuerOf,
+  logoutMetadataOf,
   type OAuthClient,
 } from "@authsvc/core/oauth-server";
 import type { Context, MiddlewareHandler } from "hono";
@@ -113,6 +114,20 @@ export const checkOrigin =
 const iso = (d: Date) => d.toISOString();
 
 /** A client as registration and the admin API answer it; the secret only when just issued. */
+/** A client's logout metadata as answered: the redirect URIs always, the rest when set. */
+function logoutJson(client: OAuthClient) {
+  const logout = logoutMetadataOf(client);
+  return {
+    post_logout_redirect_uris: logout.postLogoutRedirectUris,
+    ...(logout.backchannelLogoutUri
+      ? {
+          backchannel_logout_uri: logout.backchannelLogoutUri,
+          backchannel_logout_session_required: logout.backchannelLogoutSessionRequired,
+        }
+      : {}),
+  };
+}
+
 export function clientJson(client: OAuthClient, secret: string | null = null) {
   return {
     client_id: client.id,
@@ -128,6 +143,7 @@ export function clientJson(client: OAuthClient, secret: string | null = null) {
     ...(client.jwks ? { jwks: client.jwks } : {}),
     ...(client.jwksUri ? { jwks_uri: client.jwksUri } : {}),
     ...(client.requirePushedAuthorizationRequests ? { require_pushed_authorization_requests: true } : {}),
+    ...logoutJson(client),
     registration_type: client.registrationType,
     created_at: iso(client.createdAt),
     updated_at: iso(client.updatedAt),
