@@ -30,6 +30,7 @@ export * from "./postgres/embedded-server.js";
 export * from "./postgres/embedded-template.js";
 export * from "./postgres/faults.js";
 export { hookFunctionProblem } from "./postgres/hooks-store.js";
+export { postgresLogoutDeliveries } from "./postgres/logout-deliveries.js";
 export * from "./postgres/migrate.js";
 export * from "./postgres/sso-store.js";
 export * from "./postgres/store.js";

@@ -98,6 +98,7 @@ describe("migrate", () => {
       "oauth_client_assertion_jtis",
       "oauth_clients",
       "oauth_consents",
+      "oauth_logout_deliveries",
       "oauth_pushed_requests",
       "one_time_tokens",
       "refresh_tokens",

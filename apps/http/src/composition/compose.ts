@@ -15,6 +15,7 @@ import { requestLimiterStoreOf } from "../infrastructure/rate-limits/limiter-sto
 import { captchaVerifierOf } from "../infrastructure/security/captcha.js";
 import { settingsOf } from "../infrastructure/server/settings-view.js";
 import { startTelemetry } from "../infrastructure/telemetry/start.js";
+import { backchannelSender } from "../modules/oauth-logout/backchannel-sender.js";
 import { createApp } from "./app.js";
 import { authDepsOf } from "./auth-deps.js";
 import { MODULES } from "./modules.js";
@@ -83,11 +84,15 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
     ...openapiSettings(config),
   }) as unknown as Hono;
   cleanup.start();
+  // Back-channel logouts recorded by the transactions that ended sessions, delivered after them.
+  const logouts = backchannelSender(config, sql, logger);
+  logouts.start();
   return {
     app,
     sql,
     async close() {
       await cleanup.stop();
+      await logouts.stop();
       // Deliveries use the pool (a failed one removes its code), so they go before it.
       const undelivered = await deliveries.drain(DELIVERY_DRAIN_MS);
       if (undelivered > 0) logger.error({ undelivered }, "stopped with messages not delivered");

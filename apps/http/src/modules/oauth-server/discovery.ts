@@ -18,6 +18,7 @@ const CLAIMS = [
   "exp",
   "iat",
   "auth_time",
+  "sid",
   "nonce",
   "email",
   "email_verified",
@@ -64,6 +65,10 @@ export function discoveryDocument(deps: AuthDeps) {
     claims_supported: CLAIMS,
     // RFC 9207: every authorization response names the issuer, so a client can tell which server answered.
     authorization_response_iss_parameter_supported: true,
+    // OpenID Connect RP-Initiated and Back-Channel Logout (docs/oauth-logout.md).
+    end_session_endpoint: at("/oauth/logout"),
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
   };
 }
 
@@ -98,6 +103,9 @@ const METADATA = closed(
     require_pushed_authorization_requests: { type: "boolean" },
     claims_supported: strings,
     authorization_response_iss_parameter_supported: { type: "boolean" },
+    end_session_endpoint: url,
+    backchannel_logout_supported: { type: "boolean" },
+    backchannel_logout_session_supported: { type: "boolean" },
   },
   [
     "issuer",

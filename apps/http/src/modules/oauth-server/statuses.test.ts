@@ -9,6 +9,7 @@ const EXPECTED: Readonly<Partial<Record<FailureName, number>>> = {
   clientNotFound: 404,
   authorizeClientNotFound: 400,
   authorizeRequestInvalid: 400,
+  logoutRequestInvalid: 400,
   authorizeGrantTypeMissing: 400,
   authorizeResourceNotAllowed: 400,
   authorizationPathMissing: 500,
