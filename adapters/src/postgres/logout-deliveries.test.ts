@@ -75,7 +75,7 @@ describe("the sessions trigger", () => {
       id: crypto.randomUUID(),
       userId: first.user.id,
       clientId: first.client.id,
-      scopes: ["openid"],
+      scopes: "openid",
       resources: [],
       grantedAt: at(0),
       revokedAt: null,

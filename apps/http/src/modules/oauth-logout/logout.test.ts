@@ -85,13 +85,14 @@ describe("/oauth/logout", () => {
 
   it("never redirects to an unregistered URI, and refuses a bad hint or a repeated parameter", async () => {
     const { app, clientId } = await withClient();
-    for (const fields of [
+    const refusals: Record<string, string>[] = [
       { client_id: clientId, post_logout_redirect_uri: "https://evil.example/" },
       { client_id: clientId, post_logout_redirect_uri: `${AFTER}/` },
       { post_logout_redirect_uri: AFTER },
       { id_token_hint: "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.", post_logout_redirect_uri: AFTER },
       { client_id: "not-a-client", post_logout_redirect_uri: AFTER },
-    ]) {
+    ];
+    for (const fields of refusals) {
       const refused = await app.request(`/oauth/logout?${query(fields)}`);
       expect(refused.status).toBe(400);
       expect(refused.headers.get("location")).toBeNull();
