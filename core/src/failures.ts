@@ -15,6 +15,7 @@ import {
 } from "./kernel/index.js";
 import { messagingFailures } from "./messaging/failures.js";
 import { mfaFailures } from "./mfa/failures.js";
+import { oauthDeviceFailures } from "./oauth-server/device-failures.js";
 import { oauthServerFailures } from "./oauth-server/failures.js";
 import { passkeysFailures } from "./passkeys/failures.js";
 import { pkceFailures } from "./pkce/failures.js";
@@ -44,6 +45,7 @@ const parts = [
   mfaFailures,
   passkeysFailures,
   oauthServerFailures,
+  oauthDeviceFailures,
   web3Failures,
   customProvidersFailures,
   ssoFailures,

@@ -81,6 +81,15 @@ function authorizationFromRow(row: Row): OAuthAuthorization {
     approvedAt: row.approved_at,
     authTime: row.auth_time,
     sessionId: row.session_id,
+    device:
+      row.device_code_hash === null
+        ? null
+        : {
+            deviceCodeHash: row.device_code_hash,
+            userCodeHash: row.user_code_hash,
+            interval: row.poll_interval,
+            lastPolledAt: row.last_polled_at,
+          },
   };
 }
 
@@ -104,6 +113,10 @@ function authorizationColumns(a: OAuthAuthorization) {
     approved_at: a.approvedAt,
     auth_time: a.authTime,
     session_id: a.sessionId ?? null,
+    device_code_hash: a.device?.deviceCodeHash ?? null,
+    user_code_hash: a.device?.userCodeHash ?? null,
+    poll_interval: a.device?.interval ?? null,
+    last_polled_at: a.device?.lastPolledAt ?? null,
   };
 }
 
@@ -198,6 +211,21 @@ export function postgresOAuthAuthorizations(
       const result = await sql`
         update ${table} set session_id = ${sessionId} where id = ${id} and session_id is null`;
       return result.count > 0;
+    },
+    async insertDevice(a) {
+      const result = await sql`
+        insert into ${table} ${sql(authorizationColumns(a))}
+        on conflict (user_code_hash) where user_code_hash is not null do nothing`;
+      return result.count > 0;
+    },
+    async findByUserCode(userCodeHash) {
+      const [row] = await sql`select * from ${table} where user_code_hash = ${userCodeHash}`;
+      return row ? authorizationFromRow(row) : null;
+    },
+    async lockByDeviceCode(deviceCodeHash) {
+      const [row] = await sql`
+        select * from ${table} where device_code_hash = ${deviceCodeHash} for update`;
+      return row ? authorizationFromRow(row) : null;
     },
   };
 }

@@ -10,6 +10,10 @@ export const OAUTH_ERROR_CODES = [
   "invalid_target",
   "access_denied",
   "server_error",
+  // RFC 8628 §3.5: a device polling the token endpoint.
+  "authorization_pending",
+  "slow_down",
+  "expired_token",
 ] as const;
 
 /**

@@ -35,6 +35,23 @@ export interface OAuthAuthorization {
    * ends it (RFC 6749 §4.1.2). Absent (or null) while the code is unspent.
    */
   readonly sessionId?: string | null;
+  /**
+   * Set when a device (RFC 8628) made the request at `/oauth/device_authorization` rather than a
+   * browser at `/oauth/authorize`: approving it issues no code, the device polls for its tokens.
+   */
+  readonly device?: DeviceRequest | null;
+}
+
+/** What a device's request (RFC 8628) keeps beside an authorization request's fields. */
+export interface DeviceRequest {
+  /** SHA-256 of the device code the device polls with. */
+  readonly deviceCodeHash: string;
+  /** Keyed MAC of the normalised user code the user types (`SecretTokens.flowBinding`). */
+  readonly userCodeHash: string;
+  /** Seconds the device must wait between polls; grows by 5 at each `slow_down`. */
+  readonly interval: number;
+  /** The previous poll, to tell a device polling faster than `interval`. */
+  readonly lastPolledAt: Date | null;
 }
 
 /** The scopes of a space-separated list, each once, in order. */

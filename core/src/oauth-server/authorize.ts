@@ -59,6 +59,27 @@ export function readRequest(
   if ((q.scope?.length ?? 0) > MAX.scope) return { problem: "scope is too long" };
   if ((q.nonce?.length ?? 0) > MAX.nonce) return { problem: "nonce is too long" };
   if ((q.responseType ?? "code") !== "code") return { problem: "response_type must be 'code'" };
+  const scopes = readScope(deps, q);
+  if ("problem" in scopes) return scopes;
+  if (!q.codeChallenge || !q.codeChallengeMethod)
+    return { problem: "PKCE is required: code_challenge and code_challenge_method" };
+  // `plain` sends the verifier itself through the browser: S256 only (ASVS 5.0 10.4.6, RFC 9700 §2.1.1).
+  const method = q.codeChallengeMethod.toLowerCase();
+  if (method !== "s256") return { problem: "code_challenge_method must be 'S256'" };
+  if (!CHALLENGE.test(q.codeChallenge))
+    return { problem: "code_challenge must be 43 to 128 characters of [A-Za-z0-9._~-]" };
+  return { scope: scopes.scope, method, challenge: q.codeChallenge };
+}
+
+/**
+ * The scopes and resource (RFC 8707) of a request, read alike wherever a request starts
+ * (`/oauth/authorize`, `/oauth/device_authorization`): the scopes, or why they or the resource cannot be.
+ */
+export function readScope(
+  deps: Pick<Deps, "settings">,
+  q: { readonly scope?: string | undefined; readonly resource?: string | undefined },
+): { problem: string } | { scope: string } {
+  if ((q.scope?.length ?? 0) > MAX.scope) return { problem: "scope is too long" };
   const scopes = scopesOf(q.scope || deps.settings.oauthServer.defaultScope);
   const unknown = scopes.find((s) => !(OAUTH_SCOPES as readonly string[]).includes(s));
   if (unknown !== undefined) return { problem: `unsupported scope: ${unknown}` };
@@ -69,14 +90,7 @@ export function readRequest(
     if (q.resource.includes("#")) return { problem: "resource must not contain a fragment" };
     if (q.resource.includes("?")) return { problem: "resource must not contain a query" };
   }
-  if (!q.codeChallenge || !q.codeChallengeMethod)
-    return { problem: "PKCE is required: code_challenge and code_challenge_method" };
-  // `plain` sends the verifier itself through the browser: S256 only (ASVS 5.0 10.4.6, RFC 9700 §2.1.1).
-  const method = q.codeChallengeMethod.toLowerCase();
-  if (method !== "s256") return { problem: "code_challenge_method must be 'S256'" };
-  if (!CHALLENGE.test(q.codeChallenge))
-    return { problem: "code_challenge must be 43 to 128 characters of [A-Za-z0-9._~-]" };
-  return { scope: scopes.join(" "), method, challenge: q.codeChallenge };
+  return { scope: scopes.join(" ") };
 }
 
 /**
@@ -90,7 +104,7 @@ export function resourceAllowed(deps: Pick<Deps, "settings">, resource: string):
 }
 
 /** Where the consent page is: the configured path on SITE_URL, else the built-in page, else none. */
-function consentPage(deps: Pick<Deps, "settings">): string | null {
+export function consentPage(deps: Pick<Deps, "settings">): string | null {
   const { siteUrl, apiExternalUrl, oauthServer } = deps.settings;
   if (oauthServer.authorizationPath) {
     const path = oauthServer.authorizationPath.startsWith("/")

@@ -8,7 +8,9 @@ export type ClientAuthMethod =
   | "client_secret_post"
   | "private_key_jwt"
   | "client_secret_jwt";
-export type OAuthGrantType = "authorization_code" | "refresh_token";
+/** RFC 8628 §3.4: the device authorization grant's type at the token endpoint. */
+export const DEVICE_CODE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code";
+export type OAuthGrantType = "authorization_code" | "refresh_token" | typeof DEVICE_CODE_GRANT_TYPE;
 
 export const CLIENT_AUTH_METHODS: readonly ClientAuthMethod[] = [
   "client_secret_basic",
@@ -22,7 +24,14 @@ export const CLIENT_AUTH_METHODS: readonly ClientAuthMethod[] = [
 export interface ClientJwks {
   readonly keys: readonly Readonly<Record<string, unknown>>[];
 }
-export const OAUTH_GRANT_TYPES: readonly OAuthGrantType[] = ["authorization_code", "refresh_token"];
+/** The grant types a client may be registered for. */
+export const OAUTH_GRANT_TYPES: readonly OAuthGrantType[] = [
+  "authorization_code",
+  "refresh_token",
+  DEVICE_CODE_GRANT_TYPE,
+];
+/** A client's grant types when its registration names none. */
+export const DEFAULT_GRANT_TYPES: readonly OAuthGrantType[] = ["authorization_code", "refresh_token"];
 
 export interface OAuthClient {
   /** A v4 UUID: the `client_id`. */

@@ -7,6 +7,7 @@ import {
   type ClientJwks,
   type ClientType,
   isHttpUrl,
+  DEFAULT_GRANT_TYPES,
   OAUTH_GRANT_TYPES,
   type OAuthClient,
   type OAuthGrantType,
@@ -54,7 +55,7 @@ function checkRedirectUris(uris: readonly string[] | undefined): Result<readonly
 }
 
 function checkGrantTypes(types: readonly string[] | undefined): Result<readonly OAuthGrantType[]> {
-  if (types === undefined) return ok(OAUTH_GRANT_TYPES);
+  if (types === undefined) return ok(DEFAULT_GRANT_TYPES);
   if (types.length === 0) return invalid("grant_types must not be empty");
   for (const type of types) {
     if (!(OAUTH_GRANT_TYPES as readonly string[]).includes(type))

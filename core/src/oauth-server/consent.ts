@@ -56,11 +56,13 @@ async function approve(
   user: User,
   now: Date,
 ): Promise<ConsentRedirect> {
-  const code = deps.tokens.generate();
+  // A device's request issues no code: the device polls for its tokens, and the browser is told to
+  // go back to it (its "redirect URI" is authsvc's own verification page).
+  const code = authorization.device ? null : deps.tokens.generate();
   await repos.oauthAuthorizations.update({
     ...authorization,
     status: "approved",
-    codeHash: deps.tokens.hash(code),
+    codeHash: code === null ? null : deps.tokens.hash(code),
     approvedAt: now,
     authTime: user.lastSignInAt ?? now,
   });
@@ -73,6 +75,7 @@ async function approve(
     grantedAt: now,
     revokedAt: null,
   });
+  if (code === null) return deviceRedirect(authorization, "approved");
   const params = {
     code,
     ...(authorization.state ? { state: authorization.state } : {}),
@@ -80,6 +83,12 @@ async function approve(
   };
   return { kind: "redirect", redirectUrl: withQuery(authorization.redirectUri, params) };
 }
+
+/** Where the browser goes once a device's request is decided: the verification page, saying how. */
+const deviceRedirect = (authorization: OAuthAuthorization, result: "approved" | "denied"): ConsentRedirect => ({
+  kind: "redirect",
+  redirectUrl: withQuery(authorization.redirectUri, { result }),
+});
 
 /**
  * Whether the user's earlier consent approves the request without asking: every scope asked, and the
@@ -106,7 +115,9 @@ export async function authorizationDetails(
     if (!pending.ok) return pending;
     const { authorization, client, user } = pending.value;
     const consent = await repos.oauthConsents.findActive(user.id, client.id);
-    if (consentCovers(authorization, consent))
+    // A device's request is always shown: its user code may have been handed to the user by someone
+    // else (RFC 8628 §5.4), and an earlier consent must not sign that someone's device in unseen.
+    if (!authorization.device && consentCovers(authorization, consent))
       return ok(await approve(deps, repos, authorization, user, now));
     await repos.oauthAuthorizations.update(authorization);
     return ok({ kind: "details" as const, authorization, client, user });
@@ -126,6 +137,7 @@ export async function decideConsent(
     const { authorization, user } = pending.value;
     if (input.action === "approve") return ok(await approve(deps, repos, authorization, user, now));
     await repos.oauthAuthorizations.update({ ...authorization, status: "denied" });
+    if (authorization.device) return ok(deviceRedirect(authorization, "denied"));
     const params = {
       error: "access_denied",
       error_description: "User denied the request",

@@ -1,8 +1,15 @@
 /** The OAuth 2.1 / OpenID Connect server: clients, authorization requests, consents and their tokens. */
-export { OAUTH_SCOPES, type OAuthAuthorization, type OAuthConsent, scopesOf } from "./authorization.js";
+export {
+  type DeviceRequest,
+  OAUTH_SCOPES,
+  type OAuthAuthorization,
+  type OAuthConsent,
+  scopesOf,
+} from "./authorization.js";
 export { REQUEST_URI_PREFIX, startAuthorization } from "./authorize.js";
 export * from "./backchannel-logout.js";
 export type { ClientAuthMethod, ClientJwks, ClientType, OAuthClient, OAuthGrantType } from "./client.js";
+export { DEVICE_CODE_GRANT_TYPE } from "./client.js";
 export * from "./client-auth.js";
 export {
   type ClientFields,
@@ -14,6 +21,8 @@ export {
   updateClient,
 } from "./clients.js";
 export { authorizationDetails, decideConsent } from "./consent.js";
+export * from "./device.js";
+export { deviceCodeGrant, pollDeviceCode } from "./device-grant.js";
 export * from "./end-session.js";
 export * from "./id-token.js";
 export * from "./logout-metadata.js";
@@ -30,7 +39,7 @@ export type {
 } from "./ports/oauth-store.js";
 export * from "./pushed-requests.js";
 export * from "./query.js";
-export type { OAuthServerSliceSettings } from "./settings.js";
+export type { OAuthDeviceSettings, OAuthServerSliceSettings } from "./settings.js";
 export { authorizationCodeGrant, clientRefreshTokenGrant, type OAuthTokens } from "./token-grants.js";
 export * from "./token-introspection.js";
 export { listConsents, revokeConsent } from "./user-consents.js";

@@ -25,7 +25,16 @@ export interface OAuthServerSettings {
   readonly clientAssertionMaxLifetimeSeconds: number;
 }
 
+/** The device authorization grant's settings (RFC 8628, `OAUTH_DEVICE_*`). */
+export interface OAuthDeviceSettings {
+  /** Lifetime of a device request, its device code and its user code, in seconds (`expires_in`). */
+  readonly codeTtlSeconds: number;
+  /** The polling interval a device is first given, in seconds. */
+  readonly intervalSeconds: number;
+}
+
 /** The slice's settings, as `AuthSettings` holds them. */
 export interface OAuthServerSliceSettings {
   readonly oauthServer: OAuthServerSettings;
+  readonly oauthDevice: OAuthDeviceSettings;
 }

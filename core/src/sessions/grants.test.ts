@@ -29,9 +29,14 @@ describe("grantRegistry", () => {
   });
 
   it("refuses a name that is not a grant type", () => {
-    for (const name of ["", "Password", "pass word", "1st", "a-b"]) {
+    for (const name of ["", "Password", "pass word", "1st", "a-b", "urn:", "urn:x", "urn:a:b c"]) {
       expect(() => defineGrant(name, async () => ok(null))).toThrow(/not a grant type name/);
     }
+  });
+
+  it("accepts an extension grant's URN (RFC 6749 §4.5)", () => {
+    const type = "urn:ietf:params:oauth:grant-type:device_code";
+    expect(defineGrant(type, async () => ok(null)).type).toBe(type);
   });
 
   it("names the sessions slice's grants as clients send them", () => {

@@ -12,7 +12,8 @@ export interface Grant<D, I, O> {
   readonly run: (deps: D, input: I) => Promise<Result<O>>;
 }
 
-const GRANT_TYPE = /^[a-z][a-z0-9_]*$/;
+/** A name (`password`), or an extension's absolute URI as RFC 6749 §4.5 allows (RFC 8628's URN). */
+const GRANT_TYPE = /^(?:[a-z][a-z0-9_]*|urn:[a-z0-9][a-z0-9-]*(?::[A-Za-z0-9._-]+)+)$/;
 
 /** Defines the grant `type`, run by `run`. A name that is not a grant type name is a programming error. */
 export function defineGrant<D, I, O>(

@@ -33,6 +33,15 @@ export interface OAuthAuthorizationStore {
    * the cleanup removes it; false when the code was already spent.
    */
   spend(id: string, sessionId: string): Promise<boolean>;
+  /**
+   * Stores a device's request (its `device` set); false, storing nothing, when another request holds
+   * the same user code (the caller draws another).
+   */
+  insertDevice(authorization: OAuthAuthorization): Promise<boolean>;
+  /** The device request whose user code's MAC is `userCodeHash`, unlocked; null when none. */
+  findByUserCode(userCodeHash: string): Promise<OAuthAuthorization | null>;
+  /** Reads and row-locks the device request whose device code hashes to `deviceCodeHash`; waits for a holder. */
+  lockByDeviceCode(deviceCodeHash: string): Promise<OAuthAuthorization | null>;
 }
 
 /** A consent with its client, as the user's list of consents (`GET /user/oauth/grants`) shows it. */

@@ -170,6 +170,13 @@ export function fakeOAuthAuthorizations(o: FakeOAuthTables): OAuthAuthorizationS
       o.authorizations.set(id, { ...found, sessionId });
       return true;
     },
+    insertDevice: async (a) => {
+      const taken = all().some((b) => b.device?.userCodeHash === a.device?.userCodeHash);
+      if (!taken) o.authorizations.set(a.id, a);
+      return !taken;
+    },
+    findByUserCode: async (hash) => all().find((a) => a.device?.userCodeHash === hash) ?? null,
+    lockByDeviceCode: async (hash) => all().find((a) => a.device?.deviceCodeHash === hash) ?? null,
   };
 }
 

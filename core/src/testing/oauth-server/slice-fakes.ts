@@ -18,6 +18,7 @@ export const oauthServerFakes = sliceFakes({
       requirePushedAuthorizationRequests: false,
       clientAssertionMaxLifetimeSeconds: 300,
     },
+    oauthDevice: { codeTtlSeconds: 600, intervalSeconds: 5 },
   },
   deps: () => ({
     idTokens: fakeIdTokens(),
