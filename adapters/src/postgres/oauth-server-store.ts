@@ -81,15 +81,17 @@ function authorizationFromRow(row: Row): OAuthAuthorization {
     approvedAt: row.approved_at,
     authTime: row.auth_time,
     sessionId: row.session_id,
-    device:
-      row.device_code_hash === null
-        ? null
-        : {
+    // Only a device's request has one: a browser's reads as it was written, without the field.
+    ...(row.device_code_hash === null
+      ? {}
+      : {
+          device: {
             deviceCodeHash: row.device_code_hash,
             userCodeHash: row.user_code_hash,
             interval: row.poll_interval,
             lastPolledAt: row.last_polled_at,
           },
+        }),
   };
 }
 

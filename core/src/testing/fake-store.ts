@@ -75,6 +75,10 @@ export function fakeStore(): Store & { tables: FakeTables } {
             await locks.lock(`oauth-codes/${hash}`);
             return oauthAuthorizations.lockApprovedByCode(hash);
           },
+          lockByDeviceCode: async (hash) => {
+            await locks.lock(`oauth-device-codes/${hash}`);
+            return oauthAuthorizations.lockByDeviceCode(hash);
+          },
         },
         factors: {
           ...factors,

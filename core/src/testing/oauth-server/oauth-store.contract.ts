@@ -238,6 +238,46 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
       expect((await Promise.all(attempts)).sort()).toEqual(["spent", "spent", "spent", "won"]);
     });
 
+    it("stores a device's request once per user code, finds it by user code, locks it by device code", async () => {
+      const { store } = harness();
+      const client = anOAuthClient();
+      await store.oauthClients.insert(client);
+      const device = { deviceCodeHash: newHash(), userCodeHash: newHash(), interval: 5, lastPolledAt: null };
+      const request = anAuthorization(client.id, { device, codeChallenge: "", state: null, nonce: null });
+      expect(await store.oauthAuthorizations.insertDevice(request)).toBe(true);
+      const sameUserCode = anAuthorization(client.id, { device: { ...device, deviceCodeHash: newHash() } });
+      expect(await store.oauthAuthorizations.insertDevice(sameUserCode)).toBe(false);
+      expect(await store.oauthAuthorizations.findByUserCode(device.userCodeHash)).toEqual(request);
+      expect(await store.oauthAuthorizations.findByUserCode(newHash())).toBeNull();
+      const polled = { ...request, device: { ...device, interval: 10, lastPolledAt: at(5) } };
+      await store.oauthAuthorizations.update(polled);
+      expect(await store.oauthAuthorizations.lockByDeviceCode(device.deviceCodeHash)).toEqual(polled);
+      expect(await store.oauthAuthorizations.lockByDeviceCode(newHash())).toBeNull();
+      // A browser's request is no device's.
+      expect(await store.oauthAuthorizations.lockByDeviceCode("")).toBeNull();
+    });
+
+    it("of concurrent polls of one approved device request, exactly one spends it", async () => {
+      const { store } = harness();
+      const client = anOAuthClient();
+      await store.oauthClients.insert(client);
+      const user = await seedUser(store);
+      const deviceCodeHash = newHash();
+      const device = { deviceCodeHash, userCodeHash: newHash(), interval: 5, lastPolledAt: null };
+      await store.oauthAuthorizations.insertDevice(
+        anAuthorization(client.id, { userId: user.id, status: "approved", device }),
+      );
+      const polls = Array.from({ length: 4 }, () =>
+        store.transaction(async (repos) => {
+          const found = await repos.oauthAuthorizations.lockByDeviceCode(deviceCodeHash);
+          if (found === null) return "gone";
+          if (found.sessionId) return "spent";
+          return (await repos.oauthAuthorizations.spend(found.id, newId())) ? "won" : "lost";
+        }),
+      );
+      expect((await Promise.all(polls)).sort()).toEqual(["spent", "spent", "spent", "won"]);
+    });
+
     it("keeps one consent per user and client, widened by a new approval, revoked with the client's sessions", async () => {
       const { store } = harness();
       const client = anOAuthClient();
