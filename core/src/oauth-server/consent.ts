@@ -85,7 +85,10 @@ async function approve(
 }
 
 /** Where the browser goes once a device's request is decided: the verification page, saying how. */
-const deviceRedirect = (authorization: OAuthAuthorization, result: "approved" | "denied"): ConsentRedirect => ({
+const deviceRedirect = (
+  authorization: OAuthAuthorization,
+  result: "approved" | "denied",
+): ConsentRedirect => ({
   kind: "redirect",
   redirectUrl: withQuery(authorization.redirectUri, { result }),
 });

@@ -12,7 +12,10 @@ export const oauthDeviceFailures = {
   deviceCodeSpent: ["invalid_grant", "Device code has already been used"],
   deviceCodeExpired: ["expired_token", "Device code has expired"],
   deviceAuthorizationPending: ["authorization_pending", "The user has not yet completed the authorization"],
-  deviceSlowDown: ["slow_down", (interval: number) => `Polling too fast: wait ${interval} seconds between polls`],
+  deviceSlowDown: [
+    "slow_down",
+    (interval: number) => `Polling too fast: wait ${interval} seconds between polls`,
+  ],
   deviceAccessDenied: ["access_denied", "User denied the request"],
   // The verification page: every wrong, unknown, spent or expired code is refused alike.
   userCodeInvalid: ["oauth_authorization_not_found", "That code is not valid or has expired"],

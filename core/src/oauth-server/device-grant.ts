@@ -35,7 +35,10 @@ async function pendingPoll(
     device.lastPolledAt !== null &&
     now.getTime() - device.lastPolledAt.getTime() < device.interval * 1000 - LEEWAY_MS;
   const interval = early ? device.interval + SLOW_DOWN_STEP_S : device.interval;
-  await repos.oauthAuthorizations.update({ ...authorization, device: { ...device, interval, lastPolledAt: now } });
+  await repos.oauthAuthorizations.update({
+    ...authorization,
+    device: { ...device, interval, lastPolledAt: now },
+  });
   return err(early ? failures.deviceSlowDown(interval) : failures.deviceAuthorizationPending());
 }
 

@@ -145,7 +145,10 @@ describe("the device's consent and polling", () => {
     const s = await started();
     const authorizationId = await entered(s);
     const decided = await decideConsent(s.deps, { authorizationId, userId: s.user.id, action: "deny" });
-    expect(decided).toMatchObject({ ok: true, value: { redirectUrl: expect.stringContaining("result=denied") } });
+    expect(decided).toMatchObject({
+      ok: true,
+      value: { redirectUrl: expect.stringContaining("result=denied") },
+    });
     expect(await poll(s)).toMatchObject({ ok: false, error: { code: "access_denied" } });
     s.deps.clock.advance(600_000);
     expect(await poll(s)).toMatchObject({ ok: false, error: { code: "expired_token" } });

@@ -17,6 +17,7 @@ import { externalModule } from "../modules/external/index.js";
 import { hostedPagesModule } from "../modules/hosted-pages/index.js";
 import { mfaModule } from "../modules/mfa/index.js";
 import type { HttpModule } from "../modules/module.js";
+import { oauthDeviceModule } from "../modules/oauth-device/index.js";
 import { oauthLogoutModule } from "../modules/oauth-logout/index.js";
 import { oauthServerModule } from "../modules/oauth-server/index.js";
 import { passkeysModule } from "../modules/passkeys/index.js";
@@ -56,6 +57,7 @@ export const MODULES: readonly HttpModule[] = [
   oauthServerModule,
   hostedPagesModule,
   oauthLogoutModule,
+  oauthDeviceModule,
   web3Module,
   customProvidersModule,
   ssoModule,

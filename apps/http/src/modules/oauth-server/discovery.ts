@@ -1,6 +1,7 @@
 import type { AuthDeps } from "@authsvc/core";
 import {
   CLIENT_SECRET_JWT_ALGORITHMS,
+  DEVICE_CODE_GRANT_TYPE,
   OAUTH_SCOPES,
   PRIVATE_KEY_JWT_ALGORITHMS,
 } from "@authsvc/core/oauth-server";
@@ -53,7 +54,8 @@ export function discoveryDocument(deps: AuthDeps) {
     scopes_supported: OAUTH_SCOPES,
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
-    grant_types_supported: ["authorization_code", "refresh_token"],
+    grant_types_supported: ["authorization_code", "refresh_token", DEVICE_CODE_GRANT_TYPE],
+    device_authorization_endpoint: at("/oauth/device_authorization"),
     subject_types_supported: ["public"],
     id_token_signing_alg_values_supported: ["RS256", "ES256", "RS512", "ES512", "EdDSA"],
     token_endpoint_auth_methods_supported: [...clientAuth, "none"],
@@ -94,6 +96,7 @@ const METADATA = closed(
     response_types_supported: strings,
     response_modes_supported: strings,
     grant_types_supported: strings,
+    device_authorization_endpoint: { ...url, description: "RFC 8628: where a device starts its request." },
     subject_types_supported: strings,
     id_token_signing_alg_values_supported: strings,
     token_endpoint_auth_methods_supported: strings,

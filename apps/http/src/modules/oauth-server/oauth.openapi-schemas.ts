@@ -19,7 +19,10 @@ const clientFields = {
   token_endpoint_auth_method: {
     enum: ["none", "client_secret_basic", "client_secret_post", "private_key_jwt", "client_secret_jwt"],
   },
-  grant_types: { type: "array", items: { enum: ["authorization_code", "refresh_token"] } },
+  grant_types: {
+    type: "array",
+    items: { enum: ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"] },
+  },
   response_types: { type: "array", items: { const: "code" } },
   client_name: string,
   client_uri: string,

@@ -42,6 +42,14 @@ const EXPECTED: Readonly<Partial<Record<FailureName, number>>> = {
   pushedRequestRedirectUriInvalid: 400,
   pushedRequestUriPushed: 400,
   pushedRequestObjectUnsupported: 400,
+  // The device grant's failures in the OAuth server's words (modules/oauth-device).
+  deviceGrantTypeMissing: 400,
+  deviceCodeMissing: 400,
+  deviceCodeInvalid: 400,
+  deviceCodeOfAnotherClient: 400,
+  deviceCodeSpent: 400,
+  deviceAccessDenied: 400,
+  userCodeInvalid: 404,
 };
 
 describe("oauth-server's statuses", () => itAnswersItsFailures(oauthServerModule, EXPECTED));
