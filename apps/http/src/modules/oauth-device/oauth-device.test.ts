@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { send } from "../../testing/requests.js";
+import { bearer, send } from "../../testing/requests.js";
 import { freshConfig, testApp } from "../../testing/test-app.js";
 
 const DEVICE = "urn:ietf:params:oauth:grant-type:device_code";
@@ -165,5 +165,31 @@ describe("polling POST /oauth/token", () => {
       error: "unsupported_grant_type",
     });
     expect(await (await poll("nope", clientId)).json()).toMatchObject({ error: "invalid_grant" });
+  });
+});
+
+describe("the admin API and the device grant", () => {
+  it("sets a client's grant types to the device grant, and answers them back", async () => {
+    const { app, auth } = await setup();
+    const admin = await bearer(auth, { role: "service_role" });
+    const body = { redirect_uris: ["https://app.example/cb"], token_endpoint_auth_method: "none" };
+    const created = await send(app, "POST", "/admin/oauth/clients", body, admin);
+    const { client_id, grant_types } = (await created.json()) as { client_id: string; grant_types: string[] };
+    // Never given by default.
+    expect(grant_types).toEqual(["authorization_code", "refresh_token"]);
+    const changed = await send(
+      app,
+      "PUT",
+      `/admin/oauth/clients/${client_id}`,
+      { grant_types: [DEVICE] },
+      admin,
+    );
+    expect(await changed.json()).toMatchObject({ grant_types: [DEVICE] });
+    const started = await app.request("/oauth/device_authorization", {
+      method: "POST",
+      headers: FORM,
+      body: new URLSearchParams({ client_id }).toString(),
+    });
+    expect(started.status).toBe(200);
   });
 });

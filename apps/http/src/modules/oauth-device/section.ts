@@ -9,10 +9,10 @@ const variable = defineVariables("OAuth device authorization");
 export const variables = {
   codeTtl: variable({
     key: "OAUTH_DEVICE_CODE_TTL",
-    kind: k.duration(60_000),
+    kind: k.duration(1000),
     default: "10m",
     description:
-      "How long a device's request waits for the user (RFC 8628 `expires_in`): its user code is refused and its device code answered `expired_token` after it. At least a minute. See docs/oauth-devices.md.",
+      "How long a device's request waits for the user (RFC 8628 `expires_in`): its user code is refused and its device code answered `expired_token` after it. At least a second. See docs/oauth-devices.md.",
   }),
   pollInterval: variable({
     key: "OAUTH_DEVICE_POLL_INTERVAL",
@@ -49,7 +49,7 @@ export const read = (r: Reader) => r.getAll(variables);
 export function settle(s: ReturnType<typeof read>): { oauthDevice: OAuthDeviceConfig } {
   return {
     oauthDevice: {
-      codeTtlSeconds: Math.max(60, Math.round(s.codeTtl / 1000)),
+      codeTtlSeconds: Math.max(1, Math.round(s.codeTtl / 1000)),
       intervalSeconds: s.pollInterval,
       verifyPerClientPer5Min: s.verifyPerClient,
       verifyTotalPer5Min: s.verifyTotal,
