@@ -202,7 +202,8 @@ describe("the device authorization grant with oauth4webapi and the pages in head
     expect(tokens).toMatchObject({ token_type: "bearer", scope: "openid email" });
     expect(typeof tokens.refresh_token).toBe("string");
     const claims = oauth.getValidatedIdTokenClaims(tokens);
-    expect(claims).toMatchObject({ iss: base, aud: tv.client_id });
+    expect(claims).toMatchObject({ iss: base, aud: [tv.client_id], email: EMAIL });
+    expect(claims.nonce).toBeUndefined();
     // The access token is the client's: userinfo answers the user, with the scopes granted.
     const info = await fetch(`${base}/oauth/userinfo`, {
       headers: { authorization: `Bearer ${tokens.access_token}` },
