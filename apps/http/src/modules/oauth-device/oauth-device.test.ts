@@ -110,7 +110,8 @@ describe("the verification page", () => {
     const csp = page.headers.get("content-security-policy") ?? "";
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("default-src 'none'");
-    expect(csp).not.toContain("script-src");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(csp).toContain("script-src 'self'");
     expect(page.headers.get("set-cookie")).toMatch(/HttpOnly/i);
     expect(page.headers.get("set-cookie")).toMatch(/SameSite=Strict/i);
     const text = await page.text();

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { memoryLimiterStore } from "@authsvc/adapters";
 import { enterUserCode } from "@authsvc/core/oauth-server";
 import type { Context, MiddlewareHandler } from "hono";
@@ -6,8 +6,9 @@ import { getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../../http/app-env.js";
 import { clientAddress, limitedBlock } from "../../http/client-address.js";
 import { jsonObject, redirect } from "../../http/operation.js";
+import { html as hostedHtml, lookOf, pagesOf, sameSecret } from "../hosted-pages/endpoints.js";
 import { endpoint, type ModuleContext, type ModuleEndpoint } from "../module.js";
-import { problemPage } from "../oauth-server/consent-page-html.js";
+import { type Look, problemPage } from "../oauth-server/consent-page-html.js";
 import { htmlPage } from "../oauth-server/oauth.openapi-schemas.js";
 import { devicePageResult, userCodePage } from "./device-page-html.js";
 
@@ -29,28 +30,37 @@ function pagePath(c: Context<AppEnv>): string {
   return asked.endsWith(PATH) && /^[A-Za-z0-9/._~%-]+$/.test(asked) ? asked : PATH;
 }
 
-const sameSecret = (a: string, b: string) =>
-  timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());
+/**
+ * The hosted pages' look (theme, texts' locale, CSP), with their files reached beside this page:
+ * `/auth/v1/oauth/device` takes its stylesheet from `/auth/v1/oauth/consent/pages.css`.
+ */
+const pagesByApp = new WeakMap<ModuleContext, ReturnType<typeof pagesOf>>();
+const lookFor = (ctx: ModuleContext, c: Context<AppEnv>): Look => ({
+  ...lookOf(pagesByApp.get(ctx) ?? pagesByApp.set(ctx, pagesOf(ctx)).get(ctx) ?? pagesOf(ctx), c),
+  root: `${pagePath(c).slice(0, -PATH.length)}/oauth/consent`,
+});
 
-/** A page: never cached, never framed, no script and nothing loaded from elsewhere. */
-function html(c: Context<AppEnv>, body: string, status: 200 | 400 | 404 | 429 = 200) {
-  c.header("Cache-Control", "no-store");
-  c.header("X-Frame-Options", "DENY");
-  c.header("Referrer-Policy", "no-referrer");
-  c.header(
-    "Content-Security-Policy",
-    "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; base-uri 'none'; frame-ancestors 'none'",
-  );
-  return c.html(body, status);
-}
+/** A page as every hosted page is answered: never cached, never framed, no script but authsvc's files. */
+const html = (
+  ctx: ModuleContext,
+  c: Context<AppEnv>,
+  body: (look: Look) => string,
+  status: 200 | 400 | 404 | 429 = 200,
+) => {
+  const look = lookFor(ctx, c);
+  const answer = hostedHtml(c, look, body(look));
+  return status === 200 ? answer : new Response(answer.body, { status, headers: answer.headers });
+};
 
 const gate =
-  ({ auth }: ModuleContext): MiddlewareHandler<AppEnv> =>
+  (ctx: ModuleContext): MiddlewareHandler<AppEnv> =>
   async (c, next) =>
-    auth.settings.oauthServer.enabled ? next() : html(c, problemPage("Not found"), 404);
+    ctx.auth.settings.oauthServer.enabled
+      ? next()
+      : html(ctx, c, (look) => problemPage("Not found", look), 404);
 
 /** The form with a fresh CSRF value, in its SameSite=Strict cookie too. */
-function form(c: Context<AppEnv>, userCode: string, problem?: string) {
+function form(ctx: ModuleContext, c: Context<AppEnv>, userCode: string, problem?: string) {
   const csrf = randomBytes(32).toString("base64url");
   setCookie(c, CSRF_COOKIE, csrf, {
     httpOnly: true,
@@ -59,8 +69,13 @@ function form(c: Context<AppEnv>, userCode: string, problem?: string) {
     maxAge: FORM_TTL_S,
   });
   // Relative action: the page works under any base path (`/auth/v1/oauth/device`).
-  const page = userCodePage({ action: "device", fields: { csrf }, userCode, problem });
-  return html(c, page, problem ? 400 : 200);
+  const fields = { csrf };
+  return html(
+    ctx,
+    c,
+    (look) => userCodePage({ action: "device", fields, userCode, problem }, look),
+    problem ? 400 : 200,
+  );
 }
 
 /**
@@ -68,7 +83,8 @@ function form(c: Context<AppEnv>, userCode: string, problem?: string) {
  * (an IPv6 client by its /64) and for all addresses together, in the shared store so that every
  * instance counts as one. Past either, the page answers 429 without looking at the code.
  */
-function guessLimits({ rateLimit, config }: ModuleContext): MiddlewareHandler<AppEnv> {
+function guessLimits(ctx: ModuleContext): MiddlewareHandler<AppEnv> {
+  const { rateLimit, config } = ctx;
   const build = rateLimit?.limiter ?? memoryLimiterStore().limiter;
   const { verifyPerClientPer5Min, verifyTotalPer5Min } = config.oauthDevice;
   const perClient = build({
@@ -85,7 +101,13 @@ function guessLimits({ rateLimit, config }: ModuleContext): MiddlewareHandler<Ap
     const address = clientAddress(c);
     const allowed =
       (address === undefined || (await perClient.take(limitedBlock(address)))) && (await total.take("all"));
-    if (!allowed) return html(c, problemPage("Too many attempts. Wait a few minutes, then try again."), 429);
+    if (!allowed)
+      return html(
+        ctx,
+        c,
+        (look) => problemPage("Too many attempts. Wait a few minutes, then try again.", look),
+        429,
+      );
     await next();
   };
 }
@@ -128,8 +150,9 @@ export const verificationPageEndpoints: readonly ModuleEndpoint[] = [
       gate(ctx),
       (c) => {
         const result = c.req.query("result");
-        if (result === "approved" || result === "denied") return html(c, devicePageResult(result));
-        return form(c, (c.req.query("user_code") ?? "").slice(0, 32));
+        if (result === "approved" || result === "denied")
+          return html(ctx, c, (look) => devicePageResult(result, look));
+        return form(ctx, c, (c.req.query("user_code") ?? "").slice(0, 32));
       },
     ],
   ),
@@ -161,11 +184,11 @@ export const verificationPageEndpoints: readonly ModuleEndpoint[] = [
       async (c) => {
         const body = Object.fromEntries(new URLSearchParams(await c.req.text())) as Record<string, string>;
         const cookie = getCookie(c, CSRF_COOKIE) ?? "";
-        if (cookie.length < 32 || !sameSecret(cookie, body.csrf ?? "")) return form(c, "", EXPIRED);
+        if (cookie.length < 32 || !sameSecret(cookie, body.csrf ?? "")) return form(ctx, c, "", EXPIRED);
         const entered = await enterUserCode(c.get("deps"), { userCode: body.user_code ?? "" });
         if (!entered.ok) {
           if (entered.error.code !== "oauth_authorization_not_found") throw entered.error;
-          return form(c, (body.user_code ?? "").slice(0, 32), WRONG);
+          return form(ctx, c, (body.user_code ?? "").slice(0, 32), WRONG);
         }
         return c.redirect(entered.value.location, 303);
       },
