@@ -140,7 +140,12 @@ async function axeViolations(page: Page): Promise<string[]> {
  */
 async function userTypes(device: oauth.DeviceAuthorizationResponse, decision: "Allow" | "Deny") {
   const page = await (browser as BrowserContext).newPage();
-  await page.goto(device.verification_uri);
+  const opened = await page.goto(device.verification_uri);
+  // Framing refused; script and style from authsvc's files only.
+  const headers = opened?.headers() ?? {};
+  expect(headers["x-frame-options"]).toBe("DENY");
+  expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+  expect(headers["content-security-policy"]).not.toContain("unsafe-inline");
   expect(await axeViolations(page)).toEqual([]);
   await page.waitForFunction('document.activeElement?.id === "user_code"', undefined, { timeout: 10_000 });
   await page.keyboard.type(device.user_code.toLowerCase().replace("-", " "));
@@ -149,10 +154,7 @@ async function userTypes(device: oauth.DeviceAuthorizationResponse, decision: "A
   await page.keyboard.type(EMAIL);
   await page.keyboard.press("Tab");
   await page.keyboard.type(PASSWORD);
-  await Promise.all([
-    page.waitForURL((u) => u.pathname === "/oauth/consent/sign-in"),
-    page.keyboard.press("Enter"),
-  ]);
+  await Promise.all([page.waitForNavigation(), page.keyboard.press("Enter")]);
   await page.waitForSelector("#client-name", { timeout: 10_000 });
   expect(await page.textContent("#client-name")).toBe("Living-room TV");
   await page.keyboard.press("Tab");
