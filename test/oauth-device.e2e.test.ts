@@ -195,7 +195,7 @@ describe("the device authorization grant with oauth4webapi and the pages in head
     expect(device).toMatchObject({ verification_uri: `${base}/oauth/device`, interval: 1, expires_in: 600 });
     expect(await poll(device.device_code)).toMatchObject({ error: "authorization_pending" });
     expect(await userTypes(device, "Allow")).toEqual({ result: "approved", text: "Device connected" });
-    await wait(device.interval);
+    await wait(device.interval ?? 5);
     const polls = await Promise.all(Array.from({ length: 8 }, () => poll(device.device_code)));
     const won = polls.filter((p) => p.tokens !== undefined);
     expect(won).toHaveLength(1);
@@ -205,7 +205,7 @@ describe("the device authorization grant with oauth4webapi and the pages in head
     expect(typeof tokens.refresh_token).toBe("string");
     const claims = oauth.getValidatedIdTokenClaims(tokens);
     expect(claims).toMatchObject({ iss: base, aud: [tv.client_id], email: EMAIL });
-    expect(claims.nonce).toBeUndefined();
+    expect(claims?.nonce).toBeUndefined();
     // The access token is the client's: userinfo answers the user, with the scopes granted.
     const info = await fetch(`${base}/oauth/userinfo`, {
       headers: { authorization: `Bearer ${tokens.access_token}` },
@@ -219,7 +219,7 @@ describe("the device authorization grant with oauth4webapi and the pages in head
     const user = await fetch(`${base}/user`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(user.status).toBe(403);
     // A spent device code stays spent.
-    await wait(device.interval);
+    await wait(device.interval ?? 5);
     expect(await poll(device.device_code)).toMatchObject({ error: "invalid_grant" });
     // The refresh token rotates at the token endpoint as the code flow's.
     const refreshed = await oauth.processRefreshTokenResponse(
@@ -243,7 +243,7 @@ describe("the device authorization grant with oauth4webapi and the pages in head
       error: "slow_down",
       description: "Polling too fast: wait 6 seconds between polls",
     });
-    await wait(device.interval);
+    await wait(device.interval ?? 5);
     // One second was enough before; now the interval is 6 s.
     expect(await poll(device.device_code)).toMatchObject({
       error: "slow_down",
