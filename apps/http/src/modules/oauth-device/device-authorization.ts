@@ -1,19 +1,10 @@
-import {
-  authenticateClient,
-  type DeviceAuthorization,
-  startDeviceAuthorization,
-} from "@authsvc/core/oauth-server";
-import { unwrap } from "../../http/body.js";
+import { type DeviceAuthorization, startDeviceAuthorization } from "@authsvc/core/oauth-server";
 import { jsonObject } from "../../http/operation.js";
 import { closed } from "../../openapi/schemas.js";
 import { endpoint, type ModuleEndpoint } from "../module.js";
 import { oauthErrorOr } from "../oauth-server/oauth.openapi-schemas.js";
-import {
-  clientCredentials,
-  oauthJson,
-  readTokenBody,
-  requireOAuthServer,
-} from "../oauth-server/oauth-http.js";
+import { oauthJson, requireOAuthServer } from "../oauth-server/oauth-http.js";
+import { authenticated, clientFields, TYPES } from "../oauth-server/token.js";
 
 const string = { type: "string" } as const;
 const integer = { type: "integer" } as const;
@@ -62,10 +53,9 @@ export const deviceAuthorizationEndpoints: readonly ModuleEndpoint[] = [
         schema: jsonObject({
           scope: { ...string, description: "Space-separated, as at `/oauth/authorize`." },
           resource: { ...string, description: "RFC 8707: the resource the tokens are for." },
-          client_id: { ...string, description: "`client_secret_post` and `none`: the client's id." },
-          client_secret: { ...string, description: "`client_secret_post`: the client's secret." },
+          ...clientFields,
         }),
-        contentTypes: ["application/x-www-form-urlencoded", "application/json"],
+        contentTypes: TYPES,
       },
       responses: {
         200: {
@@ -81,10 +71,9 @@ export const deviceAuthorizationEndpoints: readonly ModuleEndpoint[] = [
     ({ auth }) => [
       requireOAuthServer(auth),
       async (c) => {
-        const body = await readTokenBody(c);
-        const run = c.get("deps");
-        const client = unwrap(await authenticateClient(run, clientCredentials(c, body)));
-        const started = await startDeviceAuthorization(run, {
+        // Authenticated as at the token endpoint: the method registered, assertions included.
+        const { body, client } = await authenticated(c);
+        const started = await startDeviceAuthorization(c.get("deps"), {
           client,
           scope: body.scope,
           resource: body.resource,
