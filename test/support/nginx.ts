@@ -56,8 +56,8 @@ export async function startNginx(upstreams: [string, string]): Promise<Nginx> {
   const port = await freePort();
   const site = exampleSite({
     LISTEN: `127.0.0.1:${port}`,
-    AUTHSVC_1: upstreams[0],
-    AUTHSVC_2: upstreams[1],
+    UPSTREAM_1: upstreams[0],
+    UPSTREAM_2: upstreams[1],
   });
   writeFileSync(join(dir, "authsvc.conf"), site);
   const errorLog = join(dir, "error.log");

@@ -2,7 +2,14 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
 const root = new URL("../../../", import.meta.url);
-const pages = ["README.md", ...readdirSync(new URL("docs/", root)).map((name) => `docs/${name}`)];
+/** The files under `dir`, those of its folders included (docs/examples/nginx.conf). */
+const filesUnder = (dir: string): string[] =>
+  readdirSync(new URL(`${dir}/`, root)).flatMap((name) =>
+    statSync(new URL(`${dir}/${name}`, root)).isDirectory()
+      ? filesUnder(`${dir}/${name}`)
+      : [`${dir}/${name}`],
+  );
+const pages = ["README.md", ...filesUnder("docs")];
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
 const anchorOf = (heading: string) =>

@@ -8,7 +8,12 @@ const root = new URL("../../../../", import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), "utf8");
 const configurationDoc = read("docs/configuration.md");
 const exampleEnv = read("example.env");
-const allDocs = [read("README.md"), ...readdirSync(new URL("docs/", root)).map((f) => read(`docs/${f}`))];
+/** The files under `dir`, those of its folders included (docs/examples/authsvc.service). */
+const filesUnder = (dir: string): string[] =>
+  readdirSync(new URL(`${dir}/`, root), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(`${dir}/${entry.name}`) : [`${dir}/${entry.name}`],
+  );
+const allDocs = [read("README.md"), ...filesUnder("docs").map(read)];
 
 /** Table rows of a Markdown text, as trimmed cells. */
 const rowsOf = (text: string) =>
