@@ -23,6 +23,7 @@ export * from "./mail/smtp-mailer.js";
 export * from "./mfa/secret-box.js";
 export * from "./mfa/totp.js";
 export * from "./net/index.js";
+export * from "./oauth-server/client-metadata-documents.js";
 export * from "./passwords/hibp-range.js";
 export * from "./postgres/cleanup/index.js";
 export * from "./postgres/connect.js";

@@ -34,6 +34,9 @@ function clientFromRow(row: Row): OAuthClient {
     postLogoutRedirectUris: row.post_logout_redirect_uris ?? [],
     backchannelLogoutUri: row.backchannel_logout_uri ?? null,
     backchannelLogoutSessionRequired: row.backchannel_logout_session_required ?? false,
+    ...(row.metadata_url
+      ? { metadataUrl: row.metadata_url, metadataExpiresAt: row.metadata_expires_at }
+      : {}),
   };
 }
 
@@ -58,6 +61,9 @@ function clientColumns(sql: Queryable, client: OAuthClient) {
     post_logout_redirect_uris: json(sql, client.postLogoutRedirectUris ?? []),
     backchannel_logout_uri: client.backchannelLogoutUri ?? null,
     backchannel_logout_session_required: client.backchannelLogoutSessionRequired ?? false,
+    ...(client.metadataUrl
+      ? { metadata_url: client.metadataUrl, metadata_expires_at: client.metadataExpiresAt ?? null }
+      : {}),
   };
 }
 
@@ -146,6 +152,21 @@ export function postgresOAuthClients(sql: Queryable, options: { namespace: strin
       if (!isUuid(id)) return null;
       const [row] = await sql`select * from ${clients} where id = ${id} and deleted_at is null`;
       return row ? clientFromRow(row) : null;
+    },
+    async findByMetadataUrl(url) {
+      const [row] = await sql`
+        select * from ${clients} where metadata_url = ${url} and deleted_at is null`;
+      return row ? clientFromRow(row) : null;
+    },
+    async saveMetadataClient(client) {
+      const { id: _id, created_at: _created, ...columns } = clientColumns(sql, client);
+      // One live row per URL (the partial unique index): a racing first use updates the winner's row.
+      const [row] = await sql`
+        insert into ${clients} ${sql(clientColumns(sql, client))}
+        on conflict (metadata_url) where deleted_at is null and metadata_url is not null
+        do update set ${sql(columns)}
+        returning *`;
+      return clientFromRow(row as Row);
     },
     async list({ offset, limit }) {
       const [rows, [count]] = await Promise.all([

@@ -151,6 +151,7 @@ export function sessionFromRow(row: Row): Session {
     // An OAuth client's session only; a first-party session has neither field.
     ...(row.oauth_client_id ? { oauthClientId: String(row.oauth_client_id), scopes: row.scopes ?? "" } : {}),
     ...(row.oauth_client_id && row.resource ? { resource: String(row.resource) } : {}),
+    ...(row.oauth_client_id && row.oauth_client_url ? { oauthClientUrl: String(row.oauth_client_url) } : {}),
   };
 }
 

@@ -202,6 +202,11 @@ export function postgresSessionStore(
           session_oauth_client_id,
           session_scopes,
           session_resource,
+          -- A client metadata document's client: its URL is the client_id its tokens name.
+          (
+            select c.metadata_url from ${ns}.oauth_clients c
+            where c.id = g.session_oauth_client_id
+          ) as session_oauth_client_url,
           user_body,
           user_encrypted_password,
           user_reauthentication_token
@@ -216,7 +221,7 @@ export function postgresSessionStore(
           ${input.limits.singlePerUser},
           ${input.ipAddress ?? ""},
           ${input.clientId ?? null}
-        )
+        ) g
       `;
       const kind = row?.outcome;
       if (!row || !GRANT_OUTCOMES.has(kind)) throw new Error(`refresh_token_grant answered ${kind}`);
@@ -234,6 +239,7 @@ export function postgresSessionStore(
         oauth_client_id: row.session_oauth_client_id,
         scopes: row.session_scopes,
         resource: row.session_resource,
+        oauth_client_url: row.session_oauth_client_url,
       });
       return { kind, session, user: userFromSnapshot(row) };
     },

@@ -1,8 +1,9 @@
 import { failures } from "../failures.js";
-import { type AuthError, err, globMatch, isUuid, ok, type Result } from "../kernel/index.js";
+import { type AuthError, err, globMatch, ok, type Result } from "../kernel/index.js";
 import type { CodeChallengeMethod } from "../pkce/index.js";
 import { OAUTH_SCOPES, type OAuthAuthorization, scopesOf } from "./authorization.js";
 import { redirectUriProblem } from "./client.js";
+import { resolveClient } from "./client-metadata-document.js";
 import type { OAuthServerDeps } from "./deps.js";
 import { issuerOf, withQuery } from "./query.js";
 
@@ -37,7 +38,7 @@ export const AUTHORIZE_PARAMETERS = {
   ui_locales: "uiLocales",
 } as const satisfies Record<string, keyof AuthorizeRequest>;
 
-type Deps = Pick<OAuthServerDeps, "store" | "clock" | "random" | "settings" | "tokens">;
+type Deps = Pick<OAuthServerDeps, "store" | "clock" | "random" | "settings" | "tokens" | "clientDocuments">;
 
 /** RFC 9126 §2.2: the prefix of every `request_uri` this server hands out. */
 export const REQUEST_URI_PREFIX = "urn:ietf:params:oauth:request_uri:";
@@ -132,7 +133,10 @@ export async function startAuthorization(
   query: AuthorizeRequest,
 ): Promise<Result<{ readonly location: string }>> {
   if (!query.clientId) return err(failures.authorizeClientIdMissing());
-  const client = isUuid(query.clientId) ? await deps.store.oauthClients.find(query.clientId) : null;
+  // A client metadata document that cannot be had is answered here, as an unknown client is.
+  const resolved = await resolveClient(deps, query.clientId, { firstUse: true });
+  if (!resolved.ok) return resolved;
+  const client = resolved.value;
   let q = query;
   if (query.requestUri !== undefined) {
     // RFC 9126 §4: the pushed parameters are the request; the query's others are ignored.

@@ -1,6 +1,7 @@
 import { failures } from "../failures.js";
 import { constantTimeEqual, err, isUuid, ok, type Result } from "../kernel/index.js";
 import type { ClientAuthMethod, OAuthClient } from "./client.js";
+import { resolveClient } from "./client-metadata-document.js";
 import type { OAuthServerDeps } from "./deps.js";
 import type { AssertionKeys } from "./ports/client-assertion-verifier.js";
 import { issuerOf } from "./query.js";
@@ -42,7 +43,7 @@ const MAX_ASSERTION = 8192;
 
 type Deps = Pick<
   OAuthServerDeps,
-  "store" | "tokens" | "clock" | "settings" | "clientAssertions" | "clientSecretBox"
+  "store" | "tokens" | "clock" | "random" | "settings" | "clientAssertions" | "clientSecretBox" | "clientDocuments"
 >;
 
 /**
@@ -64,7 +65,11 @@ export async function authenticateClient(
     : clientSecret
       ? "client_secret_post"
       : "none";
-  const client = isUuid(clientId) ? await deps.store.oauthClients.find(clientId) : null;
+  // A URL is a client metadata document's client: fetched again when stale, and refused as
+  // `invalid_client` (an OAuth error) when it cannot be had.
+  const resolved = await resolveClient(deps, clientId);
+  if (!resolved.ok) return resolved;
+  const client = resolved.value;
   // The hash is computed whatever is found, so an unknown client costs what a known one does.
   const presented = deps.tokens.hash(clientSecret);
   if (client === null) return err(failures.clientCredentialsInvalid());

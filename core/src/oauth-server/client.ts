@@ -63,6 +63,18 @@ export interface OAuthClient {
   readonly postLogoutRedirectUris?: readonly string[];
   readonly backchannelLogoutUri?: string | null;
   readonly backchannelLogoutSessionRequired?: boolean;
+  /**
+   * A client whose `client_id` is a URL (a client ID metadata document): that URL, the id it goes by
+   * everywhere outside storage (`id` stays the internal UUID requests, consents and sessions reference).
+   * Its metadata is the document's, and `metadataExpiresAt` says when it must be fetched again.
+   */
+  readonly metadataUrl?: string | null;
+  readonly metadataExpiresAt?: Date | null;
+}
+
+/** The `client_id` a client goes by: its metadata document's URL, else its UUID. */
+export function clientIdOf(client: Pick<OAuthClient, "id" | "metadataUrl">): string {
+  return client.metadataUrl ?? client.id;
 }
 
 /**

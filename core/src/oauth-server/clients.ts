@@ -13,6 +13,7 @@ import {
   type OAuthGrantType,
   redirectUriProblem,
 } from "./client.js";
+import { isClientIdUrl } from "./client-metadata-document.js";
 import type { OAuthServerDeps } from "./deps.js";
 import { checkLogoutFields, type LogoutFields, logoutMetadataOf } from "./logout-metadata.js";
 
@@ -240,8 +241,15 @@ export async function listClients(
   return ok({ clients, total, page, perPage });
 }
 
-/** The live client `id`: 400 for a malformed id, 404 for an unknown or deleted one. */
+/**
+ * The live client `id` — a UUID, or the URL of a client metadata document's client as stored (never
+ * fetched here): 400 for a malformed id, 404 for an unknown or deleted one.
+ */
 export async function findClient(deps: Pick<Deps, "store">, id: string): Promise<Result<OAuthClient>> {
+  if (isClientIdUrl(id)) {
+    const client = await deps.store.oauthClients.findByMetadataUrl(id);
+    return client === null ? err(failures.clientNotFound()) : ok(client);
+  }
   if (!isUuid(id)) return err(failures.clientIdMalformed());
   const client = await deps.store.oauthClients.find(id);
   return client === null ? err(failures.clientNotFound()) : ok(client);
@@ -255,6 +263,8 @@ export async function updateClient(
   const found = await findClient(deps, input.id);
   if (!found.ok) return found;
   const client = found.value;
+  // Its document is its registration: what the admin set would be undone at the next fetch.
+  if (client.metadataUrl) return err(failures.clientDocumentNotEditable());
   const { fields } = input;
   if (Object.values(fields).every((value) => value === undefined)) return err(failures.clientUpdateEmpty());
   let { redirectUris, grantTypes, authMethod } = client;
@@ -353,9 +363,18 @@ export async function regenerateClientSecret(deps: Deps, id: string): Promise<Re
   return ok({ client, secret });
 }
 
-/** `DELETE /admin/oauth/clients/{id}`: a soft delete; the client's sessions end with it. */
+/**
+ * `DELETE /admin/oauth/clients/{id}`: a soft delete; the client's sessions end with it. A client
+ * metadata document's client (by its URL) is forgotten with its consents and sessions; its next use
+ * fetches its document again as a new client (the allowed hosts are what keeps a URL out).
+ */
 export async function deleteClient(deps: Pick<Deps, "store" | "clock">, id: string): Promise<Result<void>> {
-  if (!isUuid(id)) return err(failures.clientIdMalformed());
-  const deleted = await deps.store.oauthClients.softDelete(id, deps.clock.now());
+  let internalId = id;
+  if (isClientIdUrl(id)) {
+    const client = await deps.store.oauthClients.findByMetadataUrl(id);
+    if (client === null) return err(failures.clientNotFound());
+    internalId = client.id;
+  } else if (!isUuid(id)) return err(failures.clientIdMalformed());
+  const deleted = await deps.store.oauthClients.softDelete(internalId, deps.clock.now());
   return deleted ? ok(undefined) : err(failures.clientNotFound());
 }

@@ -4,6 +4,7 @@ import type { KernelDeps, KernelSettings, Transactor } from "../kernel/index.js"
 import type { SecretBox } from "../mfa/index.js";
 import type { SessionStore, SessionsSettings, TokenSigner } from "../sessions/index.js";
 import type { ClientAssertionVerifier } from "./ports/client-assertion-verifier.js";
+import type { ClientMetadataDocuments } from "./ports/client-metadata-documents.js";
 import type { IdTokenSigner } from "./ports/id-token-signer.js";
 import type {
   OAuthAuthorizationStore,
@@ -41,5 +42,7 @@ export interface OAuthServerDeps extends Omit<KernelDeps, "settings"> {
   readonly clientSecretBox: SecretBox;
   /** Optional where a use case runs hooks: unit tests without it run none. */
   readonly hooks?: HookDispatcher;
+  /** Fetches client ID metadata documents; absent (unit tests without it): a URL is no client. */
+  readonly clientDocuments?: ClientMetadataDocuments;
   readonly settings: KernelSettings & SessionsSettings & OAuthServerSliceSettings;
 }

@@ -37,6 +37,19 @@ export const oauthServerFailures = {
   pushedRequestRedirectUriInvalid: ["invalid_request", "redirect_uri is missing or not registered"],
   pushedRequestUriPushed: ["invalid_request", "request_uri must not be pushed"],
   pushedRequestObjectUnsupported: ["invalid_request", "request objects (request) are not supported"],
+  // A client ID metadata document (a URL as client_id): OAuth error bodies wherever it is looked up
+  clientDocumentRefused: [
+    "invalid_client",
+    (problem: string) => `client metadata document refused: ${problem}`,
+  ],
+  clientDocumentUnavailable: [
+    "invalid_client",
+    (problem: string) => `client metadata document could not be fetched: ${problem}`,
+  ],
+  clientDocumentNotEditable: [
+    "validation_failed",
+    "A client metadata document's client is changed by its document, not by the admin API",
+  ],
   // Consent
   requestOriginUnauthorized: ["validation_failed", "unauthorized request origin"],
   authorizationNotFound: ["oauth_authorization_not_found", "authorization not found"],

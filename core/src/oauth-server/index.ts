@@ -8,9 +8,17 @@ export {
 } from "./authorization.js";
 export { REQUEST_URI_PREFIX, startAuthorization } from "./authorize.js";
 export * from "./backchannel-logout.js";
-export type { ClientAuthMethod, ClientJwks, ClientType, OAuthClient, OAuthGrantType } from "./client.js";
+export {
+  type ClientAuthMethod,
+  type ClientJwks,
+  type ClientType,
+  clientIdOf,
+  type OAuthClient,
+  type OAuthGrantType,
+} from "./client.js";
 export { DEVICE_CODE_GRANT_TYPE } from "./client.js";
 export * from "./client-auth.js";
+export * from "./client-metadata-document.js";
 export {
   type ClientFields,
   deleteClient,
@@ -27,6 +35,7 @@ export * from "./end-session.js";
 export * from "./id-token.js";
 export * from "./logout-metadata.js";
 export type * from "./ports/client-assertion-verifier.js";
+export type * from "./ports/client-metadata-documents.js";
 export type * from "./ports/id-token-signer.js";
 export type * from "./ports/logout-deliveries.js";
 export type {
@@ -39,7 +48,11 @@ export type {
 } from "./ports/oauth-store.js";
 export * from "./pushed-requests.js";
 export * from "./query.js";
-export type { OAuthDeviceSettings, OAuthServerSliceSettings } from "./settings.js";
+export type {
+  ClientMetadataDocumentSettings,
+  OAuthDeviceSettings,
+  OAuthServerSliceSettings,
+} from "./settings.js";
 export { authorizationCodeGrant, clientRefreshTokenGrant, type OAuthTokens } from "./token-grants.js";
 export * from "./token-introspection.js";
 export { listConsents, revokeConsent } from "./user-consents.js";

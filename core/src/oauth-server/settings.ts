@@ -23,6 +23,21 @@ export interface OAuthServerSettings {
   readonly requirePushedAuthorizationRequests: boolean;
   /** The longest a client assertion (RFC 7523) may live, from its `iat` (or now) to its `exp`, in seconds. */
   readonly clientAssertionMaxLifetimeSeconds: number;
+  /** Client ID metadata documents (a URL as `client_id`); absent: off. */
+  readonly clientMetadataDocuments?: ClientMetadataDocumentSettings;
+}
+
+/** `OAUTH_SERVER_CLIENT_METADATA_*`: whether a URL may be a `client_id`, which, and how its document is cached. */
+export interface ClientMetadataDocumentSettings {
+  readonly enabled: boolean;
+  /** Host globs (`*` one label, `**` anything) a client's URL may name; empty: any public host. */
+  readonly allowedHosts: readonly string[];
+  /** A document is cached at least this long (seconds), whatever its `Cache-Control` says … */
+  readonly minCacheSeconds: number;
+  /** … and at most this long. */
+  readonly maxCacheSeconds: number;
+  /** For tests only: `http://` URLs on the loopback (127.0.0.1, localhost, [::1]) are accepted. */
+  readonly allowLoopbackForTests: boolean;
 }
 
 /** The device authorization grant's settings (RFC 8628, `OAUTH_DEVICE_*`). */

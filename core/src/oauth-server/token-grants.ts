@@ -9,7 +9,7 @@ import {
   type StartedSession,
   signSession,
 } from "../sessions/index.js";
-import type { OAuthClient } from "./client.js";
+import { clientIdOf, type OAuthClient } from "./client.js";
 import type { OAuthServerDeps, OAuthServerRepositories } from "./deps.js";
 import { idTokenClaims } from "./id-token.js";
 import { issuerOf } from "./query.js";
@@ -94,6 +94,10 @@ export async function exchangeAuthorizationCode(
         return err(failures.codeResourceMismatch());
       if (input.redirectUri && input.redirectUri !== authorization.redirectUri)
         return err(failures.codeRedirectUriMismatch());
+      // The client's redirect URIs as they are now: a client metadata document's host (or an admin)
+      // that withdrew the URI the code went to since the request no longer vouches for it.
+      if (!client.redirectUris.includes(authorization.redirectUri))
+        return err(failures.codeRedirectUriMismatch());
       if (!input.codeVerifier) return err(failures.codeVerifierMissing());
       const { codeChallenge, codeChallengeMethod } = authorization;
       if (!verifierMatches(deps.tokens, codeChallenge, codeChallengeMethod, input.codeVerifier))
@@ -117,6 +121,7 @@ export async function exchangeAuthorizationCode(
         refreshedAt: null,
         notAfter: null,
         oauthClientId: client.id,
+        ...(client.metadataUrl ? { oauthClientUrl: client.metadataUrl } : {}),
         scopes: authorization.scope,
         ...(authorization.resource ? { resource: authorization.resource } : {}),
       };
@@ -126,7 +131,7 @@ export async function exchangeAuthorizationCode(
         action: "login",
         actorId: user.id,
         actorUsername: user.phone || user.email || "",
-        traits: { provider_type: "oauth_provider_authorization_code", client_id: client.id },
+        traits: { provider_type: "oauth_provider_authorization_code", client_id: clientIdOf(client) },
         at: now,
       });
       const body = await userBody(repos, user);
@@ -147,7 +152,7 @@ export async function exchangeAuthorizationCode(
     ? await deps.idTokens.sign(
         idTokenClaims({
           user,
-          clientId: client.id,
+          clientId: clientIdOf(client),
           sessionId: session.id,
           scope,
           nonce: started.value.nonce,

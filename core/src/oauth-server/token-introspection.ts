@@ -1,7 +1,7 @@
 import { failures } from "../failures.js";
 import { err, isUuid, ok, type Result } from "../kernel/index.js";
 import type { Session } from "../sessions/index.js";
-import type { OAuthClient } from "./client.js";
+import { clientIdOf, type OAuthClient } from "./client.js";
 import type { OAuthServerDeps } from "./deps.js";
 
 type Deps = Pick<OAuthServerDeps, "store" | "tokens" | "signer" | "clock">;
@@ -35,7 +35,9 @@ async function liveTokenOf(
     const sessionId = claims?.session_id;
     if (claims == null || typeof sessionId !== "string" || !isUuid(sessionId)) return null;
     const session = await deps.store.sessions.find(sessionId);
-    if (session === null || claims.client_id !== session.oauthClientId) return null;
+    // A token of this client names it as the client goes by (its metadata document's URL, if any).
+    if (session === null || session.oauthClientId !== client.id || claims.client_id !== clientIdOf(client))
+      return null;
     return { session, kind: "access_token", claims };
   };
   // A JWS has two dots; a refresh token none: the hint only chooses which is tried first (RFC 7009 §2.1).
@@ -86,7 +88,7 @@ export async function introspectToken(
   const { session, claims } = live;
   return ok({
     active: true,
-    client_id: input.client.id,
+    client_id: clientIdOf(input.client),
     scope: session.scopes ?? "",
     sub: session.userId,
     token_type: live.kind,

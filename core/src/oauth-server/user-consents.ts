@@ -1,5 +1,6 @@
 import { failures } from "../failures.js";
 import { err, isUuid, ok, type Result } from "../kernel/index.js";
+import { isClientIdUrl } from "./client-metadata-document.js";
 import type { OAuthServerDeps } from "./deps.js";
 import type { ConsentView } from "./ports/oauth-store.js";
 
@@ -23,8 +24,13 @@ export async function revokeConsent(
   input: { readonly userId: string; readonly actorUsername: string; readonly clientId: string | undefined },
 ): Promise<Result<void>> {
   if (!input.clientId) return err(failures.consentClientIdMissing());
-  if (!isUuid(input.clientId)) return err(failures.clientIdMalformed());
-  const clientId = input.clientId;
+  let clientId = input.clientId;
+  // A client metadata document's client is named by its URL, and stored under its own UUID.
+  if (isClientIdUrl(clientId)) {
+    const client = await deps.store.oauthClients.findByMetadataUrl(clientId);
+    if (client === null) return err(failures.consentNotFound());
+    clientId = client.id;
+  } else if (!isUuid(clientId)) return err(failures.clientIdMalformed());
   const now = deps.clock.now();
   return deps.store.transaction(async (repos): Promise<Result<void>> => {
     if (!(await repos.oauthConsents.revoke(input.userId, clientId, now)))
@@ -33,7 +39,7 @@ export async function revokeConsent(
       action: "token_revoked",
       actorId: input.userId,
       actorUsername: input.actorUsername,
-      traits: { oauth_client_id: clientId, action: "revoke_oauth_grant" },
+      traits: { oauth_client_id: input.clientId, action: "revoke_oauth_grant" },
       at: now,
     });
     return ok(undefined);

@@ -61,6 +61,6 @@ export function accessTokenClaims(
     is_anonymous: user.isAnonymous,
     ...(session.oauthClientId === undefined
       ? {}
-      : { client_id: session.oauthClientId, scope: session.scopes ?? "" }),
+      : { client_id: session.oauthClientUrl ?? session.oauthClientId, scope: session.scopes ?? "" }),
   };
 }

@@ -25,6 +25,11 @@ export interface Session {
    * session: only that client refreshes it, at `POST /oauth/token`.
    */
   readonly oauthClientId?: string;
+  /**
+   * That client's `client_id` when it is a URL (a client ID metadata document, whose row `oauthClientId`
+   * names): what its tokens carry as `client_id`. Read from the client, never stored in the session.
+   */
+  readonly oauthClientUrl?: string;
   /** The scopes granted to that client, space-separated (absent with `oauthClientId`). */
   readonly scopes?: string;
   /**

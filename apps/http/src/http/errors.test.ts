@@ -15,6 +15,7 @@ const statusOf = (error: Parameters<typeof statusIn>[1]) => statusIn(statusTable
 const EXPECTED: Readonly<Partial<Record<FailureName, number>>> = {
   unexpectedFailure: 500,
   unstorableValue: 400,
+  clientDocumentNotEditable: 400,
   externalCodeExchangeFailed: 500,
   externalUserFetchFailed: 500,
   badIdToken: 400,

@@ -8,6 +8,14 @@ export interface OAuthClientStore {
   find(id: string): Promise<OAuthClient | null>;
   /** The live clients newest first, `limit` of them from the `offset`th; `total`: how many there are. */
   list(page: { offset: number; limit: number }): Promise<{ clients: OAuthClient[]; total: number }>;
+  /** The live client whose `client_id` is this URL (a client ID metadata document's), or null. */
+  findByMetadataUrl(url: string): Promise<OAuthClient | null>;
+  /**
+   * Stores the client a metadata document describes: inserted under its `id` when no live client has
+   * its URL, else the live one's fields replaced (its `id` and `createdAt` kept). Answers the client as
+   * stored; of concurrent saves of one URL, one row results.
+   */
+  saveMetadataClient(client: OAuthClient): Promise<OAuthClient>;
   /** Replaces the live client's fields; false when there is none. */
   update(client: OAuthClient): Promise<boolean>;
   /** Marks the client deleted and ends its sessions; false when there was no live one. */

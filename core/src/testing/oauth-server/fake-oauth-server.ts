@@ -125,6 +125,16 @@ export function fakeOAuthClients(o: FakeOAuthTables, t: FakeTables): OAuthClient
   return {
     insert: async (client) => void o.clients.set(client.id, { ...client, deletedAt: null }),
     find: async (id) => live(o.clients.get(id)),
+    findByMetadataUrl: async (url) =>
+      [...o.clients.values()].map(live).find((c) => c !== null && c.metadataUrl === url) ?? null,
+    saveMetadataClient: async (client) => {
+      const found = [...o.clients.values()]
+        .map(live)
+        .find((c) => c !== null && c.metadataUrl === client.metadataUrl);
+      const saved = found ? { ...client, id: found.id, createdAt: found.createdAt } : client;
+      o.clients.set(saved.id, { ...saved, deletedAt: null });
+      return saved;
+    },
     list: async ({ offset, limit }) => {
       const all = [...o.clients.values()]
         .map(live)

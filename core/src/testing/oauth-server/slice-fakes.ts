@@ -24,5 +24,6 @@ export const oauthServerFakes = sliceFakes({
     idTokens: fakeIdTokens(),
     clientAssertions: fakeClientAssertions(),
     clientSecretBox: fakeSecretBox(),
+    clientDocuments: { fetch: async () => ({ ok: false as const, problem: "no documents in this test" }) },
   }),
 });

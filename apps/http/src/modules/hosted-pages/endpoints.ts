@@ -3,7 +3,7 @@ import type { AuthDeps } from "@authsvc/core";
 import type { User } from "@authsvc/core/accounts";
 import { type CaptchaVerifier, checkCaptcha } from "@authsvc/core/guards";
 import { challengeFactor, verifyFactor } from "@authsvc/core/mfa";
-import { authorizationDetails, decideConsent, scopesOf } from "@authsvc/core/oauth-server";
+import { authorizationDetails, clientIdOf, decideConsent, scopesOf } from "@authsvc/core/oauth-server";
 import { signInWithPassword } from "@authsvc/core/sessions";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
@@ -268,9 +268,10 @@ async function consentStep(
       {
         action: `${look.root}/decision`,
         fields: { ...fields, proof },
-        clientName: client.name ?? client.id,
+        clientName: client.name ?? clientIdOf(client),
         clientUri: client.uri,
         logoUri: client.logoUri,
+        documentHost: client.metadataUrl ? new URL(client.metadataUrl).host : null,
         redirectUri: authorization.redirectUri,
         userEmail: user.email ?? user.phone ?? "",
         scopes: scopesOf(authorization.scope),

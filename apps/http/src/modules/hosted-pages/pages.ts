@@ -155,6 +155,8 @@ export function consentPage(
     readonly userEmail: string;
     readonly scopes: readonly string[];
     readonly resource: string | null;
+    /** A client metadata document's client: the host of its URL, which alone vouches for its name. */
+    readonly documentHost?: string | null | undefined;
   },
   look: Look = DEFAULT_LOOK,
 ): string {
@@ -169,20 +171,26 @@ export function consentPage(
     ? `<img class="logo" id="client-logo" src="${escapeHtml(input.logoUri)}" alt="">\n`
     : "";
   const heading = fill(look.texts.consent_heading, { client: input.clientName }, escapeHtml, (_, v) => {
-    const site = input.clientUri
-      ? ` (<a class="uri" href="${escapeHtml(input.clientUri)}" rel="noopener noreferrer">${escapeHtml(input.clientUri)}</a>)`
-      : "";
+    // Nobody registered such a client: its host, not its self-asserted name or site, is what is known.
+    const site = input.documentHost
+      ? ` (<strong id="client-host">${escapeHtml(input.documentHost)}</strong>)`
+      : input.clientUri
+        ? ` (<a class="uri" href="${escapeHtml(input.clientUri)}" rel="noopener noreferrer">${escapeHtml(input.clientUri)}</a>)`
+        : "";
     return `<span id="client-name">${v}</span>${site}`;
   });
   const resource = input.resource
     ? `\n<p>${fill(look.texts.consent_resource, { resource: input.resource }, escapeHtml, (_, v) => `<span id="resource">${v}</span>`)}</p>`
+    : "";
+  const selfAsserted = input.documentHost
+    ? `\n<p id="client-self-asserted">${fill(look.texts.consent_self_asserted, { host: input.documentHost }, escapeHtml, (_, v) => `<strong>${v}</strong>`)}</p>`
     : "";
   const redirect = input.redirectUri
     ? `\n<p>${fill(look.texts.consent_redirect, { host: hostOf(input.redirectUri) }, escapeHtml, (_, v) => `<span id="redirect-host">${v}</span>`)}</p>`
     : "";
   return page(
     fill(look.texts.consent_title, { client: input.clientName }, (s) => s),
-    `${logo}<h1>${heading}</h1>
+    `${logo}<h1>${heading}</h1>${selfAsserted}
 <p>${text(look, "consent_signed_in_as", { email: input.userEmail })}</p>
 <ul id="scopes">
 ${items}

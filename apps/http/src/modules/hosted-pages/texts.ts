@@ -31,6 +31,8 @@ export const ENGLISH = {
   consent_signed_in_as: "Signed in as {email}. The application asks to:",
   consent_resource: "This access is for {resource}, which will accept it.",
   consent_redirect: "You will then be sent to {host}.",
+  consent_self_asserted:
+    "This application describes itself at {host}: its name is its own claim, not checked by this site.",
   allow: "Allow",
   deny: "Deny",
   problem_title: "Cannot continue",
@@ -78,6 +80,8 @@ const FRENCH: Texts = {
   consent_signed_in_as: "Connecté en tant que {email}. L’application demande à :",
   consent_resource: "Cet accès est pour {resource}, qui l’acceptera.",
   consent_redirect: "Vous serez ensuite envoyé vers {host}.",
+  consent_self_asserted:
+    "Cette application se décrit elle-même sur {host} : son nom est sa propre affirmation, non vérifiée par ce site.",
   allow: "Autoriser",
   deny: "Refuser",
   problem_title: "Impossible de continuer",

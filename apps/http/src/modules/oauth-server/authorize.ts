@@ -9,7 +9,7 @@ import { redirect } from "../../http/operation.js";
 import { closed } from "../../openapi/schemas.js";
 import { endpoint, type ModuleContext, type ModuleEndpoint } from "../module.js";
 import { CLIENT_SUMMARY, oauthErrorOr, REDIRECT_URL } from "./oauth.openapi-schemas.js";
-import { checkOrigin, oauthFailure, requireOAuthServer } from "./oauth-http.js";
+import { checkOrigin, clientSummary, oauthFailure, requireOAuthServer } from "./oauth-http.js";
 
 export const ConsentBody = v.object({ action: text });
 
@@ -139,12 +139,7 @@ export const authorizeEndpoints: readonly ModuleEndpoint[] = [
         return c.json({
           authorization_id: authorization.authorizationId,
           redirect_uri: authorization.redirectUri,
-          client: {
-            id: client.id,
-            name: client.name ?? "",
-            uri: client.uri ?? "",
-            logo_uri: client.logoUri ?? "",
-          },
+          client: clientSummary(client),
           user: { id: owner.id, email: owner.email ?? "" },
           scope: authorization.scope,
           // An authsvc addition to GoTrue's answer: the resource (RFC 8707) the client's tokens will be

@@ -71,6 +71,10 @@ export function discoveryDocument(deps: AuthDeps) {
     end_session_endpoint: at("/oauth/logout"),
     backchannel_logout_supported: true,
     backchannel_logout_session_supported: true,
+    // A URL may be a client_id (draft-ietf-oauth-client-id-metadata-document), when the switch is on.
+    ...(enabled && deps.settings.oauthServer.clientMetadataDocuments?.enabled
+      ? { client_id_metadata_document_supported: true }
+      : {}),
   };
 }
 
@@ -109,6 +113,10 @@ const METADATA = closed(
     end_session_endpoint: url,
     backchannel_logout_supported: { type: "boolean" },
     backchannel_logout_session_supported: { type: "boolean" },
+    client_id_metadata_document_supported: {
+      type: "boolean",
+      description: "A URL may be a `client_id` (a client ID metadata document); only when it may.",
+    },
   },
   [
     "issuer",

@@ -1,4 +1,11 @@
-import { clientAssertionVerifier, guardedFetch, idTokenSigner, MAX_ANSWER_BYTES } from "@authsvc/adapters";
+import {
+  CLIENT_DOCUMENT_MAX_BYTES,
+  clientAssertionVerifier,
+  clientMetadataDocuments,
+  guardedFetch,
+  idTokenSigner,
+  MAX_ANSWER_BYTES,
+} from "@authsvc/adapters";
 import { sectionOf } from "../../config/sections/section.js";
 import { secretBoxOf } from "../../infrastructure/jwt/crypto.js";
 import type { HttpModule } from "../module.js";
@@ -28,6 +35,13 @@ export const oauthServerModule: HttpModule = {
         maxAnswerBytes: Math.min(MAX_ANSWER_BYTES, 64 * 1024),
       }),
     }),
+    // Client ID metadata documents: every fetch through the outbound guard, 8 KiB at most.
+    clientDocuments: clientMetadataDocuments(
+      guardedFetch({
+        allowLoopbackForTests: config.oauthServer.allowLoopbackForTests,
+        maxAnswerBytes: CLIENT_DOCUMENT_MAX_BYTES,
+      }),
+    ),
   }),
   endpoints: [
     ...discoveryEndpoints,

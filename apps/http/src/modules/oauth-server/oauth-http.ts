@@ -2,6 +2,7 @@ import { type AuthDeps, failures } from "@authsvc/core";
 import { type AuthError, isRedirectAllowed, type Result } from "@authsvc/core/kernel";
 import {
   type ClientCredentials,
+  clientIdOf,
   issuerOf as coreIssuerOf,
   logoutMetadataOf,
   type OAuthClient,
@@ -113,6 +114,23 @@ export const checkOrigin =
 
 const iso = (d: Date) => d.toISOString();
 
+/**
+ * The client as the consent screen and the user's grants show it. A client metadata document's client
+ * (its id a URL) names itself: `client_id_metadata_document` says so, and `host`, its URL's host, is
+ * what a consent page shows beside the self-asserted name.
+ */
+export function clientSummary(client: OAuthClient) {
+  return {
+    id: clientIdOf(client),
+    name: client.name ?? "",
+    uri: client.uri ?? "",
+    logo_uri: client.logoUri ?? "",
+    ...(client.metadataUrl
+      ? { client_id_metadata_document: true, host: new URL(client.metadataUrl).host }
+      : {}),
+  };
+}
+
 /** A client as registration and the admin API answer it; the secret only when just issued. */
 /** A client's logout metadata as answered: the redirect URIs always, the rest when set. */
 function logoutJson(client: OAuthClient) {
@@ -130,7 +148,7 @@ function logoutJson(client: OAuthClient) {
 
 export function clientJson(client: OAuthClient, secret: string | null = null) {
   return {
-    client_id: client.id,
+    client_id: clientIdOf(client),
     ...(secret ? { client_secret: secret } : {}),
     client_type: client.clientType,
     redirect_uris: client.redirectUris,
@@ -145,6 +163,12 @@ export function clientJson(client: OAuthClient, secret: string | null = null) {
     ...(client.requirePushedAuthorizationRequests ? { require_pushed_authorization_requests: true } : {}),
     ...logoutJson(client),
     registration_type: client.registrationType,
+    ...(client.metadataUrl
+      ? {
+          client_id_metadata_document: true,
+          metadata_expires_at: client.metadataExpiresAt ? iso(client.metadataExpiresAt) : null,
+        }
+      : {}),
     created_at: iso(client.createdAt),
     updated_at: iso(client.updatedAt),
   };

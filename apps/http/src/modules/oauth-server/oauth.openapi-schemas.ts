@@ -12,7 +12,11 @@ const integer = { type: "integer" } as const;
 
 /** A client as registration and the admin API answer it (oauth-http.ts `clientJson`). */
 const clientFields = {
-  client_id: { ...string, format: "uuid" },
+  client_id: {
+    ...string,
+    description:
+      "A UUID; for a client metadata document's client, its document's URL (also the `{id}` of the admin paths, URL-encoded).",
+  },
   client_secret: { ...string, description: "Only when just issued (creation, a new secret)." },
   client_type: { enum: ["public", "confidential"] },
   redirect_uris: strings,
@@ -40,6 +44,12 @@ const clientFields = {
   backchannel_logout_uri: string,
   backchannel_logout_session_required: { type: "boolean" },
   registration_type: { enum: ["dynamic", "manual"] },
+  client_id_metadata_document: {
+    const: true,
+    description:
+      "Only for a client whose `client_id` is a URL: its metadata is that document's, read-only here.",
+  },
+  metadata_expires_at: { ...time, description: "When its document is fetched again, at its next use." },
   created_at: time,
   updated_at: time,
 };
@@ -66,7 +76,24 @@ export const REGISTERED_CLIENT = closed(
 );
 
 /** The client as the consent screen shows it. */
-export const CLIENT_SUMMARY = closed({ id: string, name: string, uri: string, logo_uri: string });
+export const CLIENT_SUMMARY = closed(
+  {
+    id: { ...string, description: "The `client_id`: a UUID, or a client metadata document's URL." },
+    name: { ...string, description: "For a client metadata document's client, what its document claims." },
+    uri: string,
+    logo_uri: string,
+    client_id_metadata_document: {
+      const: true,
+      description:
+        "An authsvc addition, only for a client whose id is a URL: its name is self-asserted; show `host` beside it.",
+    },
+    host: {
+      ...string,
+      description: "The host of the client's metadata document URL, which controls its redirect URIs.",
+    },
+  },
+  ["id", "name", "uri", "logo_uri"],
+);
 
 /** Where the consent page sends the browser next. */
 export const REDIRECT_URL = closed({ redirect_url: { ...string, format: "uri" } });

@@ -61,7 +61,9 @@ export const parEndpoints: readonly ModuleEndpoint[] = [
     (ctx) => [
       gate(ctx),
       async (c) => {
-        const { body, client } = await authenticated(c);
+        const authed = await authenticated(c);
+        if (authed instanceof Response) return authed;
+        const { body, client } = authed;
         const {
           client_secret: _secret,
           client_assertion: _assertion,

@@ -38,6 +38,13 @@ describe("OAuth server configuration", () => {
       requirePushedAuthorizationRequests: false,
       clientAssertionMaxLifetimeSeconds: 300,
       allowLoopbackForTests: false,
+      clientMetadataDocuments: {
+        enabled: false,
+        allowedHosts: [],
+        minCacheSeconds: 300,
+        maxCacheSeconds: 86_400,
+        allowLoopbackForTests: false,
+      },
     });
   });
 

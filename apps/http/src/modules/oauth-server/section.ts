@@ -1,5 +1,6 @@
 /** OAuth server: authsvc as an OAuth 2.1 / OpenID Connect provider for other apps and MCP clients. */
 import type { AuthSettings } from "@authsvc/core";
+import type { ClientMetadataDocumentSettings } from "@authsvc/core/oauth-server";
 import * as k from "../../config/kinds.js";
 import type { Reader } from "../../config/reader.js";
 import type { SettleContext } from "../../config/sections/context.js";
@@ -79,6 +80,34 @@ export const variables = {
     description:
       "FOR TESTS ONLY; never in production. Lets the URLs the OAuth server fetches (a client's `jwks_uri`) use plain `http:` toward loopback addresses, so that a test's server on 127.0.0.1 can serve them. Private, link-local, metadata and multicast addresses stay refused either way.",
   }),
+  clientMetadataDocuments: variable({
+    key: "OAUTH_SERVER_CLIENT_METADATA_DOCUMENTS",
+    kind: k.boolean,
+    default: "false",
+    description:
+      "Lets a client use an https URL as its `client_id` (an OAuth Client ID Metadata Document, the MCP authorization specification's preferred registration): the JSON at that URL is its metadata, fetched through the outbound guard (no private address, 8 KiB, 5 s, no redirect), validated and cached. Off by default: as dynamic registration, it lets anyone be a client without asking. The metadata says `client_id_metadata_document_supported` when on. See docs/oauth-client-metadata-documents.md.",
+  }),
+  clientMetadataAllowedHosts: variable({
+    key: "OAUTH_SERVER_CLIENT_METADATA_ALLOWED_HOSTS",
+    kind: k.list,
+    default: "",
+    description:
+      "Host globs (comma-separated; `*` one label, `**` any run: `*.example.com`) a client's metadata document URL may name; another is refused with `invalid_client`. Empty: any public host.",
+  }),
+  clientMetadataCacheMin: variable({
+    key: "OAUTH_SERVER_CLIENT_METADATA_CACHE_MIN",
+    kind: k.duration(1000),
+    default: "5m",
+    description:
+      "The least time a client metadata document is used before it is fetched again, whatever its `Cache-Control` says (`no-store` included): the floor that keeps a client from making the server fetch on every request.",
+  }),
+  clientMetadataCacheMax: variable({
+    key: "OAUTH_SERVER_CLIENT_METADATA_CACHE_MAX",
+    kind: k.duration(1000),
+    default: "24h",
+    description:
+      "The most time a client metadata document is used before it is fetched again, whatever its `Cache-Control` says: how long a redirect URI its host withdrew may still be used at most.",
+  }),
   dynamicRegistrationPer5Min: variable({
     key: "RATE_LIMIT_OAUTH_DYNAMIC_CLIENT_REGISTER",
     // The name the reference's configuration loader actually derives from its field (`O_AUTH`).
@@ -103,6 +132,7 @@ export interface OAuthServerConfig {
   readonly requirePushedAuthorizationRequests: boolean;
   readonly clientAssertionMaxLifetimeSeconds: number;
   readonly allowLoopbackForTests: boolean;
+  readonly clientMetadataDocuments: ClientMetadataDocumentSettings;
 }
 
 export const read = (r: Reader) => r.getAll(variables);
@@ -116,6 +146,7 @@ export function settle(s: ReturnType<typeof read>, ctx: SettleContext): { oauthS
     ctx.notices.push(
       `${variables.allowLoopbackForTests.name} is on: client jwks_uri may be fetched over plain http on loopback (for tests only)`,
     );
+  const minCacheSeconds = Math.round(s.clientMetadataCacheMin / 1000);
   return {
     oauthServer: {
       enabled: s.enabled,
@@ -130,6 +161,13 @@ export function settle(s: ReturnType<typeof read>, ctx: SettleContext): { oauthS
       requirePushedAuthorizationRequests: s.requirePar,
       clientAssertionMaxLifetimeSeconds: Math.max(1, Math.round(s.clientAssertionMaxLifetime / 1000)),
       allowLoopbackForTests: s.allowLoopbackForTests,
+      clientMetadataDocuments: {
+        enabled: s.clientMetadataDocuments,
+        allowedHosts: s.clientMetadataAllowedHosts,
+        minCacheSeconds,
+        maxCacheSeconds: Math.max(minCacheSeconds, Math.round(s.clientMetadataCacheMax / 1000)),
+        allowLoopbackForTests: s.allowLoopbackForTests,
+      },
     },
   };
 }

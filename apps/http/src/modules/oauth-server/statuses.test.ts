@@ -50,6 +50,8 @@ const EXPECTED: Readonly<Partial<Record<FailureName, number>>> = {
   deviceCodeSpent: 400,
   deviceAccessDenied: 400,
   userCodeInvalid: 404,
+  clientDocumentRefused: 400,
+  clientDocumentUnavailable: 400,
 };
 
 describe("oauth-server's statuses", () => itAnswersItsFailures(oauthServerModule, EXPECTED));

@@ -8,6 +8,7 @@ import {
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/app-env.js";
 import { unwrap } from "../../http/body.js";
+import { OAUTH_WORDS } from "../../http/grants/oauth-errors.js";
 import { jsonObject } from "../../http/operation.js";
 import { endpoint, type ModuleContext, type ModuleEndpoint } from "../module.js";
 import { INTROSPECTION, oauthErrorOr, TOKENS } from "./oauth.openapi-schemas.js";
@@ -49,11 +50,16 @@ const tokensJson = (t: OAuthTokens) => ({
   ...(t.idToken ? { id_token: t.idToken } : {}),
 });
 
-/** The body and the authenticated client of a token-endpoint request (a refusal is GoTrue's 400). */
+/**
+ * The body and the authenticated client of a token-endpoint request. A refused authentication is
+ * GoTrue's 400 (`invalid_credentials`, as the reference); a client metadata document that cannot be
+ * had is an OAuth error body (`invalid_client`), answered as the Response here.
+ */
 export async function authenticated(c: Context<AppEnv>) {
   const body = await readTokenBody(c);
-  const client = unwrap(await authenticateClient(c.get("deps"), clientCredentials(c, body)));
-  return { body, client };
+  const result = await authenticateClient(c.get("deps"), clientCredentials(c, body));
+  if (!result.ok && OAUTH_WORDS.has(result.error.code)) return oauthJson(c, result, () => ({}));
+  return { body, client: unwrap(result) };
 }
 
 const gate = ({ auth }: ModuleContext) => requireOAuthServer(auth);
@@ -85,7 +91,9 @@ export const tokenEndpoints: readonly ModuleEndpoint[] = [
       return [
         gate(ctx),
         async (c) => {
-          const { body, client } = await authenticated(c);
+          const authed = await authenticated(c);
+          if (authed instanceof Response) return authed;
+          const { body, client } = authed;
           const grantType = body.grant_type;
           if (!grantType)
             return oauthJson(c, { ok: false, error: failures.tokenGrantTypeMissing() }, tokensJson);
@@ -118,7 +126,9 @@ export const tokenEndpoints: readonly ModuleEndpoint[] = [
     (ctx) => [
       gate(ctx),
       async (c) => {
-        const { body, client } = await authenticated(c);
+        const authed = await authenticated(c);
+        if (authed instanceof Response) return authed;
+        const { body, client } = authed;
         const input = { client, token: body.token, hint: body.token_type_hint };
         return oauthJson(c, await revokeToken(c.get("deps"), input), () => ({}));
       },
@@ -137,7 +147,9 @@ export const tokenEndpoints: readonly ModuleEndpoint[] = [
     (ctx) => [
       gate(ctx),
       async (c) => {
-        const { body, client } = await authenticated(c);
+        const authed = await authenticated(c);
+        if (authed instanceof Response) return authed;
+        const { body, client } = authed;
         const input = { client, token: body.token, hint: body.token_type_hint };
         return oauthJson(c, await introspectToken(c.get("deps"), input), (answer) => answer);
       },

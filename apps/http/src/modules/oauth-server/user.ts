@@ -4,7 +4,7 @@ import { requireUser } from "../../http/middleware/auth.js";
 import { closed } from "../../openapi/schemas.js";
 import { endpoint, type ModuleContext, type ModuleEndpoint } from "../module.js";
 import { CLIENT_SUMMARY, USERINFO } from "./oauth.openapi-schemas.js";
-import { requireOAuthServer } from "./oauth-http.js";
+import { clientSummary, requireOAuthServer } from "./oauth-http.js";
 
 const GRANT = closed(
   {
@@ -66,12 +66,7 @@ export const oauthUserEndpoints: readonly ModuleEndpoint[] = [
         const consents = await listConsents(c.get("deps"), c.get("auth").user.id);
         return c.json(
           consents.map(({ client, consent }) => ({
-            client: {
-              id: client.id,
-              name: client.name ?? "",
-              uri: client.uri ?? "",
-              logo_uri: client.logoUri ?? "",
-            },
+            client: clientSummary(client),
             scopes: consent.scopes.split(" ").filter(Boolean),
             // An authsvc addition: the resources (RFC 8707) the user approved the client's tokens for.
             resources: consent.resources,
