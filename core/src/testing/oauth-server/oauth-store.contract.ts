@@ -171,6 +171,45 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
       expect(await uses.use(client.id, "jti-1", at(200), at(61))).toBe(true);
       const raced = await Promise.all([1, 2, 3].map(() => uses.use(client.id, "jti-2", at(60), at(0))));
       expect(raced.filter(Boolean)).toHaveLength(1);
+
+    it("keeps one live client per metadata document URL, found by it; racing saves make one row", async () => {
+      const { store } = harness();
+      const url = `https://app.example/${newId()}/client.json`;
+      const documented = anOAuthClient({
+        registrationType: "dynamic",
+        clientType: "public",
+        authMethod: "none",
+        secretHash: null,
+        metadataUrl: url,
+        metadataExpiresAt: at(300),
+      });
+      expect(await store.oauthClients.findByMetadataUrl(url)).toBeNull();
+      const racing = await Promise.all(
+        [documented, { ...documented, id: newId() }, { ...documented, id: newId() }].map((c) =>
+          store.oauthClients.saveMetadataClient(c),
+        ),
+      );
+      const winner = (await store.oauthClients.findByMetadataUrl(url)) as OAuthClient;
+      expect(racing.every((c) => c.id === winner.id)).toBe(true);
+      expect(await store.oauthClients.find(winner.id)).toEqual(winner);
+      // Fetched again: the row's metadata replaced, its id and creation kept.
+      const refreshed = {
+        ...documented,
+        id: newId(),
+        name: "Renamed",
+        metadataExpiresAt: at(900),
+        updatedAt: at(9),
+      };
+      expect(await store.oauthClients.saveMetadataClient(refreshed)).toEqual({
+        ...refreshed,
+        id: winner.id,
+        createdAt: winner.createdAt,
+      });
+      // Deleted, the URL is free for a new client.
+      expect(await store.oauthClients.softDelete(winner.id, at(10))).toBe(true);
+      expect(await store.oauthClients.findByMetadataUrl(url)).toBeNull();
+      const again = await store.oauthClients.saveMetadataClient({ ...documented, id: newId() });
+      expect(again.id).not.toBe(winner.id);
     });
 
     it("ends a client's sessions when the client is deleted, and no one else's", async () => {
