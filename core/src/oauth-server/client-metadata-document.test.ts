@@ -9,6 +9,7 @@ import { authorizationDetails, decideConsent } from "./consent.js";
 import type { FetchedClientDocument } from "./ports/client-metadata-documents.js";
 import type { ClientMetadataDocumentSettings } from "./settings.js";
 import { exchangeAuthorizationCode, refreshForClient } from "./token-grants.js";
+import { revokeToken } from "./token-introspection.js";
 import { revokeConsent } from "./user-consents.js";
 
 const URL_ID = "https://app.example/oauth/client.json";
@@ -220,8 +221,21 @@ describe("a client metadata document's client in the code flow", () => {
     });
     if (!refreshed.ok) throw refreshed.error;
     expect(JSON.parse(refreshed.value.accessToken.slice(4))).toMatchObject({ client_id: URL_ID });
+    // RFC 7009 by the client itself: its access token names it by its URL, and its session ends.
+    await revokeToken(deps, { client: client.value, token: refreshed.value.accessToken });
+    expect(
+      await refreshForClient(deps, { client: client.value, refreshToken: refreshed.value.refreshToken }),
+    ).toMatchObject({
+      ok: false,
+    });
     const actor = { userId: user.id, actorUsername: "" };
     expect(await revokeConsent(deps, { ...actor, clientId: URL_ID })).toEqual({ ok: true, value: undefined });
+    expect(await revokeConsent(deps, { ...actor, clientId: "https://unknown.example/c.json" })).toMatchObject(
+      {
+        ok: false,
+        error: { code: "oauth_consent_not_found" },
+      },
+    );
     expect(await revokeConsent(deps, { ...actor, clientId: URL_ID })).toMatchObject({
       ok: false,
       error: { code: "oauth_consent_not_found" },
