@@ -156,6 +156,20 @@ export function cleanupRows(sql: Sql, namespace: string) {
       return jti;
     },
 
+    /** A client metadata document's client whose stored copy expires at `expiresAt`, with a pending request or not. */
+    async metadataDocumentClient(expiresAt: Date, withRequest = false): Promise<string> {
+      const id = randomUUID();
+      await sql`
+        insert into ${ns}.oauth_clients (id, registration_type, client_type, token_endpoint_auth_method, redirect_uris, grant_types, metadata_url, metadata_expires_at)
+        values (${id}, 'dynamic', 'public', 'none', ${sql.json(["http://127.0.0.1/cb"])}, ${sql.json(["authorization_code"])}, ${`https://app.example/${id}.json`}, ${expiresAt})`;
+      if (withRequest)
+        await sql`
+          insert into ${ns}.oauth_authorizations
+            (id, authorization_id, client_id, redirect_uri, scope, code_challenge, code_challenge_method, created_at, expires_at)
+          values (${randomUUID()}, ${hash().slice(0, 32)}, ${id}, 'http://127.0.0.1/cb', 'email', ${hash()}, 's256', now(), now() + interval '10 minutes')`;
+      return id;
+    },
+
     /** A WebAuthn challenge (of a passkey sign-in: no user) expiring at `expiresAt`. */
     async webauthnChallenge(expiresAt: Date): Promise<string> {
       const id = randomUUID();

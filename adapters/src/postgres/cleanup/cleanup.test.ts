@@ -152,6 +152,18 @@ describe("cleanup", () => {
     expect(jtis.map((r) => r.jti)).toEqual([liveJti]);
   });
 
+  it("removes a client metadata document's client a day past its document's expiry, unless something holds it", async () => {
+    const unused = await rows.metadataDocumentClient(ago(25 * HOUR_MS));
+    const requested = await rows.metadataDocumentClient(ago(25 * HOUR_MS), true);
+    const recent = await rows.metadataDocumentClient(ago(HOUR_MS));
+
+    const report = await clean().pass();
+
+    expect(report.failures).toEqual([]);
+    expect(report.removed).toMatchObject({ oauth_metadata_document_clients: 1 });
+    expect(await rows.present("oauth_clients", [unused, requested, recent])).toEqual([requested, recent]);
+  });
+
   it("removes SAML relay states a day old", async () => {
     const old = await rows.samlRelayState(ago(25 * HOUR_MS));
     const live = await rows.samlRelayState(ago(60 * 1000));

@@ -171,6 +171,7 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
       expect(await uses.use(client.id, "jti-1", at(200), at(61))).toBe(true);
       const raced = await Promise.all([1, 2, 3].map(() => uses.use(client.id, "jti-2", at(60), at(0))));
       expect(raced.filter(Boolean)).toHaveLength(1);
+    });
 
     it("keeps one live client per metadata document URL, found by it; racing saves make one row", async () => {
       const { store } = harness();

@@ -9,6 +9,7 @@ import {
   webauthnChallenges,
 } from "./expired-requests.js";
 import { flowStates } from "./flow-states.js";
+import { metadataDocumentClients } from "./metadata-document-clients.js";
 import { mfaChallenges } from "./mfa-challenges.js";
 import { oneTimeTokens } from "./one-time-tokens.js";
 import { refreshTokens } from "./refresh-tokens.js";
@@ -57,6 +58,7 @@ export function cleanupTasks(settings: CleanupSettings): CleanupTask[] {
     oauthAuthorizations,
     oauthPushedRequests,
     oauthClientAssertionJtis,
+    metadataDocumentClients,
     webauthnChallenges,
     samlRelayStates,
     requestLimits,
