@@ -96,7 +96,7 @@ beforeAll(async () => {
   ns = await migratedNamespace();
   server = await startOAuthServer(ns, cwd, {
     AUTHSVC_OAUTH_SERVER_CLIENT_METADATA_DOCUMENTS: "true",
-    AUTHSVC_OAUTH_SERVER_CLIENT_METADATA_ALLOW_LOOPBACK_FOR_TESTS: "true",
+    AUTHSVC_OAUTH_SERVER_ALLOW_LOOPBACK_FOR_TESTS: "true",
     AUTHSVC_OAUTH_SERVER_CLIENT_METADATA_CACHE_MIN: "1s",
     NODE_EXTRA_CA_CERTS: join(cwd, "cert.pem"),
   });
