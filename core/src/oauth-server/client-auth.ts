@@ -43,7 +43,14 @@ const MAX_ASSERTION = 8192;
 
 type Deps = Pick<
   OAuthServerDeps,
-  "store" | "tokens" | "clock" | "random" | "settings" | "clientAssertions" | "clientSecretBox" | "clientDocuments"
+  | "store"
+  | "tokens"
+  | "clock"
+  | "random"
+  | "settings"
+  | "clientAssertions"
+  | "clientSecretBox"
+  | "clientDocuments"
 >;
 
 /**
