@@ -72,7 +72,10 @@ export const deviceAuthorizationEndpoints: readonly ModuleEndpoint[] = [
       requireOAuthServer(auth),
       async (c) => {
         // Authenticated as at the token endpoint: the method registered, assertions included.
-        const { body, client } = await authenticated(c);
+        const authentication = await authenticated(c);
+        // A client-metadata-document client whose document failed is answered there, as OAuth words.
+        if (authentication instanceof Response) return authentication;
+        const { body, client } = authentication;
         const started = await startDeviceAuthorization(c.get("deps"), {
           client,
           scope: body.scope,
