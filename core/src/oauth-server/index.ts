@@ -13,10 +13,10 @@ export {
   type ClientJwks,
   type ClientType,
   clientIdOf,
+  DEVICE_CODE_GRANT_TYPE,
   type OAuthClient,
   type OAuthGrantType,
 } from "./client.js";
-export { DEVICE_CODE_GRANT_TYPE } from "./client.js";
 export * from "./client-auth.js";
 export * from "./client-metadata-document.js";
 export {
