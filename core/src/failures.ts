@@ -1,6 +1,7 @@
 import { accountsFailures } from "./accounts/failures.js";
 import { adminFailures } from "./admin/failures.js";
 import { customProvidersFailures } from "./custom-providers/failures.js";
+import { dpopFailures } from "./dpop/failures.js";
 import { externalFailures } from "./external/failures.js";
 import { guardsFailures } from "./guards/failures.js";
 import { hooksFailures } from "./hooks/failures.js";
@@ -49,6 +50,7 @@ const parts = [
   web3Failures,
   customProvidersFailures,
   ssoFailures,
+  dpopFailures,
 ] as const;
 
 /** Every slice's failures, each name once (a name two slices define is refused when core loads). */

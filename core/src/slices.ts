@@ -6,6 +6,8 @@ import type { AdminDeps, AdminRepositories } from "./admin/deps.js";
 import type { CustomProvidersDeps, CustomProvidersRepositories } from "./custom-providers/deps.js";
 import { customProviderStoreTraits } from "./custom-providers/index.js";
 import type { CustomProvidersSliceSettings } from "./custom-providers/settings.js";
+import type { DpopDeps } from "./dpop/deps.js";
+import type { DpopSettings } from "./dpop/settings.js";
 import type { ExternalDeps, ExternalRepositories } from "./external/deps.js";
 import type { ExternalSettings } from "./external/settings.js";
 import type { HooksDeps } from "./hooks/deps.js";
@@ -91,6 +93,7 @@ export const SLICES = {
     settings: CustomProvidersSliceSettings;
   }>({ storeTraits: { customProviders: customProviderStoreTraits } }),
   sso: defineSlice<{ deps: SsoDeps; repositories: SsoRepositories; settings: SsoSettings }>(),
+  dpop: defineSlice<{ deps: DpopDeps; settings: DpopSettings }>(),
 };
 
 /** The list's type, from which the composed types are read (`Composed<Slices, "deps">`). */

@@ -14,6 +14,11 @@ export const OAUTH_ERROR_CODES = [
   "authorization_pending",
   "slow_down",
   "expired_token",
+  // RFC 9449 §5, §8: a refused DPoP proof; a proof without the nonce the server requires.
+  "invalid_dpop_proof",
+  "use_dpop_nonce",
+  // RFC 6750 §3.1, RFC 9449 §7.1: a resource server's refusal of the token itself.
+  "invalid_token",
 ] as const;
 
 /**

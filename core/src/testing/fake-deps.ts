@@ -4,6 +4,7 @@ import type { AuthSettings } from "../settings.js";
 import { accountSettingsFakes } from "./account-settings/slice-fakes.js";
 import { accountsFakes } from "./accounts/slice-fakes.js";
 import { customProvidersFakes } from "./custom-providers/slice-fakes.js";
+import { dpopFakes } from "./dpop/slice-fakes.js";
 import { externalFakes } from "./external/slice-fakes.js";
 import { fakeStore } from "./fake-store.js";
 import { hooksFakes } from "./hooks/slice-fakes.js";
@@ -35,6 +36,7 @@ const SLICE_FAKES = [
   oauthServerFakes,
   customProvidersFakes,
   ssoFakes,
+  dpopFakes,
 ] as const;
 
 type Fakes = (typeof SLICE_FAKES)[number];

@@ -6,6 +6,7 @@ export * from "./accounts/fake-leaked-passwords.js";
 export * from "./accounts/identity-repository.contract.js";
 export * from "./accounts/user-repository.contract.js";
 export * from "./custom-providers/fake-custom-providers.js";
+export * from "./dpop/fake-dpop.js";
 export * from "./external/external-identities.contract.js";
 export * from "./external/fake-external-identities.js";
 export * from "./external/fake-providers.js";
