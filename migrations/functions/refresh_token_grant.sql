@@ -8,6 +8,9 @@
 --   client_required / client_not_allowed
 --              the session was issued to an OAuth client other than p_client_id (none: `POST /token`),
 --              or to none while a client authenticated: nothing written
+--   dpop_key_mismatch
+--              the session is bound to a DPoP key (RFC 9449 §5) and p_dpop_jkt, the key the request
+--              proved, is another or none: nothing written
 --   banned     the user is banned at p_now: nothing written, the token stays usable
 --   session_expired / session_inactive / session_superseded
 --              the session controls (core/src/sessions/session-limits.ts): the session's not_after or
@@ -46,7 +49,9 @@ create or replace function {{namespace}}.refresh_token_grant(
   p_single_per_user boolean,
   p_ip_address text,
   -- The OAuth client that authenticated (`POST /oauth/token`), null for `POST /token`.
-  p_client_id uuid
+  p_client_id uuid,
+  -- The thumbprint of the DPoP key the request proved (RFC 9449), null without a proof.
+  p_dpop_jkt text
 )
 returns table (
   grant_outcome text,
@@ -63,6 +68,7 @@ returns table (
   session_oauth_client_id uuid,
   session_scopes text,
   session_resource text,
+  session_dpop_jkt text,
   -- The user, for the outcomes past the session controls as the session fields: its snapshot when the
   -- snapshot was made from the row as it is (else the body built now), and the two secrets of its row
   -- that a snapshot leaves out.
@@ -96,7 +102,7 @@ begin
   -- newest version), so a token rotated meanwhile is seen revoked.
   select
     ls.id, ls.user_id, ls.created_at, ls.updated_at, ls.refreshed_at, ls.not_after, ls.aal, ls.amr,
-    ls.oauth_client_id, ls.scopes, ls.resource,
+    ls.oauth_client_id, ls.scopes, ls.resource, ls.dpop_jkt,
     lt.id, lt.token_hash, lt.user_id, lt.session_id, lt.parent_id, lt.revoked, lt.created_at, lt.updated_at,
     lu.banned_until,
     coalesce(nullif(lu.phone, ''), nullif(lu.email, ''), ''),
@@ -107,7 +113,7 @@ begin
     lus.body
   into
     s.id, s.user_id, s.created_at, s.updated_at, s.refreshed_at, s.not_after, s.aal, s.amr,
-    s.oauth_client_id, s.scopes, s.resource,
+    s.oauth_client_id, s.scopes, s.resource, s.dpop_jkt,
     t.id, t.token_hash, t.user_id, t.session_id, t.parent_id, t.revoked, t.created_at, t.updated_at,
     user_banned_until, actor_username,
     row_version,
@@ -139,6 +145,12 @@ begin
   end if;
   if s.oauth_client_id is null and p_client_id is not null then
     grant_outcome := 'client_not_allowed';
+    return next;
+    return;
+  end if;
+  -- A session bound to a DPoP key is refreshed with a proof of that key only (RFC 9449 §5).
+  if s.dpop_jkt is not null and p_dpop_jkt is distinct from s.dpop_jkt then
+    grant_outcome := 'dpop_key_mismatch';
     return next;
     return;
   end if;
@@ -199,6 +211,7 @@ begin
   session_oauth_client_id := s.oauth_client_id;
   session_scopes := s.scopes;
   session_resource := s.resource;
+  session_dpop_jkt := s.dpop_jkt;
   if snapshot_version is not null and snapshot_version = row_version then
     user_body := snapshot;
   else

@@ -152,6 +152,7 @@ export function sessionFromRow(row: Row): Session {
     ...(row.oauth_client_id ? { oauthClientId: String(row.oauth_client_id), scopes: row.scopes ?? "" } : {}),
     ...(row.oauth_client_id && row.resource ? { resource: String(row.resource) } : {}),
     ...(row.oauth_client_id && row.oauth_client_url ? { oauthClientUrl: String(row.oauth_client_url) } : {}),
+    ...(row.oauth_client_id && row.dpop_jkt ? { dpopJkt: String(row.dpop_jkt) } : {}),
   };
 }
 
@@ -171,6 +172,7 @@ export function sessionColumns(sql: Queryable, session: Session) {
           oauth_client_id: session.oauthClientId,
           scopes: session.scopes ?? "",
           ...(session.resource ? { resource: session.resource } : {}),
+          ...(session.dpopJkt ? { dpop_jkt: session.dpopJkt } : {}),
         }),
   };
 }

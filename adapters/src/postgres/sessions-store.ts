@@ -18,6 +18,7 @@ const GRANT_OUTCOMES = new Set([
   "not_found",
   "client_required",
   "client_not_allowed",
+  "dpop_key_mismatch",
   "banned",
   "session_expired",
   "session_inactive",
@@ -207,6 +208,7 @@ export function postgresSessionStore(
             select c.metadata_url from ${ns}.oauth_clients c
             where c.id = g.session_oauth_client_id
           ) as session_oauth_client_url,
+          session_dpop_jkt,
           user_body,
           user_encrypted_password,
           user_reauthentication_token
@@ -220,7 +222,8 @@ export function postgresSessionStore(
           ${input.limits.inactivityTimeoutMs},
           ${input.limits.singlePerUser},
           ${input.ipAddress ?? ""},
-          ${input.clientId ?? null}
+          ${input.clientId ?? null},
+          ${input.dpopJkt ?? null}
         ) g
       `;
       const kind = row?.outcome;
@@ -240,6 +243,7 @@ export function postgresSessionStore(
         scopes: row.session_scopes,
         resource: row.session_resource,
         oauth_client_url: row.session_oauth_client_url,
+        dpop_jkt: row.session_dpop_jkt,
       });
       return { kind, session, user: userFromSnapshot(row) };
     },

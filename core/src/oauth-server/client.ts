@@ -57,6 +57,11 @@ export interface OAuthClient {
   readonly secretSealed?: string | null;
   /** RFC 9126 §6: every authorization request of this client must be pushed first (`request_uri`). */
   readonly requirePushedAuthorizationRequests?: boolean;
+  /**
+   * RFC 9449 §5.2 `dpop_bound_access_tokens`: every token request of the client must carry a DPoP
+   * proof, so all its tokens are bound to its key. Absent: false.
+   */
+  readonly dpopBoundAccessTokens?: boolean;
   readonly createdAt: Date;
   readonly updatedAt: Date;
   /** Logout metadata (logout-metadata.ts); absent: none. */

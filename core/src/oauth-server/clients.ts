@@ -32,6 +32,7 @@ export interface ClientFields extends LogoutFields {
   readonly jwksUri?: string | null | undefined;
   /** RFC 9126 §6 `require_pushed_authorization_requests`. */
   readonly requirePushedAuthorizationRequests?: boolean | undefined;
+  readonly dpopBoundAccessTokens?: boolean | undefined;
 }
 
 /** A client with its secret in the clear: only the answer of a creation or a regeneration holds one. */
@@ -209,6 +210,7 @@ export async function registerClient(
     name: input.name || null,
     uri: input.uri || null,
     logoUri: input.logoUri || null,
+    ...(input.dpopBoundAccessTokens ? { dpopBoundAccessTokens: true } : {}),
     createdAt: now,
     updatedAt: now,
     ...logout.value,
@@ -343,6 +345,7 @@ export async function updateClient(
     name: fields.name === undefined ? client.name : fields.name || null,
     uri: fields.uri === undefined ? client.uri : fields.uri || null,
     logoUri: fields.logoUri === undefined ? client.logoUri : fields.logoUri || null,
+    dpopBoundAccessTokens: fields.dpopBoundAccessTokens ?? client.dpopBoundAccessTokens ?? false,
     updatedAt: deps.clock.now(),
   };
   if (!(await deps.store.oauthClients.update(updated))) return err(failures.clientNotFound());

@@ -118,6 +118,7 @@ describe("the code flow", () => {
     // RFC 9207: the issuer of the metadata, so the client can tell which server answered.
     expect(new URL(redirectUrl).searchParams.get("iss")).toBe("http://localhost:9999");
     const tokens = await exchangeAuthorizationCode(deps, {
+      dpop: null,
       client,
       code,
       codeVerifier: VERIFIER,
@@ -141,7 +142,9 @@ describe("the code flow", () => {
       email_verified: true,
       name: "Ada",
     });
-    expect(await exchangeAuthorizationCode(deps, { client, code, codeVerifier: VERIFIER })).toMatchObject({
+    expect(
+      await exchangeAuthorizationCode(deps, { dpop: null, client, code, codeVerifier: VERIFIER }),
+    ).toMatchObject({
       ok: false,
       error: { code: "invalid_grant" },
     });
@@ -151,14 +154,14 @@ describe("the code flow", () => {
     const { deps, client, code } = await approved("email");
     const results = await Promise.all(
       Array.from({ length: 8 }, () =>
-        exchangeAuthorizationCode(deps, { client, code, codeVerifier: VERIFIER }),
+        exchangeAuthorizationCode(deps, { dpop: null, client, code, codeVerifier: VERIFIER }),
       ),
     );
     const won = results.filter((r) => r.ok);
     expect(won).toHaveLength(1);
     expect(deps.store.tables.sessions.size).toBe(0);
     const refreshToken = won[0]?.ok ? won[0].value.refreshToken : "";
-    expect(await refreshForClient(deps, { client, refreshToken })).toMatchObject({
+    expect(await refreshForClient(deps, { dpop: null, client, refreshToken })).toMatchObject({
       ok: false,
       error: { code: "invalid_grant" },
     });
@@ -166,17 +169,23 @@ describe("the code flow", () => {
 
   it("ends the session of a code's exchange when the code is used again (RFC 6749 §4.1.2)", async () => {
     const { deps, client, code } = await approved("email");
-    const first = await exchangeAuthorizationCode(deps, { client, code, codeVerifier: VERIFIER });
+    const first = await exchangeAuthorizationCode(deps, { dpop: null, client, code, codeVerifier: VERIFIER });
     if (!first.ok) throw first.error;
-    const refreshed = await refreshForClient(deps, { client, refreshToken: first.value.refreshToken });
+    const refreshed = await refreshForClient(deps, {
+      dpop: null,
+      client,
+      refreshToken: first.value.refreshToken,
+    });
     if (!refreshed.ok) throw refreshed.error;
-    expect(await exchangeAuthorizationCode(deps, { client, code, codeVerifier: VERIFIER })).toMatchObject({
+    expect(
+      await exchangeAuthorizationCode(deps, { dpop: null, client, code, codeVerifier: VERIFIER }),
+    ).toMatchObject({
       ok: false,
       error: { code: "invalid_grant" },
     });
     expect(deps.store.tables.sessions.size).toBe(0);
     expect(
-      await refreshForClient(deps, { client, refreshToken: refreshed.value.refreshToken }),
+      await refreshForClient(deps, { dpop: null, client, refreshToken: refreshed.value.refreshToken }),
     ).toMatchObject({
       ok: false,
       error: { code: "invalid_grant" },
@@ -194,13 +203,15 @@ describe("the code flow", () => {
       { codeVerifier: VERIFIER, redirectUri: "https://app.example/other" },
       { codeVerifier: VERIFIER, resource: "https://api.example" },
     ]) {
-      expect(await exchangeAuthorizationCode(deps, { client, code, ...wrong })).toMatchObject({
+      expect(await exchangeAuthorizationCode(deps, { dpop: null, client, code, ...wrong })).toMatchObject({
         ok: false,
         error: { code: "invalid_grant" },
       });
     }
     deps.clock.advance(600_000);
-    expect(await exchangeAuthorizationCode(deps, { client, code, codeVerifier: VERIFIER })).toMatchObject({
+    expect(
+      await exchangeAuthorizationCode(deps, { dpop: null, client, code, codeVerifier: VERIFIER }),
+    ).toMatchObject({
       ok: false,
       error: { code: "invalid_grant", message: "Authorization code has expired" },
     });
@@ -241,7 +252,9 @@ describe("the code flow", () => {
     const { deps, client, user, code } = await approved("email");
     const revoked = await revokeConsent(deps, { userId: user.id, actorUsername: "", clientId: client.id });
     expect(revoked).toMatchObject({ ok: true });
-    expect(await exchangeAuthorizationCode(deps, { client, code, codeVerifier: VERIFIER })).toMatchObject({
+    expect(
+      await exchangeAuthorizationCode(deps, { dpop: null, client, code, codeVerifier: VERIFIER }),
+    ).toMatchObject({
       ok: false,
       error: { code: "invalid_grant" },
     });
@@ -258,7 +271,12 @@ describe("the code flow", () => {
     });
     const deps = { ...setup.deps, hooks: hooks.dispatcher };
     const { client, code } = setup;
-    const exchanged = await exchangeAuthorizationCode(deps, { client, code, codeVerifier: VERIFIER });
+    const exchanged = await exchangeAuthorizationCode(deps, {
+      dpop: null,
+      client,
+      code,
+      codeVerifier: VERIFIER,
+    });
     if (!exchanged.ok) throw exchanged.error;
     expect(await deps.signer.verify(exchanged.value.accessToken)).toMatchObject({
       client_id: client.id,
@@ -266,7 +284,11 @@ describe("the code flow", () => {
       tenant: "acme",
     });
     // A client asking for more on refresh gets the session's scopes, through the hook again.
-    const refreshed = await refreshForClient(deps, { client, refreshToken: exchanged.value.refreshToken });
+    const refreshed = await refreshForClient(deps, {
+      dpop: null,
+      client,
+      refreshToken: exchanged.value.refreshToken,
+    });
     if (!refreshed.ok) throw refreshed.error;
     expect(refreshed.value.scope).toBe("openid email");
     expect(await deps.signer.verify(refreshed.value.accessToken)).toMatchObject({
@@ -308,7 +330,12 @@ describe("the code flow", () => {
 
   it("refreshes the client's session for that client only", async () => {
     const { deps, client, code } = await approved("email");
-    const exchanged = await exchangeAuthorizationCode(deps, { client, code, codeVerifier: VERIFIER });
+    const exchanged = await exchangeAuthorizationCode(deps, {
+      dpop: null,
+      client,
+      code,
+      codeVerifier: VERIFIER,
+    });
     if (!exchanged.ok) throw exchanged.error;
     const another = await registerClient(deps, {
       registrationType: "dynamic",
@@ -318,6 +345,7 @@ describe("the code flow", () => {
     if (!another.ok) throw another.error;
     expect(
       await refreshForClient(deps, {
+        dpop: null,
         client: another.value.client,
         refreshToken: exchanged.value.refreshToken,
       }),
@@ -326,7 +354,7 @@ describe("the code flow", () => {
       error: { code: "invalid_client" },
     });
     expect(
-      await refreshForClient(deps, { client, refreshToken: exchanged.value.refreshToken }),
+      await refreshForClient(deps, { dpop: null, client, refreshToken: exchanged.value.refreshToken }),
     ).toMatchObject({
       ok: true,
       value: { scope: "email" },

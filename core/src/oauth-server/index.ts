@@ -53,6 +53,11 @@ export type {
   OAuthDeviceSettings,
   OAuthServerSliceSettings,
 } from "./settings.js";
-export { authorizationCodeGrant, clientRefreshTokenGrant, type OAuthTokens } from "./token-grants.js";
+export {
+  authorizationCodeGrant,
+  clientRefreshTokenGrant,
+  type OAuthTokens,
+  type TokenRequestBinding,
+} from "./token-grants.js";
 export * from "./token-introspection.js";
 export { listConsents, revokeConsent } from "./user-consents.js";

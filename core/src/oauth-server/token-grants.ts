@@ -1,4 +1,5 @@
 import { isBanned, userBody } from "../accounts/index.js";
+import type { DpopBinding } from "../dpop/index.js";
 import { type FailureName, failures } from "../failures.js";
 import { type AuthError, err, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
 import { verifierMatches } from "../pkce/index.js";
@@ -21,6 +22,20 @@ export interface OAuthTokens {
   readonly refreshToken: string;
   readonly scope: string;
   readonly idToken?: string;
+  /**
+   * The DPoP key thumbprint the access token is bound to (its `cnf.jkt`): answered as `token_type:
+   * DPoP`. The endpoint checks that it is the request's binding, whatever the grant.
+   */
+  readonly boundTo?: string;
+}
+
+/**
+ * What every grant of `POST /oauth/token` receives beside its own fields, chosen before it runs: the
+ * key the request proved (RFC 9449 §5), to bind the session it starts or refreshes and every access
+ * token it signs; null for a request without a DPoP proof.
+ */
+export interface TokenRequestBinding {
+  readonly dpop: DpopBinding | null;
 }
 
 type Deps = Pick<
@@ -28,7 +43,7 @@ type Deps = Pick<
   "store" | "clock" | "random" | "tokens" | "signer" | "idTokens" | "settings" | "hooks"
 >;
 
-export interface CodeExchange {
+export interface CodeExchange extends TokenRequestBinding {
   readonly client: OAuthClient;
   readonly code: string;
   readonly codeVerifier?: string | undefined;
@@ -124,6 +139,7 @@ export async function exchangeAuthorizationCode(
         ...(client.metadataUrl ? { oauthClientUrl: client.metadataUrl } : {}),
         scopes: authorization.scope,
         ...(authorization.resource ? { resource: authorization.resource } : {}),
+        ...(input.dpop ? { dpopJkt: input.dpop.jkt } : {}),
       };
       const refreshToken = deps.tokens.generate();
       await repos.sessions.create(session, deps.tokens.hash(refreshToken));
@@ -168,6 +184,7 @@ export async function exchangeAuthorizationCode(
     refreshToken: signed.value.refreshToken,
     scope,
     ...(idToken ? { idToken } : {}),
+    ...(session.dpopJkt ? { boundTo: session.dpopJkt } : {}),
   });
 }
 
@@ -179,20 +196,24 @@ const CLIENT_REFRESH_REFUSALS: Partial<Record<FailureName, () => AuthError>> = {
   oauthSessionNeedsItsClient: failures.refreshOfAnotherClient,
   clientNotAllowedForSession: failures.refreshOfFirstPartySession,
   userBannedAtTokenGrant: failures.codeUserBanned,
+  refreshDpopKeyMismatch: failures.refreshDpopKeyMismatch,
 };
 
 /**
  * `grant_type=refresh_token` at `POST /oauth/token`: the usual rotation, for a session issued to this
- * very client (the store refuses any other, and a first-party session). Failures are OAuth's words.
+ * very client (the store refuses any other, and a first-party session). A session bound to a DPoP key
+ * is refreshed with a proof of that key only (refused before anything is written); a proof on an
+ * unbound session's refresh binds the access token it gets. Failures are OAuth's words.
  */
 export async function refreshForClient(
   deps: Deps,
-  input: { readonly client: OAuthClient; readonly refreshToken: string },
+  input: TokenRequestBinding & { readonly client: OAuthClient; readonly refreshToken: string },
 ): Promise<Result<OAuthTokens>> {
   if (!input.refreshToken) return err(failures.tokenRefreshTokenMissing());
   const refreshed = await refreshSession(deps, {
     refreshToken: input.refreshToken,
     clientId: input.client.id,
+    dpopJkt: input.dpop?.jkt,
   });
   if (!refreshed.ok) {
     if (refreshed.error.code === "unexpected_failure") return refreshed;
@@ -205,6 +226,7 @@ export async function refreshForClient(
     expiresIn: refreshed.value.expiresIn,
     refreshToken: refreshed.value.refreshToken,
     scope: session.scopes ?? "",
+    ...(session.dpopJkt ? { boundTo: session.dpopJkt } : {}),
   });
 }
 

@@ -86,6 +86,9 @@ export async function introspectToken(
   const live = await liveTokenOf(deps, input.client, input.token, input.hint);
   if (live === null) return ok({ active: false });
   const { session, claims } = live;
+  // RFC 9449 §6.2: a bound token's key, for the resource server to check the proof against.
+  const cnf = claims ? claims.cnf : session.dpopJkt ? { jkt: session.dpopJkt } : undefined;
+  const jkt = typeof cnf === "object" && cnf !== null ? (cnf as { jkt?: unknown }).jkt : undefined;
   return ok({
     active: true,
     client_id: clientIdOf(input.client),
@@ -95,5 +98,6 @@ export async function introspectToken(
     ...(claims
       ? { exp: claims.exp, iat: claims.iat, iss: claims.iss, aud: claims.aud }
       : { iat: Math.floor(session.createdAt.getTime() / 1000) }),
+    ...(typeof jkt === "string" ? { cnf: { jkt } } : {}),
   });
 }

@@ -25,6 +25,8 @@ export interface AccessTokenClaims {
   /** An OAuth client's session: the client and the scopes granted to it (space-separated). */
   readonly client_id?: string;
   readonly scope?: string;
+  /** A DPoP-bound token (RFC 9449 §6): the thumbprint of the key whose proofs must come with it. */
+  readonly cnf?: { readonly jkt: string };
 }
 
 /**
@@ -62,5 +64,6 @@ export function accessTokenClaims(
     ...(session.oauthClientId === undefined
       ? {}
       : { client_id: session.oauthClientUrl ?? session.oauthClientId, scope: session.scopes ?? "" }),
+    ...(session.dpopJkt === undefined ? {} : { cnf: { jkt: session.dpopJkt } }),
   };
 }

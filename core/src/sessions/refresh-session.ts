@@ -20,7 +20,7 @@ const alreadyUsed = () => failures.refreshTokenAlreadyUsed();
 export async function refreshSession(
   deps: Pick<SessionsDeps, "store" | "clock" | "tokens" | "signer" | "settings"> &
     Partial<Pick<SessionsDeps, "hooks">>,
-  input: { refreshToken: string; clientId?: string | undefined },
+  input: { refreshToken: string; clientId?: string | undefined; dpopJkt?: string | undefined },
 ): Promise<Result<SessionTokens>> {
   const presented = input.refreshToken;
   const child = deps.tokens.child(presented);
@@ -34,6 +34,7 @@ export async function refreshSession(
     reuseIntervalMs,
     limits: deps.settings.sessions,
     clientId: input.clientId,
+    dpopJkt: input.dpopJkt,
   };
   // The whole transition (decideRefresh's, after the session controls of session-limits.ts) in one
   // step of the store: one statement on Postgres.
@@ -45,6 +46,8 @@ export async function refreshSession(
       return err(failures.oauthSessionNeedsItsClient());
     case "client_not_allowed":
       return err(failures.clientNotAllowedForSession());
+    case "dpop_key_mismatch":
+      return err(failures.refreshDpopKeyMismatch());
     case "banned":
       return err(failures.userBannedAtTokenGrant());
     // The session controls: the session ended (not_after, timebox), went idle, or was superseded.
@@ -60,7 +63,13 @@ export async function refreshSession(
       return err(alreadyUsed());
     default: {
       // "reissued" wrote no token: the child answered is the one already stored.
-      const refreshed: Session = { ...outcome.session, refreshedAt: now, updatedAt: now };
+      // A proof on an unbound session's refresh binds the access token it gets (not the session).
+      const refreshed: Session = {
+        ...outcome.session,
+        refreshedAt: now,
+        updatedAt: now,
+        ...(input.dpopJkt === undefined ? {} : { dpopJkt: input.dpopJkt }),
+      };
       // The custom access token hook runs after the rotation committed (issue-session.ts): its
       // failure ends the session, so the child no one received is never usable.
       return signSession(deps, {

@@ -37,6 +37,12 @@ export interface Session {
    * for a first-party session): its access tokens name it in `aud`, for the resource server to check.
    */
   readonly resource?: string;
+  /**
+   * The thumbprint (RFC 7638) of the DPoP key the client proved when the session started (RFC 9449),
+   * absent for an unbound session: its access tokens carry it as `cnf.jkt`, and its refresh tokens
+   * are refused without a proof of that key.
+   */
+  readonly dpopJkt?: string;
 }
 
 /** A refresh token as stored: only its SHA-256 hash is kept. */

@@ -13,6 +13,7 @@ import { telemetryModule } from "../infrastructure/telemetry/index.js";
 import { accountSettingsModule } from "../modules/account-settings/index.js";
 import { adminModule } from "../modules/admin/index.js";
 import { customProvidersModule } from "../modules/custom-providers/index.js";
+import { dpopModule } from "../modules/dpop/index.js";
 import { externalModule } from "../modules/external/index.js";
 import { hostedPagesModule } from "../modules/hosted-pages/index.js";
 import { mfaModule } from "../modules/mfa/index.js";
@@ -58,6 +59,7 @@ export const MODULES: readonly HttpModule[] = [
   hostedPagesModule,
   oauthLogoutModule,
   oauthDeviceModule,
+  dpopModule,
   web3Module,
   customProvidersModule,
   ssoModule,

@@ -21,6 +21,11 @@ export interface RefreshGrantInput {
    * issued to a client is refreshed by it alone, and a first-party session by no client.
    */
   readonly clientId?: string | undefined;
+  /**
+   * The DPoP key the request proved (RFC 9449 §5), absent without a proof: a session bound to a key
+   * is refreshed with a proof of that key only.
+   */
+  readonly dpopJkt?: string | undefined;
 }
 
 /**
@@ -34,6 +39,8 @@ export type RefreshGrantOutcome =
   | { readonly kind: "client_required" }
   /** A first-party session asked for by an OAuth client: nothing written. */
   | { readonly kind: "client_not_allowed" }
+  /** The session is bound to a DPoP key the request did not prove: nothing written. */
+  | { readonly kind: "dpop_key_mismatch" }
   | { readonly kind: "banned" }
   /** The session's `not_after` or timebox passed. */
   | { readonly kind: "session_expired" }

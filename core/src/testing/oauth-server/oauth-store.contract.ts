@@ -453,5 +453,34 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
       expect(await grant(plainToken.tokenHash, client.id)).toEqual({ kind: "client_not_allowed" });
       expect(await store.sessions.activeToken(plain.session.id)).toMatchObject({ id: plainToken.id });
     });
+
+    it("refreshes a DPoP-bound session with a proof of its key only, writing nothing otherwise", async () => {
+      const { store } = harness();
+      const client = anOAuthClient();
+      await store.oauthClients.insert(client);
+      const seeded = await seedSession(store, {
+        oauthClientId: client.id,
+        scopes: "email",
+        dpopJkt: "key-1",
+      });
+      const token = await store.sessions.insertToken(aToken(seeded.session));
+      expect(await store.sessions.find(seeded.session.id)).toMatchObject({ dpopJkt: "key-1" });
+      const limits = { timeboxMs: 0, inactivityTimeoutMs: 0, singlePerUser: false };
+      const grant = (dpopJkt?: string) =>
+        store.sessions.grantRefresh({
+          tokenHash: token.tokenHash,
+          childHash: newHash(),
+          now: at(10),
+          rotationEnabled: true,
+          reuseIntervalMs: 0,
+          limits,
+          clientId: client.id,
+          dpopJkt,
+        });
+      expect(await grant()).toEqual({ kind: "dpop_key_mismatch" });
+      expect(await grant("key-2")).toEqual({ kind: "dpop_key_mismatch" });
+      expect(await store.sessions.activeToken(seeded.session.id)).toMatchObject({ id: token.id });
+      expect(await grant("key-1")).toMatchObject({ kind: "rotated", session: { dpopJkt: "key-1" } });
+    });
   });
 }

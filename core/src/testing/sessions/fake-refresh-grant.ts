@@ -26,6 +26,9 @@ export function fakeRefreshGrant(
     if (session.oauthClientId === undefined && input.clientId !== undefined) {
       return { kind: "client_not_allowed" };
     }
+    if (session.dpopJkt !== undefined && input.dpopJkt !== session.dpopJkt) {
+      return { kind: "dpop_key_mismatch" };
+    }
     const { now } = input;
     if (isBanned(user, now)) return { kind: "banned" };
     const end = sessionEnd(session, input.limits, now, token.updatedAt);

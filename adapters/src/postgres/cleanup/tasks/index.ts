@@ -1,6 +1,7 @@
 import type { CleanupTask } from "../task.js";
 import { anonymousUsers } from "./anonymous-users.js";
 import { auditEntries } from "./audit-entries.js";
+import { dpopProofs } from "./dpop-proofs.js";
 import { inactiveSessions, sessionsPastNotAfter, sessionsPastTimebox } from "./ended-sessions.js";
 import {
   oauthAuthorizations,
@@ -63,6 +64,7 @@ export function cleanupTasks(settings: CleanupSettings): CleanupTask[] {
     samlRelayStates,
     requestLimits,
     sendCapWindows,
+    dpopProofs,
     ...(settings.anonymousUsersEnabled ? [anonymousUsers] : []),
     ...(settings.auditLogRetentionMs > 0 ? [auditEntries(settings.auditLogRetentionMs)] : []),
   ];

@@ -1,6 +1,7 @@
 import type { AuthDeps } from "@authsvc/core";
+import type { DpopBinding } from "@authsvc/core/dpop";
 import type { Result } from "@authsvc/core/kernel";
-import type { OAuthClient, OAuthTokens } from "@authsvc/core/oauth-server";
+import type { OAuthClient, OAuthTokens, TokenRequestBinding } from "@authsvc/core/oauth-server";
 import { type Grant, type GrantRegistry, grantRegistry } from "@authsvc/core/sessions";
 import type { Context } from "hono";
 import type { GenericSchema } from "valibot";
@@ -18,14 +19,16 @@ export interface TokenOffer {
 }
 
 /**
- * How `POST /oauth/token` speaks a grant type: the form fields and the authenticated client in, the
- * tokens out; the route answers them (and any failure) as RFC 6749 §5.1/§5.2 say.
+ * How `POST /oauth/token` speaks a grant type: the form fields, the authenticated client and the
+ * request's DPoP binding (chosen by the route before the grant runs) in, the tokens out; the route
+ * answers them (and any failure) as RFC 6749 §5.1/§5.2 say.
  */
 export interface OAuthTokenOffer {
   readonly run: (
     c: Context<AppEnv>,
     form: Record<string, string>,
     client: OAuthClient,
+    binding: DpopBinding | null,
   ) => Promise<Result<OAuthTokens>>;
 }
 
@@ -58,9 +61,12 @@ export interface TokenSpeech<I, O> {
   readonly body?: GenericSchema;
 }
 
-/** How `POST /oauth/token` reads a grant's input from the form and the authenticated client. */
+/**
+ * How `POST /oauth/token` reads a grant's input from the form and the authenticated client: all of it
+ * but the DPoP binding, which the route hands every grant (`TokenRequestBinding`).
+ */
 export interface OAuthTokenSpeech<I> {
-  readonly read: (form: Record<string, string>, client: OAuthClient) => I;
+  readonly read: (form: Record<string, string>, client: OAuthClient) => Omit<I, keyof TokenRequestBinding>;
 }
 
 /** The HTTP side of `grant`, at each endpoint named in `at`. */
@@ -68,7 +74,13 @@ export function httpGrant<I, O>(
   grant: Grant<AuthDeps, I, O>,
   at: {
     readonly "/token"?: TokenSpeech<I, O>;
-    readonly "/oauth/token"?: O extends OAuthTokens ? OAuthTokenSpeech<I> : never;
+    // A grant of `POST /oauth/token` takes the request's DPoP binding: one that could not bind its
+    // tokens does not type-check here.
+    readonly "/oauth/token"?: O extends OAuthTokens
+      ? I extends TokenRequestBinding
+        ? OAuthTokenSpeech<I>
+        : never
+      : never;
   },
 ): HttpGrant {
   const token = at["/token"];
@@ -84,8 +96,10 @@ export function httpGrant<I, O>(
       }),
       ...(oauthToken && {
         "/oauth/token": {
-          run: (c, form, client) =>
-            grant.run(c.get("deps"), oauthToken.read(form, client)) as Promise<Result<OAuthTokens>>,
+          run: (c, form, client, binding) =>
+            grant.run(c.get("deps"), { ...oauthToken.read(form, client), dpop: binding } as I) as Promise<
+              Result<OAuthTokens>
+            >,
         },
       }),
     },

@@ -10,13 +10,14 @@ import type { AppEnv } from "../app-env.js";
 import { unwrap } from "../body.js";
 
 const BEARER = /^bearer (\S+)$/i;
+const BEARER_OR_DPOP = /^(?:bearer|dpop) (\S+)$/i;
 
 /**
  * The token of an `Authorization: Bearer <token>` header (the scheme in any case), or undefined when
  * the header is missing or has another shape — which core answers with 401 `no_authorization`.
  */
-export function bearerToken(authorization: string | undefined): string | undefined {
-  return authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
+export function bearerToken(authorization: string | undefined, dpop = false): string | undefined {
+  return authorization === undefined ? undefined : (dpop ? BEARER_OR_DPOP : BEARER).exec(authorization)?.[1];
 }
 
 /**
@@ -44,7 +45,12 @@ const declared = (
  */
 export const requireUser = (
   deps: AuthDeps,
-  options: { refusal?: RequestAudience["refusal"]; accepts?: readonly BearerKind[] } = {},
+  options: {
+    refusal?: RequestAudience["refusal"];
+    accepts?: readonly BearerKind[];
+    /** The `DPoP` scheme (RFC 9449 §7.1) too: the route checks the proof and the binding itself. */
+    dpop?: boolean;
+  } = {},
 ): AuthMiddleware => {
   const accepts = options.accepts ?? ["user"];
   const { refusal } = options;
@@ -54,7 +60,7 @@ export const requireUser = (
         expected: c.req.header("x-jwt-aud") || deps.settings.jwt.aud,
         ...(refusal ? { refusal } : {}),
       };
-      const bearer = bearerToken(c.req.header("authorization"));
+      const bearer = bearerToken(c.req.header("authorization"), options.dpop === true);
       const auth = unwrap(await authenticate(deps, { bearerToken: bearer, audience, accepts }));
       c.set("auth", auth);
       await next();

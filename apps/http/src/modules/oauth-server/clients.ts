@@ -11,7 +11,7 @@ import {
 import type { Context, MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../../http/app-env.js";
-import { defined, parseBody, text, unwrap } from "../../http/body.js";
+import { defined, flag, parseBody, text, unwrap } from "../../http/body.js";
 import { requireAdmin } from "../../http/middleware/auth.js";
 import { readJsonObject } from "../../http/middleware/json-body.js";
 import { perClientLimit, type RateLimits } from "../../http/middleware/rate-limit.js";
@@ -44,6 +44,7 @@ export const ClientBody = v.object({
   post_logout_redirect_uris: uris,
   backchannel_logout_uri: text,
   backchannel_logout_session_required: v.optional(v.boolean("a boolean")),
+  dpop_bound_access_tokens: flag,
 });
 
 function fieldsOf(json: Record<string, unknown>): ClientFields {
@@ -62,6 +63,7 @@ function fieldsOf(json: Record<string, unknown>): ClientFields {
     postLogoutRedirectUris: body.post_logout_redirect_uris,
     backchannelLogoutUri: body.backchannel_logout_uri,
     backchannelLogoutSessionRequired: body.backchannel_logout_session_required,
+    dpopBoundAccessTokens: body.dpop_bound_access_tokens,
   });
 }
 

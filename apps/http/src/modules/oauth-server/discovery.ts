@@ -75,6 +75,8 @@ export function discoveryDocument(deps: AuthDeps) {
     ...(enabled && deps.settings.oauthServer.clientMetadataDocuments?.enabled
       ? { client_id_metadata_document_supported: true }
       : {}),
+    // RFC 9449 §5.1: DPoP proofs are accepted at the token endpoint (and `/oauth/userinfo`), with these.
+    dpop_signing_alg_values_supported: [...deps.settings.dpop.algorithms],
   };
 }
 
@@ -117,6 +119,7 @@ const METADATA = closed(
       type: "boolean",
       description: "A URL may be a `client_id` (a client ID metadata document); only when it may.",
     },
+    dpop_signing_alg_values_supported: strings,
   },
   [
     "issuer",

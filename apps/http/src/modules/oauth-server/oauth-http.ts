@@ -162,6 +162,7 @@ export function clientJson(client: OAuthClient, secret: string | null = null) {
     ...(client.jwksUri ? { jwks_uri: client.jwksUri } : {}),
     ...(client.requirePushedAuthorizationRequests ? { require_pushed_authorization_requests: true } : {}),
     ...logoutJson(client),
+    dpop_bound_access_tokens: client.dpopBoundAccessTokens === true,
     registration_type: client.registrationType,
     ...(client.metadataUrl
       ? {

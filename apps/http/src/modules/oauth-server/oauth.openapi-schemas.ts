@@ -43,6 +43,10 @@ const clientFields = {
   post_logout_redirect_uris: strings,
   backchannel_logout_uri: string,
   backchannel_logout_session_required: { type: "boolean" },
+  dpop_bound_access_tokens: {
+    type: "boolean",
+    description: "RFC 9449 §5.2: every token request of the client must carry a DPoP proof.",
+  },
   registration_type: { enum: ["dynamic", "manual"] },
   client_id_metadata_document: {
     const: true,
@@ -101,7 +105,11 @@ export const REDIRECT_URL = closed({ redirect_url: { ...string, format: "uri" } 
 export const TOKENS = closed(
   {
     access_token: { ...string, description: "A JWT for the user, naming the client (`client_id`)." },
-    token_type: { const: "bearer" },
+    token_type: {
+      enum: ["bearer", "DPoP"],
+      description:
+        "`DPoP` when the request carried a DPoP proof: the tokens are bound to its key (RFC 9449 §5).",
+    },
     expires_in: integer,
     refresh_token: string,
     scope: string,
@@ -122,6 +130,11 @@ export const INTROSPECTION = closed(
     iat: integer,
     iss: string,
     aud: { type: ["string", "array"], items: string },
+    cnf: closed(
+      { jkt: string },
+      ["jkt"],
+      "A DPoP-bound access token (RFC 9449 §6.2): the thumbprint of its key.",
+    ),
   },
   ["active"],
   "RFC 7662 §2.2: `{active: false}` for any token not live or not the caller's.",

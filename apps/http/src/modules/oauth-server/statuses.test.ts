@@ -32,6 +32,7 @@ const EXPECTED: Readonly<Partial<Record<FailureName, number>>> = {
   codeUserBanned: 400,
   refreshTokenInvalid: 400,
   refreshOfAnotherClient: 400,
+  refreshDpopKeyMismatch: 400,
   refreshOfFirstPartySession: 400,
   idTokenKeyMissing: 500,
   introspectionNeedsConfidentialClient: 400,

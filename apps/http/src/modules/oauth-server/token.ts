@@ -1,4 +1,5 @@
 import { failures } from "@authsvc/core";
+import { tokenRequestBinding } from "@authsvc/core/dpop";
 import {
   authenticateClient,
   introspectToken,
@@ -11,6 +12,7 @@ import { unwrap } from "../../http/body.js";
 import { OAUTH_WORDS } from "../../http/grants/oauth-errors.js";
 import { jsonObject } from "../../http/operation.js";
 import { endpoint, type ModuleContext, type ModuleEndpoint } from "../module.js";
+import { offerDpopNonce, proofRequestOf } from "./dpop-http.js";
 import { INTROSPECTION, oauthErrorOr, TOKENS } from "./oauth.openapi-schemas.js";
 import { clientCredentials, oauthJson, readTokenBody, requireOAuthServer } from "./oauth-http.js";
 
@@ -36,6 +38,12 @@ const tokenBody = (properties: Record<string, { type: string; description?: stri
 });
 const tokenHint = { ...string, description: "`access_token` or `refresh_token`: which to try first." };
 export const noStore = { "cache-control": { description: "`no-store`.", required: true } };
+const dpopNonce = {
+  "dpop-nonce": {
+    description:
+      "With `AUTHSVC_DPOP_NONCE_REQUIRED`: the nonce the next DPoP proof must carry (RFC 9449 §8).",
+  },
+};
 export const oauthErrors = {
   400: oauthErrorOr("An OAuth error; a refused client authentication is `invalid_credentials`."),
   500: oauthErrorOr("`server_error` (no signing key for the ID token), or a fault."),
@@ -43,7 +51,8 @@ export const oauthErrors = {
 
 const tokensJson = (t: OAuthTokens) => ({
   access_token: t.accessToken,
-  token_type: "bearer",
+  // RFC 9449 §5: tokens bound to the request's DPoP key are of type DPoP.
+  token_type: t.boundTo ? "DPoP" : "bearer",
   expires_in: t.expiresIn,
   refresh_token: t.refreshToken,
   scope: t.scope,
@@ -74,6 +83,8 @@ export const tokenEndpoints: readonly ModuleEndpoint[] = [
       method: "post",
       path: "/oauth/token",
       summary: "Exchanges an authorization code, or a refresh token, for tokens (OAuth 2.1 §3.2).",
+      description:
+        "With a `DPoP` header (RFC 9449), a valid proof binds the tokens to its key, whatever the grant: the access token carries `cnf.jkt`, `token_type` is `DPoP`, and the session's refresh tokens need a proof of that key. Refused with `invalid_dpop_proof` (or `use_dpop_nonce`, with a `DPoP-Nonce` header) when the proof is not valid, or missing while the client or the server requires one. See docs/oauth-dpop.md.",
       access: "client",
       body: tokenBody({
         grant_type: { ...string, description: "`authorization_code` or `refresh_token`." },
@@ -83,7 +94,10 @@ export const tokenEndpoints: readonly ModuleEndpoint[] = [
         resource: string,
         refresh_token: string,
       }),
-      responses: { 200: { description: "The tokens.", body: TOKENS, headers: noStore }, ...oauthErrors },
+      responses: {
+        200: { description: "The tokens.", body: TOKENS, headers: { ...noStore, ...dpopNonce } },
+        ...oauthErrors,
+      },
       errors: [404],
     },
     (ctx) => {
@@ -91,6 +105,9 @@ export const tokenEndpoints: readonly ModuleEndpoint[] = [
       return [
         gate(ctx),
         async (c) => {
+          const deps = c.get("deps");
+          // Every answer hands out the nonce when nonces are on, refusals before the proof's included.
+          offerDpopNonce(c, deps);
           const authed = await authenticated(c);
           if (authed instanceof Response) return authed;
           const { body, client } = authed;
@@ -104,7 +121,15 @@ export const tokenEndpoints: readonly ModuleEndpoint[] = [
               { ok: false, error: failures.tokenGrantTypeUnsupported(grantType) },
               tokensJson,
             );
-          return oauthJson(c, await grant.run(c, body, client), tokensJson);
+          // The binding is chosen before the grant runs and handed to it: every grant binds its
+          // tokens to the request's key, and one that did not is a fault, never a bearer token.
+          const request = proofRequestOf(c, "/oauth/token");
+          const binding = await tokenRequestBinding(deps, { ...request, client });
+          if (!binding.ok) return oauthJson(c, binding, tokensJson);
+          const issued = await grant.run(c, body, client, binding.value);
+          if (issued.ok && binding.value !== null && issued.value.boundTo !== binding.value.jkt)
+            throw new Error(`grant ${grantType} did not bind its tokens to the request's DPoP key`);
+          return oauthJson(c, issued, tokensJson);
         },
       ];
     },
