@@ -104,6 +104,11 @@ async function main() {
     AUTHSVC_SITE_URL: "http://localhost:3000",
     AUTHSVC_API_EXTERNAL_URL: "http://localhost:9999",
     AUTHSVC_JWT_SECRET: SECRET,
+    // The OAuth client scenarios (oauth-refresh, dpop-refresh) register a client and run the code flow.
+    AUTHSVC_OAUTH_SERVER_ENABLED: "true",
+    AUTHSVC_OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION: "true",
+    AUTHSVC_OAUTH_SERVER_AUTHORIZATION_PATH: "/consent",
+    AUTHSVC_RATE_LIMIT_OAUTH_AUTHORIZE: "0",
     DATABASE_URL: db.url,
     ...(POOL ? { AUTHSVC_DB_MAX_POOL_SIZE: POOL } : {}),
   };

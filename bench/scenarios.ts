@@ -1,8 +1,9 @@
 /**
- * The four scenarios of `npm run bench` against one pair of servers (authsvc and its baseline): the
+ * The scenarios of `npm run bench` against one pair of servers (authsvc and its baseline): the
  * loads autocannon runs, with what each needs first (live refresh tokens, fresh addresses).
  */
 import type autocannon from "autocannon";
+import { oauthRefreshLoad } from "./oauth-refresh.js";
 import { json, PASSWORD } from "./options.js";
 import type { Scenario } from "./report.js";
 
@@ -122,6 +123,21 @@ export function scenariosOf(pair: Pair): Record<string, Scenario> {
       baseline: "(c) 3-statement rotation + sign",
       target: 1.0,
       ours: (connections) => oursRefresh(`${pair.ours}/token?grant_type=refresh_token`, connections),
+      base: (connections) => baseRefresh(`${pair.base}/refresh`, connections),
+    },
+    // An OAuth client's refresh at /oauth/token, plain and DPoP-bound (bench/oauth-refresh.ts).
+    "oauth-refresh": {
+      name: "OAuth client refresh",
+      baseline: "(c) 3-statement rotation + sign",
+      target: 1.0,
+      ours: oauthRefreshLoad(pair.ours, pair.token, false),
+      base: (connections) => baseRefresh(`${pair.base}/refresh`, connections),
+    },
+    "dpop-refresh": {
+      name: "DPoP-bound refresh",
+      baseline: "(c) 3-statement rotation + sign",
+      target: 0.8,
+      ours: oauthRefreshLoad(pair.ours, pair.token, true),
       base: (connections) => baseRefresh(`${pair.base}/refresh`, connections),
     },
     password: {
