@@ -62,6 +62,7 @@ describe("checkDpopProof", () => {
   const refusals: [string, () => ReturnType<typeof setup>, (s: ReturnType<typeof setup>) => unknown][] = [
     ["no proof", setup, () => request(undefined)],
     ["an unreadable proof (bad signature, private key, no jwk)", setup, () => request("forged")],
+    ["two DPoP headers", setup, (s) => request(`${s.mint()}, ${s.mint()}`)],
     ["another typ", setup, (s) => request(s.mint({}, { typ: "jwt" }))],
     ["an algorithm not allowed", setup, (s) => request(s.mint({}, { alg: "HS256" }))],
     ["no jti", setup, (s) => request(s.mint({ jti: undefined }))],

@@ -49,6 +49,8 @@ export async function checkDpopProof(deps: DpopDeps, request: ProofRequest): Pro
   const settings = deps.settings.dpop;
   if (!proof) return err(failures.dpopProofMissing("no DPoP header"));
   if (proof.length > MAX_PROOF_LENGTH) return err(failures.dpopProofInvalid("too long"));
+  // Two DPoP headers arrive joined by a comma, which no compact JWS holds (RFC 9449 §4.3: one proof).
+  if (proof.includes(",")) return err(failures.dpopProofInvalid("more than one DPoP header"));
   const decoded = await deps.dpopProofs.read(proof, settings.algorithms);
   if (decoded === null)
     return err(
