@@ -89,6 +89,7 @@ describe("migrate", () => {
     expect(await tables(sql, ns)).toEqual([
       "audit_log_entries",
       "custom_oauth_providers",
+      "dpop_proofs",
       "flow_state",
       "identities",
       "mfa_challenges",
