@@ -7,7 +7,7 @@ import { DEVICE_CODE_GRANT_TYPE, type OAuthClient } from "./client.js";
 import type { OAuthServerDeps, OAuthServerRepositories } from "./deps.js";
 import { idTokenClaims } from "./id-token.js";
 import { issuerOf } from "./query.js";
-import type { OAuthTokens } from "./token-grants.js";
+import type { OAuthTokens, TokenRequestBinding } from "./token-grants.js";
 
 type Deps = Pick<
   OAuthServerDeps,
@@ -48,11 +48,12 @@ async function pendingPoll(
  * and the last poll live in the row, and once the user approved, the first poll spends the request
  * in the transaction that starts the session (bound to the client, as the code flow's), and every
  * later or concurrent one is refused (`invalid_grant`). Another client's device code is refused
- * before anything about the request is told or changed.
+ * before anything about the request is told or changed. A poll with a DPoP proof binds the session
+ * it starts and its access tokens to that key (`cnf.jkt`), as the code flow's exchange does.
  */
 export async function pollDeviceCode(
   deps: Deps,
-  input: { readonly client: OAuthClient; readonly deviceCode: string },
+  input: TokenRequestBinding & { readonly client: OAuthClient; readonly deviceCode: string },
 ): Promise<Result<OAuthTokens>> {
   if (!input.deviceCode) return err(failures.deviceCodeMissing());
   const now = deps.clock.now();
@@ -93,6 +94,7 @@ export async function pollDeviceCode(
         oauthClientId: client.id,
         scopes: authorization.scope,
         ...(authorization.resource ? { resource: authorization.resource } : {}),
+        ...(input.dpop ? { dpopJkt: input.dpop.jkt } : {}),
       };
       const refreshToken = deps.tokens.generate();
       await repos.sessions.create(session, deps.tokens.hash(refreshToken));
@@ -136,6 +138,7 @@ export async function pollDeviceCode(
     refreshToken: signed.value.refreshToken,
     scope,
     ...(idToken ? { idToken } : {}),
+    ...(session.dpopJkt ? { boundTo: session.dpopJkt } : {}),
   });
 }
 

@@ -4,6 +4,7 @@ import { registerClient } from "./clients.js";
 import { authorizationDetails, decideConsent } from "./consent.js";
 import { enterUserCode, normalizeUserCode, startDeviceAuthorization } from "./device.js";
 import { pollDeviceCode } from "./device-grant.js";
+import { refreshForClient } from "./token-grants.js";
 
 const DEVICE = "urn:ietf:params:oauth:grant-type:device_code";
 
@@ -45,8 +46,11 @@ async function entered(s: Awaited<ReturnType<typeof started>>, typed = s.device.
   return authorizationId;
 }
 
-const poll = (s: Awaited<ReturnType<typeof started>>, client = s.client) =>
-  pollDeviceCode(s.deps, { client, deviceCode: s.device.deviceCode });
+const poll = (
+  s: Awaited<ReturnType<typeof started>>,
+  client = s.client,
+  dpop: { readonly jkt: string } | null = null,
+) => pollDeviceCode(s.deps, { client, deviceCode: s.device.deviceCode, dpop });
 
 describe("startDeviceAuthorization", () => {
   it("answers a device code, a user code of 8 consonants, the verification page, expiry and interval", async () => {
@@ -124,6 +128,37 @@ describe("the device's consent and polling", () => {
     expect(await poll(s)).toMatchObject({ ok: false, error: { code: "invalid_grant" } });
   });
 
+  it("binds the session and its access tokens to the key of a poll with a DPoP proof (RFC 9449 §5)", async () => {
+    const key = { jkt: "thumbprint-of-the-device-key" };
+    const s = await started();
+    const authorizationId = await entered(s);
+    await decideConsent(s.deps, { authorizationId, userId: s.user.id, action: "approve" });
+    s.deps.clock.advance(15_000);
+    const tokens = await poll(s, s.client, key);
+    if (!tokens.ok) throw tokens.error;
+    expect(tokens.value.boundTo).toBe(key.jkt);
+    expect(await s.deps.signer.verify(tokens.value.accessToken)).toMatchObject({ cnf: key });
+    expect([...s.deps.store.tables.sessions.values()][0]?.dpopJkt).toBe(key.jkt);
+    const { refreshToken } = tokens.value;
+    const unproved = await refreshForClient(s.deps, { dpop: null, client: s.client, refreshToken });
+    expect(unproved).toMatchObject({ ok: false, error: { code: "invalid_grant" } });
+    const refreshed = await refreshForClient(s.deps, { dpop: key, client: s.client, refreshToken });
+    if (!refreshed.ok) throw refreshed.error;
+    expect(await s.deps.signer.verify(refreshed.value.accessToken)).toMatchObject({ cnf: key });
+  });
+
+  it("issues unbound tokens to a poll without a DPoP proof", async () => {
+    const s = await started();
+    const authorizationId = await entered(s);
+    await decideConsent(s.deps, { authorizationId, userId: s.user.id, action: "approve" });
+    s.deps.clock.advance(15_000);
+    const tokens = await poll(s);
+    if (!tokens.ok) throw tokens.error;
+    expect(tokens.value.boundTo).toBeUndefined();
+    expect(await s.deps.signer.verify(tokens.value.accessToken)).not.toHaveProperty("cnf");
+    expect([...s.deps.store.tables.sessions.values()][0]?.dpopJkt).toBeUndefined();
+  });
+
   it("refuses another client's device code without telling or changing anything", async () => {
     const s = await started();
     expect(await poll(s, s.other)).toMatchObject({
@@ -131,11 +166,11 @@ describe("the device's consent and polling", () => {
       error: { code: "invalid_grant", message: "Device code was issued to another client" },
     });
     expect(await poll(s)).toMatchObject({ ok: false, error: { code: "authorization_pending" } });
-    expect(await pollDeviceCode(s.deps, { client: s.client, deviceCode: "nope" })).toMatchObject({
+    expect(await pollDeviceCode(s.deps, { client: s.client, deviceCode: "nope", dpop: null })).toMatchObject({
       ok: false,
       error: { code: "invalid_grant" },
     });
-    expect(await pollDeviceCode(s.deps, { client: s.client, deviceCode: "" })).toMatchObject({
+    expect(await pollDeviceCode(s.deps, { client: s.client, deviceCode: "", dpop: null })).toMatchObject({
       ok: false,
       error: { code: "invalid_request" },
     });

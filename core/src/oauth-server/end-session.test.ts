@@ -37,7 +37,7 @@ async function signedIn() {
   const decided = await decideConsent(deps, { authorizationId, userId: user.id, action: "approve" });
   const approvedUrl = decided.ok ? decided.value.redirectUrl : "";
   const code = new URL(approvedUrl).searchParams.get("code") as string;
-  const tokens = await exchangeAuthorizationCode(deps, { client, code, codeVerifier: VERIFIER });
+  const tokens = await exchangeAuthorizationCode(deps, { dpop: null, client, code, codeVerifier: VERIFIER });
   if (!tokens.ok) throw tokens.error;
   const idToken = tokens.value.idToken as string;
   const sid = deps.idTokens.signed[0]?.sid as string;
@@ -67,7 +67,7 @@ describe("endSession", () => {
       value: { kind: "done", client, redirectTo: `${AFTER}&state=s%20t`, ended: 1 },
     });
     expect(deps.store.tables.sessions.has(sid)).toBe(false);
-    expect(await refreshForClient(deps, { client, refreshToken })).toMatchObject({ ok: false });
+    expect(await refreshForClient(deps, { dpop: null, client, refreshToken })).toMatchObject({ ok: false });
   });
 
   it("accepts an expired hint", async () => {
