@@ -205,6 +205,7 @@ describe("a client metadata document's client in the code flow", () => {
     const client = await authenticateClient(deps, { basic: false, clientId: URL_ID });
     if (!client.ok) throw client.error;
     const tokens = await exchangeAuthorizationCode(deps, {
+      dpop: null,
       client: client.value,
       code,
       codeVerifier: VERIFIER,
@@ -216,6 +217,7 @@ describe("a client metadata document's client in the code flow", () => {
       signed: [expect.objectContaining({ aud: [URL_ID], client_id: URL_ID })],
     });
     const refreshed = await refreshForClient(deps, {
+      dpop: null,
       client: client.value,
       refreshToken: tokens.value.refreshToken,
     });
@@ -224,7 +226,11 @@ describe("a client metadata document's client in the code flow", () => {
     // RFC 7009 by the client itself: its access token names it by its URL, and its session ends.
     await revokeToken(deps, { client: client.value, token: refreshed.value.accessToken });
     expect(
-      await refreshForClient(deps, { client: client.value, refreshToken: refreshed.value.refreshToken }),
+      await refreshForClient(deps, {
+        dpop: null,
+        client: client.value,
+        refreshToken: refreshed.value.refreshToken,
+      }),
     ).toMatchObject({
       ok: false,
     });
@@ -250,7 +256,12 @@ describe("a client metadata document's client in the code flow", () => {
     const client = await authenticateClient(deps, { basic: false, clientId: URL_ID });
     if (!client.ok) throw client.error;
     expect(
-      await exchangeAuthorizationCode(deps, { client: client.value, code, codeVerifier: VERIFIER }),
+      await exchangeAuthorizationCode(deps, {
+        dpop: null,
+        client: client.value,
+        code,
+        codeVerifier: VERIFIER,
+      }),
     ).toMatchObject({
       ok: false,
       error: { code: "invalid_grant", message: "redirect_uri does not match the authorization request" },
