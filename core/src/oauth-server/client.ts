@@ -10,7 +10,13 @@ export type ClientAuthMethod =
   | "client_secret_jwt";
 /** RFC 8628 §3.4: the device authorization grant's type at the token endpoint. */
 export const DEVICE_CODE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code";
-export type OAuthGrantType = "authorization_code" | "refresh_token" | typeof DEVICE_CODE_GRANT_TYPE;
+/** RFC 8693's grant type: a token of a user exchanged for one an agent acts with (token-exchange.ts). */
+export const TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange";
+export type OAuthGrantType =
+  | "authorization_code"
+  | "refresh_token"
+  | typeof DEVICE_CODE_GRANT_TYPE
+  | typeof TOKEN_EXCHANGE_GRANT;
 
 export const CLIENT_AUTH_METHODS: readonly ClientAuthMethod[] = [
   "client_secret_basic",
@@ -24,14 +30,17 @@ export const CLIENT_AUTH_METHODS: readonly ClientAuthMethod[] = [
 export interface ClientJwks {
   readonly keys: readonly Readonly<Record<string, unknown>>[];
 }
-/** The grant types a client may be registered for. */
+/** The grant types a client may be given. */
 export const OAUTH_GRANT_TYPES: readonly OAuthGrantType[] = [
   "authorization_code",
   "refresh_token",
   DEVICE_CODE_GRANT_TYPE,
+  TOKEN_EXCHANGE_GRANT,
 ];
-/** A client's grant types when its registration names none. */
+/** A client's grant types when its registration names none: never one only an admin may give. */
 export const DEFAULT_GRANT_TYPES: readonly OAuthGrantType[] = ["authorization_code", "refresh_token"];
+/** Grant types only an admin gives (a registration asking for one is refused). */
+export const ADMIN_GRANT_TYPES: readonly OAuthGrantType[] = [TOKEN_EXCHANGE_GRANT];
 
 export interface OAuthClient {
   /** A v4 UUID: the `client_id`. */
@@ -62,6 +71,13 @@ export interface OAuthClient {
    * proof, so all its tokens are bound to its key. Absent: false.
    */
   readonly dpopBoundAccessTokens?: boolean;
+  /**
+   * Token exchange (RFC 8693), set by an admin only: the audiences (`resource` URIs or `audience`
+   * names) the client may exchange a user's token for; none: it may exchange for none.
+   */
+  readonly tokenExchangeAudiences?: readonly string[];
+  /** Whether the client may ask for an impersonation token (no `act` claim) rather than a delegated one. */
+  readonly tokenExchangeImpersonation?: boolean;
   readonly createdAt: Date;
   readonly updatedAt: Date;
   /** Logout metadata (logout-metadata.ts); absent: none. */

@@ -2,6 +2,7 @@ import { pageWindow } from "../admin/index.js";
 import { failures } from "../failures.js";
 import { err, isUuid, ok, type Result } from "../kernel/index.js";
 import {
+  ADMIN_GRANT_TYPES,
   CLIENT_AUTH_METHODS,
   type ClientAuthMethod,
   type ClientJwks,
@@ -12,6 +13,7 @@ import {
   type OAuthClient,
   type OAuthGrantType,
   redirectUriProblem,
+  TOKEN_EXCHANGE_GRANT,
 } from "./client.js";
 import { isClientIdUrl } from "./client-metadata-document.js";
 import type { OAuthServerDeps } from "./deps.js";
@@ -33,6 +35,9 @@ export interface ClientFields extends LogoutFields {
   /** RFC 9126 §6 `require_pushed_authorization_requests`. */
   readonly requirePushedAuthorizationRequests?: boolean | undefined;
   readonly dpopBoundAccessTokens?: boolean | undefined;
+  /** Admin only: `token_exchange_audiences`, `token_exchange_impersonation` (token-exchange.ts). */
+  readonly tokenExchangeAudiences?: readonly string[] | undefined;
+  readonly tokenExchangeImpersonation?: boolean | undefined;
 }
 
 /** A client with its secret in the clear: only the answer of a creation or a regeneration holds one. */
@@ -56,14 +61,50 @@ function checkRedirectUris(uris: readonly string[] | undefined): Result<readonly
   return ok([...new Set(uris)]);
 }
 
-function checkGrantTypes(types: readonly string[] | undefined): Result<readonly OAuthGrantType[]> {
+function checkGrantTypes(
+  types: readonly string[] | undefined,
+  by: { registrationType: "dynamic" | "manual"; clientType: ClientType },
+): Result<readonly OAuthGrantType[]> {
   if (types === undefined) return ok(DEFAULT_GRANT_TYPES);
   if (types.length === 0) return invalid("grant_types must not be empty");
   for (const type of types) {
     if (!(OAUTH_GRANT_TYPES as readonly string[]).includes(type))
       return invalid(`grant_type '${type}' is not supported`);
+    // Exchanging a user's token for another audience is a trust the operator gives, not one a
+    // registration takes for itself.
+    if (by.registrationType === "dynamic" && (ADMIN_GRANT_TYPES as readonly string[]).includes(type))
+      return invalid(`grant_type '${type}' is given by an admin only`);
+    // Anyone could send a public client's id: a token leaked to it would buy tokens for its audiences.
+    if (type === TOKEN_EXCHANGE_GRANT && by.clientType !== "confidential")
+      return invalid(`grant_type '${type}' needs a confidential client`);
   }
   return ok([...new Set(types)] as OAuthGrantType[]);
+}
+
+/** `token_exchange_audiences`: at most 20 absolute URIs or names, without whitespace or fragment. */
+function checkExchangeAudiences(audiences: readonly string[]): Result<readonly string[]> {
+  if (audiences.length > 20) return invalid("token_exchange_audiences must not hold more than 20 values");
+  for (const audience of audiences) {
+    if (audience === "" || audience.length > 2048 || /[\s#]/.test(audience))
+      return invalid(`invalid token_exchange_audiences value '${audience.slice(0, 100)}'`);
+  }
+  return ok([...new Set(audiences)]);
+}
+
+/** The token exchange fields of a creation or update: an admin's only. */
+function checkExchangeFields(
+  fields: ClientFields,
+  registrationType: "dynamic" | "manual",
+): Result<Pick<OAuthClient, "tokenExchangeAudiences" | "tokenExchangeImpersonation">> {
+  const { tokenExchangeAudiences: audiences, tokenExchangeImpersonation: impersonation } = fields;
+  if (registrationType === "dynamic" && (audiences !== undefined || impersonation !== undefined))
+    return invalid("token_exchange_audiences and token_exchange_impersonation are set by an admin only");
+  const checked = audiences === undefined ? ok(undefined) : checkExchangeAudiences(audiences);
+  if (!checked.ok) return checked;
+  return ok({
+    ...(checked.value === undefined ? {} : { tokenExchangeAudiences: checked.value }),
+    ...(impersonation === undefined ? {} : { tokenExchangeImpersonation: impersonation }),
+  });
 }
 
 function checkText(field: string, value: string | undefined, max: number, url: boolean): Result<void> {
@@ -172,10 +213,15 @@ export async function registerClient(
 ): Promise<Result<IssuedClient>> {
   const redirectUris = checkRedirectUris(input.redirectUris);
   if (!redirectUris.ok) return redirectUris;
-  const grantTypes = checkGrantTypes(input.grantTypes);
-  if (!grantTypes.ok) return grantTypes;
   const kind = typeAndMethod(input.clientType, input.authMethod);
   if (!kind.ok) return kind;
+  const grantTypes = checkGrantTypes(input.grantTypes, {
+    registrationType: input.registrationType,
+    clientType: kind.value.clientType,
+  });
+  if (!grantTypes.ok) return grantTypes;
+  const exchange = checkExchangeFields(input, input.registrationType);
+  if (!exchange.ok) return exchange;
   for (const [field, value, max, url] of [
     ["client_name", input.name, 1024, false],
     ["client_uri", input.uri, 2048, true],
@@ -211,6 +257,8 @@ export async function registerClient(
     uri: input.uri || null,
     logoUri: input.logoUri || null,
     ...(input.dpopBoundAccessTokens ? { dpopBoundAccessTokens: true } : {}),
+    tokenExchangeAudiences: exchange.value.tokenExchangeAudiences ?? [],
+    tokenExchangeImpersonation: exchange.value.tokenExchangeImpersonation ?? false,
     createdAt: now,
     updatedAt: now,
     ...logout.value,
@@ -276,10 +324,15 @@ export async function updateClient(
     redirectUris = checked.value;
   }
   if (fields.grantTypes !== undefined) {
-    const checked = checkGrantTypes(fields.grantTypes);
+    const checked = checkGrantTypes(fields.grantTypes, {
+      registrationType: "manual",
+      clientType: client.clientType,
+    });
     if (!checked.ok) return checked;
     grantTypes = checked.value;
   }
+  const exchange = checkExchangeFields(fields, "manual");
+  if (!exchange.ok) return exchange;
   if (fields.authMethod !== undefined) {
     const checked = typeAndMethod(client.clientType, fields.authMethod);
     if (!checked.ok) return checked;
@@ -346,6 +399,7 @@ export async function updateClient(
     uri: fields.uri === undefined ? client.uri : fields.uri || null,
     logoUri: fields.logoUri === undefined ? client.logoUri : fields.logoUri || null,
     dpopBoundAccessTokens: fields.dpopBoundAccessTokens ?? client.dpopBoundAccessTokens ?? false,
+    ...exchange.value,
     updatedAt: deps.clock.now(),
   };
   if (!(await deps.store.oauthClients.update(updated))) return err(failures.clientNotFound());

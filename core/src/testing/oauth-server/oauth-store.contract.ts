@@ -30,6 +30,8 @@ export function anOAuthClient(fields: Partial<OAuthClient> = {}): OAuthClient {
     jwksUri: null,
     secretSealed: null,
     requirePushedAuthorizationRequests: false,
+    tokenExchangeAudiences: [],
+    tokenExchangeImpersonation: false,
     createdAt: at(0),
     updatedAt: at(0),
     postLogoutRedirectUris: [],
@@ -211,6 +213,20 @@ export function describeOAuthStoreContract(name: string, makeStore: MakeStore): 
       expect(await store.oauthClients.findByMetadataUrl(url)).toBeNull();
       const again = await store.oauthClients.saveMetadataClient({ ...documented, id: newId() });
       expect(again.id).not.toBe(winner.id);
+    });
+
+    it("keeps what an admin allowed a client in token exchange", async () => {
+      const { store } = harness();
+      const agent = anOAuthClient({
+        grantTypes: ["authorization_code", "urn:ietf:params:oauth:grant-type:token-exchange"],
+        tokenExchangeAudiences: ["https://api.example/mcp", "billing"],
+        tokenExchangeImpersonation: true,
+      });
+      await store.oauthClients.insert(agent);
+      expect(await store.oauthClients.find(agent.id)).toEqual(agent);
+      const narrowed = { ...agent, tokenExchangeAudiences: [], tokenExchangeImpersonation: false };
+      expect(await store.oauthClients.update(narrowed)).toBe(true);
+      expect(await store.oauthClients.find(agent.id)).toEqual(narrowed);
     });
 
     it("ends a client's sessions when the client is deleted, and no one else's", async () => {

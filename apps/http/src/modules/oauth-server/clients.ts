@@ -27,7 +27,10 @@ const uris = v.pipe(
   v.transform((x) => x ?? undefined),
 );
 
-/** The registration body (RFC 7591 §2); unknown fields (`scope`, `response_types`, …) are ignored. */
+/**
+ * The registration body (RFC 7591 §2); unknown fields (`scope`, `response_types`, …) are ignored. The
+ * token exchange fields are an admin's: a registration naming them is refused.
+ */
 export const ClientBody = v.object({
   redirect_uris: uris,
   client_type: text,
@@ -45,6 +48,8 @@ export const ClientBody = v.object({
   backchannel_logout_uri: text,
   backchannel_logout_session_required: v.optional(v.boolean("a boolean")),
   dpop_bound_access_tokens: flag,
+  token_exchange_audiences: uris,
+  token_exchange_impersonation: flag,
 });
 
 function fieldsOf(json: Record<string, unknown>): ClientFields {
@@ -64,6 +69,8 @@ function fieldsOf(json: Record<string, unknown>): ClientFields {
     backchannelLogoutUri: body.backchannel_logout_uri,
     backchannelLogoutSessionRequired: body.backchannel_logout_session_required,
     dpopBoundAccessTokens: body.dpop_bound_access_tokens,
+    tokenExchangeAudiences: body.token_exchange_audiences,
+    tokenExchangeImpersonation: body.token_exchange_impersonation,
   });
 }
 

@@ -6,6 +6,7 @@ import {
   issuerOf as coreIssuerOf,
   logoutMetadataOf,
   type OAuthClient,
+  TOKEN_EXCHANGE_GRANT,
 } from "@authsvc/core/oauth-server";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../http/app-env.js";
@@ -131,6 +132,15 @@ export function clientSummary(client: OAuthClient) {
   };
 }
 
+/** What an admin allowed the client in token exchange: answered once there is anything to say. */
+function tokenExchangeJson(client: OAuthClient) {
+  const audiences = client.tokenExchangeAudiences ?? [];
+  const impersonation = client.tokenExchangeImpersonation ?? false;
+  const exchanges = client.grantTypes.includes(TOKEN_EXCHANGE_GRANT);
+  if (!exchanges && audiences.length === 0 && !impersonation) return {};
+  return { token_exchange_audiences: audiences, token_exchange_impersonation: impersonation };
+}
+
 /** A client as registration and the admin API answer it; the secret only when just issued. */
 /** A client's logout metadata as answered: the redirect URIs always, the rest when set. */
 function logoutJson(client: OAuthClient) {
@@ -163,6 +173,7 @@ export function clientJson(client: OAuthClient, secret: string | null = null) {
     ...(client.requirePushedAuthorizationRequests ? { require_pushed_authorization_requests: true } : {}),
     ...logoutJson(client),
     dpop_bound_access_tokens: client.dpopBoundAccessTokens === true,
+    ...tokenExchangeJson(client),
     registration_type: client.registrationType,
     ...(client.metadataUrl
       ? {
