@@ -11,6 +11,8 @@ export const AUDIT_LOG_TYPES: Readonly<
   user_deleted: "team",
   token_refreshed: "token",
   token_revoked: "token",
+  token_exchanged: "token",
+  token_exchange_refused: "token",
   user_modified: "user",
   user_repeated_signup: "user",
   identity_linked: "user",

@@ -7,7 +7,7 @@ import { DEVICE_CODE_GRANT_TYPE, type OAuthClient } from "./client.js";
 import type { OAuthServerDeps, OAuthServerRepositories } from "./deps.js";
 import { idTokenClaims } from "./id-token.js";
 import { issuerOf } from "./query.js";
-import type { OAuthTokens, TokenRequestBinding } from "./token-grants.js";
+import type { SessionOAuthTokens, TokenRequestBinding } from "./token-grants.js";
 
 type Deps = Pick<
   OAuthServerDeps,
@@ -54,7 +54,7 @@ async function pendingPoll(
 export async function pollDeviceCode(
   deps: Deps,
   input: TokenRequestBinding & { readonly client: OAuthClient; readonly deviceCode: string },
-): Promise<Result<OAuthTokens>> {
+): Promise<Result<SessionOAuthTokens>> {
   if (!input.deviceCode) return err(failures.deviceCodeMissing());
   const now = deps.clock.now();
   const { client } = input;

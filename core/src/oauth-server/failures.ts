@@ -68,6 +68,10 @@ export const oauthServerFailures = {
   // POST /oauth/token, /oauth/revoke, /oauth/introspect (OAuth error bodies)
   tokenGrantTypeMissing: ["invalid_request", "grant_type is required"],
   tokenGrantTypeUnsupported: ["unsupported_grant_type", (type: string) => `Unsupported grant type: ${type}`],
+  tokenGrantTypeNotAllowed: [
+    "unauthorized_client",
+    (type: string) => `Client is not allowed the grant type: ${type}`,
+  ],
   tokenCodeMissing: ["invalid_request", "code is required"],
   tokenRefreshTokenMissing: ["invalid_request", "refresh_token is required"],
   tokenTokenMissing: ["invalid_request", "token is required"],
@@ -90,6 +94,52 @@ export const oauthServerFailures = {
   introspectionNeedsConfidentialClient: [
     "invalid_client",
     "Token introspection requires a confidential client",
+  ],
+  // POST /oauth/token, grant_type=urn:ietf:params:oauth:grant-type:token-exchange (RFC 8693 §2.2.2)
+  exchangeNeedsConfidentialClient: ["unauthorized_client", "Token exchange requires a confidential client"],
+  exchangeSubjectTokenMissing: ["invalid_request", "subject_token is required"],
+  exchangeSubjectTokenTypeMissing: ["invalid_request", "subject_token_type is required"],
+  exchangeSubjectTokenTypeUnsupported: [
+    "invalid_request",
+    "subject_token_type must be urn:ietf:params:oauth:token-type:access_token",
+  ],
+  exchangeActorTokenTypeMissing: ["invalid_request", "actor_token_type is required with actor_token"],
+  exchangeActorTokenMissing: ["invalid_request", "actor_token_type was sent without actor_token"],
+  exchangeActorTokenTypeUnsupported: [
+    "invalid_request",
+    "actor_token_type must be urn:ietf:params:oauth:token-type:access_token",
+  ],
+  exchangeRequestedTokenTypeUnsupported: [
+    "invalid_request",
+    "requested_token_type must be urn:ietf:params:oauth:token-type:access_token",
+  ],
+  exchangeImpersonateInvalid: ["invalid_request", "impersonate must be 'true' or 'false'"],
+  exchangeTargetMissing: ["invalid_request", "resource or audience is required"],
+  exchangeResourceInvalid: ["invalid_target", "resource must be an absolute URI without a fragment"],
+  exchangeTargetRefused: [
+    "invalid_target",
+    (target: string) => `The client may not obtain tokens for '${target}'`,
+  ],
+  exchangeSubjectTokenInvalid: ["invalid_request", "subject_token is invalid or expired"],
+  exchangeSubjectIdToken: ["invalid_request", "An ID token is not an access token and cannot be exchanged"],
+  exchangeSubjectNotClientToken: [
+    "invalid_request",
+    "subject_token must be an access token issued to an OAuth client",
+  ],
+  exchangeSubjectOfAnotherClient: ["invalid_request", "subject_token was issued to another client"],
+  exchangeSubjectSessionEnded: ["invalid_request", "The session of subject_token has ended"],
+  exchangeSubjectUserGone: ["invalid_request", "The user of subject_token no longer exists"],
+  exchangeActorTokenInvalid: ["invalid_request", "actor_token is invalid or expired"],
+  exchangeActorNotClientToken: [
+    "invalid_request",
+    "actor_token must be a live access token issued to an OAuth client",
+  ],
+  exchangeScopeWidened: ["invalid_scope", "scope must be within the scopes of subject_token"],
+  exchangeImpersonationRefused: ["unauthorized_client", "The client may not impersonate users"],
+  exchangeImpersonationWithActor: ["invalid_request", "Impersonation takes no actor_token"],
+  exchangeImpersonationOfDelegation: [
+    "invalid_request",
+    "A delegated token (with an act claim) cannot be exchanged for impersonation",
   ],
   // GET /oauth/userinfo
   userinfoTokenInvalid: ["bad_jwt", "invalid access token"],

@@ -16,6 +16,7 @@ export {
   DEVICE_CODE_GRANT_TYPE,
   type OAuthClient,
   type OAuthGrantType,
+  TOKEN_EXCHANGE_GRANT,
 } from "./client.js";
 export * from "./client-auth.js";
 export * from "./client-metadata-document.js";
@@ -53,6 +54,12 @@ export type {
   OAuthDeviceSettings,
   OAuthServerSliceSettings,
 } from "./settings.js";
+export {
+  ACCESS_TOKEN_TYPE,
+  exchangeToken,
+  type TokenExchange,
+  tokenExchangeGrant,
+} from "./token-exchange.js";
 export {
   authorizationCodeGrant,
   clientRefreshTokenGrant,

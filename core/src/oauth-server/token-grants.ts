@@ -19,9 +19,12 @@ import { issuerOf } from "./query.js";
 export interface OAuthTokens {
   readonly accessToken: string;
   readonly expiresIn: number;
-  readonly refreshToken: string;
+  /** None for a token exchange (RFC 8693 §2.2.1: the exchanged token is not refreshed). */
+  readonly refreshToken?: string;
   readonly scope: string;
   readonly idToken?: string;
+  /** RFC 8693's `issued_token_type`, for a token exchange. */
+  readonly issuedTokenType?: string;
   /**
    * The DPoP key thumbprint the access token is bound to (its `cnf.jkt`): answered as `token_type:
    * DPoP`. The endpoint checks that it is the request's binding, whatever the grant.
@@ -37,6 +40,9 @@ export interface OAuthTokens {
 export interface TokenRequestBinding {
   readonly dpop: DpopBinding | null;
 }
+
+/** The tokens of a grant that starts or refreshes a session: always with a refresh token. */
+export type SessionOAuthTokens = OAuthTokens & { readonly refreshToken: string };
 
 type Deps = Pick<
   OAuthServerDeps,
@@ -87,7 +93,7 @@ async function endReplayedExchange(
 export async function exchangeAuthorizationCode(
   deps: Deps,
   input: CodeExchange,
-): Promise<Result<OAuthTokens>> {
+): Promise<Result<SessionOAuthTokens>> {
   if (!input.code) return err(failures.tokenCodeMissing());
   const now = deps.clock.now();
   const { client } = input;
@@ -208,7 +214,7 @@ const CLIENT_REFRESH_REFUSALS: Partial<Record<FailureName, () => AuthError>> = {
 export async function refreshForClient(
   deps: Deps,
   input: TokenRequestBinding & { readonly client: OAuthClient; readonly refreshToken: string },
-): Promise<Result<OAuthTokens>> {
+): Promise<Result<SessionOAuthTokens>> {
   if (!input.refreshToken) return err(failures.tokenRefreshTokenMissing());
   const refreshed = await refreshSession(deps, {
     refreshToken: input.refreshToken,

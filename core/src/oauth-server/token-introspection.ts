@@ -89,14 +89,22 @@ export async function introspectToken(
   // RFC 9449 §6.2: a bound token's key, for the resource server to check the proof against.
   const cnf = claims ? claims.cnf : session.dpopJkt ? { jkt: session.dpopJkt } : undefined;
   const jkt = typeof cnf === "object" && cnf !== null ? (cnf as { jkt?: unknown }).jkt : undefined;
+  // An access token's own scopes: a token exchange narrows them below its session's.
+  const scope = typeof claims?.scope === "string" ? claims.scope : (session.scopes ?? "");
   return ok({
     active: true,
     client_id: clientIdOf(input.client),
-    scope: session.scopes ?? "",
+    scope,
     sub: session.userId,
     token_type: live.kind,
     ...(claims
-      ? { exp: claims.exp, iat: claims.iat, iss: claims.iss, aud: claims.aud }
+      ? {
+          exp: claims.exp,
+          iat: claims.iat,
+          iss: claims.iss,
+          aud: claims.aud,
+          ...(claims.act === undefined ? {} : { act: claims.act }),
+        }
       : { iat: Math.floor(session.createdAt.getTime() / 1000) }),
     ...(typeof jkt === "string" ? { cnf: { jkt } } : {}),
   });

@@ -27,6 +27,18 @@ export interface AccessTokenClaims {
   readonly scope?: string;
   /** A DPoP-bound token (RFC 9449 §6): the thumbprint of the key whose proofs must come with it. */
   readonly cnf?: { readonly jkt: string };
+  /**
+   * A token obtained by token exchange for delegation (RFC 8693 §4.1): who acts for `sub` — the
+   * client, or the subject of the actor token — and, nested, who acted before.
+   */
+  readonly act?: ActorClaim;
+}
+
+/** RFC 8693 §4.1's `act`: the acting party, and the one before it in a chain of delegations. */
+export interface ActorClaim {
+  readonly sub: string;
+  readonly client_id?: string;
+  readonly act?: ActorClaim;
 }
 
 /**

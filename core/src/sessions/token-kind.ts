@@ -7,7 +7,11 @@ import { NIL_UUID } from "../kernel/index.js";
  * - `user`: a first-party access token — a `sub`, no `client_id` (it names its session; a token the
  *   key's holder minted without one is accepted as the reference accepts it);
  * - `client`: an OAuth client's access token — a `sub`, a `session_id` and the `client_id` (and
- *   `scope`) of the client the user granted;
+ *   `scope`) of the client the user granted. A token exchange (RFC 8693, oauth-server/token-exchange.ts)
+ *   issues this kind too: the user's `sub` and session, the requesting client's `client_id`, the
+ *   resource as `aud`, and, for delegation, `act` (who acts for the user). It is accepted where a
+ *   client's token is and nowhere else: never on the user's account endpoints, never as an admin;
+ *   at `/oauth/userinfo` with the token's (narrowed) scopes only;
  * - `api_key`: an API key (`anon`, `service_role`) — no `sub`, only a `role`;
  * - `id_token`: an OpenID Connect ID token of the OAuth server — marked `token_use: "id"`, and, marked
  *   or not, a `sub` and a `client_id` without a session. It tells a client who signed in: never a

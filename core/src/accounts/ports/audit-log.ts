@@ -9,6 +9,8 @@ export type AuditAction =
   | "user_deleted"
   | "token_refreshed"
   | "token_revoked"
+  | "token_exchanged"
+  | "token_exchange_refused"
   | "user_modified"
   | "user_repeated_signup"
   | "user_updated_password"

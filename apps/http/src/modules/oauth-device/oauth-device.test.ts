@@ -161,9 +161,10 @@ describe("polling POST /oauth/token", () => {
     expect(first.status).toBe(400);
     expect(await first.json()).toMatchObject({ error: "authorization_pending" });
     expect(await (await poll(device_code)).json()).toMatchObject({ error: "slow_down" });
-    // A client not registered for the grant is refused before the code is looked at.
+    // A client not registered for the grant is refused before the code is looked at: the endpoint
+    // offers the grant type, the client was not given it (RFC 6749 §5.2).
     expect(await (await poll(device_code, codeOnly)).json()).toMatchObject({
-      error: "unsupported_grant_type",
+      error: "unauthorized_client",
     });
     expect(await (await poll("nope", clientId)).json()).toMatchObject({ error: "invalid_grant" });
   });

@@ -4,6 +4,7 @@ import {
   DEVICE_CODE_GRANT_TYPE,
   OAUTH_SCOPES,
   PRIVATE_KEY_JWT_ALGORITHMS,
+  TOKEN_EXCHANGE_GRANT,
 } from "@authsvc/core/oauth-server";
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/app-env.js";
@@ -54,7 +55,12 @@ export function discoveryDocument(deps: AuthDeps) {
     scopes_supported: OAUTH_SCOPES,
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
-    grant_types_supported: ["authorization_code", "refresh_token", DEVICE_CODE_GRANT_TYPE],
+    grant_types_supported: [
+      "authorization_code",
+      "refresh_token",
+      DEVICE_CODE_GRANT_TYPE,
+      TOKEN_EXCHANGE_GRANT,
+    ],
     device_authorization_endpoint: at("/oauth/device_authorization"),
     subject_types_supported: ["public"],
     id_token_signing_alg_values_supported: ["RS256", "ES256", "RS512", "ES512", "EdDSA"],

@@ -17,6 +17,7 @@ import { discoveryEndpoints } from "./discovery.js";
 import { parEndpoints } from "./par.js";
 import * as oauthServer from "./section.js";
 import { tokenEndpoints } from "./token.js";
+import { tokenExchangeHttpGrant } from "./token-exchange-grant.js";
 import { oauthUserEndpoints } from "./user.js";
 
 /** authsvc as an OAuth 2.1 / OpenID Connect provider (docs/oauth-server.md). */
@@ -51,7 +52,7 @@ export const oauthServerModule: HttpModule = {
     ...clientEndpoints,
     ...oauthUserEndpoints,
   ],
-  grants: [authorizationCodeHttpGrant, clientRefreshTokenHttpGrant],
+  grants: [authorizationCodeHttpGrant, clientRefreshTokenHttpGrant, tokenExchangeHttpGrant],
   statuses: {
     oauth_client_not_found: 404,
     oauth_authorization_not_found: 404,

@@ -75,6 +75,14 @@ describe("the OAuth server's routes", () => {
     const firstParty = await form(app, "/oauth/token", `client_id=${clientId}&grant_type=password`);
     expect(firstParty.status).toBe(400);
     expect(await firstParty.json()).toMatchObject({ error: "unsupported_grant_type" });
+    // Offered here, but an admin gives it: a client without it is unauthorized for it (RFC 6749 §5.2).
+    const exchange = await form(
+      app,
+      "/oauth/token",
+      `client_id=${clientId}&grant_type=${encodeURIComponent("urn:ietf:params:oauth:grant-type:token-exchange")}`,
+    );
+    expect(exchange.status).toBe(400);
+    expect(await exchange.json()).toMatchObject({ error: "unauthorized_client" });
     const unknownCode = await form(
       app,
       "/oauth/token",

@@ -25,7 +25,14 @@ const clientFields = {
   },
   grant_types: {
     type: "array",
-    items: { enum: ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"] },
+    items: {
+      enum: [
+        "authorization_code",
+        "refresh_token",
+        "urn:ietf:params:oauth:grant-type:device_code",
+        "urn:ietf:params:oauth:grant-type:token-exchange",
+      ],
+    },
   },
   response_types: { type: "array", items: { const: "code" } },
   client_name: string,
@@ -46,6 +53,14 @@ const clientFields = {
   dpop_bound_access_tokens: {
     type: "boolean",
     description: "RFC 9449 §5.2: every token request of the client must carry a DPoP proof.",
+  },
+  token_exchange_audiences: {
+    ...strings,
+    description: "Token exchange (RFC 8693): the audiences an admin allows the client to exchange for.",
+  },
+  token_exchange_impersonation: {
+    type: "boolean",
+    description: "Token exchange: whether an admin allows the client impersonation tokens (no `act`).",
   },
   registration_type: { enum: ["dynamic", "manual"] },
   client_id_metadata_document: {
@@ -111,12 +126,16 @@ export const TOKENS = closed(
         "`DPoP` when the request carried a DPoP proof: the tokens are bound to its key (RFC 9449 §5).",
     },
     expires_in: integer,
-    refresh_token: string,
+    refresh_token: { ...string, description: "Of a code exchange or a refresh; never of a token exchange." },
     scope: string,
     id_token: { ...string, description: "With the `openid` scope: the OIDC ID token." },
+    issued_token_type: {
+      const: "urn:ietf:params:oauth:token-type:access_token",
+      description: "A token exchange's (RFC 8693 §2.2.1).",
+    },
   },
-  ["access_token", "token_type", "expires_in", "refresh_token", "scope"],
-  "The tokens of a code exchange or a refresh (OAuth 2.1 §3.2.3).",
+  ["access_token", "token_type", "expires_in", "scope"],
+  "The tokens of a code exchange, a refresh (OAuth 2.1 §3.2.3) or a token exchange (RFC 8693 §2.2.1).",
 );
 
 export const INTROSPECTION = closed(
@@ -135,6 +154,7 @@ export const INTROSPECTION = closed(
       ["jkt"],
       "A DPoP-bound access token (RFC 9449 §6.2): the thumbprint of its key.",
     ),
+    act: { type: "object", description: "An exchanged token's actor (RFC 8693 §4.1)." },
   },
   ["active"],
   "RFC 7662 §2.2: `{active: false}` for any token not live or not the caller's.",

@@ -54,9 +54,10 @@ const tokensJson = (t: OAuthTokens) => ({
   // RFC 9449 §5: tokens bound to the request's DPoP key are of type DPoP.
   token_type: t.boundTo ? "DPoP" : "bearer",
   expires_in: t.expiresIn,
-  refresh_token: t.refreshToken,
+  ...(t.refreshToken ? { refresh_token: t.refreshToken } : {}),
   scope: t.scope,
   ...(t.idToken ? { id_token: t.idToken } : {}),
+  ...(t.issuedTokenType ? { issued_token_type: t.issuedTokenType } : {}),
 });
 
 /**
@@ -82,17 +83,42 @@ export const tokenEndpoints: readonly ModuleEndpoint[] = [
     {
       method: "post",
       path: "/oauth/token",
-      summary: "Exchanges an authorization code, or a refresh token, for tokens (OAuth 2.1 §3.2).",
+      summary:
+        "Exchanges an authorization code, a refresh token, or a user's access token (RFC 8693), for tokens (OAuth 2.1 §3.2).",
       description:
         "With a `DPoP` header (RFC 9449), a valid proof binds the tokens to its key, whatever the grant: the access token carries `cnf.jkt`, `token_type` is `DPoP`, and the session's refresh tokens need a proof of that key. Refused with `invalid_dpop_proof` (or `use_dpop_nonce`, with a `DPoP-Nonce` header) when the proof is not valid, or missing while the client or the server requires one. See docs/oauth-dpop.md.",
       access: "client",
       body: tokenBody({
-        grant_type: { ...string, description: "`authorization_code` or `refresh_token`." },
+        grant_type: {
+          ...string,
+          description:
+            "`authorization_code`, `refresh_token` or `urn:ietf:params:oauth:grant-type:token-exchange`.",
+        },
         code: string,
         code_verifier: string,
         redirect_uri: string,
         resource: string,
         refresh_token: string,
+        subject_token: {
+          ...string,
+          description: "Token exchange: the user's access token, issued to the client.",
+        },
+        subject_token_type: { ...string, description: "`urn:ietf:params:oauth:token-type:access_token`." },
+        actor_token: {
+          ...string,
+          description: "Token exchange: the acting party's access token (optional).",
+        },
+        actor_token_type: { ...string, description: "`urn:ietf:params:oauth:token-type:access_token`." },
+        audience: {
+          ...string,
+          description: "Token exchange: the audience of the new token (or `resource`).",
+        },
+        scope: { ...string, description: "Token exchange: at most the subject token's scopes." },
+        requested_token_type: { ...string, description: "`urn:ietf:params:oauth:token-type:access_token`." },
+        impersonate: {
+          ...string,
+          description: "Token exchange, an authsvc extension: `true` asks for impersonation (no `act`).",
+        },
       }),
       responses: {
         200: { description: "The tokens.", body: TOKENS, headers: { ...noStore, ...dpopNonce } },
@@ -115,10 +141,17 @@ export const tokenEndpoints: readonly ModuleEndpoint[] = [
           if (!grantType)
             return oauthJson(c, { ok: false, error: failures.tokenGrantTypeMissing() }, tokensJson);
           const grant = offered.lookup(grantType);
-          if (grant === undefined || !(client.grantTypes as readonly string[]).includes(grantType))
+          if (grant === undefined)
             return oauthJson(
               c,
               { ok: false, error: failures.tokenGrantTypeUnsupported(grantType) },
+              tokensJson,
+            );
+          // RFC 6749 §5.2: a type this endpoint offers, but not to this client.
+          if (!(client.grantTypes as readonly string[]).includes(grantType))
+            return oauthJson(
+              c,
+              { ok: false, error: failures.tokenGrantTypeNotAllowed(grantType) },
               tokensJson,
             );
           // The binding is chosen before the grant runs and handed to it: every grant binds its

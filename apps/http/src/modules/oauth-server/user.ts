@@ -27,6 +27,19 @@ const GRANT = closed(
   "A client the user consented to, and what to.",
 );
 
+/**
+ * The session's scopes, but only those the token carries too: a token exchange (RFC 8693) narrows a
+ * token's scopes below its session's, and the narrower token must not read more here.
+ */
+function narrowed(granted: string | undefined, carried: unknown): string | undefined {
+  if (!granted || typeof carried !== "string") return granted;
+  const held = new Set(carried.split(" "));
+  return granted
+    .split(" ")
+    .filter((scope) => held.has(scope))
+    .join(" ");
+}
+
 const gate = ({ auth }: ModuleContext) => requireOAuthServer(auth);
 const signedIn = ({ auth }: ModuleContext) => requireUser(auth);
 // The one endpoint of authsvc a client's token is for.
@@ -99,7 +112,7 @@ export const oauthUserEndpoints: readonly ModuleEndpoint[] = [
         });
         if (!checked.ok) return dpopChallenge(c, checked.error);
         c.header("Cache-Control", "no-store");
-        return c.json(userinfoClaims(auth.user, session?.scopes));
+        return c.json(userinfoClaims(auth.user, narrowed(session?.scopes, auth.claims.scope)));
       },
     ],
   ),
