@@ -39,6 +39,44 @@ describe("client registration and the admin's list of clients", () => {
     }
   });
 
+  it("lets the admin alone give token exchange, and answers what it allows", async () => {
+    const { app, auth } = testApp();
+    const headers = await bearer(auth, { role: "service_role" });
+    const exchange = "urn:ietf:params:oauth:grant-type:token-exchange";
+    const agent = { redirect_uris: ["https://agent.example/cb"], grant_types: [exchange] };
+    const dynamic = await send(app, "POST", "/oauth/clients/register", agent);
+    expect(dynamic.status).toBe(400);
+    expect(await dynamic.json()).toMatchObject({ error_code: "validation_failed" });
+    const selfAllowed = await send(app, "POST", "/oauth/clients/register", {
+      ...registration,
+      token_exchange_audiences: ["https://api.example"],
+    });
+    expect(selfAllowed.status).toBe(400);
+    const created = await send(
+      app,
+      "POST",
+      "/admin/oauth/clients",
+      { ...agent, token_exchange_audiences: ["https://api.example"] },
+      headers,
+    );
+    expect(created.status).toBe(201);
+    const body = (await created.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      grant_types: [exchange],
+      token_exchange_audiences: ["https://api.example"],
+      token_exchange_impersonation: false,
+    });
+    const path = `/admin/oauth/clients/${body.client_id}`;
+    const updated = await send(app, "PUT", path, { token_exchange_impersonation: true }, headers);
+    expect(await updated.json()).toMatchObject({ token_exchange_impersonation: true });
+    for (const bad of [{ token_exchange_impersonation: "yes" }, { token_exchange_audiences: "https://x" }]) {
+      expect((await send(app, "PUT", path, bad, headers)).status).toBe(400);
+    }
+    // A client without the grant and with nothing allowed answers no such fields.
+    const plain = await send(app, "POST", "/admin/oauth/clients", registration, headers);
+    expect(await plain.json()).not.toHaveProperty("token_exchange_audiences");
+  });
+
   it("pages the admin's list of clients as the admin's list of users", async () => {
     const { app, auth } = testApp();
     const headers = await bearer(auth, { role: "service_role" });
