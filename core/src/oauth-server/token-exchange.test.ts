@@ -344,6 +344,13 @@ describe("exchangeToken: refusals", () => {
       actorId: user.id,
       traits: { client_id: agent.id, subject_client_id: app.id, reason: "subject_of_another_client" },
     });
+    // Claims naming the agent do not make another client's session the agent's.
+    const relabelled = await tokenOf(deps, user, appSession, { client_id: agent.id });
+    expect(await exchangeToken(deps, request(agent, relabelled))).toMatchObject({
+      ok: false,
+      error: { failure: "exchangeSubjectOfAnotherClient" },
+    });
+    expect(deps.store.tables.audit.at(-1)).toMatchObject({ traits: { subject_client_id: app.id } });
   });
 
   it("refuses a token whose session ended, was cut short, or whose user is banned or gone", async () => {

@@ -184,6 +184,13 @@ export async function exchangeToken(deps: Deps, input: TokenExchange): Promise<R
       });
     const session = await liveSession(deps, repos, subject);
     if (session === null) return err(failures.exchangeSubjectSessionEnded());
+    // Whatever the claims say, the session must be the client's own too.
+    if (session.oauthClientId !== client.id)
+      return refuse(failures.exchangeSubjectOfAnotherClient(), {
+        ...base,
+        subjectClientId: session.oauthClientId,
+        reason: "subject_of_another_client",
+      });
     const user = await repos.users.findById(session.userId);
     if (user === null || user.deletedAt !== null) return err(failures.exchangeSubjectUserGone());
     if (isBanned(user, now)) return err(failures.codeUserBanned());
@@ -210,7 +217,8 @@ export async function exchangeToken(deps: Deps, input: TokenExchange): Promise<R
     if (!impersonation) {
       let acting: ActorClaim = { sub: client.id };
       if (actor !== undefined) {
-        if (tokenKind(actor) !== "client" || (await liveSession(deps, repos, actor)) === null)
+        const actorSession = tokenKind(actor) === "client" ? await liveSession(deps, repos, actor) : null;
+        if (actorSession === null || actorSession.oauthClientId !== actor.client_id)
           return err(failures.exchangeActorNotClientToken());
         acting = { sub: String(actor.sub), client_id: String(actor.client_id) };
       }
