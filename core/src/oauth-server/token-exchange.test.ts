@@ -62,6 +62,7 @@ const request = (
   fields: Partial<TokenExchange> = {},
 ): TokenExchange => ({
   client: agent,
+  dpop: null,
   subjectToken: subject,
   subjectTokenType: ACCESS_TOKEN_TYPE,
   resource: DOWNSTREAM,
@@ -444,5 +445,29 @@ describe("token exchange on clients", () => {
         await updateClient(deps, { id: plain.id, fields: { tokenExchangeAudiences: audiences } }),
       ).toMatchObject({ ok: false, error: { code: "validation_failed" } });
     }
+  });
+});
+
+describe("exchangeToken: DPoP (RFC 9449 §5)", () => {
+  it("binds the new token to the key the request proved, answered as bound", async () => {
+    const { deps, agent, subject } = await setup();
+    const result = await exchangeToken(deps, request(agent, subject, { dpop: { jkt: "request-key" } }));
+    if (!result.ok) throw result.error;
+    expect(result.value.boundTo).toBe("request-key");
+    expect(decode(result.value.accessToken)).toMatchObject({ cnf: { jkt: "request-key" } });
+  });
+
+  it("never carries the subject session's key over: without a proof the token is a bearer token", async () => {
+    const { deps, user, agent, session } = await setup();
+    const bound = { ...session, dpopJkt: "session-key" };
+    const subject = await tokenOf(deps, user, bound);
+    expect(decode(subject)).toMatchObject({ cnf: { jkt: "session-key" } });
+    const bearer = await exchangeToken(deps, request(agent, subject));
+    if (!bearer.ok) throw bearer.error;
+    expect(bearer.value.boundTo).toBeUndefined();
+    expect(decode(bearer.value.accessToken)).not.toHaveProperty("cnf");
+    const other = await exchangeToken(deps, request(agent, subject, { dpop: { jkt: "request-key" } }));
+    if (!other.ok) throw other.error;
+    expect(decode(other.value.accessToken)).toMatchObject({ cnf: { jkt: "request-key" } });
   });
 });

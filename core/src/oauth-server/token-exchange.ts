@@ -12,7 +12,7 @@ import {
 } from "../sessions/index.js";
 import { type OAuthClient, TOKEN_EXCHANGE_GRANT } from "./client.js";
 import type { OAuthServerDeps, OAuthServerRepositories } from "./deps.js";
-import type { OAuthTokens } from "./token-grants.js";
+import type { OAuthTokens, TokenRequestBinding } from "./token-grants.js";
 
 /** The only token type exchanged and issued: an access token of this server (RFC 8693 §3). */
 export const ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token";
@@ -21,7 +21,7 @@ type Deps = Pick<OAuthServerDeps, "store" | "clock" | "signer" | "settings">;
 type Claims = Readonly<Record<string, unknown>>;
 
 /** A token exchange request (RFC 8693 §2.1), as the form sent it, with the authenticated client. */
-export interface TokenExchange {
+export interface TokenExchange extends TokenRequestBinding {
   readonly client: OAuthClient;
   readonly subjectToken?: string | undefined;
   readonly subjectTokenType?: string | undefined;
@@ -154,7 +154,8 @@ async function refused(
  * its client (`token_exchange_audiences`). The new token names the subject's session, so it ends
  * when that session ends (sign-out, revoked consent, deleted client), and never outlives the subject
  * token. Impersonation (no `act`) is for clients the admin allowed it only. Every exchange, and every
- * refusal past the request's syntax, is audited in the transaction that decided it.
+ * refusal past the request's syntax, is audited in the transaction that decided it. A request with a
+ * DPoP proof gets a token bound to its key (`cnf.jkt`); one without, a bearer token.
  */
 export async function exchangeToken(deps: Deps, input: TokenExchange): Promise<Result<OAuthTokens>> {
   const asked = readRequest(input);
@@ -225,12 +226,18 @@ export async function exchangeToken(deps: Deps, input: TokenExchange): Promise<R
       act = prior === undefined ? acting : { ...acting, act: prior };
     }
     const subjectExp = typeof subject.exp === "number" ? subject.exp : 0;
-    const fresh = accessTokenClaims(user, session, {
-      now,
-      expSeconds: deps.settings.jwt.exp,
-      issuer: deps.settings.jwt.issuer,
-      adminRoles: deps.settings.jwt.adminRoles,
-    });
+    // Bound to the key this request proved (RFC 9449 §5), or to none: never to the subject session's
+    // key, which this request did not prove.
+    const fresh = accessTokenClaims(
+      user,
+      { ...session, dpopJkt: input.dpop?.jkt },
+      {
+        now,
+        expSeconds: deps.settings.jwt.exp,
+        issuer: deps.settings.jwt.issuer,
+        adminRoles: deps.settings.jwt.adminRoles,
+      },
+    );
     // Never longer than the subject token: an exchange must not extend what the user's token allowed.
     const exp = Math.min(fresh.exp, subjectExp);
     const claims: AccessTokenClaims = {
@@ -263,6 +270,7 @@ export async function exchangeToken(deps: Deps, input: TokenExchange): Promise<R
     expiresIn: decided.value.expiresIn,
     scope: decided.value.claims.scope ?? "",
     issuedTokenType: ACCESS_TOKEN_TYPE,
+    ...(input.dpop ? { boundTo: input.dpop.jkt } : {}),
   });
 }
 
