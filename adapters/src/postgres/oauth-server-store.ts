@@ -8,6 +8,8 @@ import type {
   OAuthConsent,
   OAuthConsentStore,
   OAuthPushedRequestStore,
+  OAuthScope,
+  OAuthScopeStore,
 } from "@authsvc/core/oauth-server";
 import type { CodeChallengeMethod } from "@authsvc/core/pkce";
 import type { Row } from "postgres";
@@ -32,6 +34,7 @@ function clientFromRow(row: Row): OAuthClient {
     ...(row.dpop_bound_access_tokens ? { dpopBoundAccessTokens: true } : {}),
     tokenExchangeAudiences: row.token_exchange_audiences ?? [],
     tokenExchangeImpersonation: row.token_exchange_impersonation ?? false,
+    scope: row.scope ?? null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     postLogoutRedirectUris: row.post_logout_redirect_uris ?? [],
@@ -62,6 +65,7 @@ function clientColumns(sql: Queryable, client: OAuthClient) {
     dpop_bound_access_tokens: client.dpopBoundAccessTokens === true,
     token_exchange_audiences: json(sql, client.tokenExchangeAudiences ?? []),
     token_exchange_impersonation: client.tokenExchangeImpersonation ?? false,
+    scope: client.scope ?? null,
     created_at: client.createdAt,
     updated_at: client.updatedAt,
     post_logout_redirect_uris: json(sql, client.postLogoutRedirectUris ?? []),
@@ -394,13 +398,52 @@ export function postgresOAuthClientAssertions(
   };
 }
 
+const scopeFromRow = (row: Row): OAuthScope => ({
+  scope: row.scope,
+  resource: row.resource,
+  description: row.description,
+  createdAt: row.created_at,
+});
+
+/** `OAuthScopeStore` over `oauth_scopes`, by the scope's unique name. */
+export function postgresOAuthScopes(sql: Queryable, options: { namespace: string }): OAuthScopeStore {
+  const scopes = sql`${sql(options.namespace)}.oauth_scopes`;
+  return {
+    async insert(s) {
+      const rows = await sql`
+        insert into ${scopes} (scope, resource, description, created_at)
+        values (${s.scope}, ${s.resource}, ${s.description}, ${s.createdAt})
+        on conflict (scope) do nothing
+        returning scope`;
+      return rows.length > 0;
+    },
+    async list() {
+      return (await sql`select * from ${scopes} order by scope`).map(scopeFromRow);
+    },
+    async find(names) {
+      if (names.length === 0) return [];
+      const rows = await sql`select * from ${scopes} where scope = any(${sql.array([...names])}::text[])`;
+      return rows.map(scopeFromRow);
+    },
+    async delete(scope) {
+      const result = await sql`delete from ${scopes} where scope = ${scope}`;
+      return result.count > 0;
+    },
+  };
+}
+
 /** The OAuth server's repositories on `sql`. */
 export function postgresOAuthServerRepositories(
   sql: Queryable,
   options: { namespace: string },
 ): Pick<
   Repositories,
-  "oauthClients" | "oauthAuthorizations" | "oauthConsents" | "oauthPushedRequests" | "oauthClientAssertions"
+  | "oauthClients"
+  | "oauthAuthorizations"
+  | "oauthConsents"
+  | "oauthPushedRequests"
+  | "oauthClientAssertions"
+  | "oauthScopes"
 > {
   return {
     oauthClients: postgresOAuthClients(sql, options),
@@ -408,5 +451,6 @@ export function postgresOAuthServerRepositories(
     oauthConsents: postgresOAuthConsents(sql, options),
     oauthPushedRequests: postgresOAuthPushedRequests(sql, options),
     oauthClientAssertions: postgresOAuthClientAssertions(sql, options),
+    oauthScopes: postgresOAuthScopes(sql, options),
   };
 }

@@ -8,6 +8,8 @@ export const OAUTH_ERROR_CODES = [
   "invalid_scope",
   // RFC 8707 §2: a resource the authorization server does not issue tokens for.
   "invalid_target",
+  // RFC 7009 §2.2.1: a token the server cannot revoke (a self-contained one without a session).
+  "unsupported_token_type",
   "access_denied",
   "server_error",
   // RFC 8628 §3.5: a device polling the token endpoint.

@@ -52,7 +52,7 @@ describe("startAuthorization", () => {
     });
     expect(await startAuthorization(deps, { ...request, scope: "admin" })).toMatchObject({
       ok: false,
-      error: { code: "invalid_request", message: "unsupported scope: admin" },
+      error: { code: "invalid_scope", message: "unsupported scope: admin" },
     });
     // A well-formed request still goes to the consent page, where the user decides.
     const good = await startAuthorization(deps, request);

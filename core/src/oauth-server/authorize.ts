@@ -1,11 +1,14 @@
 import { failures } from "../failures.js";
-import { type AuthError, err, globMatch, ok, type Result } from "../kernel/index.js";
+import { type AuthError, err, ok, type Result } from "../kernel/index.js";
 import type { CodeChallengeMethod } from "../pkce/index.js";
-import { OAUTH_SCOPES, type OAuthAuthorization, scopesOf } from "./authorization.js";
+import { type OAuthAuthorization, scopesOf } from "./authorization.js";
 import { redirectUriProblem } from "./client.js";
 import { resolveClient } from "./client-metadata-document.js";
 import type { OAuthServerDeps } from "./deps.js";
 import { issuerOf, withQuery } from "./query.js";
+import { knownScopes, resourceAllowed, resourceProblem, scopeProblem } from "./scopes.js";
+
+export { resourceAllowed } from "./scopes.js";
 
 /** The query of `GET /oauth/authorize`, as sent. */
 export interface AuthorizeRequest {
@@ -82,26 +85,13 @@ export function readScope(
 ): { problem: string } | { scope: string } {
   if ((q.scope?.length ?? 0) > MAX.scope) return { problem: "scope is too long" };
   const scopes = scopesOf(q.scope || deps.settings.oauthServer.defaultScope);
-  const unknown = scopes.find((s) => !(OAUTH_SCOPES as readonly string[]).includes(s));
-  if (unknown !== undefined) return { problem: `unsupported scope: ${unknown}` };
   if (scopes.length === 0) return { problem: "scope must not be empty" };
   if (q.resource) {
-    if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s]+$/.test(q.resource) || q.resource.length > MAX.resource)
-      return { problem: "resource must be an absolute URI" };
-    if (q.resource.includes("#")) return { problem: "resource must not contain a fragment" };
-    if (q.resource.includes("?")) return { problem: "resource must not contain a query" };
+    if (q.resource.length > MAX.resource) return { problem: "resource must be an absolute URI" };
+    const problem = resourceProblem(q.resource);
+    if (problem !== null) return { problem };
   }
   return { scope: scopes.join(" ") };
-}
-
-/**
- * Whether the server issues tokens for `resource`: any, unless `OAUTH_SERVER_ALLOWED_RESOURCES` names
- * some. Anyone may register a client and name any resource, which the user then approves; the list
- * keeps tokens to the servers the operator runs.
- */
-export function resourceAllowed(deps: Pick<Deps, "settings">, resource: string): boolean {
-  const allowed = deps.settings.oauthServer.allowedResources;
-  return allowed.length === 0 || allowed.some((pattern) => globMatch(pattern, resource));
 }
 
 /** Where the consent page is: the configured path on SITE_URL, else the built-in page, else none. */
@@ -169,6 +159,11 @@ export async function startAuthorization(
   const read = readRequest(deps, q);
   if ("problem" in read) return back(failures.authorizeRequestInvalid(read.problem));
   if (q.resource && !resourceAllowed(deps, q.resource)) return back(failures.authorizeResourceNotAllowed());
+  // OpenID Connect's scopes and the custom ones (a custom one bound to a resource only for it), within
+  // the client's allowed scopes when it has a list (RFC 6749 §4.1.2.1's invalid_scope).
+  const asked = scopesOf(read.scope);
+  const unsupported = scopeProblem(await knownScopes(deps, asked), asked, q.resource || null, client.scope);
+  if (unsupported !== null) return back(failures.authorizeScopeInvalid(unsupported));
   if (!client.grantTypes.includes("authorization_code")) return back(failures.authorizeGrantTypeMissing());
   const page = consentPage(deps);
   if (page === null) return back(failures.authorizationPathMissing());

@@ -15,6 +15,7 @@ export const TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exch
 export type OAuthGrantType =
   | "authorization_code"
   | "refresh_token"
+  | "client_credentials"
   | typeof DEVICE_CODE_GRANT_TYPE
   | typeof TOKEN_EXCHANGE_GRANT;
 
@@ -34,6 +35,7 @@ export interface ClientJwks {
 export const OAUTH_GRANT_TYPES: readonly OAuthGrantType[] = [
   "authorization_code",
   "refresh_token",
+  "client_credentials",
   DEVICE_CODE_GRANT_TYPE,
   TOKEN_EXCHANGE_GRANT,
 ];
@@ -78,6 +80,12 @@ export interface OAuthClient {
   readonly tokenExchangeAudiences?: readonly string[];
   /** Whether the client may ask for an impersonation token (no `act` claim) rather than a delegated one. */
   readonly tokenExchangeImpersonation?: boolean;
+  /**
+   * The scopes the client may ask for (RFC 7591 `scope`, space-separated): at `/oauth/authorize`, and
+   * the scopes of its `client_credentials` tokens. Null: any scope the server supports (the code flow),
+   * none (client_credentials).
+   */
+  readonly scope?: string | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
   /** Logout metadata (logout-metadata.ts); absent: none. */

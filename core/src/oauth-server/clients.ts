@@ -1,6 +1,7 @@
 import { pageWindow } from "../admin/index.js";
 import { failures } from "../failures.js";
 import { err, isUuid, ok, type Result } from "../kernel/index.js";
+import { scopesOf } from "./authorization.js";
 import {
   ADMIN_GRANT_TYPES,
   CLIENT_AUTH_METHODS,
@@ -18,6 +19,7 @@ import {
 import { isClientIdUrl } from "./client-metadata-document.js";
 import type { OAuthServerDeps } from "./deps.js";
 import { checkLogoutFields, type LogoutFields, logoutMetadataOf } from "./logout-metadata.js";
+import { knownScopes } from "./scopes.js";
 
 /** A registration (RFC 7591) or an admin's creation or update: every field as the client sent it. */
 export interface ClientFields extends LogoutFields {
@@ -38,6 +40,8 @@ export interface ClientFields extends LogoutFields {
   /** Admin only: `token_exchange_audiences`, `token_exchange_impersonation` (token-exchange.ts). */
   readonly tokenExchangeAudiences?: readonly string[] | undefined;
   readonly tokenExchangeImpersonation?: boolean | undefined;
+  /** RFC 7591 `scope`: the scopes the client may ask for, space-separated; empty: no list. */
+  readonly scope?: string | undefined;
 }
 
 /** A client with its secret in the clear: only the answer of a creation or a regeneration holds one. */
@@ -105,6 +109,38 @@ function checkExchangeFields(
     ...(checked.value === undefined ? {} : { tokenExchangeAudiences: checked.value }),
     ...(impersonation === undefined ? {} : { tokenExchangeImpersonation: impersonation }),
   });
+}
+
+/**
+ * The grant types fit the client: `client_credentials` needs a confidential client (a public one
+ * proves nothing about who asks), and is an admin's to give — anyone may register a client, and a
+ * client that gave itself the grant would mint tokens with no user's consent at all.
+ */
+function checkGrantFit(
+  grantTypes: readonly OAuthGrantType[],
+  clientType: ClientType,
+  registrationType: "dynamic" | "manual" | "update",
+): Result<void> {
+  if (!grantTypes.includes("client_credentials")) return ok(undefined);
+  if (clientType !== "confidential")
+    return invalid("grant_type 'client_credentials' is for confidential clients only");
+  if (registrationType === "dynamic")
+    return invalid("grant_type 'client_credentials' cannot be registered dynamically: an admin grants it");
+  return ok(undefined);
+}
+
+/** The client's allowed scopes: each a built-in or custom scope; empty: no list (null). */
+async function checkScope(
+  deps: Pick<Deps, "store">,
+  scope: string | undefined,
+): Promise<Result<string | null>> {
+  if (scope === undefined || scope.trim() === "") return ok(null);
+  if (scope.length > 4096) return invalid("scope must be at most 4096 characters");
+  const scopes = scopesOf(scope);
+  const known = await knownScopes(deps, scopes);
+  const unknown = scopes.find((s) => !known.builtIn.includes(s) && !known.custom.has(s));
+  if (unknown !== undefined) return invalid(`scope '${unknown}' is not supported`);
+  return ok(scopes.join(" "));
 }
 
 function checkText(field: string, value: string | undefined, max: number, url: boolean): Result<void> {
@@ -222,6 +258,10 @@ export async function registerClient(
   if (!grantTypes.ok) return grantTypes;
   const exchange = checkExchangeFields(input, input.registrationType);
   if (!exchange.ok) return exchange;
+  const fit = checkGrantFit(grantTypes.value, kind.value.clientType, input.registrationType);
+  if (!fit.ok) return fit;
+  const scope = await checkScope(deps, input.scope);
+  if (!scope.ok) return scope;
   for (const [field, value, max, url] of [
     ["client_name", input.name, 1024, false],
     ["client_uri", input.uri, 2048, true],
@@ -259,6 +299,7 @@ export async function registerClient(
     ...(input.dpopBoundAccessTokens ? { dpopBoundAccessTokens: true } : {}),
     tokenExchangeAudiences: exchange.value.tokenExchangeAudiences ?? [],
     tokenExchangeImpersonation: exchange.value.tokenExchangeImpersonation ?? false,
+    scope: scope.value,
     createdAt: now,
     updatedAt: now,
     ...logout.value,
@@ -338,6 +379,14 @@ export async function updateClient(
     if (!checked.ok) return checked;
     authMethod = checked.value.authMethod;
   }
+  const fit = checkGrantFit(grantTypes, client.clientType, "update");
+  if (!fit.ok) return fit;
+  let scope = client.scope ?? null;
+  if (fields.scope !== undefined) {
+    const checked = await checkScope(deps, fields.scope);
+    if (!checked.ok) return checked;
+    scope = checked.value;
+  }
   for (const [field, value, max, url] of [
     ["client_name", fields.name, 1024, false],
     ["client_uri", fields.uri, 2048, true],
@@ -400,6 +449,7 @@ export async function updateClient(
     logoUri: fields.logoUri === undefined ? client.logoUri : fields.logoUri || null,
     dpopBoundAccessTokens: fields.dpopBoundAccessTokens ?? client.dpopBoundAccessTokens ?? false,
     ...exchange.value,
+    scope,
     updatedAt: deps.clock.now(),
   };
   if (!(await deps.store.oauthClients.update(updated))) return err(failures.clientNotFound());

@@ -1,10 +1,11 @@
 import type { User } from "../accounts/index.js";
 import { failures } from "../failures.js";
 import { err, ok, type Result } from "../kernel/index.js";
-import { type OAuthAuthorization, type OAuthConsent, scopesCovered } from "./authorization.js";
+import { type OAuthAuthorization, type OAuthConsent, scopesCovered, scopesOf } from "./authorization.js";
 import type { OAuthClient } from "./client.js";
 import type { OAuthServerDeps, OAuthServerRepositories } from "./deps.js";
 import { issuerOf, withQuery } from "./query.js";
+import { knownScopes } from "./scopes.js";
 
 type Deps = Pick<OAuthServerDeps, "store" | "clock" | "random" | "tokens" | "settings">;
 
@@ -14,6 +15,8 @@ export interface AuthorizationDetails {
   readonly authorization: OAuthAuthorization;
   readonly client: OAuthClient;
   readonly user: User;
+  /** Each scope asked for, with its custom scope's description (null for OpenID Connect's). */
+  readonly scopes: readonly { readonly scope: string; readonly description: string | null }[];
 }
 
 /** Where the browser goes next: the client's redirect URI with the code, or with the refusal. */
@@ -123,7 +126,10 @@ export async function authorizationDetails(
     if (!authorization.device && consentCovers(authorization, consent))
       return ok(await approve(deps, repos, authorization, user, now));
     await repos.oauthAuthorizations.update(authorization);
-    return ok({ kind: "details" as const, authorization, client, user });
+    const asked = scopesOf(authorization.scope);
+    const { custom } = await knownScopes({ store: repos }, asked);
+    const scopes = asked.map((scope) => ({ scope, description: custom.get(scope)?.description ?? null }));
+    return ok({ kind: "details" as const, authorization, client, user, scopes });
   });
 }
 

@@ -12,6 +12,7 @@ import type {
   OAuthClientStore,
   OAuthConsentStore,
   OAuthPushedRequestStore,
+  OAuthScopeStore,
 } from "./ports/oauth-store.js";
 import type { OAuthServerSliceSettings } from "./settings.js";
 
@@ -27,6 +28,7 @@ export interface OAuthServerRepositories {
   readonly oauthConsents: OAuthConsentStore;
   readonly oauthPushedRequests: OAuthPushedRequestStore;
   readonly oauthClientAssertions: OAuthClientAssertionStore;
+  readonly oauthScopes: OAuthScopeStore;
 }
 
 export type OAuthServerStore = OAuthServerRepositories & Transactor<OAuthServerRepositories>;

@@ -13,6 +13,10 @@ export const oauthServerFailures = {
   clientIdMalformed: ["validation_failed", "Invalid client ID format"],
   clientUpdateEmpty: ["validation_failed", "No fields provided for update"],
   clientNotConfidential: ["validation_failed", "Cannot regenerate secret for public client"],
+  // Custom scopes (admin API, GoTrue envelope)
+  scopeFieldInvalid: ["validation_failed", (problem: string) => problem],
+  scopeExists: ["conflict", "A scope of that name already exists"],
+  scopeNotFound: ["not_found", "Scope not found"],
   // GET /oauth/authorize before the redirect URI is trusted (GoTrue envelope)
   authorizeClientIdMissing: ["validation_failed", "client_id is required"],
   authorizeRedirectUriMissing: ["validation_failed", "redirect_uri is required"],
@@ -23,6 +27,7 @@ export const oauthServerFailures = {
   logoutRequestInvalid: ["invalid_request", (problem: string) => problem],
   authorizeGrantTypeMissing: ["unauthorized_client", "client may not use the authorization code grant"],
   authorizeResourceNotAllowed: ["invalid_target", "resource is not served by this authorization server"],
+  authorizeScopeInvalid: ["invalid_scope", (problem: string) => problem],
   authorizationPathMissing: ["server_error", "oauth authorization path not configured"],
   // Pushed authorization requests (RFC 9126), answered as OAuth error bodies
   pushedRequestUriInvalid: [
@@ -90,6 +95,18 @@ export const oauthServerFailures = {
   idTokenKeyMissing: [
     "server_error",
     "Error generating ID token: an asymmetric signing key (JWT_KEYS) is required",
+  ],
+  // grant_type=client_credentials (RFC 6749 §4.4)
+  clientCredentialsNeedConfidentialClient: [
+    "unauthorized_client",
+    "client_credentials is for confidential clients only",
+  ],
+  tokenScopeInvalid: ["invalid_scope", (problem: string) => problem],
+  tokenResourceInvalid: ["invalid_target", (problem: string) => problem],
+  // RFC 7009 §2.2.1: a client's own token names no session, and a self-contained JWT cannot be revoked
+  machineTokenNotRevocable: [
+    "unsupported_token_type",
+    "a client_credentials access token cannot be revoked: it is valid until it expires",
   ],
   introspectionNeedsConfidentialClient: [
     "invalid_client",

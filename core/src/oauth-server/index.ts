@@ -20,6 +20,7 @@ export {
 } from "./client.js";
 export * from "./client-auth.js";
 export * from "./client-metadata-document.js";
+export { clientCredentialsGrant } from "./client-credentials.js";
 export {
   type ClientFields,
   deleteClient,
@@ -46,9 +47,17 @@ export type {
   OAuthConsentStore,
   OAuthPushedRequest,
   OAuthPushedRequestStore,
+  OAuthScopeStore,
 } from "./ports/oauth-store.js";
 export * from "./pushed-requests.js";
 export * from "./query.js";
+export {
+  defineScope,
+  deleteScope,
+  knownScopes,
+  listScopes,
+  type OAuthScope,
+} from "./scopes.js";
 export type {
   ClientMetadataDocumentSettings,
   OAuthDeviceSettings,

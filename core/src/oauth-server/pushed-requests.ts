@@ -1,5 +1,6 @@
 import { failures } from "../failures.js";
 import { err, ok, type Result } from "../kernel/index.js";
+import { scopesOf } from "./authorization.js";
 import {
   AUTHORIZE_PARAMETERS,
   type AuthorizeRequest,
@@ -9,6 +10,7 @@ import {
 } from "./authorize.js";
 import { type OAuthClient, redirectUriProblem } from "./client.js";
 import type { OAuthServerDeps } from "./deps.js";
+import { knownScopes, scopeProblem } from "./scopes.js";
 
 /** The answer of `POST /oauth/par` (RFC 9126 §2.2). */
 export interface PushedRequestAnswer {
@@ -55,6 +57,14 @@ export async function pushAuthorizationRequest(
   if ("problem" in read) return err(failures.authorizeRequestInvalid(read.problem));
   if (request.resource && !resourceAllowed(deps, request.resource))
     return err(failures.authorizeResourceNotAllowed());
+  const asked = scopesOf(read.scope);
+  const unsupported = scopeProblem(
+    await knownScopes(deps, asked),
+    asked,
+    request.resource || null,
+    client.scope,
+  );
+  if (unsupported !== null) return err(failures.authorizeScopeInvalid(unsupported));
   if (!client.grantTypes.includes("authorization_code")) return err(failures.authorizeGrantTypeMissing());
   const reference = `${deps.tokens.generate()}${deps.tokens.generate()}`;
   const now = deps.clock.now();

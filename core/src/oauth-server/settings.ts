@@ -23,6 +23,16 @@ export interface OAuthServerSettings {
   readonly requirePushedAuthorizationRequests: boolean;
   /** The longest a client assertion (RFC 7523) may live, from its `iat` (or now) to its `exp`, in seconds. */
   readonly clientAssertionMaxLifetimeSeconds: number;
+  /**
+   * The `role` of a `client_credentials` token (`OAUTH_SERVER_CLIENT_CREDENTIALS_ROLE`): what
+   * row-level security sees for a machine; never an admin role.
+   */
+  readonly clientCredentialsRole: string;
+  /**
+   * Whether the code flow issues a refresh token only when `offline_access` was granted
+   * (`OAUTH_SERVER_REFRESH_TOKEN_NEEDS_OFFLINE_ACCESS`); false: always, as the reference.
+   */
+  readonly refreshTokenNeedsOfflineAccess: boolean;
   /** Client ID metadata documents (a URL as `client_id`); absent: off. */
   readonly clientMetadataDocuments?: ClientMetadataDocumentSettings;
 }

@@ -19,7 +19,10 @@ import { issuerOf } from "./query.js";
 export interface OAuthTokens {
   readonly accessToken: string;
   readonly expiresIn: number;
-  /** None for a token exchange (RFC 8693 §2.2.1: the exchanged token is not refreshed). */
+  /**
+   * None for a token exchange (RFC 8693 §2.2.1: the exchanged token is not refreshed), nor for
+   * `client_credentials`, nor for a code flow without `offline_access` when that is required.
+   */
   readonly refreshToken?: string;
   readonly scope: string;
   readonly idToken?: string;
@@ -184,10 +187,14 @@ export async function exchangeAuthorizationCode(
         }),
       )
     : undefined;
+  // OAuth 2.1 leaves it to the server; OpenID Connect Core §11 ties refresh tokens to offline_access.
+  // The session exists either way (userinfo and revocation read it); only its refresh token is withheld.
+  const refreshable =
+    !deps.settings.oauthServer.refreshTokenNeedsOfflineAccess || scope.split(" ").includes("offline_access");
   return ok({
     accessToken: signed.value.accessToken,
     expiresIn: signed.value.expiresIn,
-    refreshToken: signed.value.refreshToken,
+    ...(refreshable ? { refreshToken: signed.value.refreshToken } : {}),
     scope,
     ...(idToken ? { idToken } : {}),
     ...(session.dpopJkt ? { boundTo: session.dpopJkt } : {}),

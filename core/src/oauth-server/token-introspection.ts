@@ -6,6 +6,21 @@ import type { OAuthServerDeps } from "./deps.js";
 
 type Deps = Pick<OAuthServerDeps, "store" | "tokens" | "signer" | "clock">;
 
+/**
+ * The claims of `token` when it is a `client_credentials` token this server signed for `client`, still
+ * unexpired: its subject is the client and it names no session (token-kind.ts's `machine`).
+ */
+async function machineTokenOf(
+  deps: Pick<Deps, "signer">,
+  client: OAuthClient,
+  token: string,
+): Promise<Readonly<Record<string, unknown>> | null> {
+  if (!token.includes(".") || !client.grantTypes.includes("client_credentials")) return null;
+  const claims = await deps.signer.verify(token);
+  if (claims == null || claims.session_id !== undefined) return null;
+  return claims.client_id === client.id && claims.sub === client.id ? claims : null;
+}
+
 /** A token of `client` that is still live: the session it belongs to, and what kind it is. */
 interface LiveToken {
   readonly session: Session;
@@ -64,6 +79,10 @@ export async function revokeToken(
   },
 ): Promise<Result<void>> {
   if (!input.token) return err(failures.tokenTokenMissing());
+  // A client_credentials token is self-contained, with no session to end: RFC 7009 §2.2.1's answer,
+  // to its own client only (anyone else's token is answered as any invalid one).
+  if ((await machineTokenOf(deps, input.client, input.token)) !== null)
+    return err(failures.machineTokenNotRevocable());
   const live = await liveTokenOf(deps, input.client, input.token, input.hint);
   if (live !== null) await deps.store.sessions.delete(live.session.id);
   return ok(undefined);
@@ -83,6 +102,19 @@ export async function introspectToken(
 ): Promise<Result<Readonly<Record<string, unknown>>>> {
   if (input.client.clientType !== "confidential") return err(failures.introspectionNeedsConfidentialClient());
   if (!input.token) return err(failures.tokenTokenMissing());
+  const machine = await machineTokenOf(deps, input.client, input.token);
+  if (machine !== null)
+    return ok({
+      active: true,
+      client_id: input.client.id,
+      scope: typeof machine.scope === "string" ? machine.scope : "",
+      sub: input.client.id,
+      token_type: "access_token",
+      exp: machine.exp,
+      iat: machine.iat,
+      iss: machine.iss,
+      ...(machine.aud === undefined ? {} : { aud: machine.aud }),
+    });
   const live = await liveTokenOf(deps, input.client, input.token, input.hint);
   if (live === null) return ok({ active: false });
   const { session, claims } = live;

@@ -76,6 +76,8 @@ export async function authenticate(
   const claims = verified.value;
   const kind = tokenKind(claims);
   if (kind === "id_token") return err(failures.idTokenNotBearer());
+  // No user is behind a client's own token: refused before its subject is looked up as one.
+  if (kind === "machine" && !accepts.includes("machine")) return err(failures.machineTokenRefused());
   const sub = claims.sub;
   if (typeof sub !== "string" || sub === "") {
     return err(failures.jwtSubMissing());
@@ -124,6 +126,8 @@ export async function authenticateAdmin(
   const kind = tokenKind(claims);
   if (kind === "id_token") return err(failures.idTokenNotBearer());
   if (kind === "client") return err(failures.clientTokenNotAdmin());
+  // A client's own token is never an admin credential, whatever role OAUTH_SERVER_CLIENT_CREDENTIALS_ROLE gives it.
+  if (kind === "machine") return err(failures.machineTokenNotAdmin());
   const role = claims.role;
   if (typeof role !== "string" || !deps.settings.jwt.adminRoles.includes(role)) {
     return err(failures.notAdmin());

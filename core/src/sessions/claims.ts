@@ -42,6 +42,23 @@ export interface ActorClaim {
 }
 
 /**
+ * The claims of an OAuth client's own token (`client_credentials`, RFC 6749 §4.4): the client is the
+ * subject (`sub` = `client_id`), no session, no user; `aud` the resource it was asked for (RFC 8707).
+ */
+export interface MachineTokenClaims {
+  readonly iss: string;
+  readonly sub: string;
+  readonly aud?: string;
+  readonly exp: number;
+  readonly iat: number;
+  readonly jti: string;
+  readonly client_id: string;
+  readonly scope: string;
+  /** `OAUTH_SERVER_CLIENT_CREDENTIALS_ROLE`: what row-level security sees; never a user's role. */
+  readonly role: string;
+}
+
+/**
  * The role an OAuth client's token carries: the user's, but never one of the admin roles — the user
  * granted the client some scopes, not the powers an admin gave the account (which a data API reading
  * `role` would hand the client).

@@ -46,6 +46,15 @@ export const sessionsFailures = {
     "bad_jwt",
     "an ID token is not an access token: no endpoint accepts it as a bearer token",
   ],
+  // A client's own token (client_credentials): no user is behind it
+  machineTokenRefused: [
+    "bad_jwt",
+    "a client's own token (client_credentials) is not a user's: no user endpoint accepts it",
+  ],
+  machineTokenNotAdmin: [
+    "not_admin",
+    "a client's own token (client_credentials) is never an admin credential",
+  ],
   // A first-party access token where only an OAuth client's is accepted
   firstPartyTokenRefused: ["bad_jwt", "this endpoint accepts an OAuth client's access token only"],
   // A client's access token on /admin/*, whatever role it carries

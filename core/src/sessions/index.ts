@@ -1,6 +1,11 @@
 /** Sessions: sign-in, refresh, logout and authentication of access tokens. */
 export { authenticate, authenticateAdmin, type RequestAudience } from "./authenticate.js";
-export { type AccessTokenClaims, type ActorClaim, accessTokenClaims } from "./claims.js";
+export {
+  type AccessTokenClaims,
+  type ActorClaim,
+  accessTokenClaims,
+  type MachineTokenClaims,
+} from "./claims.js";
 export * from "./grants.js";
 export { logout } from "./logout.js";
 export * from "./ports/session-store.js";

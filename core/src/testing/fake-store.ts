@@ -15,6 +15,7 @@ import {
   fakeOAuthClients,
   fakeOAuthConsents,
   fakeOAuthPushedRequests,
+  fakeOAuthScopes,
 } from "./oauth-server/fake-oauth-server.js";
 import { fakePasskeys, fakeWebauthnChallenges } from "./passkeys/fake-passkeys.js";
 import { fakeFlowStates } from "./pkce/fake-flow-states.js";
@@ -46,6 +47,7 @@ export function fakeStore(): Store & { tables: FakeTables } {
     oauthConsents: fakeOAuthConsents(oauth, tables),
     oauthPushedRequests: fakeOAuthPushedRequests(oauth),
     oauthClientAssertions: fakeOAuthClientAssertions(oauth),
+    oauthScopes: fakeOAuthScopes(oauth),
     customProviders: fakeCustomProviders(),
   };
   const begin = rowLocks();

@@ -1,5 +1,6 @@
 import type { OAuthAuthorization, OAuthConsent } from "../authorization.js";
 import type { OAuthClient } from "../client.js";
+import type { OAuthScope } from "../scopes.js";
 
 /** The registered clients. A soft-deleted client is invisible to every read. */
 export interface OAuthClientStore {
@@ -108,4 +109,16 @@ export interface OAuthClientAssertionStore {
    * already used and is still remembered at `now`. Of two racing uses exactly one is true.
    */
   use(clientId: string, jti: string, expiresAt: Date, now: Date): Promise<boolean>;
+}
+
+/** The custom scopes the operator defined (`/admin/oauth/scopes`), by their unique name. */
+export interface OAuthScopeStore {
+  /** Adds the scope; false when one of that name exists (nothing changed). */
+  insert(scope: OAuthScope): Promise<boolean>;
+  /** Every custom scope, by name. */
+  list(): Promise<OAuthScope[]>;
+  /** The custom scopes among `names` (unknown names are left out). */
+  find(names: readonly string[]): Promise<OAuthScope[]>;
+  /** Removes the scope; false when there was none of that name. */
+  delete(scope: string): Promise<boolean>;
 }

@@ -11,6 +11,8 @@ import type {
   OAuthConsentStore,
   OAuthPushedRequest,
   OAuthPushedRequestStore,
+  OAuthScope,
+  OAuthScopeStore,
 } from "../../oauth-server/index.js";
 import type { FakeTables } from "../fake-tables.js";
 
@@ -22,6 +24,7 @@ export interface FakeOAuthTables {
   readonly pushedRequests: Map<string, OAuthPushedRequest>;
   /** `<client id>/<jti>` → until when it is remembered. */
   readonly assertionJtis: Map<string, Date>;
+  readonly scopes: Map<string, OAuthScope>;
 }
 
 export function emptyOAuthTables(): FakeOAuthTables {
@@ -31,6 +34,7 @@ export function emptyOAuthTables(): FakeOAuthTables {
     consents: new Map(),
     pushedRequests: new Map(),
     assertionJtis: new Map(),
+    scopes: new Map(),
   };
 }
 
@@ -187,6 +191,20 @@ export function fakeOAuthAuthorizations(o: FakeOAuthTables): OAuthAuthorizationS
     },
     findByUserCode: async (hash) => all().find((a) => a.device?.userCodeHash === hash) ?? null,
     lockByDeviceCode: async (hash) => all().find((a) => a.device?.deviceCodeHash === hash) ?? null,
+  };
+}
+
+/** In-memory custom scopes, by name. */
+export function fakeOAuthScopes(o: FakeOAuthTables): OAuthScopeStore {
+  return {
+    insert: async (scope) => {
+      if (o.scopes.has(scope.scope)) return false;
+      o.scopes.set(scope.scope, scope);
+      return true;
+    },
+    list: async () => [...o.scopes.values()].sort((a, b) => a.scope.localeCompare(b.scope)),
+    find: async (names) => names.flatMap((name) => o.scopes.get(name) ?? []),
+    delete: async (scope) => o.scopes.delete(scope),
   };
 }
 

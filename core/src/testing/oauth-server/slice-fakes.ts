@@ -17,6 +17,8 @@ export const oauthServerFakes = sliceFakes({
       parTtlSeconds: 60,
       requirePushedAuthorizationRequests: false,
       clientAssertionMaxLifetimeSeconds: 300,
+      clientCredentialsRole: "anon",
+      refreshTokenNeedsOfflineAccess: false,
     },
     oauthDevice: { codeTtlSeconds: 600, intervalSeconds: 5 },
   },

@@ -1,10 +1,10 @@
 import type { Clock } from "../../kernel/index.js";
-import type { AccessTokenClaims, TokenSigner } from "../../sessions/index.js";
+import type { AccessTokenClaims, MachineTokenClaims, TokenSigner } from "../../sessions/index.js";
 
 /** "Signs" by JSON-encoding the claims with a prefix; verifies by decoding (and checking exp). */
 export function fakeSigner(clock: Clock): TokenSigner {
   return {
-    sign: async (claims: AccessTokenClaims) => `jwt.${JSON.stringify(claims)}`,
+    sign: async (claims: AccessTokenClaims | MachineTokenClaims) => `jwt.${JSON.stringify(claims)}`,
     verify: async (token) => {
       if (!token.startsWith("jwt.")) return null;
       try {

@@ -275,6 +275,9 @@ async function consentStep(
         redirectUri: authorization.redirectUri,
         userEmail: user.email ?? user.phone ?? "",
         scopes: scopesOf(authorization.scope),
+        descriptions: Object.fromEntries(
+          found.value.scopes.flatMap((s) => (s.description === null ? [] : [[s.scope, s.description]])),
+        ),
         resource: authorization.resource,
       },
       look,

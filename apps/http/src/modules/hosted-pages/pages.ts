@@ -154,6 +154,8 @@ export function consentPage(
     readonly redirectUri?: string | undefined;
     readonly userEmail: string;
     readonly scopes: readonly string[];
+    /** The custom scopes' descriptions (`/admin/oauth/scopes`), shown where no text of the look names the scope. */
+    readonly descriptions?: Readonly<Record<string, string>>;
     readonly resource: string | null;
     /** A client metadata document's client: the host of its URL, which alone vouches for its name. */
     readonly documentHost?: string | null | undefined;
@@ -163,7 +165,7 @@ export function consentPage(
   const items = input.scopes
     .map((s) => {
       const key = `scope_${s}` as TextKey;
-      const words = key in look.texts ? look.texts[key] : s;
+      const words = key in look.texts ? look.texts[key] : (input.descriptions?.[s] ?? s);
       return `<li><strong>${escapeHtml(s)}</strong>: ${escapeHtml(words)}</li>`;
     })
     .join("\n");

@@ -45,7 +45,7 @@ describe("GET /oauth/authorize", () => {
     expect(trusted.status).toBe(302);
     const back = new URL(trusted.headers.get("location") as string);
     expect(`${back.origin}${back.pathname}`).toBe(evil);
-    expect(back.searchParams.get("error")).toBe("invalid_request");
+    expect(back.searchParams.get("error")).toBe("invalid_scope");
     expect(back.searchParams.get("state")).toBe("st");
     // A good request of the dynamic client goes to the consent page, never to its URI.
     const good = await app.request(authorizeUrl(dynamicId, evil));

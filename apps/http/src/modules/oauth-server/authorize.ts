@@ -29,6 +29,15 @@ const DETAILS = closed(
       description:
         "An authsvc addition: the resource (RFC 8707) the request names, whose server will accept the client's tokens (they name it in `aud`); a consent page shows it. Null when the request names none. An earlier consent approves a request without asking only when it was given for this resource too.",
     },
+    scopes: {
+      type: "array",
+      items: closed({ scope: { type: "string" }, description: { type: ["string", "null"] } }, [
+        "scope",
+        "description",
+      ]),
+      description:
+        "An authsvc addition: each scope asked for, with a custom scope's description (`/admin/oauth/scopes`) for the consent page to show; null for OpenID Connect's.",
+    },
   },
   undefined,
   "A pending authorization request, for the consent screen.",
@@ -135,7 +144,7 @@ export const authorizeEndpoints: readonly ModuleEndpoint[] = [
         const input = { authorizationId: authorizationIdOf(c), userId: c.get("auth").user.id };
         const found = unwrap(await authorizationDetails(c.get("deps"), input));
         if (found.kind === "redirect") return c.json({ redirect_url: found.redirectUrl });
-        const { authorization, client, user: owner } = found;
+        const { authorization, client, user: owner, scopes } = found;
         return c.json({
           authorization_id: authorization.authorizationId,
           redirect_uri: authorization.redirectUri,
@@ -145,6 +154,8 @@ export const authorizeEndpoints: readonly ModuleEndpoint[] = [
           // An authsvc addition to GoTrue's answer: the resource (RFC 8707) the client's tokens will be
           // accepted by, which a consent page shows the user; null when the request names none.
           resource: authorization.resource,
+          // An authsvc addition: each scope with its custom scope's description (null: OpenID Connect's).
+          scopes,
         });
       },
     ],

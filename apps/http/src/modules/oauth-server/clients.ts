@@ -50,6 +50,7 @@ export const ClientBody = v.object({
   dpop_bound_access_tokens: flag,
   token_exchange_audiences: uris,
   token_exchange_impersonation: flag,
+  scope: text,
 });
 
 function fieldsOf(json: Record<string, unknown>): ClientFields {
@@ -71,6 +72,7 @@ function fieldsOf(json: Record<string, unknown>): ClientFields {
     dpopBoundAccessTokens: body.dpop_bound_access_tokens,
     tokenExchangeAudiences: body.token_exchange_audiences,
     tokenExchangeImpersonation: body.token_exchange_impersonation,
+    scope: body.scope,
   });
 }
 

@@ -2,6 +2,7 @@ import type { AuthDeps } from "@authsvc/core";
 import {
   CLIENT_SECRET_JWT_ALGORITHMS,
   DEVICE_CODE_GRANT_TYPE,
+  listScopes,
   OAUTH_SCOPES,
   PRIVATE_KEY_JWT_ALGORITHMS,
   TOKEN_EXCHANGE_GRANT,
@@ -32,8 +33,11 @@ const CLAIMS = [
   "updated_at",
 ];
 
-/** The authorization server's metadata (RFC 8414), which is also its OpenID Provider metadata. */
-export function discoveryDocument(deps: AuthDeps) {
+/**
+ * The authorization server's metadata (RFC 8414), which is also its OpenID Provider metadata; its
+ * `scopes_supported` are OpenID Connect's and the custom scopes (`/admin/oauth/scopes`).
+ */
+export async function discoveryDocument(deps: AuthDeps) {
   const { enabled, allowDynamicRegistration } = deps.settings.oauthServer;
   const at = (path: string) => endpointUrl(deps, path);
   const clientAuth = ["client_secret_basic", "client_secret_post", "private_key_jwt", "client_secret_jwt"];
@@ -52,12 +56,13 @@ export function discoveryDocument(deps: AuthDeps) {
     introspection_endpoint: at("/oauth/introspect"),
     introspection_endpoint_auth_methods_supported: clientAuth,
     introspection_endpoint_auth_signing_alg_values_supported: assertionAlgs,
-    scopes_supported: OAUTH_SCOPES,
+    scopes_supported: [...OAUTH_SCOPES, ...(enabled ? (await listScopes(deps)).map((s) => s.scope) : [])],
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
     grant_types_supported: [
       "authorization_code",
       "refresh_token",
+      "client_credentials",
       DEVICE_CODE_GRANT_TYPE,
       TOKEN_EXCHANGE_GRANT,
     ],
@@ -159,9 +164,9 @@ const issuerPath = {
 
 const answer =
   ({ auth }: ModuleContext) =>
-  (c: Context<AppEnv>) => {
+  async (c: Context<AppEnv>) => {
     c.header("Cache-Control", "public, max-age=600");
-    return c.json(discoveryDocument(auth));
+    return c.json(await discoveryDocument(auth));
   };
 const gate = ({ auth }: ModuleContext) => requireOAuthServer(auth);
 

@@ -11,10 +11,12 @@ import { secretBoxOf } from "../../infrastructure/jwt/crypto.js";
 import type { HttpModule } from "../module.js";
 import { authorizationCodeHttpGrant } from "./authorization-code-grant.js";
 import { authorizeEndpoints } from "./authorize.js";
+import { clientCredentialsHttpGrant } from "./client-credentials-grant.js";
 import { clientRefreshTokenHttpGrant } from "./client-refresh-token-grant.js";
 import { clientEndpoints } from "./clients.js";
 import { discoveryEndpoints } from "./discovery.js";
 import { parEndpoints } from "./par.js";
+import { scopeEndpoints } from "./scopes.js";
 import * as oauthServer from "./section.js";
 import { tokenEndpoints } from "./token.js";
 import { tokenExchangeHttpGrant } from "./token-exchange-grant.js";
@@ -50,9 +52,15 @@ export const oauthServerModule: HttpModule = {
     ...tokenEndpoints,
     ...parEndpoints,
     ...clientEndpoints,
+    ...scopeEndpoints,
     ...oauthUserEndpoints,
   ],
-  grants: [authorizationCodeHttpGrant, clientRefreshTokenHttpGrant, tokenExchangeHttpGrant],
+  grants: [
+    authorizationCodeHttpGrant,
+    clientRefreshTokenHttpGrant,
+    tokenExchangeHttpGrant,
+    clientCredentialsHttpGrant,
+  ],
   statuses: {
     oauth_client_not_found: 404,
     oauth_authorization_not_found: 404,
@@ -65,6 +73,7 @@ export const oauthServerModule: HttpModule = {
     unsupported_grant_type: 400,
     invalid_scope: 400,
     invalid_target: 400,
+    unsupported_token_type: 400,
     access_denied: 400,
     server_error: 500,
   },

@@ -174,6 +174,7 @@ export function clientJson(client: OAuthClient, secret: string | null = null) {
     ...logoutJson(client),
     dpop_bound_access_tokens: client.dpopBoundAccessTokens === true,
     ...tokenExchangeJson(client),
+    ...(client.scope ? { scope: client.scope } : {}),
     registration_type: client.registrationType,
     ...(client.metadataUrl
       ? {

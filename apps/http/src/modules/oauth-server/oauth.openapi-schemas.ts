@@ -29,6 +29,7 @@ const clientFields = {
       enum: [
         "authorization_code",
         "refresh_token",
+        "client_credentials",
         "urn:ietf:params:oauth:grant-type:device_code",
         "urn:ietf:params:oauth:grant-type:token-exchange",
       ],
@@ -62,6 +63,7 @@ const clientFields = {
     type: "boolean",
     description: "Token exchange: whether an admin allows the client impersonation tokens (no `act`).",
   },
+  scope: { ...string, description: "The scopes the client may ask for, space-separated (RFC 7591)." },
   registration_type: { enum: ["dynamic", "manual"] },
   client_id_metadata_document: {
     const: true,
@@ -119,14 +121,22 @@ export const REDIRECT_URL = closed({ redirect_url: { ...string, format: "uri" } 
 
 export const TOKENS = closed(
   {
-    access_token: { ...string, description: "A JWT for the user, naming the client (`client_id`)." },
+    access_token: {
+      ...string,
+      description:
+        "A JWT for the user, naming the client (`client_id`); for `client_credentials`, the client's own (`sub` = `client_id`).",
+    },
     token_type: {
       enum: ["bearer", "DPoP"],
       description:
         "`DPoP` when the request carried a DPoP proof: the tokens are bound to its key (RFC 9449 §5).",
     },
     expires_in: integer,
-    refresh_token: { ...string, description: "Of a code exchange or a refresh; never of a token exchange." },
+    refresh_token: {
+      ...string,
+      description:
+        "Of a code exchange or a refresh; never of a token exchange nor of `client_credentials`, nor without `offline_access` when `OAUTH_SERVER_REFRESH_TOKEN_NEEDS_OFFLINE_ACCESS` is on.",
+    },
     scope: string,
     id_token: { ...string, description: "With the `openid` scope: the OIDC ID token." },
     issued_token_type: {
@@ -135,7 +145,7 @@ export const TOKENS = closed(
     },
   },
   ["access_token", "token_type", "expires_in", "scope"],
-  "The tokens of a code exchange, a refresh (OAuth 2.1 §3.2.3) or a token exchange (RFC 8693 §2.2.1).",
+  "The tokens of a code exchange, a refresh (OAuth 2.1 §3.2.3), a token exchange (RFC 8693 §2.2.1) or a client's own grant.",
 );
 
 export const INTROSPECTION = closed(
@@ -143,7 +153,11 @@ export const INTROSPECTION = closed(
     active: { type: "boolean" },
     client_id: string,
     scope: string,
-    sub: { ...string, format: "uuid" },
+    sub: {
+      ...string,
+      format: "uuid",
+      description: "The user; for a `client_credentials` token, the client.",
+    },
     token_type: { enum: ["access_token", "refresh_token"] },
     exp: integer,
     iat: integer,

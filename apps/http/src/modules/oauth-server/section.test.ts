@@ -45,7 +45,18 @@ describe("OAuth server configuration", () => {
         maxCacheSeconds: 86_400,
         allowLoopbackForTests: false,
       },
+      clientCredentialsRole: "anon",
+      refreshTokenNeedsOfflineAccess: false,
     });
+  });
+
+  it("refuses an admin role for client_credentials tokens: a machine never bypasses row-level security", () => {
+    expect(() => load({ AUTHSVC_OAUTH_SERVER_CLIENT_CREDENTIALS_ROLE: "service_role" })).toThrow(
+      /OAUTH_SERVER_CLIENT_CREDENTIALS_ROLE: must be a role that is not one of JWT_ADMIN_ROLES/,
+    );
+    expect(load({ AUTHSVC_OAUTH_SERVER_CLIENT_CREDENTIALS_ROLE: "machine" }).clientCredentialsRole).toBe(
+      "machine",
+    );
   });
 
   it("reads the allowed resources as a comma-separated list of URI patterns", () => {

@@ -43,7 +43,7 @@ export const variables = {
     kind: k.text,
     default: "email",
     description:
-      "Scopes (space-separated, among `openid profile email phone offline_access`) of a request that names none.",
+      "Scopes (space-separated, among `openid profile email phone offline_access` and the custom scopes of `/admin/oauth/scopes`) of a request that names none.",
   }),
   allowedResources: variable({
     key: "OAUTH_SERVER_ALLOWED_RESOURCES",
@@ -108,6 +108,20 @@ export const variables = {
     description:
       "The most time a client metadata document is used before it is fetched again, whatever its `Cache-Control` says: how long a redirect URI its host withdrew may still be used at most.",
   }),
+  clientCredentialsRole: variable({
+    key: "OAUTH_SERVER_CLIENT_CREDENTIALS_ROLE",
+    kind: k.text,
+    default: "anon",
+    description:
+      "The `role` claim of a `client_credentials` token (a machine's: no user behind it), which row-level security reads. `anon` by default: a policy written for `authenticated` users must not open to every machine client, and `auth.uid()` is the client's id there, no user's. Set a database role of your own to give machines their policies; an admin role (`JWT_ADMIN_ROLES`) is refused.",
+  }),
+  refreshTokenNeedsOfflineAccess: variable({
+    key: "OAUTH_SERVER_REFRESH_TOKEN_NEEDS_OFFLINE_ACCESS",
+    kind: k.boolean,
+    default: "false",
+    description:
+      "On: a code exchange answers a refresh token only when the scopes granted hold `offline_access` (OpenID Connect Core §11). Off: always, as the reference does. An authsvc addition.",
+  }),
   dynamicRegistrationPer5Min: variable({
     key: "RATE_LIMIT_OAUTH_DYNAMIC_CLIENT_REGISTER",
     // The name the reference's configuration loader actually derives from its field (`O_AUTH`).
@@ -133,6 +147,8 @@ export interface OAuthServerConfig {
   readonly clientAssertionMaxLifetimeSeconds: number;
   readonly allowLoopbackForTests: boolean;
   readonly clientMetadataDocuments: ClientMetadataDocumentSettings;
+  readonly clientCredentialsRole: string;
+  readonly refreshTokenNeedsOfflineAccess: boolean;
 }
 
 export const read = (r: Reader) => r.getAll(variables);
@@ -147,6 +163,14 @@ export function settle(s: ReturnType<typeof read>, ctx: SettleContext): { oauthS
       `${variables.allowLoopbackForTests.name} is on: client jwks_uri may be fetched over plain http on loopback (for tests only)`,
     );
   const minCacheSeconds = Math.round(s.clientMetadataCacheMin / 1000);
+  const jwtAdminRoles = ctx.r.get(jwtVariables.adminRoles);
+  const role = s.clientCredentialsRole.trim();
+  // A machine token with an admin role would bypass row-level security for every client granted it.
+  if (role === "" || jwtAdminRoles.includes(role))
+    ctx.r.problem(
+      variables.clientCredentialsRole.name,
+      "must be a role that is not one of JWT_ADMIN_ROLES (a client_credentials token is never an admin)",
+    );
   return {
     oauthServer: {
       enabled: s.enabled,
@@ -168,6 +192,8 @@ export function settle(s: ReturnType<typeof read>, ctx: SettleContext): { oauthS
         maxCacheSeconds: Math.max(minCacheSeconds, Math.round(s.clientMetadataCacheMax / 1000)),
         allowLoopbackForTests: s.allowLoopbackForTests,
       },
+      clientCredentialsRole: role,
+      refreshTokenNeedsOfflineAccess: s.refreshTokenNeedsOfflineAccess,
     },
   };
 }

@@ -79,6 +79,11 @@ const EXPECTED: Readonly<Partial<Record<FailureName, number>>> = {
   exchangeImpersonationRefused: 400,
   exchangeImpersonationWithActor: 400,
   exchangeImpersonationOfDelegation: 400,
+  authorizeScopeInvalid: 400,
+  tokenScopeInvalid: 400,
+  tokenResourceInvalid: 400,
+  clientCredentialsNeedConfidentialClient: 400,
+  machineTokenNotRevocable: 400,
 };
 
 describe("oauth-server's statuses", () => itAnswersItsFailures(oauthServerModule, EXPECTED));

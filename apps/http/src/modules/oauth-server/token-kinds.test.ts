@@ -35,7 +35,32 @@ async function withClient(role = "authenticated") {
     expect(exchanged.status).toBe(200);
     return (await exchanged.json()) as { access_token: string; refresh_token: string; id_token?: string };
   };
-  return { ...t, idp, tokensFor };
+  /** A confidential client an admin granted client_credentials, and a token of its own. */
+  const machineToken = async () => {
+    const service = `jwt.${JSON.stringify({ role: "service_role", exp: 4e9 })}`;
+    const created = await send(
+      t.app,
+      "POST",
+      "/admin/oauth/clients",
+      { redirect_uris: ["https://svc.example/cb"], grant_types: ["client_credentials"] },
+      { authorization: `Bearer ${service}` },
+    );
+    expect(created.status).toBe(201);
+    const { client_id, client_secret } = (await created.json()) as Record<string, string>;
+    const issued = await t.app.request("/oauth/token", {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        authorization: `Basic ${Buffer.from(`${client_id}:${client_secret}`).toString("base64")}`,
+      },
+      body: "grant_type=client_credentials",
+    });
+    expect(issued.status).toBe(200);
+    const answer = (await issued.json()) as Record<string, string>;
+    expect(answer).not.toHaveProperty("refresh_token");
+    return answer.access_token as string;
+  };
+  return { ...t, idp, tokensFor, machineToken };
 }
 
 describe("an ID token is never a bearer token", () => {
@@ -162,9 +187,10 @@ describe("every route of the app", () => {
   });
 
   it("declares the token kinds it accepts where its authentication is put, and refuses the others", async () => {
-    const { app, clientId, tokensFor } = await withClient();
+    const { app, clientId, tokensFor, machineToken } = await withClient();
     // One scope: the fake signer's tokens are JSON, and a space would end the bearer header's token.
     const { id_token: idToken, access_token: clientToken } = await tokensFor("openid");
+    const ownToken = await machineToken();
     const routes = declarations(app);
     expect(routes.length).toBeGreaterThan(80);
     const guarded = routes.filter((r) => r.auth !== undefined);
@@ -188,6 +214,15 @@ describe("every route of the app", () => {
         asIdToken.status,
         ((await asIdToken.json()) as { error_code?: string }).error_code,
       ]).toEqual([method, path, 403, "bad_jwt"]);
+      // A client's own token (client_credentials): no route of a user or an admin takes it.
+      expect(auth.accepts).not.toContain("machine");
+      const asMachine = await send(app, method, at, body, { authorization: `Bearer ${ownToken}` });
+      expect([
+        method,
+        path,
+        asMachine.status,
+        ((await asMachine.json()) as { error_code?: string }).error_code,
+      ]).toEqual([method, path, 403, auth.admin ? "not_admin" : "bad_jwt"]);
       if (auth.accepts.includes("client")) continue;
       const asClient = await send(app, method, at, body, { authorization: `Bearer ${clientToken}` });
       const refusal = auth.admin ? "not_admin" : "bad_jwt";
@@ -203,7 +238,7 @@ describe("every route of the app", () => {
       const at = concrete(path);
       const body = method === "GET" || method === "DELETE" ? undefined : {};
       const without = await send(app, method, at, body);
-      for (const token of [idToken, clientToken]) {
+      for (const token of [idToken, clientToken, ownToken]) {
         const withToken = await send(app, method, at, body, {
           authorization: `Bearer ${token}`,
           "x-jwt-aud": clientId,

@@ -84,7 +84,7 @@ export const tokenEndpoints: readonly ModuleEndpoint[] = [
       method: "post",
       path: "/oauth/token",
       summary:
-        "Exchanges an authorization code, a refresh token, or a user's access token (RFC 8693), for tokens (OAuth 2.1 §3.2).",
+        "Exchanges an authorization code, a refresh token, or a user's access token (RFC 8693), for tokens (OAuth 2.1 §3.2), or issues a confidential client its own token (`client_credentials`, RFC 6749 §4.4).",
       description:
         "With a `DPoP` header (RFC 9449), a valid proof binds the tokens to its key, whatever the grant: the access token carries `cnf.jkt`, `token_type` is `DPoP`, and the session's refresh tokens need a proof of that key. Refused with `invalid_dpop_proof` (or `use_dpop_nonce`, with a `DPoP-Nonce` header) when the proof is not valid, or missing while the client or the server requires one. See docs/oauth-dpop.md.",
       access: "client",
@@ -92,7 +92,7 @@ export const tokenEndpoints: readonly ModuleEndpoint[] = [
         grant_type: {
           ...string,
           description:
-            "`authorization_code`, `refresh_token` or `urn:ietf:params:oauth:grant-type:token-exchange`.",
+            "`authorization_code`, `refresh_token`, `client_credentials` or `urn:ietf:params:oauth:grant-type:token-exchange`.",
         },
         code: string,
         code_verifier: string,
@@ -113,7 +113,11 @@ export const tokenEndpoints: readonly ModuleEndpoint[] = [
           ...string,
           description: "Token exchange: the audience of the new token (or `resource`).",
         },
-        scope: { ...string, description: "Token exchange: at most the subject token's scopes." },
+        scope: {
+          ...string,
+          description:
+            "Token exchange: at most the subject token's scopes; `client_credentials`: the scopes asked for (space-separated).",
+        },
         requested_token_type: { ...string, description: "`urn:ietf:params:oauth:token-type:access_token`." },
         impersonate: {
           ...string,
