@@ -79,3 +79,18 @@ export interface OAuthConsent {
   readonly grantedAt: Date;
   readonly revokedAt: Date | null;
 }
+
+/**
+ * A scope the operator defines beside OpenID Connect's (`POST /admin/oauth/scopes`): what a resource
+ * server (an MCP server, an API) lets a token do, with the words the consent page shows the user. A
+ * scope bound to a `resource` is granted only for that resource: a request naming it must name the
+ * resource too, so the token that carries it is one that resource server accepts (its `aud`).
+ */
+export interface OAuthScope {
+  /** RFC 6749 §3.3's scope-token: printable ASCII but space, `"` and `\`; at most 128 characters. */
+  readonly scope: string;
+  readonly resource: string | null;
+  /** What the scope lets a client do, as the consent page says it. */
+  readonly description: string;
+  readonly createdAt: Date;
+}

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { authenticate, authenticateAdmin } from "../sessions/index.js";
-import { tokenKind } from "../sessions/token-kind.js";
+import { authenticate, authenticateAdmin, tokenKind } from "../sessions/index.js";
 import { defaultAuthSettings, fakeDeps } from "../testing/index.js";
 import { issueClientCredentials } from "./client-credentials.js";
 import { registerClient, updateClient } from "./clients.js";

@@ -150,6 +150,25 @@ describe("the code flow", () => {
     });
   });
 
+  it("answers a refresh token without offline_access unless OAUTH_SERVER_REFRESH_TOKEN_NEEDS_OFFLINE_ACCESS is on", async () => {
+    const plain = await approved("email");
+    const always = await exchangeAuthorizationCode(plain.deps, { ...plain, codeVerifier: VERIFIER });
+    expect(always.ok && typeof always.value.refreshToken).toBe("string");
+    for (const [scope, issued] of [
+      ["email", false],
+      ["email offline_access", true],
+    ] as const) {
+      const { deps, client, code } = await approved(scope);
+      const strict = { ...deps.settings.oauthServer, refreshTokenNeedsOfflineAccess: true };
+      Object.assign(deps, { settings: { ...deps.settings, oauthServer: strict } });
+      const exchanged = await exchangeAuthorizationCode(deps, { client, code, codeVerifier: VERIFIER });
+      if (!exchanged.ok) throw exchanged.error;
+      expect([scope, exchanged.value.refreshToken !== undefined]).toEqual([scope, issued]);
+      // The session exists either way: userinfo and revocation read it.
+      expect(deps.store.tables.sessions.size).toBe(1);
+    }
+  });
+
   it("lets exactly one of concurrent exchanges of a code win, and the others, replays, end its session", async () => {
     const { deps, client, code } = await approved("email");
     const results = await Promise.all(

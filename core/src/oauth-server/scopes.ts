@@ -1,22 +1,9 @@
 import { failures } from "../failures.js";
 import { err, globMatch, ok, type Result } from "../kernel/index.js";
-import { OAUTH_SCOPES, scopesOf } from "./authorization.js";
+import { OAUTH_SCOPES, type OAuthScope, scopesOf } from "./authorization.js";
 import type { OAuthServerDeps } from "./deps.js";
 
-/**
- * A scope the operator defines beside OpenID Connect's (`POST /admin/oauth/scopes`): what a resource
- * server (an MCP server, an API) lets a token do, with the words the consent page shows the user. A
- * scope bound to a `resource` is granted only for that resource: a request naming it must name the
- * resource too, so the token that carries it is one that resource server accepts (its `aud`).
- */
-export interface OAuthScope {
-  /** RFC 6749 §3.3's scope-token: printable ASCII but space, `"` and `\`; at most 128 characters. */
-  readonly scope: string;
-  readonly resource: string | null;
-  /** What the scope lets a client do, as the consent page says it. */
-  readonly description: string;
-  readonly createdAt: Date;
-}
+export type { OAuthScope } from "./authorization.js";
 
 const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]{1,128}$/;
 const MAX_DESCRIPTION = 1024;

@@ -220,7 +220,7 @@ const CLIENT_REFRESH_REFUSALS: Partial<Record<FailureName, () => AuthError>> = {
  */
 export async function refreshForClient(
   deps: Deps,
-  input: TokenRequestBinding & { readonly client: OAuthClient; readonly refreshToken: string },
+  input: TokenRequestBinding & { readonly client: OAuthClient; readonly refreshToken: string | undefined },
 ): Promise<Result<SessionOAuthTokens>> {
   if (!input.refreshToken) return err(failures.tokenRefreshTokenMissing());
   const refreshed = await refreshSession(deps, {

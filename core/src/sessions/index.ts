@@ -24,5 +24,5 @@ export {
   signSession,
   type Unsigned,
 } from "./steps/issue-session.js";
-export { type BearerKind, ID_TOKEN_USE, tokenKind } from "./token-kind.js";
+export { type BearerKind, ID_TOKEN_USE, type TokenKind, tokenKind } from "./token-kind.js";
 export * from "./user-sessions.js";

@@ -1,6 +1,5 @@
-import type { OAuthAuthorization, OAuthConsent } from "../authorization.js";
+import type { OAuthAuthorization, OAuthConsent, OAuthScope } from "../authorization.js";
 import type { OAuthClient } from "../client.js";
-import type { OAuthScope } from "../scopes.js";
 
 /** The registered clients. A soft-deleted client is invisible to every read. */
 export interface OAuthClientStore {

@@ -27,6 +27,7 @@ const EXPECTED: Readonly<Partial<Record<FailureName, number>>> = {
   oauthClientTokenRefused: 403,
   idTokenNotBearer: 403,
   firstPartyTokenRefused: 403,
+  machineTokenRefused: 403,
   unexpectedAudience: 403,
   grantTypeUnsupported: 400,
   oauthSessionNeedsItsClient: 400,
