@@ -101,6 +101,7 @@ describe("migrate", () => {
       "oauth_consents",
       "oauth_logout_deliveries",
       "oauth_pushed_requests",
+      "oauth_scopes",
       "one_time_tokens",
       "refresh_tokens",
       "request_limits",
