@@ -97,7 +97,6 @@ describe("pushed authorization requests (RFC 9126)", () => {
     [{ ...PARAMS, redirect_uri: undefined }, "redirect_uri is missing or not registered"],
     [{ ...PARAMS, code_challenge_method: "plain" }, "code_challenge_method must be 'S256'"],
     [{ ...PARAMS, code_challenge: undefined }, "PKCE is required: code_challenge and code_challenge_method"],
-    [{ ...PARAMS, scope: "admin" }, "unsupported scope: admin"],
     [{ ...PARAMS, response_type: "token" }, "response_type must be 'code'"],
     [{ ...PARAMS, request_uri: `${REQUEST_URI_PREFIX}x` }, "request_uri must not be pushed"],
     [{ ...PARAMS, request: "eyJ" }, "request objects (request) are not supported"],
@@ -113,6 +112,15 @@ describe("pushed authorization requests (RFC 9126)", () => {
     expect(await pushAuthorizationRequest(deps, { client, parameters: defined })).toMatchObject({
       ok: false,
       error: { code: "invalid_request", message },
+    });
+  });
+
+  it("refuses an unknown scope as invalid_scope (RFC 6749 §4.1.2.1)", async () => {
+    const { deps, client } = await setup();
+    const parameters = { ...PARAMS, scope: "admin" } as Record<string, string>;
+    expect(await pushAuthorizationRequest(deps, { client, parameters })).toMatchObject({
+      ok: false,
+      error: { code: "invalid_scope", message: "unsupported scope: admin" },
     });
   });
 
