@@ -69,12 +69,20 @@ describe("startDeviceAuthorization", () => {
       error: { code: "unauthorized_client" },
     });
     const s = await setup();
-    const bad = [{ scope: "admin" }, { resource: "not a uri" }, { resource: "https://r.example/?q=1" }];
+    const bad = [
+      { resource: "not a uri" },
+      { resource: "https://r.example/?q=1" },
+      { scope: "x".repeat(4097) },
+    ];
     for (const input of bad)
       expect(await startDeviceAuthorization(s.deps, { client: s.client, ...input })).toMatchObject({
         ok: false,
         error: { code: "invalid_request" },
       });
+    expect(await startDeviceAuthorization(s.deps, { client: s.client, scope: "admin" })).toMatchObject({
+      ok: false,
+      error: { code: "invalid_scope" },
+    });
   });
 });
 

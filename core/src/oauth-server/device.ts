@@ -1,10 +1,11 @@
 import { failures } from "../failures.js";
 import { err, ok, type Random, type Result } from "../kernel/index.js";
-import type { OAuthAuthorization } from "./authorization.js";
+import { type OAuthAuthorization, scopesOf } from "./authorization.js";
 import { consentPage, readScope, resourceAllowed } from "./authorize.js";
 import { DEVICE_CODE_GRANT_TYPE, type OAuthClient } from "./client.js";
 import type { OAuthServerDeps } from "./deps.js";
 import { issuerOf, withQuery } from "./query.js";
+import { knownScopes, scopeProblem } from "./scopes.js";
 
 type Deps = Pick<OAuthServerDeps, "store" | "clock" | "random" | "tokens" | "settings">;
 
@@ -82,6 +83,16 @@ export async function startDeviceAuthorization(
   if ("problem" in read) return err(failures.authorizeRequestInvalid(read.problem));
   if (input.resource && !resourceAllowed(deps, input.resource))
     return err(failures.authorizeResourceNotAllowed());
+  // As at /oauth/authorize: built-in and custom scopes (a custom one bound to a resource only for it),
+  // within the client's allowed scopes when it has a list (invalid_scope).
+  const asked = scopesOf(read.scope);
+  const unsupported = scopeProblem(
+    await knownScopes(deps, asked),
+    asked,
+    input.resource || null,
+    client.scope,
+  );
+  if (unsupported !== null) return err(failures.authorizeScopeInvalid(unsupported));
   if (consentPage(deps) === null) return err(failures.authorizationPathMissing());
   const now = deps.clock.now();
   const { codeTtlSeconds, intervalSeconds } = deps.settings.oauthDevice;

@@ -84,7 +84,7 @@ describe("POST /oauth/device_authorization", () => {
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ error: "unauthorized_client" });
     expect((await start({ scope: "admin" })).status).toBe(400);
-    expect(await (await start({ scope: "admin" })).json()).toMatchObject({ error: "invalid_request" });
+    expect(await (await start({ scope: "admin" })).json()).toMatchObject({ error: "invalid_scope" });
     const unknown = await start({ client_id: "00000000-0000-4000-8000-00000000dead" });
     expect(unknown.status).toBe(400);
     expect(await unknown.json()).toMatchObject({ error_code: "invalid_credentials" });
