@@ -19,8 +19,8 @@ export {
   TOKEN_EXCHANGE_GRANT,
 } from "./client.js";
 export * from "./client-auth.js";
-export * from "./client-metadata-document.js";
 export { clientCredentialsGrant } from "./client-credentials.js";
+export * from "./client-metadata-document.js";
 export {
   type ClientFields,
   deleteClient,
