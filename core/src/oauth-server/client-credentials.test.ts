@@ -29,7 +29,7 @@ async function machine(scope = "files:read files:write", settings = {}) {
 describe("issueClientCredentials", () => {
   it("issues the client its own token: sub = client_id, the allowed scopes, no session, no refresh token", async () => {
     const { deps, client } = await machine();
-    const issued = await issueClientCredentials(deps, { client });
+    const issued = await issueClientCredentials(deps, { dpop: null, client });
     if (!issued.ok) throw issued.error;
     expect(issued.value.refreshToken).toBeUndefined();
     expect(issued.value.idToken).toBeUndefined();
@@ -52,14 +52,19 @@ describe("issueClientCredentials", () => {
 
   it("narrows to the scopes asked, and names the resource asked in aud (RFC 8707)", async () => {
     const { deps, client } = await machine("files:read api:call");
-    const issued = await issueClientCredentials(deps, { client, scope: "api:call", resource: RESOURCE });
+    const issued = await issueClientCredentials(deps, {
+      dpop: null,
+      client,
+      scope: "api:call",
+      resource: RESOURCE,
+    });
     if (!issued.ok) throw issued.error;
     expect(claimsOf(issued.value.accessToken)).toMatchObject({ scope: "api:call", aud: RESOURCE });
     // None asked, for the resource: every allowed scope that may go to it.
-    const all = await issueClientCredentials(deps, { client, resource: RESOURCE });
+    const all = await issueClientCredentials(deps, { dpop: null, client, resource: RESOURCE });
     expect(all.ok && all.value.scope).toBe("files:read api:call");
     // None asked, no resource: the scope bound to the resource is left out.
-    const unbound = await issueClientCredentials(deps, { client });
+    const unbound = await issueClientCredentials(deps, { dpop: null, client });
     expect(unbound.ok && unbound.value.scope).toBe("files:read");
   });
 
@@ -71,7 +76,7 @@ describe("issueClientCredentials", () => {
     ["a resource with a fragment", { resource: `${RESOURCE}#x` }, "invalid_target"],
   ])("refuses %s", async (_what, request, code) => {
     const { deps, client } = await machine();
-    const issued = await issueClientCredentials(deps, { client, ...request });
+    const issued = await issueClientCredentials(deps, { dpop: null, client, ...request });
     if (code === null) expect(issued.ok).toBe(true);
     else expect(issued).toMatchObject({ ok: false, error: { code } });
   });
@@ -81,9 +86,13 @@ describe("issueClientCredentials", () => {
     const { deps, client } = await machine("api:call", {
       oauthServer: { ...settings.oauthServer, allowedResources: ["https://api.example/**"] },
     });
-    const elsewhere = await issueClientCredentials(deps, { client, resource: "https://evil.example/x" });
+    const elsewhere = await issueClientCredentials(deps, {
+      dpop: null,
+      client,
+      resource: "https://evil.example/x",
+    });
     expect(elsewhere).toMatchObject({ ok: false, error: { code: "invalid_target" } });
-    const unbound = await issueClientCredentials(deps, { client, scope: "api:call" });
+    const unbound = await issueClientCredentials(deps, { dpop: null, client, scope: "api:call" });
     expect(unbound).toMatchObject({
       ok: false,
       error: {
@@ -96,6 +105,7 @@ describe("issueClientCredentials", () => {
   it("refuses a public client, whatever its registration says", async () => {
     const { deps, client } = await machine();
     const issued = await issueClientCredentials(deps, {
+      dpop: null,
       client: { ...client, clientType: "public", authMethod: "none", secretHash: null },
     });
     expect(issued).toMatchObject({ ok: false, error: { code: "unauthorized_client" } });
@@ -106,15 +116,34 @@ describe("issueClientCredentials", () => {
     const { deps, client } = await machine(undefined, {
       oauthServer: { ...settings.oauthServer, clientCredentialsRole: "machine" },
     });
-    const issued = await issueClientCredentials(deps, { client });
+    const issued = await issueClientCredentials(deps, { dpop: null, client });
     expect(issued.ok && claimsOf(issued.value.accessToken).role).toBe("machine");
+  });
+
+  it("binds the token to the request's DPoP key (RFC 9449 §5): cnf.jkt, answered by introspection", async () => {
+    const { deps, client } = await machine();
+    const jkt = "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I";
+    const bound = await issueClientCredentials(deps, { dpop: { jkt }, client });
+    if (!bound.ok) throw bound.error;
+    expect(bound.value.boundTo).toBe(jkt);
+    expect(claimsOf(bound.value.accessToken).cnf).toEqual({ jkt });
+    expect(tokenKind(claimsOf(bound.value.accessToken))).toBe("machine");
+    const seen = await introspectToken(deps, { client, token: bound.value.accessToken });
+    expect(seen).toMatchObject({ ok: true, value: { active: true, cnf: { jkt } } });
+    const plain = await issueClientCredentials(deps, { dpop: null, client });
+    if (!plain.ok) throw plain.error;
+    expect(plain.value.boundTo).toBeUndefined();
+    expect(claimsOf(plain.value.accessToken)).not.toHaveProperty("cnf");
+    expect(await introspectToken(deps, { client, token: plain.value.accessToken })).not.toMatchObject({
+      value: { cnf: expect.anything() },
+    });
   });
 });
 
 describe("a client_credentials token", () => {
   it("is refused wherever a user's token is taken (403 bad_jwt) and on the admin API (403 not_admin)", async () => {
     const { deps, client } = await machine();
-    const issued = await issueClientCredentials(deps, { client });
+    const issued = await issueClientCredentials(deps, { dpop: null, client });
     if (!issued.ok) throw issued.error;
     const bearerToken = issued.value.accessToken;
     for (const accepts of [["user"], ["user", "client"], ["client"]] as const)
@@ -139,7 +168,7 @@ describe("a client_credentials token", () => {
 
   it("is active at introspection for its own client only, and revocation says it cannot be revoked (RFC 7009 §2.2.1)", async () => {
     const { deps, client } = await machine("files:read api:call");
-    const issued = await issueClientCredentials(deps, { client, resource: RESOURCE });
+    const issued = await issueClientCredentials(deps, { dpop: null, client, resource: RESOURCE });
     if (!issued.ok) throw issued.error;
     const token = issued.value.accessToken;
     const seen = await introspectToken(deps, { client, token });

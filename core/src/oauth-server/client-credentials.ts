@@ -6,11 +6,11 @@ import type { OAuthClient } from "./client.js";
 import type { OAuthServerDeps } from "./deps.js";
 import { issuerOf } from "./query.js";
 import { knownScopes, resourceAllowed, resourceProblem, scopeProblem } from "./scopes.js";
-import type { OAuthTokens } from "./token-grants.js";
+import type { OAuthTokens, TokenRequestBinding } from "./token-grants.js";
 
 type Deps = Pick<OAuthServerDeps, "store" | "clock" | "random" | "signer" | "settings">;
 
-export interface ClientCredentialsRequest {
+export interface ClientCredentialsRequest extends TokenRequestBinding {
   readonly client: OAuthClient;
   readonly scope?: string | undefined;
   readonly resource?: string | undefined;
@@ -23,7 +23,8 @@ export interface ClientCredentialsRequest {
  * for (RFC 8707), refused as `OAUTH_SERVER_ALLOWED_RESOURCES` refuses it at `/oauth/authorize`. The
  * token's kind is `machine` (sub = client_id, no session_id), which no endpoint of a user accepts;
  * its `role` is `OAUTH_SERVER_CLIENT_CREDENTIALS_ROLE`, never a user's. Nothing is stored: the token is
- * self-contained, and valid until it expires.
+ * self-contained, and valid until it expires. With a DPoP proof (RFC 9449 §5) it is bound to the
+ * proof's key (`cnf.jkt`), as every token `/oauth/token` issues.
  */
 export async function issueClientCredentials(
   deps: Deps,
@@ -61,8 +62,14 @@ export async function issueClientCredentials(
     client_id: client.id,
     scope,
     role: deps.settings.oauthServer.clientCredentialsRole,
+    ...(input.dpop ? { cnf: { jkt: input.dpop.jkt } } : {}),
   };
-  return ok({ accessToken: await deps.signer.sign(claims), expiresIn, scope });
+  return ok({
+    accessToken: await deps.signer.sign(claims),
+    expiresIn,
+    scope,
+    ...(input.dpop ? { boundTo: input.dpop.jkt } : {}),
+  });
 }
 
 export const clientCredentialsGrant = defineGrant("client_credentials", issueClientCredentials);

@@ -152,7 +152,11 @@ describe("the code flow", () => {
 
   it("answers a refresh token without offline_access unless OAUTH_SERVER_REFRESH_TOKEN_NEEDS_OFFLINE_ACCESS is on", async () => {
     const plain = await approved("email");
-    const always = await exchangeAuthorizationCode(plain.deps, { ...plain, codeVerifier: VERIFIER });
+    const always = await exchangeAuthorizationCode(plain.deps, {
+      ...plain,
+      codeVerifier: VERIFIER,
+      dpop: null,
+    });
     expect(always.ok && typeof always.value.refreshToken).toBe("string");
     for (const [scope, issued] of [
       ["email", false],
@@ -161,7 +165,12 @@ describe("the code flow", () => {
       const { deps, client, code } = await approved(scope);
       const strict = { ...deps.settings.oauthServer, refreshTokenNeedsOfflineAccess: true };
       Object.assign(deps, { settings: { ...deps.settings, oauthServer: strict } });
-      const exchanged = await exchangeAuthorizationCode(deps, { client, code, codeVerifier: VERIFIER });
+      const exchanged = await exchangeAuthorizationCode(deps, {
+        client,
+        code,
+        codeVerifier: VERIFIER,
+        dpop: null,
+      });
       if (!exchanged.ok) throw exchanged.error;
       expect([scope, exchanged.value.refreshToken !== undefined]).toEqual([scope, issued]);
       // The session exists either way: userinfo and revocation read it.

@@ -114,6 +114,8 @@ export async function introspectToken(
       iat: machine.iat,
       iss: machine.iss,
       ...(machine.aud === undefined ? {} : { aud: machine.aud }),
+      // RFC 9449 §6.2: a bound token's key, for the resource server to check the proof against.
+      ...(machine.cnf === undefined ? {} : { cnf: machine.cnf }),
     });
   const live = await liveTokenOf(deps, input.client, input.token, input.hint);
   if (live === null) return ok({ active: false });

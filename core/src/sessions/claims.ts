@@ -56,6 +56,8 @@ export interface MachineTokenClaims {
   readonly scope: string;
   /** `OAUTH_SERVER_CLIENT_CREDENTIALS_ROLE`: what row-level security sees; never a user's role. */
   readonly role: string;
+  /** RFC 9449 §6.1: the DPoP key the token is bound to, when its request carried a proof. */
+  readonly cnf?: { readonly jkt: string };
 }
 
 /**
