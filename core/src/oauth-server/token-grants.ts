@@ -44,7 +44,10 @@ export interface TokenRequestBinding {
   readonly dpop: DpopBinding | null;
 }
 
-/** The tokens of a grant that starts or refreshes a session: always with a refresh token. */
+/**
+ * The tokens of a grant that refreshes a session, or starts one a device polled for: always with a
+ * refresh token (a code exchange may withhold it without `offline_access`, see exchangeAuthorizationCode).
+ */
 export type SessionOAuthTokens = OAuthTokens & { readonly refreshToken: string };
 
 type Deps = Pick<
@@ -96,7 +99,7 @@ async function endReplayedExchange(
 export async function exchangeAuthorizationCode(
   deps: Deps,
   input: CodeExchange,
-): Promise<Result<SessionOAuthTokens>> {
+): Promise<Result<OAuthTokens>> {
   if (!input.code) return err(failures.tokenCodeMissing());
   const now = deps.clock.now();
   const { client } = input;
