@@ -69,8 +69,12 @@ describe("the OAuth server's routes", () => {
       error_description: "grant_type is required",
     });
     expect(noGrant.headers.get("cache-control")).toBe("no-store");
-    const other = await form(app, "/oauth/token", `client_id=${clientId}&grant_type=client_credentials`);
+    const other = await form(app, "/oauth/token", `client_id=${clientId}&grant_type=urn:example:unknown`);
     expect(await other.json()).toMatchObject({ error: "unsupported_grant_type" });
+    // client_credentials is offered here, but given by an admin: a client without it is unauthorized.
+    const machine = await form(app, "/oauth/token", `client_id=${clientId}&grant_type=client_credentials`);
+    expect(machine.status).toBe(400);
+    expect(await machine.json()).toMatchObject({ error: "unauthorized_client" });
     // POST /token's grant types are not this endpoint's: it looks up only the OAuth server's.
     const firstParty = await form(app, "/oauth/token", `client_id=${clientId}&grant_type=password`);
     expect(firstParty.status).toBe(400);
