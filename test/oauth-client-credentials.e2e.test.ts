@@ -129,9 +129,9 @@ describe("client_credentials (RFC 6749 §4.4)", () => {
       400,
       "invalid_target",
     );
-    // A confidential client without the grant.
+    // A confidential client without the grant: unauthorized for it (RFC 6749 §5.2).
     const plain = await rp.createConfidentialClient("client_secret_post");
-    await expectError(await grant(plain.client, plain.auth), 400, "unsupported_grant_type");
+    await expectError(await grant(plain.client, plain.auth), 400, "unauthorized_client");
     // A public client: no admin gives it the grant, no registration takes it, and it cannot ask for it.
     expect(
       (await createClient({ token_endpoint_auth_method: "none", grant_types: ["client_credentials"] }))
@@ -144,7 +144,7 @@ describe("client_credentials (RFC 6749 §4.4)", () => {
     });
     expect(registered.status).toBe(400);
     const publicClient = await rp.registerPublicClient();
-    await expectError(await grant(publicClient, oauth.None()), 400, "unsupported_grant_type");
+    await expectError(await grant(publicClient, oauth.None()), 400, "unauthorized_client");
   });
 
   it("is refused on the user's side and the admin API, introspected as active, and cannot be revoked", async () => {
