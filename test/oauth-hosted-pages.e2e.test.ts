@@ -10,7 +10,7 @@ import { type FreshNamespace, migratedNamespace } from "@authsvc/adapters/testin
 import { productionServerEnv, roleKey, TEST_JWT_SECRET } from "@authsvc/http/testing";
 import { GoTrueAdminApi, GoTrueClient } from "@supabase/auth-js";
 import * as oauth from "oauth4webapi";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "./support/free-port.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
@@ -86,6 +86,9 @@ beforeAll(async () => {
       AUTHSVC_OAUTH_SERVER_ENABLED: "true",
       AUTHSVC_OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION: "true",
       AUTHSVC_OAUTH_SERVER_AUTHORIZATION_PATH: "",
+      AUTHSVC_PASSKEY_ENABLED: "true",
+      AUTHSVC_WEBAUTHN_RP_ID: "localhost",
+      AUTHSVC_WEBAUTHN_RP_ORIGINS: base,
       AUTHSVC_HOSTED_PAGES_PRODUCT_NAME: "Acme <Cloud>",
       AUTHSVC_HOSTED_PAGES_LOGO_URL: logoUrl,
       AUTHSVC_HOSTED_PAGES_COLOR_PRIMARY: PRIMARY,
@@ -216,11 +219,12 @@ async function newPage(): Promise<Page> {
 }
 
 /** axe-core on the page as it is: no serious or critical violation. */
-async function accessible(page: Page, name: string) {
-  // Through the DevTools protocol: the page's CSP (rightly) refuses an injected script tag.
-  const cdp = await (browser as BrowserContext).newCDPSession(page);
+async function accessible(page: Page, name: string, session?: CDPSession) {
+  // Through the DevTools protocol: the page's CSP (rightly) refuses an injected script tag. The page's
+  // own session when it has one: detaching a session would remove its virtual authenticator.
+  const cdp = session ?? (await (browser as BrowserContext).newCDPSession(page));
   await cdp.send("Runtime.evaluate", { expression: AXE });
-  await cdp.detach();
+  if (session === undefined) await cdp.detach();
   // A string: the test's own types know no DOM.
   const found = (await page.evaluate("axe.run(document).then((r) => r.violations)")) as {
     id: string;
@@ -367,6 +371,75 @@ describe.skipIf(!present)("the hosted sign-in and consent pages in headless Chro
     await page.fill("#mfa-code", totp(secret, step + 1));
     await Promise.all([page.waitForNavigation(), page.press("#mfa-code", "Enter")]);
     await page.waitForSelector("#client-name", { timeout: 10_000 });
+    await Promise.all([
+      page.waitForURL((u) => u.pathname === "/callback"),
+      page.click("button[value=approve]"),
+    ]);
+    const { claims } = await finish(flow, page.url());
+    expect(claims.email).toBe(email);
+    expect(violations).toEqual([]);
+    await page.close();
+  });
+
+  it("signs in with a passkey through the page's own script (virtual authenticator), then consents", async () => {
+    const email = await newUser();
+    const user = new GoTrueClient({
+      url: base,
+      autoRefreshToken: false,
+      persistSession: false,
+      storageKey: `passkey-${Date.now()}`,
+    });
+    const signedIn = await user.signInWithPassword({ email, password: PASSWORD });
+    if (signedIn.error) throw signedIn.error;
+    const accessToken = signedIn.data.session?.access_token as string;
+    const flow = await startFlow();
+    const page = await newPage();
+    const cdp = await (browser as BrowserContext).newCDPSession(page);
+    await cdp.send("WebAuthn.enable");
+    await cdp.send("WebAuthn.addVirtualAuthenticator", {
+      options: {
+        protocol: "ctap2",
+        transport: "internal",
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    await page.goto(flow.url);
+    // The user registered the passkey earlier, from a page of this origin (an account page would).
+    const registered = await page.evaluate(`(async () => {
+      const b64 = (buf) => btoa(String.fromCharCode(...new Uint8Array(buf))).replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, "");
+      const bytes = (s) => Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+      const auth = { authorization: "Bearer ${accessToken}", "content-type": "application/json" };
+      const started = await (await fetch("/passkeys/registration/options", { method: "POST", headers: auth, body: "{}" })).json();
+      const o = started.options;
+      const publicKey = { ...o, challenge: bytes(o.challenge), user: { ...o.user, id: bytes(o.user.id) },
+        excludeCredentials: (o.excludeCredentials || []).map((c) => ({ ...c, id: bytes(c.id) })) };
+      const cred = await navigator.credentials.create({ publicKey });
+      const credential = { id: cred.id, rawId: b64(cred.rawId), type: cred.type, clientExtensionResults: {},
+        response: { clientDataJSON: b64(cred.response.clientDataJSON), attestationObject: b64(cred.response.attestationObject),
+          transports: cred.response.getTransports() } };
+      const verified = await fetch("/passkeys/registration/verify", { method: "POST", headers: auth,
+        body: JSON.stringify({ challenge_id: started.challenge_id, credential }) });
+      return verified.status;
+    })()`);
+    expect(registered).toBe(200);
+    // The script shows the button; the keyboard reaches and presses it.
+    await page.waitForSelector("#passkey", { state: "visible", timeout: 10_000 });
+    await accessible(page, "sign-in with a passkey", cdp);
+    await page.focus("#passkey");
+    await Promise.all([
+      page
+        .waitForURL((u) => u.pathname === "/oauth/consent/passkey", { timeout: 20_000 })
+        .catch(async (error) => {
+          throw new Error(`${error}: ${await page.textContent("#passkey-problem")}`);
+        }),
+      page.keyboard.press("Enter"),
+    ]);
+    await page.waitForSelector("#client-name", { timeout: 10_000 }).catch(async () => {
+      throw new Error(`no consent after the passkey: ${await page.textContent("body")}`);
+    });
     await Promise.all([
       page.waitForURL((u) => u.pathname === "/callback"),
       page.click("button[value=approve]"),

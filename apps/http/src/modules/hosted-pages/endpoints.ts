@@ -4,6 +4,7 @@ import type { User } from "@authsvc/core/accounts";
 import { type CaptchaVerifier, checkCaptcha } from "@authsvc/core/guards";
 import { challengeFactor, verifyFactor } from "@authsvc/core/mfa";
 import { authorizationDetails, clientIdOf, decideConsent, scopesOf } from "@authsvc/core/oauth-server";
+import { signInWithPasskey } from "@authsvc/core/passkeys";
 import { signInWithPassword } from "@authsvc/core/sessions";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
@@ -16,6 +17,7 @@ import { endpoint, type ModuleContext, type ModuleEndpoint } from "../module.js"
 import { htmlPage } from "../oauth-server/oauth.openapi-schemas.js";
 import { contentSecurityPolicy, type Look, stylesheet } from "./layout.js";
 import { consentPage, mfaPage, problemPage, signInPage } from "./pages.js";
+import { PASSKEY_SCRIPT } from "./passkey-script.js";
 import { catalogue, chooseLocale, ENGLISH, type Texts } from "./texts.js";
 
 export const PATH = "/oauth/consent";
@@ -193,10 +195,20 @@ export function signInAnswer(
   fields: Record<string, string>,
   problem?: string,
 ) {
+  const passkeys = c.get("deps").settings.passkeys.enabled;
+  const apiBase = look.root.slice(0, -PATH.length);
   return html(
     c,
     look,
-    signInPage({ action: `${look.root}/sign-in`, fields, problem }, look),
+    signInPage(
+      {
+        action: `${look.root}/sign-in`,
+        fields,
+        problem,
+        ...(passkeys ? { passkeyAction: `${look.root}/passkey`, apiBase } : {}),
+      },
+      look,
+    ),
     problem ? 400 : 200,
   );
 }
@@ -398,6 +410,76 @@ export const hostedPageEndpoints: readonly ModuleEndpoint[] = [
           const signedIn = await signInWithPassword(c.get("deps"), {
             email: form.email ?? "",
             password: form.password ?? "",
+          });
+          if (!signedIn.ok) return signInAnswer(c, look, fields, signedIn.error.message);
+          const { user, session } = signedIn.value;
+          return afterFirstFactor(pages, c, look, form, { user, sessionId: session.id, aal: session.aal });
+        },
+      ];
+    },
+  ),
+  endpoint(
+    {
+      method: "get",
+      path: "/oauth/consent/passkey.js",
+      summary: "The sign-in page's passkey script (the pages' only script, served by authsvc).",
+      access: "public",
+      responses: {
+        200: { description: "The script.", media: "text/javascript", body: { type: "string" } },
+        404: OFF,
+      },
+    },
+    (ctx) => {
+      const pages = pagesOf(ctx);
+      return [
+        gate(pages),
+        (c) => {
+          c.header("Cache-Control", "public, max-age=300");
+          c.header("X-Content-Type-Options", "nosniff");
+          return c.body(PASSKEY_SCRIPT, 200, { "content-type": "text/javascript; charset=utf-8" });
+        },
+      ];
+    },
+  ),
+  endpoint(
+    {
+      method: "post",
+      path: "/oauth/consent/passkey",
+      summary:
+        "Signs in with the browser's passkey assertion (`passkey.js` fills the form), then as a password sign-in.",
+      access: "public",
+      body: formBody({
+        authorization_id: string,
+        csrf: CSRF,
+        locale: LOCALE_FIELD,
+        challenge_id: { ...string, description: "The ceremony of `POST /passkeys/authentication/options`." },
+        credential: { ...string, description: "The browser's assertion, as JSON." },
+      }),
+      responses: {
+        200: htmlPage("The second factor's form, or the consent form."),
+        302: redirect("Consent already given: to the client, with a code."),
+        400: htmlPage("The sign-in form again with the problem, or a page naming it."),
+        404: OFF,
+      },
+    },
+    (ctx) => {
+      const pages = pagesOf(ctx);
+      return [
+        gate(pages),
+        async (c) => {
+          const form = await readForm(c);
+          const look = lookOf(pages, c, form.locale);
+          if (!csrfOk(c, form)) return expired(c, look);
+          const fields = carried(form, look);
+          let credential: unknown = null;
+          try {
+            credential = JSON.parse(form.credential ?? "");
+          } catch {
+            return signInAnswer(c, look, fields, look.texts.passkey_failed);
+          }
+          const signedIn = await signInWithPasskey(c.get("deps"), {
+            challengeId: form.challenge_id ?? "",
+            credential,
           });
           if (!signedIn.ok) return signInAnswer(c, look, fields, signedIn.error.message);
           const { user, session } = signedIn.value;

@@ -14,6 +14,8 @@ export interface SignInOptions {
   readonly otpAction?: string | undefined;
   /** A passkey: the button the page's script (`passkey.js`) drives, and where it posts its answer. */
   readonly passkeyAction?: string | undefined;
+  /** Where the API is, for the script's `/passkeys/authentication/options` (the base path). */
+  readonly apiBase?: string | undefined;
   /** External providers: each a button posting to its start. */
   readonly providers?: readonly { readonly id: string; readonly name: string }[];
   readonly providerAction?: string | undefined;
@@ -35,10 +37,12 @@ export function signInPage(
     : text(look, "sign_in_title");
   const others: string[] = [];
   if (input.passkeyAction)
-    others.push(`<form method="post" action="${escapeHtml(input.passkeyAction)}" id="passkey-form" class="block" hidden>
+    others.push(`<form method="post" action="${escapeHtml(input.passkeyAction)}" id="passkey-form" class="block" data-api="${escapeHtml(input.apiBase ?? "")}" hidden>
 ${hidden(input.fields)}
+<input type="hidden" name="challenge_id" value="">
 <input type="hidden" name="credential" value="">
-<button type="button" id="passkey" class="secondary">${text(look, "passkey_button")}</button>
+<button type="button" id="passkey" class="secondary" data-cancelled="${escapeHtml(look.texts.passkey_failed)}">${text(look, "passkey_button")}</button>
+<p class="error" role="alert" id="passkey-problem" hidden></p>
 </form>
 <p id="passkey-unavailable" hidden>${text(look, "passkey_unavailable")}</p>`);
   if (input.otpAction)
