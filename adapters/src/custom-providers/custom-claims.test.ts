@@ -81,6 +81,14 @@ describe("customPerson with hostile claims and mappings", () => {
   });
   const SYSTEM_SET = ["sub", "provider_id", "email_verified", "phone_verified"];
 
+  it("never takes a mapping target named __proto__ for the identity data's prototype", () => {
+    const person = customPerson(
+      { sub: "s" },
+      { attributeMapping: JSON.parse('{"__proto__": []}'), customClaimsAllowlist: [] },
+    );
+    expect(Object.getPrototypeOf(person.identityData)).toBe(Object.prototype);
+  });
+
   it("either refuses the answer or keeps its promises: the provider's sub, addresses verified only as the provider verified them, no protected field", () => {
     let people = 0;
     fc.assert(

@@ -29,7 +29,8 @@ export function customPerson(raw: Readonly<Record<string, unknown>>, provider: M
   const custom = provider.customClaimsAllowlist.filter(own).map((key) => [key, raw[key]] as const);
   if (custom.length > 0) claims.set("custom_claims", Object.fromEntries(custom));
   for (const [target, source] of Object.entries(provider.attributeMapping)) {
-    if (PROTECTED_MAPPING_TARGETS.includes(target)) continue;
+    // `__proto__` as a target would become the identity data's prototype where it is assigned.
+    if (PROTECTED_MAPPING_TARGETS.includes(target) || target === "__proto__") continue;
     if (typeof source !== "string") claims.set(target, source);
     else if (standard.has(source)) claims.set(target, standard.get(source));
   }
