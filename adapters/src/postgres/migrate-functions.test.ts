@@ -120,15 +120,17 @@ describe("database functions", () => {
       functions: names,
     });
     const after = await definitions(sql, ns);
-    // 0016 gave the two grants a last parameter, the client's address, and 0017 the refresh grant one
-    // more, the OAuth client; the snapshot triggers learned the bulk path (user_snapshots_flush and
+    // 0016 gave the two grants a last parameter, the client's address, 0017 the refresh grant one
+    // more, the OAuth client, and 0028 another, the DPoP key its session is bound to; the snapshot triggers learned the bulk path (user_snapshots_flush and
     // user_snapshots_flush_users, files of their own with the two they call); 0021 added the user
-    // counts' triggers; authentication's read without named statements (user_and_session) is new;
+    // counts' triggers; authentication's read without named statements (user_and_session) and the
+    // back-channel logout's trigger (oauth_logout_recorded, 0031) are new;
     // every other function is as it was.
     const changed = (signature: string) => /\.(password|refresh_token)_grant\(/.test(signature);
     const rewritten = (signature: string) =>
       /\.(user_snapshot_of_user|user_snapshot_of_owner|user_snapshots_rebuild)\(/.test(signature);
     const addedSignatures: Record<string, string> = {
+      oauth_logout_recorded: "",
       user_and_session: "uuid,uuid",
       user_counts_added: "",
       user_counts_cleared: "",
@@ -159,7 +161,7 @@ describe("database functions", () => {
       Object.keys(before)
         .filter(changed)
         .map((signature) =>
-          signature.replace(/\)$/, signature.includes("refresh_token_grant") ? ",text,uuid)" : ",text)"),
+          signature.replace(/\)$/, signature.includes("refresh_token_grant") ? ",text,uuid,text)" : ",text)"),
         ),
     );
     // Every function the migrations create has its file, and no file names a function they lack.

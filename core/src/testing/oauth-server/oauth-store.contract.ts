@@ -30,6 +30,7 @@ export function anOAuthClient(fields: Partial<OAuthClient> = {}): OAuthClient {
     jwksUri: null,
     secretSealed: null,
     requirePushedAuthorizationRequests: false,
+    scope: null,
     tokenExchangeAudiences: [],
     tokenExchangeImpersonation: false,
     createdAt: at(0),
