@@ -6,7 +6,7 @@ import { getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../../http/app-env.js";
 import { clientAddress, limitedBlock } from "../../http/client-address.js";
 import { jsonObject, redirect } from "../../http/operation.js";
-import { html as hostedHtml, lookOf, pagesOf, sameSecret } from "../hosted-pages/endpoints.js";
+import { html as hostedHtml, lookOf, pagesOf, sameSecret } from "../hosted-pages/shared.js";
 import { endpoint, type ModuleContext, type ModuleEndpoint } from "../module.js";
 import { type Look, problemPage } from "../oauth-server/consent-page-html.js";
 import { htmlPage } from "../oauth-server/oauth.openapi-schemas.js";

@@ -1,0 +1,114 @@
+import type { User } from "@authsvc/core/accounts";
+import { authorizationDetails, clientIdOf, decideConsent, scopesOf } from "@authsvc/core/oauth-server";
+import type { Context } from "hono";
+import type { AppEnv } from "../../http/app-env.js";
+import { redirect } from "../../http/operation.js";
+import { endpoint, type ModuleEndpoint } from "../module.js";
+import type { Look } from "./layout.js";
+import { consentPage, problemPage } from "./pages.js";
+import {
+  CSRF,
+  carried,
+  expired,
+  expiry,
+  formBody,
+  formStep,
+  gate,
+  html,
+  LOCALE_FIELD,
+  OFF,
+  opened,
+  type Pages,
+  PROBLEM,
+  pagesOf,
+  sign,
+  string,
+} from "./shared.js";
+
+/** The consent form, or the client's redirect when an earlier consent covers the request. */
+export async function consentStep(
+  pages: Pages,
+  c: Context<AppEnv>,
+  look: Look,
+  form: Record<string, string>,
+  user: User,
+  aal: string,
+) {
+  const fields = carried(form, look);
+  const found = await authorizationDetails(c.get("deps"), {
+    authorizationId: fields.authorization_id,
+    userId: user.id,
+  });
+  if (!found.ok) return html(c, look, problemPage(found.error.message, look), 400);
+  if (found.value.kind === "redirect") return c.redirect(found.value.redirectUrl, 302);
+  const { client, authorization } = found.value;
+  const proof = sign(pages.ctx.auth, "oauth-consent", fields.authorization_id, [user.id, aal, expiry()]);
+  return html(
+    c,
+    look,
+    consentPage(
+      {
+        action: `${look.root}/decision`,
+        fields: { ...fields, proof },
+        clientName: client.name ?? clientIdOf(client),
+        clientUri: client.uri,
+        logoUri: client.logoUri,
+        documentHost: client.metadataUrl ? new URL(client.metadataUrl).host : null,
+        redirectUri: authorization.redirectUri,
+        userEmail: user.email ?? user.phone ?? "",
+        scopes: scopesOf(authorization.scope),
+        descriptions: Object.fromEntries(
+          found.value.scopes.flatMap((s) => (s.description === null ? [] : [[s.scope, s.description]])),
+        ),
+        resource: authorization.resource,
+      },
+      look,
+    ),
+  );
+}
+
+/** The user's decision on the consent form. */
+export const consentEndpoints: readonly ModuleEndpoint[] = [
+  endpoint(
+    {
+      method: "post",
+      path: "/oauth/consent/decision",
+      summary: "The user's decision (`approve` or `deny`), with the proof of the sign-in steps.",
+      access: "public",
+      body: formBody({
+        authorization_id: string,
+        csrf: CSRF,
+        locale: LOCALE_FIELD,
+        proof: {
+          ...string,
+          description: "The signed-in step's proof, bound to the request, user and level.",
+        },
+        action: { ...string, description: "`approve` or `deny`." },
+      }),
+      responses: {
+        302: redirect("To the client, with a code or `error=access_denied`."),
+        400: PROBLEM,
+        404: OFF,
+      },
+    },
+    (ctx) => {
+      const pages = pagesOf(ctx);
+      return [
+        gate(pages),
+        formStep(pages, async (c, form, look) => {
+          const authorizationId = form.authorization_id ?? "";
+          const parts = opened(ctx.auth, "oauth-consent", authorizationId, form.proof ?? "", 3);
+          if (parts === null) return expired(c, look);
+          const [userId = ""] = parts;
+          const decided = await decideConsent(c.get("deps"), {
+            authorizationId,
+            userId,
+            action: form.action ?? "",
+          });
+          if (!decided.ok) return html(c, look, problemPage(decided.error.message, look), 400);
+          return c.redirect(decided.value.redirectUrl, 302);
+        }),
+      ];
+    },
+  ),
+];
