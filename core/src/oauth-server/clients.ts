@@ -1,48 +1,24 @@
 import { pageWindow } from "../admin/index.js";
 import { failures } from "../failures.js";
 import { err, isUuid, ok, type Result } from "../kernel/index.js";
-import { scopesOf } from "./authorization.js";
+import type { ClientAuthMethod, OAuthClient } from "./client.js";
 import {
-  ADMIN_GRANT_TYPES,
-  CLIENT_AUTH_METHODS,
-  type ClientAuthMethod,
-  type ClientJwks,
-  type ClientType,
-  DEFAULT_GRANT_TYPES,
-  isHttpUrl,
-  OAUTH_GRANT_TYPES,
-  type OAuthClient,
-  type OAuthGrantType,
-  redirectUriProblem,
-  TOKEN_EXCHANGE_GRANT,
-} from "./client.js";
+  type ClientFields,
+  checkExchangeFields,
+  checkGrantFit,
+  checkGrantTypes,
+  checkRedirectUris,
+  checkScope,
+  checkTexts,
+  invalidField,
+  typeAndMethod,
+} from "./client-field-checks.js";
+import { checkJwks, checkJwksUri, checkKeys, keysAfterUpdate } from "./client-keys.js";
 import { isClientIdUrl } from "./client-metadata-document.js";
 import type { OAuthServerDeps } from "./deps.js";
-import { checkLogoutFields, type LogoutFields, logoutMetadataOf } from "./logout-metadata.js";
-import { knownScopes } from "./scopes.js";
+import { checkLogoutFields, logoutMetadataOf } from "./logout-metadata.js";
 
-/** A registration (RFC 7591) or an admin's creation or update: every field as the client sent it. */
-export interface ClientFields extends LogoutFields {
-  readonly redirectUris?: readonly string[] | undefined;
-  readonly clientType?: string | undefined;
-  readonly authMethod?: string | undefined;
-  readonly grantTypes?: readonly string[] | undefined;
-  readonly name?: string | undefined;
-  readonly uri?: string | undefined;
-  readonly logoUri?: string | undefined;
-  /** RFC 7591 `jwks`: an object, as sent; null clears it (admin update). */
-  readonly jwks?: unknown;
-  /** RFC 7591 `jwks_uri`; empty or null clears it (admin update). */
-  readonly jwksUri?: string | null | undefined;
-  /** RFC 9126 §6 `require_pushed_authorization_requests`. */
-  readonly requirePushedAuthorizationRequests?: boolean | undefined;
-  readonly dpopBoundAccessTokens?: boolean | undefined;
-  /** Admin only: `token_exchange_audiences`, `token_exchange_impersonation` (token-exchange.ts). */
-  readonly tokenExchangeAudiences?: readonly string[] | undefined;
-  readonly tokenExchangeImpersonation?: boolean | undefined;
-  /** RFC 7591 `scope`: the scopes the client may ask for, space-separated; empty: no list. */
-  readonly scope?: string | undefined;
-}
+export type { ClientFields } from "./client-field-checks.js";
 
 /** A client with its secret in the clear: only the answer of a creation or a regeneration holds one. */
 export interface IssuedClient {
@@ -51,169 +27,6 @@ export interface IssuedClient {
 }
 
 type Deps = Pick<OAuthServerDeps, "store" | "clock" | "random" | "tokens" | "clientSecretBox">;
-
-const invalid = (problem: string) => err(failures.clientFieldInvalid(problem));
-
-function checkRedirectUris(uris: readonly string[] | undefined): Result<readonly string[]> {
-  if (uris === undefined || uris.length === 0) return invalid("redirect_uris is required");
-  if (uris.length > 10) return invalid("redirect_uris must not hold more than 10 URIs");
-  for (const uri of uris) {
-    if (uri.length > 2048) return invalid("redirect URI is too long");
-    const problem = redirectUriProblem(uri);
-    if (problem !== null) return invalid(`invalid redirect_uri '${uri}': ${problem}`);
-  }
-  return ok([...new Set(uris)]);
-}
-
-function checkGrantTypes(
-  types: readonly string[] | undefined,
-  by: { registrationType: "dynamic" | "manual"; clientType: ClientType },
-): Result<readonly OAuthGrantType[]> {
-  if (types === undefined) return ok(DEFAULT_GRANT_TYPES);
-  if (types.length === 0) return invalid("grant_types must not be empty");
-  for (const type of types) {
-    if (!(OAUTH_GRANT_TYPES as readonly string[]).includes(type))
-      return invalid(`grant_type '${type}' is not supported`);
-    // Exchanging a user's token for another audience is a trust the operator gives, not one a
-    // registration takes for itself.
-    if (by.registrationType === "dynamic" && (ADMIN_GRANT_TYPES as readonly string[]).includes(type))
-      return invalid(`grant_type '${type}' is given by an admin only`);
-    // Anyone could send a public client's id: a token leaked to it would buy tokens for its audiences.
-    if (type === TOKEN_EXCHANGE_GRANT && by.clientType !== "confidential")
-      return invalid(`grant_type '${type}' needs a confidential client`);
-  }
-  return ok([...new Set(types)] as OAuthGrantType[]);
-}
-
-/** `token_exchange_audiences`: at most 20 absolute URIs or names, without whitespace or fragment. */
-function checkExchangeAudiences(audiences: readonly string[]): Result<readonly string[]> {
-  if (audiences.length > 20) return invalid("token_exchange_audiences must not hold more than 20 values");
-  for (const audience of audiences) {
-    if (audience === "" || audience.length > 2048 || /[\s#]/.test(audience))
-      return invalid(`invalid token_exchange_audiences value '${audience.slice(0, 100)}'`);
-  }
-  return ok([...new Set(audiences)]);
-}
-
-/** The token exchange fields of a creation or update: an admin's only. */
-function checkExchangeFields(
-  fields: ClientFields,
-  registrationType: "dynamic" | "manual",
-): Result<Pick<OAuthClient, "tokenExchangeAudiences" | "tokenExchangeImpersonation">> {
-  const { tokenExchangeAudiences: audiences, tokenExchangeImpersonation: impersonation } = fields;
-  if (registrationType === "dynamic" && (audiences !== undefined || impersonation !== undefined))
-    return invalid("token_exchange_audiences and token_exchange_impersonation are set by an admin only");
-  const checked = audiences === undefined ? ok(undefined) : checkExchangeAudiences(audiences);
-  if (!checked.ok) return checked;
-  return ok({
-    ...(checked.value === undefined ? {} : { tokenExchangeAudiences: checked.value }),
-    ...(impersonation === undefined ? {} : { tokenExchangeImpersonation: impersonation }),
-  });
-}
-
-/**
- * The grant types fit the client: `client_credentials` needs a confidential client (a public one
- * proves nothing about who asks), and is an admin's to give — anyone may register a client, and a
- * client that gave itself the grant would mint tokens with no user's consent at all.
- */
-function checkGrantFit(
-  grantTypes: readonly OAuthGrantType[],
-  clientType: ClientType,
-  registrationType: "dynamic" | "manual" | "update",
-): Result<void> {
-  if (!grantTypes.includes("client_credentials")) return ok(undefined);
-  if (clientType !== "confidential")
-    return invalid("grant_type 'client_credentials' is for confidential clients only");
-  if (registrationType === "dynamic")
-    return invalid("grant_type 'client_credentials' cannot be registered dynamically: an admin grants it");
-  return ok(undefined);
-}
-
-/** The client's allowed scopes: each a built-in or custom scope; empty: no list (null). */
-async function checkScope(
-  deps: Pick<Deps, "store">,
-  scope: string | undefined,
-): Promise<Result<string | null>> {
-  if (scope === undefined || scope.trim() === "") return ok(null);
-  if (scope.length > 4096) return invalid("scope must be at most 4096 characters");
-  const scopes = scopesOf(scope);
-  const known = await knownScopes(deps, scopes);
-  const unknown = scopes.find((s) => !known.builtIn.includes(s) && !known.custom.has(s));
-  if (unknown !== undefined) return invalid(`scope '${unknown}' is not supported`);
-  return ok(scopes.join(" "));
-}
-
-function checkText(field: string, value: string | undefined, max: number, url: boolean): Result<void> {
-  if (value === undefined || value === "") return ok(undefined);
-  if (value.length > max) return invalid(`${field} must be at most ${max} characters`);
-  if (url && !isHttpUrl(value, max)) return invalid(`${field} must be an absolute http(s) URL`);
-  return ok(undefined);
-}
-
-/**
- * The client type and authentication method of a registration (RFC 7591 §2): an explicit type wins,
- * else the method decides (`none` is public), else confidential; the default method is `none` for a
- * public client and `client_secret_basic` for a confidential one. A public client always uses `none`.
- */
-function typeAndMethod(
-  clientType: string | undefined,
-  method: string | undefined,
-): Result<{ clientType: ClientType; authMethod: ClientAuthMethod }> {
-  if (clientType !== undefined && clientType !== "public" && clientType !== "confidential")
-    return invalid("client_type must be 'public' or 'confidential'");
-  if (method !== undefined && !(CLIENT_AUTH_METHODS as readonly string[]).includes(method))
-    return invalid(`token_endpoint_auth_method must be one of ${CLIENT_AUTH_METHODS.join(", ")}`);
-  const type: ClientType = clientType ?? (method === "none" ? "public" : "confidential");
-  const authMethod = (method ?? (type === "public" ? "none" : "client_secret_basic")) as ClientAuthMethod;
-  if (type === "public" && authMethod !== "none")
-    return invalid("public clients must use token_endpoint_auth_method 'none'");
-  if (type === "confidential" && authMethod === "none")
-    return invalid("confidential clients cannot use token_endpoint_auth_method 'none'");
-  return ok({ clientType: type, authMethod });
-}
-
-/** Members of a JWK that only a private or symmetric key has: never registered. */
-const PRIVATE_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"];
-const MAX_JWKS_KEYS = 20;
-const MAX_JWKS_CHARS = 16384;
-
-/** RFC 7591 `jwks`: a key set of at most 20 public keys (no private or symmetric member), at most 16 KiB. */
-function checkJwks(jwks: unknown): Result<ClientJwks | null> {
-  if (jwks === undefined || jwks === null) return ok(null);
-  if (typeof jwks !== "object" || Array.isArray(jwks)) return invalid("jwks must be a JSON Web Key Set");
-  const keys = (jwks as { keys?: unknown }).keys;
-  if (!Array.isArray(keys) || keys.length === 0) return invalid("jwks must hold a non-empty keys array");
-  if (keys.length > MAX_JWKS_KEYS) return invalid(`jwks must not hold more than ${MAX_JWKS_KEYS} keys`);
-  if (JSON.stringify(jwks).length > MAX_JWKS_CHARS) return invalid("jwks is too large");
-  for (const key of keys) {
-    if (typeof key !== "object" || key === null || Array.isArray(key) || typeof key.kty !== "string")
-      return invalid("every key of jwks must be a JWK with kty");
-    if (key.kty === "oct" || PRIVATE_MEMBERS.some((m) => m in key))
-      return invalid("jwks must hold public keys only");
-  }
-  return ok({ keys: keys as ClientJwks["keys"] });
-}
-
-/** RFC 7591 `jwks_uri`: an absolute https URL (the fetch refuses private addresses too). */
-function checkJwksUri(uri: string | null | undefined): Result<string | null> {
-  if (uri === undefined || uri === null || uri === "") return ok(null);
-  if (!isHttpUrl(uri, 2048))
-    return invalid("jwks_uri must be an absolute https URL (plain http reaches loopback only in tests)");
-  return ok(uri);
-}
-
-/**
- * The keys of a method: `private_key_jwt` needs exactly one of `jwks` and `jwks_uri` (RFC 7591 §2);
- * the other methods have none.
- */
-function checkKeys(method: ClientAuthMethod, jwks: ClientJwks | null, jwksUri: string | null): Result<void> {
-  if (jwks !== null && jwksUri !== null) return invalid("jwks and jwks_uri must not both be given");
-  if (method === "private_key_jwt" && jwks === null && jwksUri === null)
-    return invalid("private_key_jwt needs jwks or jwks_uri");
-  if (method !== "private_key_jwt" && (jwks !== null || jwksUri !== null))
-    return invalid("jwks and jwks_uri are for token_endpoint_auth_method 'private_key_jwt'");
-  return ok(undefined);
-}
 
 /**
  * The secret of a method: `private_key_jwt` has none (null hash); `client_secret_jwt` keeps it sealed
@@ -262,14 +75,8 @@ export async function registerClient(
   if (!fit.ok) return fit;
   const scope = await checkScope(deps, input.scope);
   if (!scope.ok) return scope;
-  for (const [field, value, max, url] of [
-    ["client_name", input.name, 1024, false],
-    ["client_uri", input.uri, 2048, true],
-    ["logo_uri", input.logoUri, 2048, true],
-  ] as const) {
-    const checked = checkText(field, value, max, url);
-    if (!checked.ok) return checked;
-  }
+  const texts = checkTexts(input);
+  if (!texts.ok) return texts;
   const jwks = checkJwks(input.jwks);
   if (!jwks.ok) return jwks;
   const jwksUri = checkJwksUri(input.jwksUri);
@@ -387,47 +194,18 @@ export async function updateClient(
     if (!checked.ok) return checked;
     scope = checked.value;
   }
-  for (const [field, value, max, url] of [
-    ["client_name", fields.name, 1024, false],
-    ["client_uri", fields.uri, 2048, true],
-    ["logo_uri", fields.logoUri, 2048, true],
-  ] as const) {
-    const checked = checkText(field, value, max, url);
-    if (!checked.ok) return checked;
-  }
-  let jwks = client.jwks ?? null;
-  let jwksUri = client.jwksUri ?? null;
-  if (fields.jwks !== undefined) {
-    const checked = checkJwks(fields.jwks);
-    if (!checked.ok) return checked;
-    jwks = checked.value;
-    if (jwks !== null && fields.jwksUri === undefined) jwksUri = null;
-  }
-  if (fields.jwksUri !== undefined) {
-    const checked = checkJwksUri(fields.jwksUri);
-    if (!checked.ok) return checked;
-    jwksUri = checked.value;
-    if (jwksUri !== null && fields.jwks === undefined) jwks = null;
-  }
-  // Keys belong to private_key_jwt alone: another method drops them.
-  if (
-    fields.authMethod !== undefined &&
-    authMethod !== "private_key_jwt" &&
-    fields.jwks === undefined &&
-    fields.jwksUri === undefined
-  ) {
-    jwks = null;
-    jwksUri = null;
-  }
-  const keys = checkKeys(authMethod, jwks, jwksUri);
+  const texts = checkTexts(fields);
+  if (!texts.ok) return texts;
+  const keys = keysAfterUpdate(client, fields, authMethod);
   if (!keys.ok) return keys;
+  const { jwks, jwksUri } = keys.value;
   if (
     client.secretHash === null &&
     (authMethod === "client_secret_basic" ||
       authMethod === "client_secret_post" ||
       authMethod === "client_secret_jwt")
   )
-    return invalid("the client has no secret: regenerate its secret before choosing a secret method");
+    return invalidField("the client has no secret: regenerate its secret before choosing a secret method");
   // A client turned to client_secret_jwt has no readable secret until a new one is issued
   // (regenerate_secret): only a hash is kept of the one it had. Another method keeps none sealed.
   const secretSealed = authMethod === "client_secret_jwt" ? (client.secretSealed ?? null) : null;

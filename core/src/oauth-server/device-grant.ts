@@ -1,9 +1,9 @@
-import { isBanned, userBody } from "../accounts/index.js";
 import { failures } from "../failures.js";
 import { err, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
-import { defineGrant, type Session, type StartedSession, signSession } from "../sessions/index.js";
+import { defineGrant, type StartedSession, signSession } from "../sessions/index.js";
 import type { OAuthAuthorization } from "./authorization.js";
 import { DEVICE_CODE_GRANT_TYPE, type OAuthClient } from "./client.js";
+import { startClientSession } from "./client-session.js";
 import type { OAuthServerDeps, OAuthServerRepositories } from "./deps.js";
 import { idTokenClaims } from "./id-token.js";
 import { issuerOf } from "./query.js";
@@ -14,7 +14,10 @@ type Deps = Pick<
   "store" | "clock" | "random" | "tokens" | "signer" | "idTokens" | "settings" | "hooks"
 >;
 
-const AMR_METHOD = "oauth_provider/device_code";
+const DEVICE_ORIGIN = {
+  method: "oauth_provider/device_code",
+  providerType: "oauth_provider_device_code",
+};
 /** RFC 8628 §3.5: each `slow_down` makes the interval 5 seconds longer, for every later poll. */
 const SLOW_DOWN_STEP_S = 5;
 /** A poll this much early still counts as on time: the network delays polls unevenly. */
@@ -79,35 +82,18 @@ export async function pollDeviceCode(
       const sessionId = deps.random.uuid();
       if (!(await repos.oauthAuthorizations.spend(authorization.id, sessionId)))
         return err(failures.deviceCodeSpent());
-      const user = await repos.users.findById(authorization.userId);
-      if (user === null || user.deletedAt !== null) return err(failures.codeUserGone());
-      if (isBanned(user, now)) return err(failures.codeUserBanned());
-      const session: Session = {
-        id: sessionId,
-        userId: user.id,
-        aal: "aal1",
-        amr: [{ method: AMR_METHOD, timestamp: Math.floor(now.getTime() / 1000) }],
-        createdAt: now,
-        updatedAt: now,
-        refreshedAt: null,
-        notAfter: null,
-        oauthClientId: client.id,
-        scopes: authorization.scope,
-        ...(authorization.resource ? { resource: authorization.resource } : {}),
-        ...(input.dpop ? { dpopJkt: input.dpop.jkt } : {}),
-      };
-      const refreshToken = deps.tokens.generate();
-      await repos.sessions.create(session, deps.tokens.hash(refreshToken));
-      await repos.audit.record({
-        action: "login",
-        actorId: user.id,
-        actorUsername: user.phone || user.email || "",
-        traits: { provider_type: "oauth_provider_device_code", client_id: client.id },
-        at: now,
+      const session = await startClientSession(repos, deps, {
+        client,
+        authorization,
+        userId: authorization.userId,
+        sessionId,
+        origin: DEVICE_ORIGIN,
+        dpop: input.dpop,
+        now,
       });
-      const body = await userBody(repos, user);
+      if (!session.ok) return session;
       return ok({
-        started: { session, refreshToken, user: body, method: AMR_METHOD, now },
+        started: session.value,
         authTime: authorization.authTime ?? now,
         openid,
       });

@@ -1,16 +1,10 @@
-import { isBanned, userBody } from "../accounts/index.js";
 import type { DpopBinding } from "../dpop/index.js";
 import { type FailureName, failures } from "../failures.js";
 import { type AuthError, err, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
 import { verifierMatches } from "../pkce/index.js";
-import {
-  defineGrant,
-  refreshSession,
-  type Session,
-  type StartedSession,
-  signSession,
-} from "../sessions/index.js";
+import { defineGrant, refreshSession, type StartedSession, signSession } from "../sessions/index.js";
 import { clientIdOf, type OAuthClient } from "./client.js";
+import { startClientSession } from "./client-session.js";
 import type { OAuthServerDeps, OAuthServerRepositories } from "./deps.js";
 import { idTokenClaims } from "./id-token.js";
 import { issuerOf } from "./query.js";
@@ -63,7 +57,10 @@ export interface CodeExchange extends TokenRequestBinding {
   readonly resource?: string | undefined;
 }
 
-const AMR_METHOD = "oauth_provider/authorization_code";
+const CODE_ORIGIN = {
+  method: "oauth_provider/authorization_code",
+  providerType: "oauth_provider_authorization_code",
+};
 
 /**
  * A second use of a spent code (RFC 6749 §4.1.2, OAuth 2.1 §4.1.3): the code leaked, or its client
@@ -135,36 +132,18 @@ export async function exchangeAuthorizationCode(
       const spentOn = deps.random.uuid();
       if (!(await repos.oauthAuthorizations.spend(authorization.id, spentOn)))
         return err(failures.codeInvalid());
-      const user = await repos.users.findById(authorization.userId);
-      if (user === null || user.deletedAt !== null) return err(failures.codeUserGone());
-      if (isBanned(user, now)) return err(failures.codeUserBanned());
-      const session: Session = {
-        id: spentOn,
-        userId: user.id,
-        aal: "aal1",
-        amr: [{ method: AMR_METHOD, timestamp: Math.floor(now.getTime() / 1000) }],
-        createdAt: now,
-        updatedAt: now,
-        refreshedAt: null,
-        notAfter: null,
-        oauthClientId: client.id,
-        ...(client.metadataUrl ? { oauthClientUrl: client.metadataUrl } : {}),
-        scopes: authorization.scope,
-        ...(authorization.resource ? { resource: authorization.resource } : {}),
-        ...(input.dpop ? { dpopJkt: input.dpop.jkt } : {}),
-      };
-      const refreshToken = deps.tokens.generate();
-      await repos.sessions.create(session, deps.tokens.hash(refreshToken));
-      await repos.audit.record({
-        action: "login",
-        actorId: user.id,
-        actorUsername: user.phone || user.email || "",
-        traits: { provider_type: "oauth_provider_authorization_code", client_id: clientIdOf(client) },
-        at: now,
+      const session = await startClientSession(repos, deps, {
+        client,
+        authorization,
+        userId: authorization.userId,
+        sessionId: spentOn,
+        origin: CODE_ORIGIN,
+        dpop: input.dpop,
+        now,
       });
-      const body = await userBody(repos, user);
+      if (!session.ok) return session;
       return ok({
-        started: { session, refreshToken, user: body, method: AMR_METHOD, now },
+        started: session.value,
         nonce: authorization.nonce,
         authTime: authorization.authTime ?? now,
       });

@@ -37,6 +37,7 @@ export * from "./mfa/factors.contract.js";
 export * from "./mfa/fake-mfa.js";
 export * from "./oauth-server/fake-logout-deliveries.js";
 export * from "./oauth-server/fake-oauth-server.js";
+export * from "./oauth-server/oauth-fixtures.js";
 export * from "./oauth-server/oauth-store.contract.js";
 export * from "./pkce/fake-flow-states.js";
 export * from "./pkce/flow-states.contract.js";
