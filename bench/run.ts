@@ -5,6 +5,7 @@ import autocannon from "autocannon";
 import { type PgBouncer, startPgBouncer } from "../test/support/pgbouncer.js";
 import { populate } from "../test/support/population.js";
 import { adminList } from "./admin-list.js";
+import { capacityExtra } from "./capacity-print.js";
 import { decay, mixed, rss, start } from "./extras.js";
 import {
   args,
@@ -237,6 +238,10 @@ async function main() {
     }
     if (EXTRAS.includes("decay")) extras.decay = await decay(ours, token);
     if (EXTRAS.includes("mixed")) extras.mixed = await mixed(ours, token);
+    if (EXTRAS.includes("capacity")) {
+      const context = { server: ours, databaseUrl: db.url, secret: SECRET, token, email: credentials.email };
+      extras.capacity = await capacityExtra(context);
+    }
     if (EXTRAS.includes("rss")) {
       // A server of its own: the peak is this scenario's, not the residue of the runs before.
       const fresh = await startServer(["apps/http/dist/main.js"], env);

@@ -31,7 +31,7 @@ export async function post(url: string, body: unknown): Promise<Record<string, s
  * answer's token back, so every request is a real rotation. Tokens lost when a run stops mid-request
  * are replaced by `seed` before the next run.
  */
-function refreshLoad(seed: () => Promise<string>) {
+export function refreshLoad(seed: () => Promise<string>) {
   const pool: string[] = [];
   return async (url: string, connections: number): Promise<autocannon.Options> => {
     const missing = connections - pool.length;
