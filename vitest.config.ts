@@ -62,7 +62,15 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: "db", include: DATABASE_TESTS, globalSetup } },
-      { extends: true, test: { name: "e2e", include: ["test/**/*.test.ts", ...BUILT_TESTS], globalSetup } },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["test/**/*.test.ts", ...BUILT_TESTS],
+          globalSetup,
+          setupFiles: ["test/support/stop-servers.ts"],
+        },
+      },
     ],
   },
 });

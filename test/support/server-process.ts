@@ -31,6 +31,19 @@ interface Spawned {
 }
 
 /**
+ * Every server this test file started that has not exited yet. A test that times out while a server
+ * is starting never gets the handle to stop it, and a worker's end does not end its children: the
+ * end-to-end tier's setup (stop-servers.ts) kills what is left after each file.
+ */
+const running = new Set<ChildProcess>();
+
+/** Kills every server of this file still running; for the tier's setup, after the file's own hooks. */
+export function killRunningServers(): void {
+  for (const child of running) child.kill("SIGKILL");
+  running.clear();
+}
+
+/**
  * Runs the server with exactly `env` (plus PATH): nothing leaks in from the test's own environment,
  * so each test states the whole configuration it relies on.
  */
@@ -45,6 +58,8 @@ function spawnServer(
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   let out = "";
   let err = "";
   child.stdout?.on("data", (chunk: Buffer) => {
