@@ -1,7 +1,16 @@
 import type { PasswordHasher } from "@authsvc/core/accounts";
 import { type Algorithm, hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2";
-import { verify as bcryptVerify } from "@node-rs/bcrypt";
 import { costBeyondLimits, PASSWORD_HASH_LIMITS, readableHash } from "./password-hash-format.js";
+
+/**
+ * bcrypt verifies only imported hashes until their first sign-in moves them to argon2id: its native
+ * library (some megabytes resident) is loaded at the first bcrypt hash met, not by every server.
+ */
+let bcrypt: Promise<typeof import("@node-rs/bcrypt")> | undefined;
+const bcryptVerify = async (password: string, encoded: string) => {
+  bcrypt ??= import("@node-rs/bcrypt");
+  return (await bcrypt).verify(password, encoded);
+};
 
 /** Argon2id parameters for new hashes (OWASP's minimum: m=19456 KiB, t=2, p=1). */
 export interface Argon2Options {

@@ -2,8 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir } from "node:fs/promises";
 import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import type { PGlite } from "@electric-sql/pglite";
 import {
   AUTHENTICATION_TIMEOUT_MS,
   MAX_PASSWORD_MESSAGE_LENGTH,
@@ -75,10 +74,21 @@ export interface EmbeddedPostgres {
  * PGlite whose own query API (query, exec) is never used: clients speak the wire protocol through
  * execProtocolRawStream and parse results themselves. PGlite's start ends with a catalog query that
  * builds parsers for array types, for its own query API only; skipping it saves a cold catalog scan
- * (a tenth to a quarter of a second of CPU) on every start.
+ * (a tenth to a quarter of a second of CPU) on every start. PGlite is imported here, at the embedded
+ * database's start, so that a server on PostgreSQL never loads it.
  */
-class ProtocolOnlyPGlite extends PGlite {
-  override async _initArrayTypes(): Promise<void> {}
+async function openProtocolOnlyPGlite(pgdata: string): Promise<PGlite> {
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite/contrib/pg_trgm"),
+  ]);
+  class ProtocolOnlyPGlite extends PGlite {
+    override async _initArrayTypes(): Promise<void> {}
+  }
+  // pg_trgm: the trigram indexes of the admin list's filter (migration 0021).
+  const db = new ProtocolOnlyPGlite({ dataDir: pgdata, extensions: { pg_trgm } });
+  await db.waitReady;
+  return db;
 }
 
 interface Unit {
@@ -123,7 +133,7 @@ export async function startEmbeddedPostgres(options: {
   await privateFolder(options.dataDir);
   ownerOnlyUmask();
   const unlock = lockDataFolder(options.dataDir);
-  let db: ProtocolOnlyPGlite;
+  let db: PGlite;
   let created: EmbeddedPostgres["created"];
   try {
     const exists = existsSync(join(pgdata, "PG_VERSION"));
@@ -132,9 +142,7 @@ export async function startEmbeddedPostgres(options: {
     const template = !exists && vacant ? options.template : undefined;
     if (template) await copyTemplate(template, pgdata);
     else await mkdir(pgdata, { recursive: true });
-    // pg_trgm: the trigram indexes of the admin list's filter (migration 0021).
-    db = new ProtocolOnlyPGlite({ dataDir: pgdata, extensions: { pg_trgm } });
-    await db.waitReady;
+    db = await openProtocolOnlyPGlite(pgdata);
     created = exists ? "existing" : template ? "template" : "initdb";
     // initdb's and the template's files, and those of a folder made before this was done. Only the
     // database's own folder is walked: the data folder may be one the operator keeps other files in.

@@ -1,5 +1,6 @@
 import type { RequestLimiter } from "@authsvc/core/guards";
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRes } from "./flexible-library.js";
 
 /** One limited route family: `points` requests per client per window of `durationSec` seconds. */
 export interface LimitWindow {

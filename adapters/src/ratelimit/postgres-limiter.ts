@@ -1,5 +1,5 @@
 import type { Sql } from "postgres";
-import { RateLimiterPostgres } from "rate-limiter-flexible";
+import { RateLimiterPostgres } from "./flexible-library.js";
 import {
   type RequestLimiterStore,
   requestLimiter,

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import type * as IORedis from "ioredis";
-import { RateLimiterRedis } from "rate-limiter-flexible";
+import { RateLimiterRedis } from "./flexible-library.js";
 import {
   type RequestLimiterStore,
   requestLimiter,

@@ -19,15 +19,26 @@ interface ErrorHandler {
   error(): void;
   fatalError(): void;
 }
-const require = createRequire(import.meta.url);
-const { DOMParser } = require("@xmldom/xmldom") as {
+interface XmlLibraries {
   DOMParser: new (options: {
     errorHandler: ErrorHandler;
   }) => {
     parseFromString(text: string, mime: string): XmlDocument | undefined;
   };
-};
-const xpath = require("xpath") as { select(path: string, node: unknown): unknown };
+  xpath: { select(path: string, node: unknown): unknown };
+}
+/** Required at the first document parsed: a server without SAML never loads them. */
+let libraries: XmlLibraries | undefined;
+function xmlLibraries(): XmlLibraries {
+  if (libraries === undefined) {
+    const require = createRequire(import.meta.url);
+    libraries = {
+      DOMParser: (require("@xmldom/xmldom") as Pick<XmlLibraries, "DOMParser">).DOMParser,
+      xpath: require("xpath") as XmlLibraries["xpath"],
+    };
+  }
+  return libraries;
+}
 
 /** A document, or null when the text is not well-formed XML (any parser error or warning refuses it). */
 export function parseXml(text: string): XmlDocument | null {
@@ -35,6 +46,7 @@ export function parseXml(text: string): XmlDocument | null {
   const fail = () => {
     failed = true;
   };
+  const { DOMParser } = xmlLibraries();
   const parser = new DOMParser({ errorHandler: { warning: fail, error: fail, fatalError: fail } });
   try {
     const doc = parser.parseFromString(text, "text/xml");
@@ -46,7 +58,7 @@ export function parseXml(text: string): XmlDocument | null {
 
 /** The elements an XPath (written with `local-name()`) selects under `node`. */
 export function elements(node: XmlDocument | XmlElement, path: string): XmlElement[] {
-  const found = xpath.select(path, node);
+  const found = xmlLibraries().xpath.select(path, node);
   return Array.isArray(found) ? (found as XmlElement[]) : [];
 }
 

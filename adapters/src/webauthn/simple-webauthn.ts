@@ -6,18 +6,31 @@ import type {
   CeremonyState,
   WebAuthn,
 } from "@authsvc/core/passkeys";
-import {
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 
-/** The AAGUID → authenticator model names the `aaguids` package maintains (a CommonJS JSON list). */
-const AUTHENTICATOR_NAMES: Readonly<Record<string, string>> = createRequire(import.meta.url)("aaguids");
+/**
+ * `@simplewebauthn/server` (with its ASN.1 and CBOR parsers), imported at the first ceremony or at
+ * start (`eager`): a server where nobody uses passkeys or WebAuthn factors does not carry it.
+ */
+let library: Promise<typeof import("@simplewebauthn/server")> | undefined;
+const webauthnLibrary = () => {
+  library ??= import("@simplewebauthn/server");
+  return library;
+};
+
+/**
+ * The AAGUID → authenticator model names the `aaguids` package maintains (a CommonJS JSON list of some
+ * hundreds of entries), read at the first name asked for.
+ */
+let authenticatorNames: Readonly<Record<string, string>> | undefined;
+const authenticatorNamesOnce = () => {
+  authenticatorNames ??= createRequire(import.meta.url)("aaguids") as Readonly<Record<string, string>>;
+  return authenticatorNames;
+};
 
 /** The algorithms offered, in the reference's order (go-webauthn's defaults). */
 const ALGORITHMS = [-7, -35, -36, -257, -258, -259, -37, -38, -39, -8];
@@ -68,9 +81,13 @@ function userVerificationOf(flavour: CeremonyFlavour): CeremonyState["userVerifi
  * RP id hash, user presence, signature, counter). The user handle is the UTF-8 text of the user id
  * (36 bytes), as the reference encodes it, so credentials made against either server work on both.
  */
-export function simpleWebAuthn(): WebAuthn {
+export function simpleWebAuthn({ eager = false }: { eager?: boolean } = {}): WebAuthn {
+  // Loaded now for a server with passkeys or WebAuthn factors on, so the first ceremony does not wait
+  // for the import; a failure here surfaces (again) at that first use.
+  if (eager) webauthnLibrary().catch(() => {});
   return {
     async creationOptions({ rp, account, exclude, flavour }): Promise<Ceremony> {
+      const { generateRegistrationOptions } = await webauthnLibrary();
       const options = await generateRegistrationOptions({
         rpName: rp.name,
         rpID: rp.id,
@@ -104,6 +121,7 @@ export function simpleWebAuthn(): WebAuthn {
     },
 
     async requestOptions({ rp, allow, flavour }): Promise<Ceremony> {
+      const { generateAuthenticationOptions } = await webauthnLibrary();
       const options = await generateAuthenticationOptions({
         rpID: rp.id,
         timeout: TIMEOUT_MS,
@@ -122,6 +140,7 @@ export function simpleWebAuthn(): WebAuthn {
     async verifyRegistration(rp, state, value) {
       const response = registrationResponse(value);
       if (response === null) return { ok: false, reason: "malformed registration response" };
+      const { verifyRegistrationResponse } = await webauthnLibrary();
       try {
         const result = await verifyRegistrationResponse({
           response,
@@ -165,6 +184,7 @@ export function simpleWebAuthn(): WebAuthn {
       const response = authenticationResponse(value);
       if (response === null) return { ok: false, reason: "malformed authentication response" };
       if (response.id !== response.rawId) return { ok: false, reason: "id and rawId differ" };
+      const { verifyAuthenticationResponse } = await webauthnLibrary();
       try {
         const result = await verifyAuthenticationResponse({
           response,
@@ -196,7 +216,7 @@ export function simpleWebAuthn(): WebAuthn {
     },
 
     authenticatorName(aaguid) {
-      return (aaguid !== null && AUTHENTICATOR_NAMES[aaguid.toLowerCase()]) || "Passkey";
+      return (aaguid !== null && authenticatorNamesOnce()[aaguid.toLowerCase()]) || "Passkey";
     },
   };
 }

@@ -1,5 +1,6 @@
+import { createRequire } from "node:module";
 import type { DestinationStream } from "pino";
-import pretty from "pino-pretty";
+import type Pretty from "pino-pretty";
 import type { LogFormat } from "./section.js";
 
 export type { LogFormat };
@@ -22,6 +23,9 @@ export function logFormat(
  * as the JSON destination, so the last lines before exit are not lost.
  */
 export function prettyDestination(file: string | undefined): DestinationStream {
+  // Required here, not imported at the top: a server logging JSON (the default off a terminal) never
+  // loads pino-pretty and its colouring.
+  const pretty = createRequire(import.meta.url)("pino-pretty") as typeof Pretty;
   return pretty({
     destination: file ?? 1,
     mkdir: true,

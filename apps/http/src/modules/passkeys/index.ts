@@ -11,7 +11,10 @@ export const passkeysModule: HttpModule = {
   section: sectionOf(passkeys),
   publicSettings: (config) => ({ passkeys_enabled: config.passkeys.enabled }),
   settings: (config) => passkeys.passkeysSettings(config),
-  ports: () => ({ webauthn: simpleWebAuthn() }),
+  // The WebAuthn library is imported at start only where a ceremony can run; elsewhere at first use.
+  ports: ({ config: { passkeys: p } }) => ({
+    webauthn: simpleWebAuthn({ eager: p.enabled || p.mfaEnrollEnabled || p.mfaVerifyEnabled }),
+  }),
   endpoints: [...passkeyEndpoints, ...adminPasskeyEndpoints],
   statuses: {
     passkey_disabled: 404,

@@ -29,7 +29,8 @@ export function web3PortsOf(ctx: WiringContext): Pick<AuthDeps, "wallets" | "sig
   const longestMs = Math.max(ethereum.maxValidityMs, solana.maxValidityMs);
   const durationSec = Math.max(1, Math.ceil((2 * longestMs) / 1000));
   return {
-    wallets: walletSignatures(),
+    // The signature libraries are imported at start only where Web3 sign-in is on.
+    wallets: walletSignatures({ eager: ethereum.enabled || solana.enabled }),
     signedMessages: store.limiter({ name: "web3_message", points: 1, durationSec }),
   };
 }
