@@ -23,6 +23,7 @@ function authorizationFromRow(row: Row): OAuthAuthorization {
     approvedAt: row.approved_at,
     authTime: row.auth_time,
     sessionId: row.session_id,
+    ...(row.dpop_jkt === null ? {} : { dpopJkt: row.dpop_jkt }),
     // Only a device's request has one: a browser's reads as it was written, without the field.
     ...(row.device_code_hash === null
       ? {}
@@ -61,6 +62,7 @@ function authorizationColumns(a: OAuthAuthorization) {
     user_code_hash: a.device?.userCodeHash ?? null,
     poll_interval: a.device?.interval ?? null,
     last_polled_at: a.device?.lastPolledAt ?? null,
+    dpop_jkt: a.dpopJkt ?? null,
   };
 }
 

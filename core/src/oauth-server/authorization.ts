@@ -40,6 +40,11 @@ export interface OAuthAuthorization {
    * browser at `/oauth/authorize`: approving it issues no code, the device polls for its tokens.
    */
   readonly device?: DeviceRequest | null;
+  /**
+   * The JWK SHA-256 thumbprint of the DPoP key the request named (`dpop_jkt`, RFC 9449 §10) or its
+   * pushed request proved: its code is exchanged with a proof of that key only. Absent: no key.
+   */
+  readonly dpopJkt?: string | null;
 }
 
 /** What a device's request (RFC 8628) keeps beside an authorization request's fields. */

@@ -25,6 +25,8 @@ export interface AuthorizeRequest {
   readonly uiLocales?: string | undefined;
   /** RFC 9126 §4: the reference of a request the client pushed; the request's parameters are its. */
   readonly requestUri?: string | undefined;
+  /** RFC 9449 §10: the thumbprint of the DPoP key the code is to be exchanged with a proof of. */
+  readonly dpopJkt?: string | undefined;
 }
 
 /** The parameters of an authorization request, by their OAuth names (what a pushed request stores). */
@@ -39,6 +41,7 @@ export const AUTHORIZE_PARAMETERS = {
   code_challenge_method: "codeChallengeMethod",
   nonce: "nonce",
   ui_locales: "uiLocales",
+  dpop_jkt: "dpopJkt",
 } as const satisfies Record<string, keyof AuthorizeRequest>;
 
 type Deps = Pick<OAuthServerDeps, "store" | "clock" | "random" | "settings" | "tokens" | "clientDocuments">;
@@ -47,6 +50,8 @@ type Deps = Pick<OAuthServerDeps, "store" | "clock" | "random" | "settings" | "t
 export const REQUEST_URI_PREFIX = "urn:ietf:params:oauth:request_uri:";
 
 const CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
+/** A JWK SHA-256 thumbprint (RFC 7638), base64url without padding: 43 characters. */
+const THUMBPRINT = /^[A-Za-z0-9_-]{43}$/;
 
 /**
  * The most a request may hold of what it is stored with, as the reference's columns: a request is
@@ -72,6 +77,8 @@ export function readRequest(
   if (method !== "s256") return { problem: "code_challenge_method must be 'S256'" };
   if (!CHALLENGE.test(q.codeChallenge))
     return { problem: "code_challenge must be 43 to 128 characters of [A-Za-z0-9._~-]" };
+  if (q.dpopJkt !== undefined && !THUMBPRINT.test(q.dpopJkt))
+    return { problem: "dpop_jkt must be a JWK SHA-256 thumbprint (43 base64url characters)" };
   return { scope: scopes.scope, method, challenge: q.codeChallenge };
 }
 
@@ -186,6 +193,7 @@ export async function startAuthorization(
     expiresAt: new Date(now.getTime() + deps.settings.oauthServer.authorizationTtlSeconds * 1000),
     approvedAt: null,
     authTime: null,
+    ...(q.dpopJkt ? { dpopJkt: q.dpopJkt } : {}),
   };
   await deps.store.oauthAuthorizations.insert(authorization);
   const uiLocales: Record<string, string> = /^[A-Za-z0-9 -]{1,100}$/.test(q.uiLocales ?? "")

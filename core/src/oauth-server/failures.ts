@@ -42,6 +42,10 @@ export const oauthServerFailures = {
   pushedRequestRedirectUriInvalid: ["invalid_request", "redirect_uri is missing or not registered"],
   pushedRequestUriPushed: ["invalid_request", "request_uri must not be pushed"],
   pushedRequestObjectUnsupported: ["invalid_request", "request objects (request) are not supported"],
+  pushedRequestDpopKeyMismatch: [
+    "invalid_dpop_proof",
+    "Invalid DPoP proof: dpop_jkt is not the thumbprint of the proof's key (RFC 9449 §10.1)",
+  ],
   // A client ID metadata document (a URL as client_id): OAuth error bodies wherever it is looked up
   clientDocumentRefused: [
     "invalid_client",
@@ -85,6 +89,11 @@ export const oauthServerFailures = {
   codeOfAnotherClient: ["invalid_grant", "Authorization code was issued to another client"],
   codeRedirectUriMismatch: ["invalid_grant", "redirect_uri does not match the authorization request"],
   codeResourceMismatch: ["invalid_grant", "resource does not match the authorization request"],
+  codeDpopProofMissing: [
+    "invalid_grant",
+    "Authorization code is bound to a DPoP key (dpop_jkt): the token request needs a proof of that key",
+  ],
+  codeDpopKeyMismatch: ["invalid_grant", "Authorization code is bound to another DPoP key (dpop_jkt)"],
   codeVerifierMissing: ["invalid_grant", "PKCE verification failed: code_verifier is required"],
   codeVerifierWrong: ["invalid_grant", "PKCE verification failed: code_verifier does not match"],
   codeUserGone: ["invalid_grant", "User not found"],

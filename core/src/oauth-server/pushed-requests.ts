@@ -1,3 +1,4 @@
+import type { DpopBinding } from "../dpop/index.js";
 import { failures } from "../failures.js";
 import { err, ok, type Result } from "../kernel/index.js";
 import { scopesOf } from "./authorization.js";
@@ -27,10 +28,16 @@ const MAX_PARAMETER = 4096;
  * `POST /oauth/par` (RFC 9126): the authenticated client's authorization request, checked as
  * `/oauth/authorize` checks it, is stored for `OAUTH_SERVER_PAR_TTL` and referred to by a random
  * `request_uri` (only its hash is stored). Every problem is an OAuth error body: there is no redirect.
+ * A request pushed with a DPoP proof (`dpop`, checked by the caller) binds its code to the proof's key
+ * as `dpop_jkt` does (RFC 9449 §10.1); both given, they must name the same key.
  */
 export async function pushAuthorizationRequest(
   deps: Deps,
-  input: { readonly client: OAuthClient; readonly parameters: Readonly<Record<string, string>> },
+  input: {
+    readonly client: OAuthClient;
+    readonly parameters: Readonly<Record<string, string>>;
+    readonly dpop?: DpopBinding | null | undefined;
+  },
 ): Promise<Result<PushedRequestAnswer>> {
   const { client, parameters } = input;
   if (parameters.request_uri !== undefined) return err(failures.pushedRequestUriPushed());
@@ -45,6 +52,12 @@ export async function pushAuthorizationRequest(
     if (value.length > MAX_PARAMETER) return err(failures.authorizeRequestInvalid(`${name} is too long`));
     stored[name] = value;
     q[field] = value;
+  }
+  if (input.dpop) {
+    if (stored.dpop_jkt !== undefined && stored.dpop_jkt !== input.dpop.jkt)
+      return err(failures.pushedRequestDpopKeyMismatch());
+    stored.dpop_jkt = input.dpop.jkt;
+    q.dpopJkt = input.dpop.jkt;
   }
   const request = q as AuthorizeRequest;
   if (

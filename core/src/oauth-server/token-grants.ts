@@ -1,6 +1,13 @@
 import type { DpopBinding } from "../dpop/index.js";
 import { type FailureName, failures } from "../failures.js";
-import { type AuthError, err, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
+import {
+  type AuthError,
+  constantTimeEqual,
+  err,
+  ok,
+  type Result,
+  transactionRollingBackOn,
+} from "../kernel/index.js";
 import { verifierMatches } from "../pkce/index.js";
 import { defineGrant, refreshSession, type StartedSession, signSession } from "../sessions/index.js";
 import { clientIdOf, type OAuthClient } from "./client.js";
@@ -126,6 +133,13 @@ export async function exchangeAuthorizationCode(
       const { codeChallenge, codeChallengeMethod } = authorization;
       if (!verifierMatches(deps.tokens, codeChallenge, codeChallengeMethod, input.codeVerifier))
         return err(failures.codeVerifierWrong());
+      // RFC 9449 §10: a code bound to a key is spent only by a proof of that key, so a stolen code
+      // is no use without the key; a refusal leaves it for its holder.
+      if (authorization.dpopJkt) {
+        if (input.dpop === null) return err(failures.codeDpopProofMissing());
+        if (!constantTimeEqual(input.dpop.jkt, authorization.dpopJkt))
+          return err(failures.codeDpopKeyMismatch());
+      }
       wantsIdToken.value = authorization.scope.split(" ").includes("openid");
       // Refused before anything is spent: the operator's configuration, not the client, is at fault.
       if (wantsIdToken.value && !deps.idTokens.available) throw failures.idTokenKeyMissing();

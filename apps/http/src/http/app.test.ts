@@ -171,6 +171,24 @@ describe("CORS", () => {
     expect(res.headers.get("access-control-expose-headers")).toContain("Link");
   });
 
+  it("lets a browser client send a DPoP proof and read the nonce and challenge answered (RFC 9449)", async () => {
+    const { app } = testApp();
+    const preflight = await app.request("/oauth/token", {
+      method: "OPTIONS",
+      headers: {
+        Origin: "https://app.example",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "dpop,content-type",
+      },
+    });
+    expect(preflight.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("dpop");
+    for (const path of ["/oauth/token", "/oauth/userinfo"]) {
+      const res = await app.request(path, { headers: { Origin: "https://app.example" } });
+      const exposed = res.headers.get("access-control-expose-headers")?.split(",") ?? [];
+      expect(exposed).toEqual(expect.arrayContaining(["DPoP-Nonce", "WWW-Authenticate"]));
+    }
+  });
+
   it("answers ordinary requests and errors with the CORS, request id and version headers", async () => {
     const { app } = testApp();
     const headers = { Origin: "https://app.example", "X-Supabase-Api-Version": "2024-01-01" };

@@ -30,6 +30,8 @@ const CORS_HEADERS = [
   "x-use-cookie",
   API_VERSION_HEADER,
   "apikey",
+  // RFC 9449: a browser client sends its DPoP proof to /oauth/token, /oauth/par and /oauth/userinfo.
+  "DPoP",
 ];
 
 /** The answer to a body the server could not read ahead (server.ts); the connection is closed after it. */
@@ -72,7 +74,16 @@ export function createHttpApp(deps: AppDeps, served: Served): Hono<AppEnv> {
       credentials: true,
       allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
       allowHeaders: [...CORS_HEADERS, ...(deps.corsAllowedHeaders ?? [])],
-      exposeHeaders: ["X-Total-Count", "Link", API_VERSION_HEADER, "x-sb-error-code"],
+      // DPoP-Nonce and WWW-Authenticate (RFC 9449 §8, §7.1): a browser client reads the nonce to retry
+      // with, at /oauth/token and at /oauth/userinfo.
+      exposeHeaders: [
+        "X-Total-Count",
+        "Link",
+        API_VERSION_HEADER,
+        "x-sb-error-code",
+        "DPoP-Nonce",
+        "WWW-Authenticate",
+      ],
     }),
   );
   // A request the admission queue refused (server.ts) is answered here, before any route's work.

@@ -83,6 +83,10 @@ export const authorizeEndpoints: readonly ModuleEndpoint[] = [
         q("nonce", "Copied into the ID token."),
         q("ui_locales", "The languages the consent page should speak, by preference; passed on to it."),
         q(
+          "dpop_jkt",
+          "RFC 9449 §10: the JWK SHA-256 thumbprint of a DPoP key; the code is then exchanged only with a proof of that key (`invalid_grant` otherwise).",
+        ),
+        q(
           "request_uri",
           "A pushed request's reference (RFC 9126, `POST /oauth/par`), with `client_id`: the request is the pushed one, every other parameter ignored; used once, by the client that pushed it, before it expires.",
         ),
@@ -114,6 +118,7 @@ export const authorizeEndpoints: readonly ModuleEndpoint[] = [
           nonce: q("nonce"),
           uiLocales: q("ui_locales"),
           requestUri: q("request_uri"),
+          dpopJkt: q("dpop_jkt"),
         });
         // Not redirected (an untrusted redirect URI, or a dynamically registered client): answered here.
         if (!started.ok) return oauthFailure(c, started.error);

@@ -1,7 +1,9 @@
+import { checkDpopProof } from "@authsvc/core/dpop";
 import { pushAuthorizationRequest } from "@authsvc/core/oauth-server";
 import { jsonObject } from "../../http/operation.js";
 import { closed } from "../../openapi/schemas.js";
 import { endpoint, type ModuleContext, type ModuleEndpoint } from "../module.js";
+import { offerDpopNonce, proofRequestOf } from "./dpop-http.js";
 import { oauthJson, requireOAuthServer } from "./oauth-http.js";
 import { authenticated, clientFields, noStore, oauthErrors, TYPES } from "./token.js";
 
@@ -34,7 +36,8 @@ export const parEndpoints: readonly ModuleEndpoint[] = [
         "parameters are those of `/oauth/authorize`, checked as it checks them; a problem is an OAuth",
         "error body (there is no redirect). The `request_uri` is used once, by this client, within",
         "`OAUTH_SERVER_PAR_TTL`: `/oauth/authorize?client_id=…&request_uri=…` then ignores every other",
-        "parameter.",
+        "parameter. A `DPoP` header's valid proof (RFC 9449 §10.1) binds the code to the proof's key, as",
+        "`dpop_jkt` does: the code is then exchanged only with a proof of that key.",
       ].join(" "),
       access: "client",
       body: {
@@ -48,6 +51,11 @@ export const parEndpoints: readonly ModuleEndpoint[] = [
           code_challenge_method: string,
           nonce: string,
           ui_locales: string,
+          dpop_jkt: {
+            ...string,
+            description:
+              "RFC 9449 §10: the JWK SHA-256 thumbprint of the DPoP key the code is exchanged with a proof of. A `DPoP` header's proof binds the request to its key too; both given, they must agree (`invalid_dpop_proof`).",
+          },
           ...clientFields,
         }),
         contentTypes: TYPES,
@@ -70,7 +78,17 @@ export const parEndpoints: readonly ModuleEndpoint[] = [
           client_assertion_type: _type,
           ...parameters
         } = body;
-        const pushed = await pushAuthorizationRequest(c.get("deps"), { client, parameters });
+        const deps = c.get("deps");
+        offerDpopNonce(c, deps);
+        // RFC 9449 §10.1: a proof here binds the code to its key; without one, dpop_jkt may.
+        const request = proofRequestOf(c, "/oauth/par");
+        const dpop = request.proof === undefined ? null : await checkDpopProof(deps, request);
+        if (dpop !== null && !dpop.ok) return oauthJson(c, dpop, () => ({}));
+        const pushed = await pushAuthorizationRequest(deps, {
+          client,
+          parameters,
+          dpop: dpop === null ? null : dpop.value,
+        });
         if (!pushed.ok) return oauthJson(c, pushed, () => ({}));
         c.header("Cache-Control", "no-store");
         return c.json({ request_uri: pushed.value.requestUri, expires_in: pushed.value.expiresIn }, 201);
