@@ -10,7 +10,7 @@ import {
   sessionEnd,
   tokenKind,
 } from "../sessions/index.js";
-import { type OAuthClient, TOKEN_EXCHANGE_GRANT } from "./client.js";
+import { clientIdOf, type OAuthClient, TOKEN_EXCHANGE_GRANT } from "./client.js";
 import type { OAuthServerDeps, OAuthServerRepositories } from "./deps.js";
 import type { OAuthTokens, TokenRequestBinding } from "./token-grants.js";
 
@@ -219,7 +219,12 @@ export async function exchangeToken(deps: Deps, input: TokenExchange): Promise<R
       let acting: ActorClaim = { sub: client.id };
       if (actor !== undefined) {
         const actorSession = tokenKind(actor) === "client" ? await liveSession(deps, repos, actor) : null;
-        if (actorSession === null || actorSession.oauthClientId !== actor.client_id)
+        // The token names its client by its public client_id, a client metadata document's URL for
+        // such a client, and the session by the client's row: the two must be the one live client.
+        const actorClient = actorSession?.oauthClientId
+          ? await repos.oauthClients.find(actorSession.oauthClientId)
+          : null;
+        if (actorClient === null || clientIdOf(actorClient) !== actor.client_id)
           return err(failures.exchangeActorNotClientToken());
         acting = { sub: String(actor.sub), client_id: String(actor.client_id) };
       }
