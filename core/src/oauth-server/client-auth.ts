@@ -1,7 +1,7 @@
 import { failures } from "../failures.js";
 import { constantTimeEqual, err, isUuid, ok, type Result } from "../kernel/index.js";
-import type { ClientAuthMethod, OAuthClient } from "./client.js";
-import { resolveClient } from "./client-metadata-document.js";
+import { type ClientAuthMethod, clientIdOf, type OAuthClient } from "./client.js";
+import { isClientIdUrl, resolveClient } from "./client-metadata-document.js";
 import type { OAuthServerDeps } from "./deps.js";
 import type { AssertionKeys } from "./ports/client-assertion-verifier.js";
 import { issuerOf } from "./query.js";
@@ -112,10 +112,15 @@ async function authenticateAssertion(
   const decoded = deps.clientAssertions.decode(assertion);
   if (decoded === null) return refuse("client_assertion is not a JWS");
   const sub = decoded.claims.sub;
-  if (typeof sub !== "string" || !isUuid(sub)) return refuse("sub is not a client id");
+  if (typeof sub !== "string" || !(isUuid(sub) || isClientIdUrl(sub)))
+    return refuse("sub is not a client id");
   if (credentials.clientId !== undefined && credentials.clientId !== sub)
     return refuse("client_id is not the assertion's sub");
-  const client = await deps.store.oauthClients.find(sub);
+  // A client metadata document's client is named by its URL: its document (and keys) as fresh as
+  // anywhere else, a document that cannot be had refused as invalid_client.
+  const resolved = await resolveClient(deps, sub);
+  if (!resolved.ok) return resolved;
+  const client = resolved.value;
   if (client === null) return refuse("unknown client");
   let keys: AssertionKeys;
   let algorithms: readonly string[];
@@ -133,7 +138,7 @@ async function authenticateAssertion(
   const verified = await deps.clientAssertions.verify(assertion, keys, algorithms);
   if (!verified.ok) return refuse(verified.reason);
   const claims = verified.claims;
-  if (claims.iss !== client.id || claims.sub !== client.id)
+  if (claims.iss !== clientIdOf(client) || claims.sub !== clientIdOf(client))
     return refuse("iss and sub must be the client id");
   const issuer = issuerOf(deps.settings).replace(/\/+$/, "");
   // RFC 9126 §2: the pushed authorization request endpoint is an audience too.

@@ -9,12 +9,15 @@ import {
   type Result,
 } from "../kernel/index.js";
 import {
+  ADMIN_GRANT_TYPES,
+  type ClientJwks,
   isHttpUrl,
   OAUTH_GRANT_TYPES,
   type OAuthClient,
   type OAuthGrantType,
   redirectUriProblem,
 } from "./client.js";
+import { checkJwks, checkJwksUri, checkKeys } from "./client-keys.js";
 import type { OAuthServerDeps } from "./deps.js";
 import type { ClientMetadataDocumentSettings } from "./settings.js";
 
@@ -60,6 +63,39 @@ export function clientIdUrlProblem(url: string, settings: ClientMetadataDocument
 
 const LIMITS = { redirectUris: 10, uri: 2048, name: 1024 } as const;
 
+/**
+ * What a document's client may use: never `client_credentials` (tokens with no user's consent, for
+ * whoever hosts a document) nor what only an admin gives (token exchange).
+ */
+const DOCUMENT_GRANT_TYPES = OAUTH_GRANT_TYPES.filter(
+  (type) => type !== "client_credentials" && !ADMIN_GRANT_TYPES.includes(type),
+);
+
+/**
+ * The document's authentication: `none` (a public client), or `private_key_jwt` with its public keys
+ * in `jwks` or at `jwks_uri` (fetched through the guarded fetch when an assertion is checked): a
+ * document is public, so no shared secret can be in it, but a public key can.
+ */
+function documentKeys(
+  doc: Record<string, unknown>,
+): Result<{ method: "none" | "private_key_jwt"; jwks: ClientJwks | null; jwksUri: string | null }> {
+  const method = doc.token_endpoint_auth_method ?? "none";
+  if (method !== "none" && method !== "private_key_jwt")
+    return refused(
+      `token_endpoint_auth_method '${String(method)}' is not supported: only 'none' or 'private_key_jwt'`,
+    );
+  const jwksUriField = doc.jwks_uri;
+  if (jwksUriField !== undefined && jwksUriField !== null && typeof jwksUriField !== "string")
+    return refused("jwks_uri must be a string");
+  const jwks = checkJwks(doc.jwks);
+  if (!jwks.ok) return refused(jwks.error.message);
+  const jwksUri = checkJwksUri(jwksUriField);
+  if (!jwksUri.ok) return refused(jwksUri.error.message);
+  const keys = checkKeys(method, jwks.value, jwksUri.value);
+  if (!keys.ok) return refused(keys.error.message);
+  return ok({ method, jwks: jwks.value, jwksUri: jwksUri.value });
+}
+
 function optionalText(
   doc: Record<string, unknown>,
   field: string,
@@ -76,8 +112,8 @@ function optionalText(
 
 /**
  * The client the document at `url` describes, checked as a registration is (`redirectUriProblem`, the
- * same bounds) plus the draft's rules: `client_id` equal to the URL, no secret, and a public client
- * (`token_endpoint_auth_method` `none`): a document is public, so no shared secret can be in it.
+ * same bounds, the same key rules) plus the draft's rules: `client_id` equal to the URL, no secret;
+ * a public client (`none`) or one that signs its assertions (`private_key_jwt`, see documentKeys).
  */
 export function clientFromDocument(
   url: string,
@@ -90,9 +126,8 @@ export function clientFromDocument(
   if (doc.client_id !== url) return refused("its client_id must be the document's URL exactly");
   if (doc.client_secret !== undefined || doc.client_secret_expires_at !== undefined)
     return refused("a client metadata document must not hold a client_secret");
-  const method = doc.token_endpoint_auth_method ?? "none";
-  if (method !== "none")
-    return refused(`token_endpoint_auth_method '${String(method)}' is not supported: only 'none'`);
+  const keys = documentKeys(doc);
+  if (!keys.ok) return keys;
   const uris = doc.redirect_uris;
   if (!Array.isArray(uris) || uris.length === 0) return refused("redirect_uris is required");
   if (uris.length > LIMITS.redirectUris) return refused("redirect_uris must not hold more than 10 URIs");
@@ -102,12 +137,12 @@ export function clientFromDocument(
     const problem = redirectUriProblem(uri);
     if (problem !== null) return refused(`invalid redirect_uri '${uri}': ${problem}`);
   }
-  let grantTypes: readonly OAuthGrantType[] = OAUTH_GRANT_TYPES;
+  let grantTypes: readonly OAuthGrantType[] = DOCUMENT_GRANT_TYPES;
   if (doc.grant_types !== undefined) {
     if (!Array.isArray(doc.grant_types) || doc.grant_types.some((t) => typeof t !== "string"))
       return refused("grant_types must be an array of strings");
     // Grant types this server has no use for in a public client are left out, not refused.
-    grantTypes = OAUTH_GRANT_TYPES.filter((type) => (doc.grant_types as string[]).includes(type));
+    grantTypes = DOCUMENT_GRANT_TYPES.filter((type) => (doc.grant_types as string[]).includes(type));
   }
   const name = optionalText(doc, "client_name", LIMITS.name, false);
   if (!name.ok) return name;
@@ -119,8 +154,10 @@ export function clientFromDocument(
     id: base.id,
     secretHash: null,
     registrationType: "dynamic",
-    clientType: "public",
-    authMethod: "none",
+    clientType: keys.value.method === "none" ? "public" : "confidential",
+    authMethod: keys.value.method,
+    jwks: keys.value.jwks,
+    jwksUri: keys.value.jwksUri,
     redirectUris: [...new Set(uris as string[])],
     grantTypes,
     name: name.value,
