@@ -59,8 +59,9 @@ async function migrationsDir(files: Files = {}): Promise<string> {
 
 /** The file name of the `nth` numbered migration after the shipped ones. */
 async function nextMigration(name: string, nth = 1): Promise<string> {
-  const count = (await listMigrations(resolveMigrationsDir())).length;
-  return `${String(count + nth).padStart(4, "0")}_${name}.sql`;
+  // After the highest shipped number: numbers may land out of order, leaving gaps.
+  const versions = (await listMigrations(resolveMigrationsDir())).map((m) => Number(m.version));
+  return `${String(Math.max(0, ...versions) + nth).padStart(4, "0")}_${name}.sql`;
 }
 
 /**

@@ -11,6 +11,7 @@ const EXPECTED: Readonly<Partial<Record<FailureName, number>>> = {
   dpopNonceMissing: 400,
   dpopNonceStale: 400,
   dpopKeyMismatch: 400,
+  pushedRequestDpopKeyMismatch: 400,
   dpopBoundTokenAsBearer: 401,
   dpopSchemeWithoutBinding: 401,
 };

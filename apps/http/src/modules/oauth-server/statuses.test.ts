@@ -34,6 +34,8 @@ const EXPECTED: Readonly<Partial<Record<FailureName, number>>> = {
   refreshTokenInvalid: 400,
   refreshOfAnotherClient: 400,
   refreshDpopKeyMismatch: 400,
+  codeDpopProofMissing: 400,
+  codeDpopKeyMismatch: 400,
   refreshOfFirstPartySession: 400,
   idTokenKeyMissing: 500,
   introspectionNeedsConfidentialClient: 400,
