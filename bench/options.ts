@@ -19,7 +19,9 @@ export const POPULATION = Number(args.get("population") ?? 10_000);
 export const POOL = args.get("pool");
 // Both servers reach the database through a PgBouncer in transaction mode that the bench starts.
 export const PGBOUNCER = args.has("pgbouncer");
-export const EXTRAS = extrasArg.includes("all") ? ["admin", "decay", "rss", "mixed", "start"] : extrasArg;
+export const EXTRAS = extrasArg.includes("all")
+  ? ["admin", "decay", "rss", "tail", "mixed", "start"]
+  : extrasArg;
 
 export const PASSWORD = "bench-password";
 export const SECRET = "a-benchmark-secret-of-at-least-32-characters";

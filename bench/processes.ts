@@ -46,6 +46,8 @@ export interface Server {
   child: ChildProcess;
   url: string;
   pid: number;
+  /** Its standard output: the JSON log, and V8's lines with `--trace-gc`. */
+  logFile: string;
 }
 
 /**
@@ -77,7 +79,8 @@ export async function startServer(script: string[], env: Record<string, string>)
       if (!line.startsWith("{")) continue;
       const parsed = JSON.parse(line) as { url?: string };
       if (parsed.url) {
-        return { child, url: parsed.url.replace("0.0.0.0", "127.0.0.1"), pid: child.pid as number };
+        const url = parsed.url.replace("0.0.0.0", "127.0.0.1");
+        return { child, url, pid: child.pid as number, logFile };
       }
     }
     await new Promise((resolve) => setTimeout(resolve, 20));

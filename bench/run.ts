@@ -7,6 +7,7 @@ import { populate } from "../test/support/population.js";
 import { adminList } from "./admin-list.js";
 import { capacityExtra } from "./capacity-print.js";
 import { decay, mixed, rss, start } from "./extras.js";
+import { idleMemory, tail } from "./memory-tail.js";
 import {
   args,
   CONNECTIONS,
@@ -252,8 +253,9 @@ async function main() {
           password: PASSWORD,
         })
       ).access_token as string;
-      extras.rss = await rss(fresh, t);
+      extras.rss = { ...(await rss(fresh, t)), idle: await idleMemory(env) };
     }
+    if (EXTRAS.includes("tail")) extras.tail = await tail(env, { ...baseEnv, DATABASE_URL: db.url }, token);
     if (EXTRAS.includes("start")) extras.start = await start();
 
     if (args.has("telemetry")) {
