@@ -37,6 +37,14 @@ describe("isDatabaseUnavailable", () => {
     expect(isDatabaseUnavailable(new Error("wrapped", { cause: terminated }))).toBe(true);
   });
 
+  it("is true for a write refused by a read-only server (a standby during a failover)", async () => {
+    const readOnly = await thrownBy(
+      sql.begin("read only", (tx) => tx`create table faults_read_only (x int)`),
+    );
+    expect(readOnly).toMatchObject({ name: "PostgresError", code: "25006" });
+    expect(isDatabaseUnavailable(readOnly)).toBe(true);
+  });
+
   it("is false for a query the database refuses, and for anything else", async () => {
     const syntax = await thrownBy(sql`selec 1`);
     expect(syntax).toMatchObject({ name: "PostgresError", code: "42601" });

@@ -27,9 +27,11 @@ const SOCKET_CODES = new Set([
 /**
  * SQLSTATEs the server sends when it ends or refuses a session: too many connections (53300),
  * shutting down or terminated by an administrator (57P01–57P03), cannot connect now, and the whole
- * connection-exception class 08.
+ * connection-exception class 08. Also a write refused as read-only (25006): every statement here
+ * runs on a read-write session, so that refusal means the server is (now) a standby, as during a
+ * failover, not that the statement is wrong.
  */
-const SERVER_STATES = new Set(["53300", "57P01", "57P02", "57P03", "57P05"]);
+const SERVER_STATES = new Set(["25006", "53300", "57P01", "57P02", "57P03", "57P05"]);
 
 interface MaybeDatabaseError {
   name?: unknown;
