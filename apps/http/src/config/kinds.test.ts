@@ -137,6 +137,21 @@ describe("URLs", () => {
     });
   });
 
+  it("takes several hosts, each checked, as a replicated pair is named", () => {
+    const pair = "postgres://u:p%40ss@db1:5432,db2:5433/auth?target_session_attrs=read-write";
+    expect(parse(k.postgresUrl, pair)).toEqual({ value: pair });
+    expect(parse(k.postgresUrl, "postgresql://db1,db2/auth")).toEqual({ value: "postgresql://db1,db2/auth" });
+    for (const raw of [
+      "postgres://u:p@db1:5432,/auth",
+      "postgres://db1:5432,db2:port/auth",
+      "postgres://,/auth",
+    ]) {
+      expect(parse(k.postgresUrl, raw)).toEqual({
+        error: "expected a postgres:// or postgresql:// connection URL",
+      });
+    }
+  });
+
   it("takes a path or an absolute URL for mail links", () => {
     expect(parse(k.urlPath, "/auth/v1/verify")).toEqual({ value: "/auth/v1/verify" });
     expect(parse(k.urlPath, "https://example.com/verify")).toEqual({ value: "https://example.com/verify" });

@@ -113,15 +113,26 @@ export const url: Kind<string> = {
   ),
 };
 
+/**
+ * A postgres URL may name several hosts (`postgres://u:p@db1:5432,db2:5432/auth`), tried in turn as
+ * libpq and postgres.js do: with `target_session_attrs=read-write`, until one accepts writes (the
+ * primary of a replicated pair). URL refuses a comma in the authority, so each host is checked alone.
+ */
+function isPostgresUrl(text: string): boolean {
+  const parts = /^(postgres(?:ql)?:\/\/(?:[^/?#]*@)?)([^/?#@]*)(.*)$/i.exec(text);
+  if (!parts) return false;
+  const [, head = "", hosts = "", rest = ""] = parts;
+  return hosts
+    .split(",")
+    .every((host) => host !== "" && isUrl(`${head}${host}${rest}`, ["postgres:", "postgresql:"]));
+}
+
 export const postgresUrl: Kind<string> = {
   type: "postgres URL",
   schema: v.pipe(
     v.string(),
     v.trim(),
-    v.check(
-      (text) => isUrl(text, ["postgres:", "postgresql:"]),
-      "expected a postgres:// or postgresql:// connection URL",
-    ),
+    v.check(isPostgresUrl, "expected a postgres:// or postgresql:// connection URL"),
   ),
 };
 

@@ -17,7 +17,7 @@ export const variables = {
     kind: k.postgresUrl,
     computedDefault: "unset: embedded mode",
     description:
-      "Postgres connection URL. When no database URL is set the server runs in embedded mode: an embedded Postgres in `AUTHSVC_DATA_DIR`, with development defaults.",
+      "Postgres connection URL. It may name several hosts (`postgres://u:p@db1:5432,db2:5432/auth?target_session_attrs=read-write`): each connection goes to the first that accepts writes, so the pool follows the primary of a replicated pair (docs/operations.md). When no database URL is set the server runs in embedded mode: an embedded Postgres in `AUTHSVC_DATA_DIR`, with development defaults.",
   }),
   maxPoolSize: variable({
     key: "DB_MAX_POOL_SIZE",
