@@ -1,9 +1,15 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  accepts,
+  fillPlaceholders,
+  readIfExists,
+  runningAsRoot,
+  spawnDaemon,
+  waitUntilReady,
+} from "./daemon.js";
 import { freePort } from "./free-port.js";
 
 /**
@@ -30,24 +36,9 @@ export interface Nginx {
   stop(): Promise<void>;
 }
 
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port });
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-
 /** The example site with `values` in place of its placeholders; throws on one left unfilled. */
 export function exampleSite(values: Record<string, string>): string {
-  const text = readFileSync(NGINX_EXAMPLE, "utf8").replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
-    const value = values[name];
-    if (value === undefined) throw new Error(`no value for the placeholder {{${name}}}`);
-    return value;
-  });
-  return text;
+  return fillPlaceholders(readFileSync(NGINX_EXAMPLE, "utf8"), values);
 }
 
 /** Starts nginx in front of `upstreams` (host:port each), with the example site as the docs show it. */
@@ -69,7 +60,7 @@ export async function startNginx(upstreams: [string, string]): Promise<Nginx> {
       "master_process on;",
       "worker_processes 1;",
       // As root, the workers would run as nobody, who cannot enter the temporary folder.
-      ...(process.getuid?.() === 0 ? ["user root;"] : []),
+      ...(runningAsRoot() ? ["user root;"] : []),
       `pid ${join(dir, "nginx.pid")};`,
       `error_log ${errorLog} info;`,
       "events { worker_connections 256; }",
@@ -85,30 +76,9 @@ export async function startNginx(upstreams: [string, string]): Promise<Nginx> {
       "",
     ].join("\n"),
   );
-  const child: ChildProcess = spawn(NGINX_BIN, ["-p", dir, "-c", join(dir, "nginx.conf")], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const errors = () => (existsSync(errorLog) ? readFileSync(errorLog, "utf8") : "") + stderr;
-  let exited = false;
-  const gone = new Promise<void>((resolve) =>
-    child.once("exit", () => {
-      exited = true;
-      resolve();
-    }),
-  );
-  for (const began = Date.now(); !(await accepts(port)); ) {
-    if (exited || Date.now() - began > 10_000) {
-      child.kill("SIGKILL");
-      const log = errors();
-      rmSync(dir, { recursive: true, force: true });
-      throw new Error(`nginx did not start on port ${port}:\n${log}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  const daemon = spawnDaemon(NGINX_BIN, ["-p", dir, "-c", join(dir, "nginx.conf")]);
+  const errors = () => readIfExists(errorLog) + daemon.stderr();
+  await waitUntilReady(daemon, () => accepts(port), { what: `nginx on port ${port}`, dir, log: errors });
   return {
     url: `http://127.0.0.1:${port}`,
     port,
@@ -116,10 +86,7 @@ export async function startNginx(upstreams: [string, string]): Promise<Nginx> {
     errors,
     async stop() {
       // SIGQUIT: a graceful stop of the master and its workers.
-      if (!exited) {
-        child.kill("SIGQUIT");
-        await gone;
-      }
+      await daemon.stop("SIGQUIT");
       rmSync(dir, { recursive: true, force: true });
     },
   };

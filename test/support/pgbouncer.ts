@@ -1,8 +1,8 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
+import { execFileSync } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { accepts, account, readIfExists, runningAsRoot, spawnDaemon, waitUntilReady } from "./daemon.js";
 import { freePort } from "./free-port.js";
 
 /**
@@ -46,27 +46,6 @@ export interface PgBouncer {
   stop(): Promise<void>;
 }
 
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port });
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-
-/** The uid and gid of an account, or undefined. */
-function account(name: string): { uid: number; gid: number } | undefined {
-  try {
-    const uid = Number(execFileSync("id", ["-u", name], { encoding: "utf8" }).trim());
-    const gid = Number(execFileSync("id", ["-g", name], { encoding: "utf8" }).trim());
-    return { uid, gid };
-  } catch {
-    return undefined;
-  }
-}
-
 export async function startPgBouncer(
   targetUrl: string,
   options: { poolSize?: number; maxClients?: number } = {},
@@ -105,49 +84,26 @@ export async function startPgBouncer(
     ].join("\n"),
   );
   // PgBouncer refuses to run as root: as root, it runs as the postgres account, which owns the folder.
-  const asRoot = process.getuid?.() === 0;
+  const asRoot = runningAsRoot();
   const owner = asRoot ? account("postgres") : undefined;
   if (asRoot && !owner) throw new Error("PgBouncer as root needs a postgres account to run as");
   if (owner) {
     for (const path of [dir, config, join(dir, "userlist.txt")]) chownSync(path, owner.uid, owner.gid);
   }
-  const child: ChildProcess = spawn(PGBOUNCER_BIN, [...(owner ? ["-u", "postgres"] : []), config], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const log = () => (existsSync(logFile) ? readFileSync(logFile, "utf8") : "") + stderr;
-  let exited = false;
-  const gone = new Promise<void>((resolve) =>
-    child.once("exit", () => {
-      exited = true;
-      resolve();
-    }),
-  );
-  for (const began = Date.now(); !(await accepts(port)); ) {
-    if (exited || Date.now() - began > 10_000) {
-      child.kill("SIGKILL");
-      rmSync(dir, { recursive: true, force: true });
-      throw new Error(`PgBouncer did not start on port ${port}:\n${log()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  const daemon = spawnDaemon(PGBOUNCER_BIN, [...(owner ? ["-u", "postgres"] : []), config]);
+  const log = () => readIfExists(logFile) + daemon.stderr();
+  await waitUntilReady(daemon, () => accepts(port), { what: `PgBouncer on port ${port}`, dir, log });
   const url = new URL(targetUrl);
   url.hostname = "127.0.0.1";
   url.port = String(port);
   return {
     url: url.href,
     port,
-    pid: child.pid ?? 0,
+    pid: daemon.pid,
     preparedStatements,
     log,
     async stop() {
-      if (!exited) {
-        child.kill("SIGINT");
-        await gone;
-      }
+      await daemon.stop("SIGINT");
       rmSync(dir, { recursive: true, force: true });
     },
   };

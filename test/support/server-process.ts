@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { readIfExists } from "./daemon.js";
 import { recordServer } from "./served-apis.js";
 
 /** The built server, as `npm start` runs it. `npm test` builds first (pretest). */
@@ -131,12 +131,4 @@ export async function startServer(
       return { ...exit, ms: performance.now() - started };
     },
   };
-}
-
-function readIfExists(path: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return "";
-  }
 }
