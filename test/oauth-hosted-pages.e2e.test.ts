@@ -209,6 +209,13 @@ async function finish(flow: Flow, landed: string) {
   return { tokens, claims };
 }
 
+/** The claims of a JWT, unverified: what a resource server would read after checking it. */
+const claimsOf = (jwt: string) =>
+  JSON.parse(Buffer.from(jwt.split(".")[1] as string, "base64url").toString()) as {
+    aal: string;
+    amr: { method: string }[];
+  };
+
 async function newPage(): Promise<Page> {
   const page = await (browser as BrowserContext).newPage();
   page.on("console", (message) => {
@@ -308,6 +315,12 @@ describe.skipIf(!present)("the hosted sign-in and consent pages in headless Chro
     const { tokens, claims } = await finish(flow, page.url());
     expect(tokens.scope).toBe("openid email profile");
     expect(claims.email).toBe(email);
+    // No second factor: the client's tokens say a password, at aal1.
+    expect(claimsOf(tokens.access_token)).toMatchObject({
+      aal: "aal1",
+      amr: [{ method: "oauth_provider/authorization_code" }, { method: "password" }],
+    });
+    expect(claims.acr).toBe("aal1");
     expect(violations).toEqual([]);
     await page.close();
   });
@@ -375,8 +388,29 @@ describe.skipIf(!present)("the hosted sign-in and consent pages in headless Chro
       page.waitForURL((u) => u.pathname === "/callback"),
       page.click("button[value=approve]"),
     ]);
-    const { claims } = await finish(flow, page.url());
+    const { tokens, claims } = await finish(flow, page.url());
     expect(claims.email).toBe(email);
+    // The second factor passed on the page is the client's too: aal2, password then TOTP, in the
+    // access token, the ID token (as the metadata's acr_values_supported name it), and after a refresh.
+    const methods = ["oauth_provider/authorization_code", "totp", "password"];
+    expect(claimsOf(tokens.access_token)).toMatchObject({
+      aal: "aal2",
+      amr: methods.map((method) => ({ method })),
+    });
+    expect(claims).toMatchObject({ acr: "aal2", amr: methods });
+    expect(as.acr_values_supported).toEqual(["aal1", "aal2"]);
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      flow.client,
+      await oauth.refreshTokenGrantRequest(
+        as,
+        flow.client,
+        oauth.None(),
+        tokens.refresh_token as string,
+        insecure,
+      ),
+    );
+    expect(claimsOf(refreshed.access_token)).toMatchObject({ aal: "aal2" });
     expect(violations).toEqual([]);
     await page.close();
   });

@@ -1,7 +1,7 @@
 import type { OAuthAuthorization, OAuthAuthorizationStore } from "@authsvc/core/oauth-server";
 import type { CodeChallengeMethod } from "@authsvc/core/pkce";
 import type { Row } from "postgres";
-import type { Queryable } from "./rows.js";
+import { json, type Queryable } from "./rows.js";
 
 function authorizationFromRow(row: Row): OAuthAuthorization {
   return {
@@ -22,6 +22,7 @@ function authorizationFromRow(row: Row): OAuthAuthorization {
     expiresAt: row.expires_at,
     approvedAt: row.approved_at,
     authTime: row.auth_time,
+    authentication: row.aal === null ? null : { aal: row.aal, amr: row.amr ?? [] },
     sessionId: row.session_id,
     ...(row.dpop_jkt === null ? {} : { dpopJkt: row.dpop_jkt }),
     // Only a device's request has one: a browser's reads as it was written, without the field.
@@ -38,7 +39,7 @@ function authorizationFromRow(row: Row): OAuthAuthorization {
   };
 }
 
-function authorizationColumns(a: OAuthAuthorization) {
+function authorizationColumns(sql: Queryable, a: OAuthAuthorization) {
   return {
     id: a.id,
     authorization_id: a.authorizationId,
@@ -57,6 +58,8 @@ function authorizationColumns(a: OAuthAuthorization) {
     expires_at: a.expiresAt,
     approved_at: a.approvedAt,
     auth_time: a.authTime,
+    aal: a.authentication?.aal ?? null,
+    amr: a.authentication ? json(sql, a.authentication.amr) : null,
     session_id: a.sessionId ?? null,
     device_code_hash: a.device?.deviceCodeHash ?? null,
     user_code_hash: a.device?.userCodeHash ?? null,
@@ -78,7 +81,7 @@ export function postgresOAuthAuthorizations(
   const table = sql`${sql(options.namespace)}.oauth_authorizations`;
   return {
     async insert(a) {
-      await sql`insert into ${table} ${sql(authorizationColumns(a))}`;
+      await sql`insert into ${table} ${sql(authorizationColumns(sql, a))}`;
     },
     async lockByAuthorizationId(authorizationId) {
       const [row] = await sql`
@@ -93,7 +96,7 @@ export function postgresOAuthAuthorizations(
       return row ? authorizationFromRow(row) : null;
     },
     async update(a) {
-      const { id: _id, ...columns } = authorizationColumns(a);
+      const { id: _id, ...columns } = authorizationColumns(sql, a);
       await sql`update ${table} set ${sql(columns)} where id = ${a.id}`;
     },
     async spend(id, sessionId) {
@@ -103,7 +106,7 @@ export function postgresOAuthAuthorizations(
     },
     async insertDevice(a) {
       const result = await sql`
-        insert into ${table} ${sql(authorizationColumns(a))}
+        insert into ${table} ${sql(authorizationColumns(sql, a))}
         on conflict (user_code_hash) where user_code_hash is not null do nothing`;
       return result.count > 0;
     },

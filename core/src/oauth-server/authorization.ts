@@ -1,4 +1,5 @@
 import type { CodeChallengeMethod } from "../pkce/index.js";
+import type { AmrEntry } from "../sessions/index.js";
 
 /** The scopes a client may ask for. */
 export const OAUTH_SCOPES = ["openid", "profile", "email", "phone", "offline_access"] as const;
@@ -31,6 +32,11 @@ export interface OAuthAuthorization {
   /** When the approving user last signed in: the ID token's `auth_time`. */
   readonly authTime: Date | null;
   /**
+   * How the approving user had proved who they are (the session they consented from): the level and
+   * methods the code's session starts with. Null before approval, or when no session is known.
+   */
+  readonly authentication?: ApprovalAuthentication | null;
+  /**
    * The session the code's exchange started, set when the code is spent: a second use of the code
    * ends it (RFC 6749 §4.1.2). Absent (or null) while the code is unspent.
    */
@@ -45,6 +51,12 @@ export interface OAuthAuthorization {
    * pushed request proved: its code is exchanged with a proof of that key only. Absent: no key.
    */
   readonly dpopJkt?: string | null;
+}
+
+/** The assurance level and methods of the session a request was approved from. */
+export interface ApprovalAuthentication {
+  readonly aal: "aal1" | "aal2";
+  readonly amr: readonly AmrEntry[];
 }
 
 /** What a device's request (RFC 8628) keeps beside an authorization request's fields. */

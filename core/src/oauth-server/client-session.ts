@@ -17,7 +17,8 @@ export interface ClientSessionOrigin {
  * Starts the session a client gets from an approved authorization (a browser's code, a device's
  * poll), in the transaction that spent it, under the id the authorization was spent on: the user as
  * now (gone or banned since the approval: refused), the session bound to the client (and to its
- * document's URL), the scopes and resource approved, the DPoP key the token request proved (its
+ * document's URL), the scopes and resource approved, the level and methods of the session it was
+ * approved from, the DPoP key the token request proved (its
  * refresh and access tokens need that key from now on), a first refresh token and the sign-in audited.
  */
 export async function startClientSession(
@@ -25,7 +26,7 @@ export async function startClientSession(
   deps: Pick<OAuthServerDeps, "tokens">,
   input: {
     readonly client: OAuthClient;
-    readonly authorization: Pick<OAuthAuthorization, "scope" | "resource">;
+    readonly authorization: Pick<OAuthAuthorization, "scope" | "resource" | "authentication">;
     readonly userId: string;
     readonly sessionId: string;
     readonly origin: ClientSessionOrigin;
@@ -37,11 +38,14 @@ export async function startClientSession(
   const user = await repos.users.findById(input.userId);
   if (user === null || user.deletedAt !== null) return err(failures.codeUserGone());
   if (isBanned(user, now)) return err(failures.codeUserBanned());
+  // The level the user reached where they approved (a second factor, say) carries over, with its
+  // methods after the grant's own (most recent first, as GoTrue orders them).
+  const proved = authorization.authentication ?? null;
   const session: Session = {
     id: input.sessionId,
     userId: user.id,
-    aal: "aal1",
-    amr: [{ method: origin.method, timestamp: Math.floor(now.getTime() / 1000) }],
+    aal: proved?.aal ?? "aal1",
+    amr: [{ method: origin.method, timestamp: Math.floor(now.getTime() / 1000) }, ...(proved?.amr ?? [])],
     createdAt: now,
     updatedAt: now,
     refreshedAt: null,

@@ -2,60 +2,13 @@ import { describe, expect, it } from "vitest";
 import { ok } from "../kernel/index.js";
 import { hexToBase64Url } from "../pkce/index.js";
 import { aUser, fakeDeps, fakeHooks } from "../testing/index.js";
+import { approved, pending, REDIRECT, VERIFIER } from "../testing/oauth-server/code-flow-fixtures.js";
 import { startAuthorization } from "./authorize.js";
 import { authenticateClient } from "./client-auth.js";
 import { registerClient } from "./clients.js";
 import { authorizationDetails, decideConsent } from "./consent.js";
 import { exchangeAuthorizationCode, refreshForClient } from "./token-grants.js";
 import { revokeConsent } from "./user-consents.js";
-
-const VERIFIER = "v".repeat(64);
-const REDIRECT = "https://app.example/cb?keep=1";
-
-/** A public client an admin created, a signed-up user and a pending request of the client (S256 PKCE). */
-async function pending(scope = "openid email profile") {
-  const deps = fakeDeps();
-  const user = aUser({
-    emailConfirmedAt: deps.clock.now(),
-    lastSignInAt: deps.clock.now(),
-    userMetadata: { name: "Ada" },
-  });
-  deps.store.tables.users.set(user.id, user);
-  const registered = await registerClient(deps, {
-    registrationType: "manual",
-    redirectUris: [REDIRECT],
-    authMethod: "none",
-    name: "App",
-  });
-  if (!registered.ok) throw registered.error;
-  const { client } = registered.value;
-  const started = await startAuthorization(deps, {
-    clientId: client.id,
-    redirectUri: REDIRECT,
-    scope,
-    state: "st",
-    nonce: "nn",
-    // The fake token hash is no SHA-256, but the exchange checks the verifier through the same one.
-    codeChallenge: hexToBase64Url(deps.tokens.hash(VERIFIER)),
-    codeChallengeMethod: "S256",
-  });
-  if (!started.ok) throw started.error;
-  const authorizationId = new URL(started.value.location).searchParams.get("authorization_id") as string;
-  return { deps, user, client, authorizationId };
-}
-
-async function approved(scope?: string) {
-  const setup = await pending(scope);
-  const { deps, user, authorizationId } = setup;
-  expect(await authorizationDetails(deps, { authorizationId, userId: user.id })).toMatchObject({
-    ok: true,
-    value: { kind: "details" },
-  });
-  const decided = await decideConsent(deps, { authorizationId, userId: user.id, action: "approve" });
-  if (!decided.ok) throw decided.error;
-  const code = new URL(decided.value.redirectUrl).searchParams.get("code") as string;
-  return { ...setup, code, redirectUrl: decided.value.redirectUrl };
-}
 
 describe("startAuthorization", () => {
   it("answers problems with the client or its redirect URI to the browser, the rest to the client", async () => {

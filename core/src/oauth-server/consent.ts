@@ -1,7 +1,13 @@
 import type { User } from "../accounts/index.js";
 import { failures } from "../failures.js";
 import { err, ok, type Result } from "../kernel/index.js";
-import { type OAuthAuthorization, type OAuthConsent, scopesCovered, scopesOf } from "./authorization.js";
+import {
+  type ApprovalAuthentication,
+  type OAuthAuthorization,
+  type OAuthConsent,
+  scopesCovered,
+  scopesOf,
+} from "./authorization.js";
 import type { OAuthClient } from "./client.js";
 import type { OAuthServerDeps, OAuthServerRepositories } from "./deps.js";
 import { issuerOf, withQuery } from "./query.js";
@@ -17,6 +23,13 @@ export interface AuthorizationDetails {
   readonly user: User;
   /** Each scope asked for, with its custom scope's description (null for OpenID Connect's). */
   readonly scopes: readonly { readonly scope: string; readonly description: string | null }[];
+}
+
+/** Who decides: the user, and the session they are signed in with (its level goes into the code). */
+export interface SignedInUser {
+  readonly userId: string;
+  /** The caller's session; without one, the code's session starts at aal1. */
+  readonly sessionId?: string | null | undefined;
 }
 
 /** Where the browser goes next: the client's redirect URI with the code, or with the refusal. */
@@ -51,13 +64,32 @@ async function pendingFor(
   return ok({ authorization: { ...found, userId }, client, user });
 }
 
-/** Approves the request: a single-use code (only its hash is stored) and the user's consent recorded. */
+/**
+ * The level and methods of the session the user consents from, which the code's session inherits:
+ * read from the store (not from the caller's token), and only a session of this very user counts.
+ */
+async function authenticationOf(
+  repos: OAuthServerRepositories,
+  sessionId: string | null | undefined,
+  userId: string,
+): Promise<ApprovalAuthentication | null> {
+  if (!sessionId) return null;
+  const session = await repos.sessions.find(sessionId);
+  if (session === null || session.userId !== userId) return null;
+  return { aal: session.aal, amr: session.amr };
+}
+
+/**
+ * Approves the request: a single-use code (only its hash is stored) and the user's consent recorded,
+ * with how the user proved who they are in `sessionId` (the session they consent from).
+ */
 async function approve(
   deps: Deps,
   repos: OAuthServerRepositories,
   authorization: OAuthAuthorization,
   user: User,
   now: Date,
+  sessionId: string | null | undefined,
 ): Promise<ConsentRedirect> {
   // A device's request issues no code: the device polls for its tokens, and the browser is told to
   // go back to it (its "redirect URI" is authsvc's own verification page).
@@ -68,6 +100,7 @@ async function approve(
     codeHash: code === null ? null : deps.tokens.hash(code),
     approvedAt: now,
     authTime: user.lastSignInAt ?? now,
+    authentication: await authenticationOf(repos, sessionId, user.id),
   });
   await repos.oauthConsents.approve({
     id: deps.random.uuid(),
@@ -113,7 +146,7 @@ function consentCovers(authorization: OAuthAuthorization, consent: OAuthConsent 
  */
 export async function authorizationDetails(
   deps: Deps,
-  input: { readonly authorizationId: string; readonly userId: string },
+  input: SignedInUser & { readonly authorizationId: string },
 ): Promise<Result<AuthorizationDetails | ConsentRedirect>> {
   const now = deps.clock.now();
   return deps.store.transaction(async (repos) => {
@@ -124,7 +157,7 @@ export async function authorizationDetails(
     // A device's request is always shown: its user code may have been handed to the user by someone
     // else (RFC 8628 §5.4), and an earlier consent must not sign that someone's device in unseen.
     if (!authorization.device && consentCovers(authorization, consent))
-      return ok(await approve(deps, repos, authorization, user, now));
+      return ok(await approve(deps, repos, authorization, user, now, input.sessionId));
     await repos.oauthAuthorizations.update(authorization);
     const asked = scopesOf(authorization.scope);
     const { custom } = await knownScopes({ store: repos }, asked);
@@ -136,7 +169,7 @@ export async function authorizationDetails(
 /** `POST /oauth/authorizations/{id}/consent`: the user's answer to a request bound to them. */
 export async function decideConsent(
   deps: Deps,
-  input: { readonly authorizationId: string; readonly userId: string; readonly action: string },
+  input: SignedInUser & { readonly authorizationId: string; readonly action: string },
 ): Promise<Result<ConsentRedirect>> {
   if (input.action !== "approve" && input.action !== "deny") return err(failures.consentActionInvalid());
   const now = deps.clock.now();
@@ -144,7 +177,8 @@ export async function decideConsent(
     const pending = await pendingFor(repos, input.authorizationId, input.userId, now, false);
     if (!pending.ok) return pending;
     const { authorization, user } = pending.value;
-    if (input.action === "approve") return ok(await approve(deps, repos, authorization, user, now));
+    if (input.action === "approve")
+      return ok(await approve(deps, repos, authorization, user, now, input.sessionId));
     await repos.oauthAuthorizations.update({ ...authorization, status: "denied" });
     if (authorization.device) return ok(deviceRedirect(authorization, "denied"));
     const params = {

@@ -113,6 +113,7 @@ export async function pollDeviceCode(
           scope,
           nonce: null,
           authTime: started.value.authTime,
+          session,
           now,
           issuer: issuerOf(deps.settings),
         }),

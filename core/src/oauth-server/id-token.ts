@@ -1,5 +1,5 @@
 import type { User } from "../accounts/index.js";
-import { ID_TOKEN_USE } from "../sessions/index.js";
+import { ID_TOKEN_USE, type Session } from "../sessions/index.js";
 import { scopesOf } from "./authorization.js";
 import type { IdTokenClaims } from "./ports/id-token-signer.js";
 
@@ -38,6 +38,8 @@ export function idTokenClaims(input: {
   readonly scope: string;
   readonly nonce: string | null;
   readonly authTime: Date;
+  /** The session's level and methods: `acr` (`aal1`, `aal2`) and `amr` (method names, OIDC Core §2). */
+  readonly session?: Pick<Session, "aal" | "amr">;
   readonly now: Date;
   readonly issuer: string;
 }): IdTokenClaims {
@@ -53,6 +55,9 @@ export function idTokenClaims(input: {
     auth_time: seconds(input.authTime),
     client_id: input.clientId,
     ...(input.sessionId ? { sid: input.sessionId } : {}),
+    ...(input.session
+      ? { acr: input.session.aal, amr: [...new Set(input.session.amr.map((entry) => entry.method))] }
+      : {}),
     // Says what the token is for, so that no endpoint takes it for an access token (sessions/token-kind.ts).
     [ID_TOKEN_USE.claim]: ID_TOKEN_USE.value,
     ...(input.nonce ? { nonce: input.nonce } : {}),

@@ -1,5 +1,6 @@
 /** The OAuth 2.1 / OpenID Connect server: clients, authorization requests, consents and their tokens. */
 export {
+  type ApprovalAuthentication,
   type DeviceRequest,
   OAUTH_SCOPES,
   type OAuthAuthorization,

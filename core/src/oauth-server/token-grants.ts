@@ -178,6 +178,7 @@ export async function exchangeAuthorizationCode(
           scope,
           nonce: started.value.nonce,
           authTime: started.value.authTime,
+          session,
           now,
           issuer: issuerOf(deps.settings),
         }),

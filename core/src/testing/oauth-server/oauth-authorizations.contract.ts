@@ -50,6 +50,14 @@ export function describeOAuthAuthorizationStoreContract(name: string, makeStore:
         codeHash,
         approvedAt: at(1),
         authTime: at(1),
+        // How the user proved who they are where they approved: read back as written.
+        authentication: {
+          aal: "aal2" as const,
+          amr: [
+            { method: "totp", timestamp: 1_700_000_030 },
+            { method: "password", timestamp: 1_700_000_000 },
+          ],
+        },
       };
       await store.oauthAuthorizations.update(approved);
       expect(await store.oauthAuthorizations.lockApprovedByCode(codeHash)).toEqual(approved);

@@ -54,6 +54,7 @@ export function anAuthorization(
     expiresAt: at(600),
     approvedAt: null,
     authTime: null,
+    authentication: null,
     sessionId: null,
     ...fields,
   };

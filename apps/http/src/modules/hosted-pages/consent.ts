@@ -32,17 +32,18 @@ export async function consentStep(
   look: Look,
   form: Record<string, string>,
   user: User,
-  aal: string,
+  sessionId: string,
 ) {
   const fields = carried(form, look);
   const found = await authorizationDetails(c.get("deps"), {
     authorizationId: fields.authorization_id,
     userId: user.id,
+    sessionId,
   });
   if (!found.ok) return html(c, look, problemPage(found.error.message, look), 400);
   if (found.value.kind === "redirect") return c.redirect(found.value.redirectUrl, 302);
   const { client, authorization } = found.value;
-  const proof = sign(pages.ctx.auth, "oauth-consent", fields.authorization_id, [user.id, aal, expiry()]);
+  const proof = sign(pages.ctx.auth, "oauth-consent", fields.authorization_id, [user.id, sessionId, expiry()]);
   return html(
     c,
     look,
@@ -81,7 +82,7 @@ export const consentEndpoints: readonly ModuleEndpoint[] = [
         locale: LOCALE_FIELD,
         proof: {
           ...string,
-          description: "The signed-in step's proof, bound to the request, user and level.",
+          description: "The signed-in step's proof, bound to the request, user and session.",
         },
         action: { ...string, description: "`approve` or `deny`." },
       }),
@@ -99,10 +100,12 @@ export const consentEndpoints: readonly ModuleEndpoint[] = [
           const authorizationId = form.authorization_id ?? "";
           const parts = opened(ctx.auth, "oauth-consent", authorizationId, form.proof ?? "", 3);
           if (parts === null) return expired(c, look);
-          const [userId = ""] = parts;
+          // The session the user signed in with on these pages: its level goes into the code.
+          const [userId = "", sessionId = ""] = parts;
           const decided = await decideConsent(c.get("deps"), {
             authorizationId,
             userId,
+            sessionId,
             action: form.action ?? "",
           });
           if (!decided.ok) return html(c, look, problemPage(decided.error.message, look), 400);

@@ -64,7 +64,7 @@ export async function afterFirstFactor(
       return html(c, look, mfaPage({ action: `${look.root}/mfa`, fields: { ...fields, proof } }, look));
     }
   }
-  return consentStep(pages, c, look, form, user, signedIn.aal);
+  return consentStep(pages, c, look, form, user, sessionId);
 }
 
 /** The second factor's step, between the first factor and consent. */

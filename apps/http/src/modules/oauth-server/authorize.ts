@@ -146,7 +146,9 @@ export const authorizeEndpoints: readonly ModuleEndpoint[] = [
       origin(ctx),
       signedIn(ctx),
       async (c) => {
-        const input = { authorizationId: authorizationIdOf(c), userId: c.get("auth").user.id };
+        const { user, sessionId } = c.get("auth");
+        // The caller's session: its level (aal2 after a second factor) goes into the code.
+        const input = { authorizationId: authorizationIdOf(c), userId: user.id, sessionId };
         const found = unwrap(await authorizationDetails(c.get("deps"), input));
         if (found.kind === "redirect") return c.json({ redirect_url: found.redirectUrl });
         const { authorization, client, user: owner, scopes } = found;
@@ -187,11 +189,8 @@ export const authorizeEndpoints: readonly ModuleEndpoint[] = [
       signedIn(ctx),
       async (c) => {
         const { action = "" } = parseBody(ConsentBody, await readJsonObject(c));
-        const input = {
-          authorizationId: authorizationIdOf(c),
-          userId: c.get("auth").user.id,
-          action,
-        };
+        const { user, sessionId } = c.get("auth");
+        const input = { authorizationId: authorizationIdOf(c), userId: user.id, sessionId, action };
         const { redirectUrl } = unwrap(await decideConsent(c.get("deps"), input));
         return c.json({ redirect_url: redirectUrl });
       },

@@ -22,6 +22,8 @@ const CLAIMS = [
   "iat",
   "auth_time",
   "sid",
+  "acr",
+  "amr",
   "nonce",
   "email",
   "email_verified",
@@ -76,6 +78,8 @@ export async function discoveryDocument(deps: AuthDeps) {
     pushed_authorization_request_endpoint: at("/oauth/par"),
     require_pushed_authorization_requests: deps.settings.oauthServer.requirePushedAuthorizationRequests,
     claims_supported: CLAIMS,
+    // The ID token's `acr` is the session's assurance level: aal2 once the user passed a second factor.
+    acr_values_supported: ["aal1", "aal2"],
     // RFC 9207: every authorization response names the issuer, so a client can tell which server answered.
     authorization_response_iss_parameter_supported: true,
     // OpenID Connect RP-Initiated and Back-Channel Logout (docs/oauth-logout.md).
@@ -122,6 +126,7 @@ const METADATA = closed(
     pushed_authorization_request_endpoint: url,
     require_pushed_authorization_requests: { type: "boolean" },
     claims_supported: strings,
+    acr_values_supported: strings,
     authorization_response_iss_parameter_supported: { type: "boolean" },
     end_session_endpoint: url,
     backchannel_logout_supported: { type: "boolean" },
