@@ -43,7 +43,7 @@ export async function consentStep(
   if (!found.ok) return html(c, look, problemPage(found.error.message, look), 400);
   if (found.value.kind === "redirect") return c.redirect(found.value.redirectUrl, 302);
   const { client, authorization } = found.value;
-  const proof = sign(pages.ctx.auth, "oauth-consent", fields.authorization_id, [user.id, sessionId, expiry()]);
+  const proof = sign(pages.ctx.auth, "oauth-consent", fields, [user.id, sessionId, expiry()]);
   return html(
     c,
     look,
@@ -98,7 +98,7 @@ export const consentEndpoints: readonly ModuleEndpoint[] = [
         gate(pages),
         formStep(pages, async (c, form, look) => {
           const authorizationId = form.authorization_id ?? "";
-          const parts = opened(ctx.auth, "oauth-consent", authorizationId, form.proof ?? "", 3);
+          const parts = opened(ctx.auth, "oauth-consent", carried(form, look), form.proof ?? "", 3);
           if (parts === null) return expired(c, look);
           // The session the user signed in with on these pages: its level goes into the code.
           const [userId = "", sessionId = ""] = parts;

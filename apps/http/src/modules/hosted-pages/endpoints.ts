@@ -1,5 +1,6 @@
 import type { ModuleEndpoint } from "../module.js";
 import { consentEndpoints } from "./consent.js";
+import { emailCodeEndpoints } from "./email-code.js";
 import { mfaStepEndpoints } from "./mfa-step.js";
 import { signInEndpoints } from "./sign-in.js";
 import { staticAssetEndpoints } from "./static-assets.js";
@@ -14,6 +15,7 @@ import { staticAssetEndpoints } from "./static-assets.js";
  */
 export const hostedPageEndpoints: readonly ModuleEndpoint[] = [
   ...signInEndpoints,
+  ...emailCodeEndpoints,
   ...staticAssetEndpoints,
   ...mfaStepEndpoints,
   ...consentEndpoints,

@@ -54,7 +54,7 @@ export async function afterFirstFactor(
       });
       if (!challenged.ok) return html(c, look, problemPage(challenged.error.message, look), 400);
       const fields = carried(form, look);
-      const proof = sign(pages.ctx.auth, "oauth-consent-mfa", fields.authorization_id, [
+      const proof = sign(pages.ctx.auth, "oauth-consent-mfa", fields, [
         user.id,
         sessionId,
         factor.id,
@@ -98,7 +98,7 @@ export const mfaStepEndpoints: readonly ModuleEndpoint[] = [
         gate(pages),
         formStep(pages, async (c, form, look) => {
           const fields = carried(form, look);
-          const parts = opened(ctx.auth, "oauth-consent-mfa", fields.authorization_id, form.proof ?? "", 5);
+          const parts = opened(ctx.auth, "oauth-consent-mfa", fields, form.proof ?? "", 5);
           if (parts === null) return expired(c, look);
           const [userId = "", sessionId = "", factorId = "", challengeId = ""] = parts;
           const run = c.get("deps");

@@ -92,25 +92,33 @@ export function lookOf(pages: Pages, c: Context<AppEnv>, locale?: string | undef
 export const sameSecret = (a: string, b: string) =>
   timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());
 
-/** A proof the server made of `parts` for the request `authorizationId`: `parts` joined by dots, then its MAC. */
-export function sign(
-  deps: AuthDeps,
-  purpose: string,
-  authorizationId: string,
-  parts: readonly string[],
-): string {
-  const mac = deps.tokens.flowBinding(`${purpose}:${authorizationId}:${parts.join(":")}`);
-  return [...parts, mac].join(".");
+/** What a proof is bound to: the request, and the browser (its form value, equal to its cookie's). */
+export interface Bound {
+  readonly authorization_id: string;
+  readonly csrf: string;
+}
+
+/** The MAC of a proof's parts for `purpose`, the request and the browser. */
+const macOf = (deps: AuthDeps, purpose: string, bound: Bound, parts: readonly string[]) =>
+  deps.tokens.flowBinding(`${purpose}:${bound.authorization_id}:${bound.csrf}:${parts.join(":")}`);
+
+/**
+ * A proof the server made of `parts` for the request and the browser `bound` names: `parts` joined
+ * by dots, then its MAC. Bound to the browser, a proof copied into another browser (its own cookie
+ * and form value) proves nothing there.
+ */
+export function sign(deps: AuthDeps, purpose: string, bound: Bound, parts: readonly string[]): string {
+  return [...parts, macOf(deps, purpose, bound, parts)].join(".");
 }
 
 /**
- * The parts of a proof `sign` made for `purpose` and the request, `count` of them with the expiry
+ * The parts of a proof `sign` made for `purpose`, the request and the browser, `count` of them with the expiry
  * last, when its MAC holds and it has not expired; else null.
  */
 export function opened(
   deps: AuthDeps,
   purpose: string,
-  authorizationId: string,
+  bound: Bound,
   proof: string,
   count: number,
 ): string[] | null {
@@ -119,8 +127,7 @@ export function opened(
   const parts = pieces.slice(0, count);
   const until = Number(parts[count - 1]);
   if (!Number.isInteger(until) || until < Math.floor(Date.now() / 1000)) return null;
-  const expected = deps.tokens.flowBinding(`${purpose}:${authorizationId}:${parts.join(":")}`);
-  return sameSecret(pieces[count] ?? "", expected) ? parts : null;
+  return sameSecret(pieces[count] ?? "", macOf(deps, purpose, bound, parts)) ? parts : null;
 }
 
 export const expiry = () => String(Math.floor(Date.now() / 1000) + STEP_TTL_S);

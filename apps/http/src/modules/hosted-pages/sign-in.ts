@@ -37,7 +37,10 @@ export function signInAnswer(
   fields: Record<string, string>,
   problem?: string,
 ) {
-  const passkeys = c.get("deps").settings.passkeys.enabled;
+  const { settings } = c.get("deps");
+  const passkeys = settings.passkeys.enabled;
+  // A code by email wherever email sign-ins are on (`EXTERNAL_EMAIL_ENABLED`).
+  const emailCodes = settings.signup.emailEnabled;
   const apiBase = look.root.slice(0, -PATH.length);
   return html(
     c,
@@ -48,6 +51,7 @@ export function signInAnswer(
         fields,
         problem,
         ...(passkeys ? { passkeyAction: `${look.root}/passkey`, apiBase } : {}),
+        ...(emailCodes ? { otpAction: `${look.root}/email-code` } : {}),
       },
       look,
     ),

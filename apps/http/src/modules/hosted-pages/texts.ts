@@ -13,7 +13,7 @@ export const ENGLISH = {
   or: "or",
   otp_send_button: "Email me a sign-in code",
   otp_heading: "Check your email",
-  otp_intro: "If {email} has an account, we sent it a code. Enter it here, or open the link in the email.",
+  otp_intro: "If {email} has an account, we sent it a code. Enter it here.",
   otp_code: "Code from the email",
   otp_button: "Continue",
   passkey_button: "Sign in with a passkey",
@@ -62,8 +62,7 @@ const FRENCH: Texts = {
   or: "ou",
   otp_send_button: "Recevoir un code par e-mail",
   otp_heading: "Consultez vos e-mails",
-  otp_intro:
-    "Si {email} a un compte, un code lui a été envoyé. Saisissez-le ici, ou ouvrez le lien de l’e-mail.",
+  otp_intro: "Si {email} a un compte, un code lui a été envoyé. Saisissez-le ici.",
   otp_code: "Code reçu par e-mail",
   otp_button: "Continuer",
   passkey_button: "Se connecter avec une clé d’accès",
