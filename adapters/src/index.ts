@@ -42,6 +42,7 @@ export * from "./ratelimit/flexible-limiter.js";
 export * from "./ratelimit/postgres-limiter.js";
 export * from "./ratelimit/redis-limiter.js";
 export * from "./saml/index.js";
+export * from "./sms/log-sms.js";
 export * from "./sms/messagebird.js";
 export * from "./sms/textlocal.js";
 export * from "./sms/twilio.js";

@@ -324,7 +324,10 @@ describe("embedded mode", () => {
       "AUTHSVC_API_HOST not set: listening on 127.0.0.1 only (embedded mode)",
       "AUTHSVC_API_EXTERNAL_URL not set: using http://localhost:5555 (embedded mode)",
       "AUTHSVC_JWT_SECRET not set: using the development secret kept in ./.authsvc/jwt-secret (embedded mode)",
+      "AUTHSVC_EXTERNAL_PHONE_ENABLED not set: phone sign-ins are on (embedded mode)",
+      "AUTHSVC_SMS_PROVIDER not set: text messages are written to the log (embedded mode)",
     ]);
+    expect([config.external.phone.enabled, config.sms.provider]).toEqual([true, "log"]);
     expect(notices.join("\n")).not.toContain(DEV_SECRET);
   });
 
@@ -336,6 +339,8 @@ describe("embedded mode", () => {
         AUTHSVC_DB_DATABASE_URL: undefined,
         AUTHSVC_DATA_DIR: "/var/lib/authsvc",
         AUTHSVC_API_HOST: "0.0.0.0",
+        AUTHSVC_EXTERNAL_PHONE_ENABLED: "false",
+        AUTHSVC_SMS_PROVIDER: "log",
       },
       { devJwtSecret },
     );
@@ -345,7 +350,8 @@ describe("embedded mode", () => {
       config.api.externalUrl,
       config.jwt.secret,
       config.api.host,
-    ]).toEqual([true, "https://app.example.com", "https://auth.example.com", JWT_SECRET, "0.0.0.0"]);
+      config.external.phone.enabled,
+    ]).toEqual([true, "https://app.example.com", "https://auth.example.com", JWT_SECRET, "0.0.0.0", false]);
     expect(devJwtSecret).not.toHaveBeenCalled();
     expect(notices).toEqual([
       "No database URL set (AUTHSVC_DB_DATABASE_URL or DATABASE_URL): using the embedded database in /var/lib/authsvc",

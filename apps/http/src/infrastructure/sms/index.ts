@@ -12,7 +12,7 @@ export const smsModule: HttpModule = {
     phone_autoconfirm: config.sms.autoconfirm,
     sms_provider: config.sms.provider ?? "",
   }),
-  ports: ({ config, shared }) => ({ sms: smsWithHooks(shared.hooks, smsSenderOf(config)) }),
+  ports: ({ config, shared, logger }) => ({ sms: smsWithHooks(shared.hooks, smsSenderOf(config, logger)) }),
   settings: (config) => ({ sms: sms.smsSettings(config) }),
   statuses: {
     sms_send_failed: 422,

@@ -9,8 +9,13 @@ import { defineVariables } from "../../config/variable.js";
 import { SMS_GATEWAYS } from "./gateways/index.js";
 import { testOtpMap, timestamp } from "./test-otp.js";
 
-/** The values `SMS_PROVIDER` takes: the ids of the gateways (infrastructure/sms/gateways/). */
-export const SMS_PROVIDERS: readonly string[] = SMS_GATEWAYS.map((gateway) => gateway.id);
+/** `SMS_PROVIDER=log`: no gateway; each text, with its code, is written to the log (development). */
+export const LOG_SMS_PROVIDER = "log";
+/** The values `SMS_PROVIDER` takes: the ids of the gateways (infrastructure/sms/gateways/), and `log`. */
+export const SMS_PROVIDERS: readonly string[] = [
+  ...SMS_GATEWAYS.map((gateway) => gateway.id),
+  LOG_SMS_PROVIDER,
+];
 export type SmsProvider = string;
 
 const variable = defineVariables("SMS");
@@ -42,7 +47,9 @@ export const smsVariables = {
   provider: variable({
     key: "SMS_PROVIDER",
     kind: k.oneOf(SMS_PROVIDERS as [string, ...string[]]),
-    description: "SMS gateway. Its credentials below become required. Unset: no SMS can be sent.",
+    computedDefault: "`log` in embedded mode",
+    description:
+      "SMS gateway; its credentials below become required. `log` sends nothing: each text, with its code, is written to the log (development; anyone who reads the log can use the codes). Unset outside embedded mode: no SMS can be sent.",
   }),
   testOtp: variable({
     key: "SMS_TEST_OTP",
@@ -81,6 +88,7 @@ interface SmsCommon {
  */
 export type SmsGatewayChoice =
   | { readonly provider: undefined }
+  | { readonly provider: typeof LOG_SMS_PROVIDER }
   | { readonly provider: SmsProvider; readonly gateway: Readonly<Record<string, unknown>> };
 export type SmsConfig = SmsCommon & SmsGatewayChoice;
 
@@ -105,7 +113,16 @@ export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { s
     otpLength: sms.otpLength,
     testOtp: { codes: sms.testOtp, validUntil: sms.testOtpValidUntil },
   };
-  if (selected === undefined) return { sms: { ...common, provider: undefined } };
+  if (sms.provider === LOG_SMS_PROVIDER) return { sms: { ...common, provider: LOG_SMS_PROVIDER } };
+  if (selected === undefined) {
+    // Embedded mode is for development: its texts go to the log, as its mail does without SMTP.
+    if (!ctx.embedded || ctx.r.isSet(smsVariables.provider))
+      return { sms: { ...common, provider: undefined } };
+    ctx.notices.push(
+      `${smsVariables.provider.name} not set: text messages are written to the log (embedded mode)`,
+    );
+    return { sms: { ...common, provider: LOG_SMS_PROVIDER } };
+  }
   // Each credential was required above: `must` only passes on a value that is present.
   const gateway = Object.fromEntries(
     Object.entries(selected.variables).map(([key, variable]) => {
@@ -115,6 +132,14 @@ export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { s
   );
   return { sms: { ...common, provider: selected.id, gateway } };
 }
+
+/** Codes in the log of a server on a real database: chosen, so allowed, but said at every start. */
+export const warnings = (config: Config): string[] =>
+  config.sms.provider === LOG_SMS_PROVIDER && !config.embedded
+    ? [
+        `${smsVariables.provider.name}=log: text messages are not sent, each is written to the log with its code; anyone who reads the log can sign in with those codes`,
+      ]
+    : [];
 
 /** What the verification slice needs to send and check SMS codes. */
 export function smsSettings(config: Config): AuthSettings["sms"] {

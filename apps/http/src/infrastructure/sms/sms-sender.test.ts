@@ -8,6 +8,7 @@ import {
 } from "@authsvc/adapters/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Config, loadConfig } from "../../config.js";
+import { memoryLogger } from "../../testing/memory-log.js";
 import { smsSenderOf } from "./sms-sender.js";
 
 const production = {
@@ -22,6 +23,7 @@ function configOf(vars: Record<string, string>): Config {
   if (!result.ok) throw new Error(result.problems.join("\n"));
   return result.config;
 }
+const { logger } = memoryLogger();
 
 const accountSid = `AC${"c3".repeat(16)}`;
 const gateways: {
@@ -80,13 +82,65 @@ describe("smsSenderOf", () => {
     it(`sends through ${gateway.provider} at its configured base URL`, async () => {
       fake = await gateway.start();
       const config = configOf({ AUTHSVC_SMS_PROVIDER: gateway.provider, ...gateway.vars(fake.url) });
-      const { messageId } = await smsSenderOf(config).send("15551234567", "Your code is 246810");
+      const { messageId } = await smsSenderOf(config, logger).send("15551234567", "Your code is 246810");
       expect(fake.messages).toMatchObject([{ id: messageId, body: "Your code is 246810" }]);
     });
   }
 
   it("fails every send when no gateway is configured", async () => {
-    const error = await smsFailure(smsSenderOf(configOf({})).send("15551234567", "hi"));
+    const error = await smsFailure(smsSenderOf(configOf({}), logger).send("15551234567", "hi"));
     expect(error.message).toBe("Error sending SMS: no SMS provider is configured");
+  });
+
+  it("with SMS_PROVIDER=log, writes each text and its code to the log, past the redaction of codes", async () => {
+    const log = memoryLogger();
+    const sender = smsSenderOf(configOf({ AUTHSVC_SMS_PROVIDER: "log" }), log.logger);
+    const { messageId } = await sender.send("15551234567", "Your code is 246810", {
+      otp: "246810",
+      user: {} as never,
+    });
+    expect(log.lines()).toEqual([
+      expect.objectContaining({
+        level: "info",
+        sms_to: "+15551234567",
+        sms_body: "Your code is 246810",
+        sms_code: "246810",
+        sms_message_id: messageId,
+      }),
+    ]);
+  });
+});
+
+describe("the SMS provider by mode", () => {
+  const load = (vars: Record<string, string | undefined>, base: Record<string, string> = production) => {
+    const result = loadConfig(
+      { ...base, ...vars },
+      { devJwtSecret: () => "dev-secret-generated-0123456789ab" },
+    );
+    if (!result.ok) throw new Error(result.problems.join("\n"));
+    return result;
+  };
+
+  it("embedded mode writes texts to the log unless a provider is set, and says so", () => {
+    const { config, notices } = load({}, {});
+    expect(config.sms.provider).toBe("log");
+    expect(notices).toContain(
+      "AUTHSVC_SMS_PROVIDER not set: text messages are written to the log (embedded mode)",
+    );
+    expect(
+      load({ AUTHSVC_SMS_PROVIDER: "twilio", ...gateways[0]?.vars("http://127.0.0.1:9") }, {}).config.sms
+        .provider,
+    ).toBe("twilio");
+  });
+
+  it("a server on a real database never falls back to the log; chosen, the log is used with a warning at start", () => {
+    const unset = load({});
+    expect(unset.config.sms.provider).toBeUndefined();
+    expect(unset.warnings.join("\n")).not.toContain("SMS_PROVIDER");
+    const chosen = load({ AUTHSVC_SMS_PROVIDER: "log" });
+    expect(chosen.config.sms.provider).toBe("log");
+    expect(chosen.warnings).toContain(
+      "AUTHSVC_SMS_PROVIDER=log: text messages are not sent, each is written to the log with its code; anyone who reads the log can sign in with those codes",
+    );
   });
 });

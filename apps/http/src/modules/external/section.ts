@@ -31,7 +31,8 @@ export const signInVariables = {
     key: "EXTERNAL_PHONE_ENABLED",
     kind: k.boolean,
     default: "false",
-    description: "Phone sign-ups and sign-ins (needs an SMS gateway).",
+    description:
+      "Phone sign-ups and sign-ins (needs an SMS gateway). Unset in embedded mode: `true`, its texts written to the log.",
   }),
   anonymousUsersEnabled: variable({
     key: "EXTERNAL_ANONYMOUS_USERS_ENABLED",
@@ -136,11 +137,18 @@ export function settle(values: ReturnType<typeof read>, ctx: SettleContext): { e
   return {
     external: {
       email: { enabled: signIn.emailEnabled },
-      phone: { enabled: signIn.phoneEnabled },
+      phone: { enabled: phoneEnabled(signIn.phoneEnabled, ctx) },
       anonymousUsers: { enabled: signIn.anonymousUsersEnabled },
       ...byKey(EXTERNAL_PROVIDERS, (id) => oauthProvider(ctx, id, values.providers[id])),
     },
   };
+}
+
+/** Embedded mode turns phone sign-ins on unless told otherwise: its texts go to the log (SMS_PROVIDER). */
+function phoneEnabled(value: boolean, ctx: SettleContext): boolean {
+  if (!ctx.embedded || ctx.r.isSet(signInVariables.phoneEnabled)) return value;
+  ctx.notices.push(`${signInVariables.phoneEnabled.name} not set: phone sign-ins are on (embedded mode)`);
+  return true;
 }
 
 function oauthProvider(ctx: SettleContext, id: ExternalProviderId, p: ProviderValues): OAuthProviderConfig {
