@@ -25,6 +25,12 @@ export interface SmtpMailerOptions {
   readonly templates?: Readonly<Partial<Record<MailKind, string | undefined>>>;
   /** Warnings: a template that could not be fetched or parsed. Never given links, codes or secrets. */
   readonly warn: Warn;
+  /**
+   * Never send in clear: on port 465 TLS is implicit anyway; on any other port the server must offer
+   * STARTTLS and the upgrade must succeed (certificate checked), else nothing is sent. Default false:
+   * STARTTLS when offered.
+   */
+  readonly requireTls?: boolean;
   /** SMTP sessions open at once; more messages wait for one. Default 16. */
   readonly maxConnections?: number;
   /** SMTP connection, greeting and socket timeouts, in ms. Default 10 s. */
@@ -35,6 +41,30 @@ export interface SmtpMailerOptions {
     readonly ttlMs?: number;
     readonly failureTtlMs?: number;
   };
+}
+
+/**
+ * Nodemailer's codes for a session that could not be set up (connection, TLS, authentication): their
+ * messages say why and hold neither addresses nor credentials, unlike a refused recipient's.
+ */
+const SESSION_FAILURES: Readonly<Record<string, string>> = {
+  ETLS: "the mail server's TLS could not be used (STARTTLS not offered while TLS is required, or the upgrade or certificate check failed): nothing was sent in clear",
+  ECONNECTION: "the mail server could not be reached or closed the connection",
+  ETIMEDOUT: "the mail server did not answer in time",
+  ESOCKET:
+    "the connection to the mail server failed (a TLS certificate that did not verify, or a network error)",
+  EAUTH: "the mail server refused the credentials",
+  EDNS: "the mail server's name did not resolve",
+};
+
+function warnSessionFailure(warn: Warn, kind: MailKind, cause: unknown): void {
+  const code = (cause as { code?: unknown } | null)?.code;
+  if (typeof code !== "string" || !(code in SESSION_FAILURES)) return;
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  warn(
+    { mail_kind: kind, smtp_error_code: code, smtp_error: reason },
+    `mail not sent: ${SESSION_FAILURES[code]}`,
+  );
 }
 
 /** How long an SMTP session is kept open with nothing to send. */
@@ -84,12 +114,15 @@ function validate(options: SmtpMailerOptions): void {
 
 /**
  * Mail over SMTP with nodemailer, over a pool of sessions. Port 465 speaks TLS from the start;
- * other ports upgrade with STARTTLS when the server offers it. Each mail has an HTML part (the custom
+ * other ports upgrade with STARTTLS when the server offers it, or must (`requireTls`). The server's
+ * certificate is checked against Node's CA store (NODE_EXTRA_CA_CERTS adds a private CA). Each mail has an HTML part (the custom
  * template of its kind when configured and reachable, else the built-in one) and a plain-text part.
  *
  * `send` rejects with `failures.emailSendFailed(kind)` (`email_send_failed`, "Error sending <kind> email") when the
  * message was not accepted (server unreachable or silent, authentication refused, recipient or message
- * rejected); the transport's error is its `cause`, for the caller to log.
+ * rejected); the transport's error is its `cause`. A failure to connect, secure or authenticate the
+ * session is also warned about with the transport's code and reason (no address, no credential in it),
+ * so that the operator sees why, say, TLS was refused.
  */
 export function smtpMailer(options: SmtpMailerOptions): SmtpMailer {
   validate(options);
@@ -102,6 +135,7 @@ export function smtpMailer(options: SmtpMailerOptions): SmtpMailer {
     host: options.host,
     port: options.port,
     secure: options.port === 465,
+    requireTLS: options.requireTls === true,
     ...(options.user ? { auth: { user: options.user, pass: options.pass ?? "" } } : {}),
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
@@ -141,6 +175,7 @@ export function smtpMailer(options: SmtpMailerOptions): SmtpMailer {
         // With one recipient a refusal rejects; this guards the partial-acceptance shape all the same.
         if (info.rejected.length > 0) throw new Error(`recipient rejected: ${String(info.response)}`);
       } catch (cause) {
+        warnSessionFailure(options.warn, mail.kind, cause);
         const error = failures.emailSendFailed(KIND_NAMES[mail.kind]);
         error.cause = cause;
         throw error;

@@ -85,6 +85,36 @@ describe("mailerOf", () => {
     expect(JSON.stringify(lines())).not.toMatch(/654321|hash-abc/);
   });
 
+  it("with SMTP_REQUIRE_TLS, sends nothing to a server without STARTTLS and logs why", async () => {
+    const { logger, lines } = memoryLogger();
+    const mailer = mailerOf(
+      configOf({
+        ...PRODUCTION,
+        AUTHSVC_SMTP_HOST: sink.host,
+        AUTHSVC_SMTP_PORT: String(sink.port),
+        AUTHSVC_SMTP_ADMIN_EMAIL: "auth@example.com",
+        AUTHSVC_SMTP_REQUIRE_TLS: "true",
+      }),
+      logger,
+    );
+    const sent = mailer.send({
+      kind: "recovery",
+      to: "tls@example.com",
+      confirmationUrl: LINK,
+      token: "778899",
+    });
+    await expect(sent).rejects.toMatchObject({ code: "email_send_failed" });
+    expect(lines()).toEqual([
+      expect.objectContaining({
+        level: "warn",
+        smtp_error_code: "ETLS",
+        msg: expect.stringMatching(/^mail not sent: /),
+      }),
+    ]);
+    expect(JSON.stringify(lines())).not.toMatch(/778899|tls@example.com/);
+    expect(sink.mails.some((m) => m.to.includes("tls@example.com"))).toBe(false);
+  });
+
   it("in embedded mode without SMTP_HOST, writes each mail's link and code to the log", async () => {
     const { logger, lines } = memoryLogger();
     await mailerOf(configOf({}), logger).send({

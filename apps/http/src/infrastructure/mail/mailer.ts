@@ -17,6 +17,7 @@ export function mailerOf(config: Config, logger: Logger): Mailer {
     return smtpMailer({
       host: smtp.host,
       port: smtp.port,
+      requireTls: smtp.requireTls,
       user: smtp.user,
       pass: smtp.pass,
       senderName: smtp.senderName,

@@ -49,7 +49,20 @@ export const serverVariables = {
     kind: k.host,
     description: "Mail server. Unset: no mail server is configured.",
   }),
-  smtpPort: variable({ key: "SMTP_PORT", kind: k.port(1), default: "587", description: "Mail server port." }),
+  smtpPort: variable({
+    key: "SMTP_PORT",
+    kind: k.port(1),
+    default: "587",
+    description:
+      "Mail server port. 465: TLS from the first byte; any other: STARTTLS when the server offers it.",
+  }),
+  smtpRequireTls: variable({
+    key: "SMTP_REQUIRE_TLS",
+    kind: k.boolean,
+    default: "false",
+    description:
+      "Send only over TLS: on a port other than 465 the server must offer STARTTLS, else no mail is sent and each failure is logged (`mail not sent: …`, `smtp_error_code` `ETLS`).",
+  }),
   smtpUser: variable({ key: "SMTP_USER", kind: k.text, description: "Mail server user, when it needs one." }),
   smtpPass: variable({ key: "SMTP_PASS", kind: k.secret(), description: "Mail server password." }),
   smtpAdminEmail: variable({
@@ -134,6 +147,8 @@ export const variables = [
 
 interface SmtpCommon {
   readonly port: number;
+  /** Never send in clear (STARTTLS required below port 465's implicit TLS). */
+  readonly requireTls: boolean;
   readonly user: string | undefined;
   readonly pass: string | undefined;
   /** Minimum seconds between confirmation or recovery emails to one user. */
@@ -191,6 +206,7 @@ export function settle(
 function smtp(mail: ReturnType<typeof read>["server"], ctx: SettleContext): SmtpConfig {
   const common = {
     port: mail.smtpPort,
+    requireTls: mail.smtpRequireTls,
     user: mail.smtpUser,
     pass: mail.smtpPass,
     maxFrequency: mail.smtpMaxFrequency,
