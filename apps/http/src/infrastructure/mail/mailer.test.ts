@@ -20,6 +20,15 @@ function configOf(vars: Record<string, string | undefined>): Config {
 }
 
 let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+/** A server on PostgreSQL mailing through the test's SMTP sink, with `vars` besides. */
+const smtpConfig = (vars: Record<string, string>) =>
+  configOf({
+    ...PRODUCTION,
+    AUTHSVC_SMTP_HOST: sink.host,
+    AUTHSVC_SMTP_PORT: String(sink.port),
+    AUTHSVC_SMTP_ADMIN_EMAIL: "auth@example.com",
+    ...vars,
+  });
 let templates: Awaited<ReturnType<typeof startTemplateServer>>;
 beforeAll(async () => {
   sink = await startSmtpSink();
@@ -66,13 +75,7 @@ describe("mailerOf", () => {
   it("logs a template that cannot be fetched as a warning, without the link or code", async () => {
     const { logger, lines } = memoryLogger();
     const mailer = mailerOf(
-      configOf({
-        ...PRODUCTION,
-        AUTHSVC_SMTP_HOST: sink.host,
-        AUTHSVC_SMTP_PORT: String(sink.port),
-        AUTHSVC_SMTP_ADMIN_EMAIL: "auth@example.com",
-        AUTHSVC_MAILER_TEMPLATES_RECOVERY: templates.url("/gone.html"),
-      }),
+      smtpConfig({ AUTHSVC_MAILER_TEMPLATES_RECOVERY: templates.url("/gone.html") }),
       logger,
     );
     await mailer.send({ kind: "recovery", to: "carl@example.com", confirmationUrl: LINK, token: "654321" });
@@ -87,16 +90,7 @@ describe("mailerOf", () => {
 
   it("with SMTP_REQUIRE_TLS, sends nothing to a server without STARTTLS and logs why", async () => {
     const { logger, lines } = memoryLogger();
-    const mailer = mailerOf(
-      configOf({
-        ...PRODUCTION,
-        AUTHSVC_SMTP_HOST: sink.host,
-        AUTHSVC_SMTP_PORT: String(sink.port),
-        AUTHSVC_SMTP_ADMIN_EMAIL: "auth@example.com",
-        AUTHSVC_SMTP_REQUIRE_TLS: "true",
-      }),
-      logger,
-    );
+    const mailer = mailerOf(smtpConfig({ AUTHSVC_SMTP_REQUIRE_TLS: "true" }), logger);
     const sent = mailer.send({
       kind: "recovery",
       to: "tls@example.com",
