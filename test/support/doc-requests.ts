@@ -1,15 +1,21 @@
 /**
- * Reads the requests of a document such as docs/first-requests.md: each ```sh block holds one curl
- * command, the ```http block after it the answer (status line, the headers that matter, a blank line,
- * the JSON body), and HTML comments — invisible on the rendered page — say which values of an answer,
- * a mail or a text message the following requests use:
- *   <!-- keep NAME=json.path NAME=header:location#fragment_param -->
- *   <!-- mail address: NAME=code NAME=link NAME=token_hash -->
- *   <!-- sms +phone: NAME=code -->
- *   <!-- totp NAME from SECRET_NAME -->
+ * Reads the shell commands of a document such as README.md or docs/first-requests.md. Each ```sh block
+ * holds commands, one per line (a line ending in `\` continues on the next; `#` comments are shell's);
+ * a `curl` command followed by an ```http block has that answer (status line, the headers that matter,
+ * a blank line, the JSON body). HTML comments — invisible on the rendered page — tell the test what a
+ * reader does between the commands:
+ *   <!-- keep NAME=json.path NAME=header:location#fragment_param -->  values of the last answer
+ *   <!-- mail address: NAME=code NAME=link NAME=token_hash -->         values of the next mail to address
+ *   <!-- sms +phone: NAME=code -->                                      the code of the next text to phone
+ *   <!-- totp NAME from SECRET_NAME -->                                 an authenticator app's code
+ *   <!-- not run: REASON [command prefix] -->   the next block's commands (those starting with the prefix)
+ *                                               are not run, for a reason the test lists
+ *   <!-- run in a new folder -->                the next block runs in a folder of its own
  */
 export type Step =
-  | { kind: "request"; line: number; command: string; answer?: Answer }
+  | { kind: "request"; line: number; command: string; folder: number; answer?: Answer }
+  | { kind: "command"; line: number; command: string; folder: number }
+  | { kind: "not run"; line: number; command: string; reason: string; marker: number }
   | { kind: "keep"; line: number; names: Record<string, string> }
   | { kind: "mail" | "sms"; line: number; to: string; names: Record<string, string> }
   | { kind: "totp"; line: number; name: string; from: string };
@@ -50,9 +56,28 @@ export function parseAnswer(text: string): Answer {
   return { status, headers, body: bodyText === "" ? undefined : JSON.parse(bodyText) };
 }
 
+/** The commands of a shell block with the line each starts on: continuation lines joined, blank and comment lines left out. */
+function commandsOf(body: readonly string[], firstLine: number): { line: number; command: string }[] {
+  const commands: { line: number; command: string }[] = [];
+  let current: { line: number; parts: string[] } | undefined;
+  body.forEach((text, i) => {
+    if (!current && (text.trim() === "" || text.trim().startsWith("#"))) return;
+    current ??= { line: firstLine + i, parts: [] };
+    current.parts.push(text);
+    if (text.endsWith("\\")) return;
+    commands.push({ line: current.line, command: current.parts.join("\n") });
+    current = undefined;
+  });
+  if (current) commands.push({ line: current.line, command: current.parts.join("\n") });
+  return commands;
+}
+
 export function parseSteps(markdown: string): Step[] {
   const lines = markdown.split("\n");
   const steps: Step[] = [];
+  let notRun: { reason: string; prefix: string; marker: number }[] = [];
+  let newFolder = false;
+  let folders = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? "";
     const fence = /^```(\w*)/.exec(line);
@@ -60,17 +85,29 @@ export function parseSteps(markdown: string): Step[] {
       const start = i;
       const body: string[] = [];
       for (i++; i < lines.length && !(lines[i] ?? "").startsWith("```"); i++) body.push(lines[i] ?? "");
-      const text = body.join("\n");
-      if (fence[1] === "sh" && /^curl /.test(text))
-        steps.push({ kind: "request", line: start + 1, command: text });
+      if (fence[1] === "sh") {
+        const folder = newFolder ? ++folders : 0;
+        for (const { line: at, command } of commandsOf(body, start + 2)) {
+          const skip = notRun.find((n) => command.startsWith(n.prefix));
+          if (skip)
+            steps.push({ kind: "not run", line: at, command, reason: skip.reason, marker: skip.marker });
+          else if (/^curl /.test(command)) steps.push({ kind: "request", line: at, command, folder });
+          else steps.push({ kind: "command", line: at, command, folder });
+        }
+        notRun = [];
+        newFolder = false;
+      }
       if (fence[1] === "http") {
         const last = steps.at(-1);
         if (last?.kind !== "request" || last.answer)
           throw new Error(`line ${start + 1}: an answer without its request`);
-        last.answer = parseAnswer(text);
+        last.answer = parseAnswer(body.join("\n"));
       }
       continue;
     }
+    const directive = /^<!-- (not run: (\S+)(?: (.+))?|run in a new folder) -->$/.exec(line);
+    if (directive?.[2]) notRun.push({ reason: directive[2], prefix: directive[3] ?? "", marker: i + 1 });
+    else if (directive) newFolder = true;
     const comment = /^<!-- (keep|mail|sms|totp) (.*) -->$/.exec(line);
     if (!comment) continue;
     const [, kind, rest = ""] = comment;
