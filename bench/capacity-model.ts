@@ -1,5 +1,5 @@
 /**
- * The arithmetic of the capacity model: from measured costs per operation (CPU µs
+ * The arithmetic of the capacity model (docs/capacity.md): from measured costs per operation (CPU µs
  * of the server and of the database, WAL bytes, rows added per table) and bytes per row, the
  * requests each vCPU serves, the peak rates a population makes under a stated profile, and the
  * instances, database cores, connections, WAL volume and storage those rates need. Pure: no I/O.
