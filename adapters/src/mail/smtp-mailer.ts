@@ -2,11 +2,11 @@ import { createRequire } from "node:module";
 import { failures } from "@authsvc/core";
 import type { Mail, Mailer, MailKind } from "@authsvc/core/messaging";
 import type * as Nodemailer from "nodemailer";
-import { parseTemplate, renderTemplate, type Template, TemplateSyntaxError } from "./go-template.js";
-import { templateSource, type Warn } from "./template-source.js";
-import { DEFAULT_HTML_TEMPLATES, KIND_NAMES, TEXT_TEMPLATES, templateData } from "./templates.js";
+import { type MailRenderOptions, mailRenderer, mailSender, validateRenderOptions } from "./mail-renderer.js";
+import type { Warn } from "./template-source.js";
+import { KIND_NAMES } from "./templates.js";
 
-export interface SmtpMailerOptions {
+export interface SmtpMailerOptions extends MailRenderOptions {
   readonly host: string;
   readonly port: number;
   readonly user?: string | undefined;
@@ -14,17 +14,6 @@ export interface SmtpMailerOptions {
   /** From is `senderName <adminEmail>`; the bare address when the name is empty or the address itself. */
   readonly senderName: string;
   readonly adminEmail: string;
-  /** The template variable `SiteURL`. */
-  readonly siteUrl: string;
-  /**
-   * The subject of every kind (Go-template syntax allowed, as in GoTrue). Required: the defaults are the
-   * configuration's (`MAILER_SUBJECTS_*`), defined once there.
-   */
-  readonly subjects: Readonly<Record<MailKind, string>>;
-  /** URLs of HTML templates by kind; the built-in template where absent or when the fetch fails. */
-  readonly templates?: Readonly<Partial<Record<MailKind, string | undefined>>>;
-  /** Warnings: a template that could not be fetched or parsed. Never given links, codes or secrets. */
-  readonly warn: Warn;
   /**
    * Never send in clear: on port 465 TLS is implicit anyway; on any other port the server must offer
    * STARTTLS and the upgrade must succeed (certificate checked), else nothing is sent. Default false:
@@ -35,12 +24,6 @@ export interface SmtpMailerOptions {
   readonly maxConnections?: number;
   /** SMTP connection, greeting and socket timeouts, in ms. Default 10 s. */
   readonly timeoutMs?: number;
-  /** Template fetch timeout, cache lifetime, and how long a failed fetch is remembered; in ms. */
-  readonly templateFetch?: {
-    readonly timeoutMs?: number;
-    readonly ttlMs?: number;
-    readonly failureTtlMs?: number;
-  };
 }
 
 /**
@@ -73,25 +56,6 @@ const SMTP_IDLE_MS = 5_000;
 /** The SMTP mailer; `close` releases the transport (tests and shutdown). */
 export type SmtpMailer = Mailer & { close(): void };
 
-function subjectTemplates(options: SmtpMailerOptions): Record<MailKind, Template> {
-  const out = {} as Record<MailKind, Template>;
-  for (const kind of Object.keys(KIND_NAMES) as MailKind[]) {
-    const subject = options.subjects[kind];
-    try {
-      out[kind] = parseTemplate(subject);
-    } catch (error) {
-      if (!(error instanceof TemplateSyntaxError)) throw error;
-      // A subject that merely contains "{{" is still a fine subject: send it as written.
-      options.warn(
-        { mail_kind: kind, error: error.message },
-        "mail subject is not a valid template; sent as written",
-      );
-      out[kind] = { nodes: [{ kind: "text", text: subject }] };
-    }
-  }
-  return out;
-}
-
 function validate(options: SmtpMailerOptions): void {
   if (options.host === "") throw new TypeError("smtpMailer: host is empty");
   if (!Number.isInteger(options.port) || options.port < 1 || options.port > 65535) {
@@ -100,16 +64,7 @@ function validate(options: SmtpMailerOptions): void {
   if (!options.adminEmail.includes("@")) {
     throw new TypeError("smtpMailer: adminEmail is not an email address");
   }
-  for (const kind of Object.keys(KIND_NAMES)) {
-    if (typeof options.subjects?.[kind as MailKind] !== "string") {
-      throw new TypeError(`smtpMailer: the ${kind} subject is missing`);
-    }
-  }
-  for (const [kind, url] of Object.entries(options.templates ?? {})) {
-    if (url !== undefined && !/^https?:\/\//i.test(url)) {
-      throw new TypeError(`smtpMailer: the ${kind} template is not an http(s) URL`);
-    }
-  }
+  validateRenderOptions("smtpMailer", options);
 }
 
 /**
@@ -127,8 +82,7 @@ function validate(options: SmtpMailerOptions): void {
 export function smtpMailer(options: SmtpMailerOptions): SmtpMailer {
   validate(options);
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const subjects = subjectTemplates(options);
-  const templates = templateSource({ warn: options.warn, ...options.templateFetch });
+  const renderer = mailRenderer(options);
   // Required here, not imported at the top: only servers configured with an SMTP host load nodemailer.
   const { createTransport } = createRequire(import.meta.url)("nodemailer") as typeof Nodemailer;
   const transport = createTransport({
@@ -152,26 +106,14 @@ export function smtpMailer(options: SmtpMailerOptions): SmtpMailer {
     maxMessages: 100,
     idleTimeout: Math.min(SMTP_IDLE_MS, timeoutMs),
   });
-  // A display name that merely repeats the address (the configuration's default) adds nothing.
-  const from =
-    options.senderName && options.senderName !== options.adminEmail
-      ? { name: options.senderName, address: options.adminEmail }
-      : options.adminEmail;
+  const sender = mailSender(options.senderName, options.adminEmail);
+  const from = sender.name !== undefined ? { name: sender.name, address: sender.address } : sender.address;
 
   return {
     async send(mail: Mail) {
-      const data = templateData(mail, options.siteUrl);
-      const url = options.templates?.[mail.kind];
-      const html =
-        (url !== undefined ? await templates.get(url) : undefined) ?? DEFAULT_HTML_TEMPLATES[mail.kind];
+      const { subject, text, html } = await renderer.render(mail);
       try {
-        const info = await transport.sendMail({
-          from,
-          to: mail.to,
-          subject: renderTemplate(subjects[mail.kind], data, { html: false }),
-          text: renderTemplate(TEXT_TEMPLATES[mail.kind], data, { html: false }),
-          html: renderTemplate(html, data, { html: true }),
-        });
+        const info = await transport.sendMail({ from, to: mail.to, subject, text, html });
         // With one recipient a refusal rejects; this guards the partial-acceptance shape all the same.
         if (info.rejected.length > 0) throw new Error(`recipient rejected: ${String(info.response)}`);
       } catch (cause) {
