@@ -23,6 +23,11 @@ export interface EndpointGuards {
    * for a turn among the message-sending requests (`API_MESSAGE_CONCURRENCY`).
    */
   readonly pacing?: "signup" | "message";
+  /**
+   * `"refused"`: answered without the CORS headers every other route has, so that no other origin's
+   * script reads the answer (RFC 9700 §2.6: the authorization endpoint and the pages a browser visits).
+   */
+  readonly crossOrigin?: "refused";
 }
 
 /**

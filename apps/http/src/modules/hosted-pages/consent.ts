@@ -23,6 +23,7 @@ import {
   pagesOf,
   sign,
   string,
+  toClient,
 } from "./shared.js";
 
 /** The consent form, or the client's redirect when an earlier consent covers the request. */
@@ -41,7 +42,7 @@ export async function consentStep(
     sessionId,
   });
   if (!found.ok) return html(c, look, problemPage(found.error.message, look), 400);
-  if (found.value.kind === "redirect") return c.redirect(found.value.redirectUrl, 302);
+  if (found.value.kind === "redirect") return toClient(c, found.value.redirectUrl);
   const { client, authorization } = found.value;
   const proof = sign(pages.ctx.auth, "oauth-consent", fields, [user.id, sessionId, expiry()]);
   return html(
@@ -87,7 +88,7 @@ export const consentEndpoints: readonly ModuleEndpoint[] = [
         action: { ...string, description: "`approve` or `deny`." },
       }),
       responses: {
-        302: redirect("To the client, with a code or `error=access_denied`."),
+        303: redirect("To the client, with a code or `error=access_denied`."),
         400: PROBLEM,
         404: OFF,
       },
@@ -109,7 +110,7 @@ export const consentEndpoints: readonly ModuleEndpoint[] = [
             action: form.action ?? "",
           });
           if (!decided.ok) return html(c, look, problemPage(decided.error.message, look), 400);
-          return c.redirect(decided.value.redirectUrl, 302);
+          return toClient(c, decided.value.redirectUrl);
         }),
       ];
     },

@@ -64,7 +64,16 @@ async function consentPage(
     });
     return { status: answer.status, text: await answer.text() };
   };
-  return { ...t, signIn };
+  return { ...t, signIn, cookie, csrf, authorizationId };
+}
+
+/** The hidden fields of the page's first form that posts to `action`. */
+function formFields(html: string, action: string): Record<string, string> {
+  const form = html.split("<form").find((f) => f.includes(`action="${action}"`)) ?? "";
+  const fields: Record<string, string> = {};
+  for (const [, name = "", value = ""] of form.matchAll(/type="hidden" name="([^"]+)" value="([^"]*)"/g))
+    fields[name] = value.replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+  return fields;
 }
 
 describe("the built-in consent page's sign-in", () => {
@@ -115,6 +124,53 @@ describe("the built-in consent page's sign-in", () => {
     expect(page.text).not.toContain("<b>mcp");
     const plain = await (await consentPage()).signIn();
     expect(plain.text).not.toContain('id="resource"');
+  });
+});
+
+describe("the authorization responses (RFC 9700)", () => {
+  const ORIGIN = { origin: "https://elsewhere.example" };
+
+  it("never lets another origin's script read /oauth/authorize or the pages, as it may other routes", async () => {
+    const { app, authorizationId } = await consentPage();
+    const api = await app.request("/settings", { headers: ORIGIN });
+    expect(api.headers.get("access-control-allow-origin")).toBe(ORIGIN.origin);
+    const authorize = await app.request("/oauth/authorize?client_id=unknown", { headers: ORIGIN });
+    expect(authorize.status).toBe(400);
+    // RFC 9700 §4.2: whatever page comes next is not told the authorization request's address.
+    expect(authorize.headers.get("referrer-policy")).toBe("no-referrer");
+    const page = await app.request(`/oauth/consent?authorization_id=${authorizationId}`, { headers: ORIGIN });
+    expect(page.status).toBe(200);
+    const form = await app.request("/oauth/consent/sign-in", {
+      method: "POST",
+      headers: { ...ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+      body: "",
+    });
+    expect(form.status).toBe(400);
+    for (const answer of [authorize, page, form]) {
+      expect(answer.headers.get("access-control-allow-origin")).toBeNull();
+      expect(answer.headers.get("access-control-allow-credentials")).toBeNull();
+    }
+  });
+
+  it("sends the browser on from the consent form with 303 and no referrer", async () => {
+    const { app, signIn, cookie } = await consentPage();
+    const consent = await signIn();
+    expect(consent.status).toBe(200);
+    const decide = (action: string) =>
+      app.request("/oauth/consent/decision", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+        body: new URLSearchParams({
+          ...formFields(consent.text, "/oauth/consent/decision"),
+          action,
+        }).toString(),
+      });
+    const approved = await decide("approve");
+    expect(approved.status).toBe(303);
+    expect(approved.headers.get("referrer-policy")).toBe("no-referrer");
+    const landing = new URL(approved.headers.get("location") as string);
+    expect(`${landing.origin}${landing.pathname}`).toBe("https://app.example/cb");
+    expect(landing.searchParams.get("code")).not.toBeNull();
   });
 });
 

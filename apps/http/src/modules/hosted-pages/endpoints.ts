@@ -19,4 +19,5 @@ export const hostedPageEndpoints: readonly ModuleEndpoint[] = [
   ...staticAssetEndpoints,
   ...mfaStepEndpoints,
   ...consentEndpoints,
-];
+  // A browser's pages, never another origin's script's to read (their forms carry the CSRF value).
+].map((e) => ({ ...e, guards: { ...e.guards, crossOrigin: "refused" } }));

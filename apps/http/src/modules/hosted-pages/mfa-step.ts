@@ -87,7 +87,7 @@ export const mfaStepEndpoints: readonly ModuleEndpoint[] = [
       }),
       responses: {
         200: htmlPage("The consent form, or the code's form again with the problem."),
-        302: redirect("Consent already given: to the client, with a code."),
+        303: redirect("Consent already given: to the client, with a code."),
         400: PROBLEM,
         404: OFF,
       },

@@ -142,6 +142,16 @@ export function html(c: Context<AppEnv>, look: Look, body: string, status: 200 |
   return c.html(body, status);
 }
 
+/**
+ * The browser sent on to the client (a code, or `access_denied`) from a posted form: 303, so that the
+ * form is never posted again to the client (RFC 9700 §4.12), with no referrer and nothing cached.
+ */
+export function toClient(c: Context<AppEnv>, location: string) {
+  c.header("Cache-Control", "no-store");
+  c.header("Referrer-Policy", "no-referrer");
+  return c.redirect(location, 303);
+}
+
 export function csrfOk(c: Context<AppEnv>, form: Record<string, string>) {
   const cookie = getCookie(c, CSRF_COOKIE) ?? "";
   return cookie.length >= 32 && sameSecret(cookie, form.csrf ?? "");

@@ -62,7 +62,7 @@ export function signInAnswer(
 /** What a first factor's form answers. */
 export const FIRST_FACTOR_ANSWERS = {
   200: htmlPage("The second factor's form, or the consent form."),
-  302: redirect("Consent already given: to the client, with a code."),
+  303: redirect("Consent already given: to the client, with a code."),
   400: htmlPage("The sign-in form again with the problem, or a page naming it."),
   404: OFF,
 };

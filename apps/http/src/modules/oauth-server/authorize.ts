@@ -120,12 +120,16 @@ export const authorizeEndpoints: readonly ModuleEndpoint[] = [
           requestUri: q("request_uri"),
           dpopJkt: q("dpop_jkt"),
         });
+        // RFC 9700 §4.2: the page the browser goes on to (a client's, with a code or an error, or the
+        // consent page) is not told where it came from.
+        c.header("Referrer-Policy", "no-referrer");
         // Not redirected (an untrusted redirect URI, or a dynamically registered client): answered here.
         if (!started.ok) return oauthFailure(c, started.error);
         return c.redirect(started.value.location, 302);
       },
     ],
-    { limit: { name: "oauth_authorize", per5Min: "oauthAuthorize" } },
+    // RFC 9700 §2.6: the authorization endpoint is a browser's, never a cross-origin fetch's.
+    { limit: { name: "oauth_authorize", per5Min: "oauthAuthorize" }, crossOrigin: "refused" },
   ),
   endpoint(
     {
