@@ -7,6 +7,7 @@ export const HOOK_NAMES = [
   "send_email",
   "send_sms",
   "before_user_created",
+  "after_user_created",
   "password_verification_attempt",
   "mfa_verification_attempt",
 ] as const;
@@ -18,6 +19,7 @@ export const HOOK_PAYLOAD_NAMES: Readonly<Record<HookName, string>> = {
   send_email: "send-email",
   send_sms: "send-sms",
   before_user_created: "before-user-created",
+  after_user_created: "after-user-created",
   password_verification_attempt: "password-verification",
   mfa_verification_attempt: "mfa-verification",
 };

@@ -20,6 +20,8 @@ export interface HookInputs {
     readonly sms: { readonly otp: string; readonly phone: string; readonly sms_type?: string };
   };
   readonly before_user_created: { readonly user: User };
+  /** The user as committed, with its identities. */
+  readonly after_user_created: { readonly user: User };
   readonly password_verification_attempt: { readonly user_id: string; readonly valid: boolean };
   readonly mfa_verification_attempt: {
     readonly user_id: string;

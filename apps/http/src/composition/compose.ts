@@ -6,7 +6,7 @@ import { scheduledCleanup } from "../infrastructure/cleanup/cleaner.js";
 import { openDatabase } from "../infrastructure/database/database.js";
 import { databaseReadiness } from "../infrastructure/database/readiness.js";
 import { warnIfNotVacuumed } from "../infrastructure/database/vacuum-check.js";
-import { checkHookTargets } from "../infrastructure/hooks/dispatcher.js";
+import { announcingCreatedUsers, checkHookTargets } from "../infrastructure/hooks/dispatcher.js";
 import { jwksOf } from "../infrastructure/jwt/crypto.js";
 import { DELIVERY_DRAIN_MS, deliveriesOf } from "../infrastructure/mail/deliveries.js";
 import { mailDeliveryWarning, undeliverableMailFeatures } from "../infrastructure/mail/mail-delivery.js";
@@ -62,7 +62,8 @@ export async function compose(config: Config, logger: Logger): Promise<Compositi
     version,
     settings: settingsOf(config, MODULES),
     jwks: jwksOf(config),
-    auth: telemetry ? telemetry.observe(auth) : auth,
+    // Around the observed store and hooks: the after-user-created runs and their failures are counted.
+    auth: announcingCreatedUsers(telemetry ? telemetry.observe(auth) : auth),
     requestIdHeader: config.api.requestIdHeader,
     corsAllowedHeaders: config.api.corsAllowedHeaders,
     maxRequestDurationMs: config.api.maxRequestDurationMs,

@@ -6,8 +6,8 @@ import {
   parseHookUri,
   type Sql,
 } from "@authsvc/adapters";
-import type { Store } from "@authsvc/core";
-import type { HookDispatcher, HookName } from "@authsvc/core/hooks";
+import type { AuthDeps, Repositories, Store } from "@authsvc/core";
+import { type HookDispatcher, type HookName, withAfterUserCreated } from "@authsvc/core/hooks";
 import type { Mailer, SmsSender } from "@authsvc/core/messaging";
 import type { Logger } from "pino";
 import type { Config } from "../../config/types.js";
@@ -69,4 +69,9 @@ export function mailerWithHooks(config: Config, hooks: HookDispatcher, mailer: M
 /** The send-SMS hook in place of the gateway when it is enabled. */
 export function smsWithHooks(hooks: HookDispatcher, sms: SmsSender): SmsSender {
   return hooks.enabled("send_sms") ? hookSmsSender({ hooks }) : sms;
+}
+
+/** The ports with the after-user-created hook behind the store, when that hook is enabled. */
+export function announcingCreatedUsers(auth: AuthDeps): AuthDeps {
+  return { ...auth, store: withAfterUserCreated<Repositories, Store>(auth.store, auth.hooks) };
 }

@@ -50,6 +50,8 @@ const WHAT: Readonly<Record<HookName, string>> = {
     "Send-SMS hook: receives `{user, sms: {otp, phone}}` instead of authsvc texting through `SMS_PROVIDER`.",
   before_user_created:
     "Before-user-created hook: receives `{user}` before a sign-up (email, phone, anonymous) creates it; an error answer refuses the sign-up.",
+  after_user_created:
+    "After-user-created hook: receives `{user}` (with its identities) once any flow but `import-gotrue` has committed a new user; its answer is not used, and its failure is logged and counted (`authsvc_hook_failures`) without undoing the user or failing the request.",
   password_verification_attempt:
     'Password verification attempt hook: receives `{user_id, valid}` on each password sign-in of an existing user; `{decision: "reject", message, should_logout_user}` refuses it.',
   mfa_verification_attempt:

@@ -23,6 +23,7 @@ export interface Instruments {
   readonly refreshReuse: Counter;
   readonly otpFailures: Counter;
   readonly rateLimitRefusals: Counter;
+  readonly hookFailures: Counter;
 }
 
 /** The gauges read at each collection, with what they observe. */
@@ -121,6 +122,10 @@ export function createInstruments(meter: Meter, gauges: GaugeSources): Instrumen
     rateLimitRefusals: counter(
       "authsvc_rate_limit_refusals",
       "Requests refused by a rate limit, by error code",
+    ),
+    hookFailures: counter(
+      "authsvc_hook_failures",
+      "Auth hook runs that ended without a usable answer (an error answer, a timeout, an unreachable endpoint, a failing function), by hook",
     ),
   };
 }

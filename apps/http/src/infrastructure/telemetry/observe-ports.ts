@@ -1,4 +1,5 @@
 import type { PasswordHasher } from "@authsvc/core/accounts";
+import type { HookDispatcher } from "@authsvc/core/hooks";
 import type { Mailer, SmsSender } from "@authsvc/core/messaging";
 import type { Attributes, Tracer } from "@opentelemetry/api";
 import { hashAttributes } from "./hash-attributes.js";
@@ -67,6 +68,24 @@ export function observeSms(sms: SmsSender, o: Observation): SmsSender {
         return await inSpan(o.tracer, "sms.send", {}, () => sms.send(to, body));
       } catch (error) {
         o.instruments?.smsSendErrors.add(1);
+        throw error;
+      }
+    },
+  };
+}
+
+/** The hook dispatcher with each failed run counted by hook (the dispatcher logs it). */
+export function observeHooks(hooks: HookDispatcher, o: Observation): HookDispatcher {
+  return {
+    enabled: (name) => hooks.enabled(name),
+    overHttp: (name) => hooks.overHttp(name),
+    async run(name, input) {
+      try {
+        const answer = await hooks.run(name, input);
+        if (!answer.ok) o.instruments?.hookFailures.add(1, { hook: name });
+        return answer;
+      } catch (error) {
+        o.instruments?.hookFailures.add(1, { hook: name });
         throw error;
       }
     },

@@ -7,7 +7,7 @@ import { routeDiagnostics } from "./diagnostics.js";
 import { httpTelemetry } from "./http-middleware.js";
 import { createInstruments } from "./instruments.js";
 import { metricReader } from "./metric-reader.js";
-import { observeHasher, observeMailer, observeSms } from "./observe-ports.js";
+import { observeHasher, observeHooks, observeMailer, observeSms } from "./observe-ports.js";
 import { InFlight, observeStore } from "./observe-store.js";
 import { withoutQuery } from "./outbound.js";
 import { parseResourceAttributes } from "./resource.js";
@@ -84,6 +84,7 @@ export async function startSdk(options: TelemetryOptions): Promise<Telemetry> {
       hasher: observeHasher(auth.hasher, observation),
       mailer: observeMailer(auth.mailer, observation),
       sms: observeSms(auth.sms, observation),
+      hooks: observeHooks(auth.hooks, observation),
     }),
     observeCleanup(affectedRows) {
       cleanupAffectedRows = affectedRows;

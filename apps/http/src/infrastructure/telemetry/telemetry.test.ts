@@ -1,10 +1,12 @@
-import { defaultAuthSettings } from "@authsvc/core/testing";
+import { failures } from "@authsvc/core";
+import { err, ok } from "@authsvc/core/kernel";
+import { defaultAuthSettings, fakeHooks } from "@authsvc/core/testing";
 import { describe, expect, it } from "vitest";
 import { bearer, send } from "../../testing/requests.js";
 import { inMemoryTelemetry } from "../../testing/telemetry.js";
 import { testApp } from "../../testing/test-app.js";
 import { httpTelemetry } from "./http-middleware.js";
-import { observeHasher, observeMailer, observeSms } from "./observe-ports.js";
+import { observeHasher, observeHooks, observeMailer, observeSms } from "./observe-ports.js";
 import { observeStore } from "./observe-store.js";
 
 /** The in-process app over fake ports, observed the way the composition root observes the real ones. */
@@ -128,6 +130,24 @@ describe("metrics at the boundaries", () => {
     expect(await metric("global_auth_email_send_errors", { type: "recovery" })).toBeUndefined();
     expect(spans().map((s) => s.name)).toEqual(["mail.send", "mail.send"]);
     expect(JSON.stringify(spans().map((s) => s.attributes))).not.toMatch(/r@example|i@example|token=t/);
+  });
+
+  it("count hook runs that failed, by hook", async () => {
+    const { tracer, instruments, metric } = observedApp();
+    const { dispatcher } = fakeHooks({
+      after_user_created: () => err(failures.hookFailed("down")),
+      custom_access_token: () => ok({ claims: {} }),
+      send_sms: () => Promise.reject(new Error("unreachable")),
+    });
+    const hooks = observeHooks(dispatcher, { tracer, instruments });
+    const user = { user: {} as never };
+    expect((await hooks.run("after_user_created", user)).ok).toBe(false);
+    expect((await hooks.run("after_user_created", user)).ok).toBe(false);
+    await hooks.run("custom_access_token", { user_id: "u", claims: {}, authentication_method: "password" });
+    await expect(hooks.run("send_sms", { ...user, sms: { otp: "1", phone: "1" } })).rejects.toThrow();
+    expect(await metric("authsvc_hook_failures", { hook: "after_user_created" })).toBe(2);
+    expect(await metric("authsvc_hook_failures", { hook: "send_sms" })).toBe(1);
+    expect(await metric("authsvc_hook_failures", { hook: "custom_access_token" })).toBeUndefined();
   });
 
   it("count requests refused by a rate limit", async () => {
