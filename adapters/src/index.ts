@@ -20,6 +20,7 @@ export * from "./hooks/hook-uri.js";
 export * from "./hooks/http-hook.js";
 export * from "./import-gotrue/index.js";
 export * from "./mail/log-mailer.js";
+export * from "./mail/mail-apis.js";
 export * from "./mail/smtp-mailer.js";
 export * from "./mfa/secret-box.js";
 export * from "./mfa/totp.js";

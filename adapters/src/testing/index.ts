@@ -13,6 +13,7 @@ export * from "./mail/mail-content.js";
 export * from "./mail/mime.js";
 export * from "./mail/smtp-sink.js";
 export * from "./mail/template-server.js";
+export * from "./mail-api/index.js";
 export {
   appleCase,
   authorize,

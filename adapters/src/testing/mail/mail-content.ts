@@ -1,7 +1,7 @@
 import type { ReceivedMail } from "./smtp-sink.js";
 
 /** What a mail reader shows of the message: its decoded text part. */
-export function decoded(mail: ReceivedMail): string {
+export function decoded(mail: Pick<ReceivedMail, "text">): string {
   return mail.text;
 }
 
@@ -13,7 +13,7 @@ export function verifyLink(mail: ReceivedMail): string {
 }
 
 /** The numeric code in the mail (the `Token` template variable). */
-export function mailCode(mail: ReceivedMail): string {
+export function mailCode(mail: Pick<ReceivedMail, "text" | "subject">): string {
   const match = /code[^0-9]{0,40}(\d{6,10})\b/i.exec(decoded(mail));
   if (!match?.[1]) throw new Error(`no code in mail "${mail.subject}"`);
   return match[1];
