@@ -4,6 +4,7 @@ import { databaseModule } from "../infrastructure/database/index.js";
 import { hooksModule } from "../infrastructure/hooks/index.js";
 import { jwtModule } from "../infrastructure/jwt/index.js";
 import { mailModule } from "../infrastructure/mail/index.js";
+import { mailApiModule } from "../infrastructure/mail-api/index.js";
 import { openapiModule } from "../infrastructure/openapi/index.js";
 import { rateLimitsModule } from "../infrastructure/rate-limits/index.js";
 import { securityModule } from "../infrastructure/security/index.js";
@@ -49,6 +50,7 @@ export const MODULES: readonly HttpModule[] = [
   rateLimitsModule,
   externalModule,
   mailModule,
+  mailApiModule,
   smsModule,
   hooksModule,
   mfaModule,

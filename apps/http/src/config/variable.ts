@@ -49,7 +49,7 @@ interface Spec<T> {
 
 // Secrets are recognised by name, so a new credential variable cannot forget to be one.
 const SECRET_NAME =
-  /(?:SECRET|JWT_KEYS|_PASS|_AUTH_TOKEN|_API_KEY|_ACCESS_KEY|OPERATOR_TOKEN|DATABASE_URL|_ENCRYPTION_KEY|_DECRYPTION_KEYS|_PRIVATE_KEY|_PRIVATE_KEY_NEXT)$/;
+  /(?:SECRET|JWT_KEYS|_PASS|_AUTH_TOKEN|_SERVER_TOKEN|_SESSION_TOKEN|_API_KEY|_ACCESS_KEY|OPERATOR_TOKEN|DATABASE_URL|_ENCRYPTION_KEY|_DECRYPTION_KEYS|_PRIVATE_KEY|_PRIVATE_KEY_NEXT)$/;
 export const isSecretName = (name: string): boolean => SECRET_NAME.test(name);
 
 export function defineVariables(group: string) {

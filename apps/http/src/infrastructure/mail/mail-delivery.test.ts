@@ -25,7 +25,7 @@ describe("undeliverable mail", () => {
       "invitations",
     ]);
     expect(mailDeliveryWarning(configOf(PRODUCTION))).toBe(
-      "no mail can be sent (neither AUTHSVC_SMTP_HOST nor AUTHSVC_HOOK_SEND_EMAIL_ENABLED is set): sign-up confirmations, magic links and email codes, password recovery, email changes, invitations will fail; a sign-up that needs a confirmation is answered, then removed when its mail fails",
+      "no mail can be sent (none of AUTHSVC_SMTP_HOST, AUTHSVC_MAILER_PROVIDER, AUTHSVC_HOOK_SEND_EMAIL_ENABLED is set): sign-up confirmations, magic links and email codes, password recovery, email changes, invitations will fail; a sign-up that needs a confirmation is answered, then removed when its mail fails",
     );
   });
 
@@ -39,7 +39,7 @@ describe("undeliverable mail", () => {
     expect(mailDeliveryWarning(config)).not.toContain("sign-up");
   });
 
-  it("is silent with an SMTP host, with a send-email hook, and in embedded mode (mail goes to the log)", () => {
+  it("is silent with an SMTP host, a mail API, a send-email hook, and in embedded mode (mail goes to the log)", () => {
     const smtp = configOf({
       ...PRODUCTION,
       AUTHSVC_SMTP_HOST: "mail.internal",
@@ -51,8 +51,14 @@ describe("undeliverable mail", () => {
       AUTHSVC_HOOK_SEND_EMAIL_URI: "https://hooks.example.com/send-email",
       AUTHSVC_HOOK_SEND_EMAIL_SECRETS: "v1,whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0",
     });
+    const api = configOf({
+      ...PRODUCTION,
+      AUTHSVC_MAILER_PROVIDER: "resend",
+      AUTHSVC_MAILER_RESEND_API_KEY: "re_key",
+      AUTHSVC_SMTP_ADMIN_EMAIL: "a@b.c",
+    });
     const embedded = configOf({ AUTHSVC_DATA_DIR: "/tmp/authsvc-mail-delivery-test" });
-    for (const config of [smtp, hook, embedded]) {
+    for (const config of [smtp, api, hook, embedded]) {
       expect(undeliverableMailFeatures(config)).toEqual([]);
       expect(mailDeliveryWarning(config)).toBeUndefined();
     }

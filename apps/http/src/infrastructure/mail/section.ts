@@ -68,7 +68,7 @@ export const serverVariables = {
   smtpAdminEmail: variable({
     key: "SMTP_ADMIN_EMAIL",
     kind: k.email,
-    required: "when AUTHSVC_SMTP_HOST is set",
+    required: "when AUTHSVC_SMTP_HOST or AUTHSVC_MAILER_PROVIDER is set",
     description: "From address of every email.",
   }),
   smtpSenderName: variable({
