@@ -2,6 +2,7 @@ import { auditPayload } from "@authsvc/core/accounts";
 import type { RefreshGrantOutcome, RefreshTokenRecord, Session, SessionStore } from "@authsvc/core/sessions";
 import type { PendingQuery, Row } from "postgres";
 import { factorsOf, identitiesOf, withFactors } from "./accounts-store.js";
+import { fixedStatement, quoteIdentifier } from "./fixed-statement.js";
 import {
   isTokenId,
   isUuid,
@@ -12,7 +13,7 @@ import {
   sessionColumns,
   sessionFromRow,
 } from "./rows.js";
-import { userFromSnapshot, userSnapshotOf } from "./user-snapshot.js";
+import { userFromSnapshot, userSnapshotColumns } from "./user-snapshot.js";
 
 const GRANT_OUTCOMES = new Set([
   "not_found",
@@ -29,6 +30,46 @@ const GRANT_OUTCOMES = new Set([
   "reissued",
 ]);
 
+/** The statements of GET /user and the refresh grant, their text made once (`fixedStatement`); `ns` quoted. */
+function hotStatements(ns: string) {
+  return {
+    userAndSession: fixedStatement(`
+      select
+        ${userSnapshotColumns(ns)},
+        (select to_json(s) from ${ns}.sessions s where s.id = $2) as session
+      from ${ns}.users u
+      left join ${ns}.user_snapshots us on us.user_id = u.id
+      where u.id = $1
+    `),
+    userAndSessionThroughFunction: fixedStatement(`select * from ${ns}.user_and_session($1, $2)`),
+    refreshGrant: fixedStatement(`
+      select
+        grant_outcome as outcome,
+        grant_session_id,
+        grant_user_id,
+        session_aal,
+        session_amr,
+        session_created_at,
+        session_updated_at,
+        session_refreshed_at,
+        session_not_after,
+        session_oauth_client_id,
+        session_scopes,
+        session_resource,
+        -- A client metadata document's client: its URL is the client_id its tokens name.
+        (
+          select c.metadata_url from ${ns}.oauth_clients c
+          where c.id = g.session_oauth_client_id
+        ) as session_oauth_client_url,
+        session_dpop_jkt,
+        user_body,
+        user_encrypted_password,
+        user_reauthentication_token
+      from ${ns}.refresh_token_grant($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) g
+    `),
+  };
+}
+
 /** `SessionStore` over the `sessions` and `refresh_tokens` tables of `namespace`. */
 export function postgresSessionStore(
   sql: Queryable,
@@ -43,6 +84,7 @@ export function postgresSessionStore(
 ): SessionStore {
   const sessions = sql`${sql(options.namespace)}.sessions`;
   const tokens = sql`${sql(options.namespace)}.refresh_tokens`;
+  const hot = hotStatements(quoteIdentifier(options.namespace));
 
   async function session(query: PendingQuery<Row[]>): Promise<Session | null> {
     const [row] = await query;
@@ -76,20 +118,12 @@ export function postgresSessionStore(
 
     async findUserAndSession(userId, sessionId) {
       if (!isUuid(userId)) return { user: null, session: null };
-      const ns = sql(options.namespace);
       const wanted = sessionId !== null && isUuid(sessionId) ? sessionId : null;
       // One statement: authenticating a request is one round trip. Without named statements, the same
       // read through a function (migrations/functions/user_and_session.sql), planned once per backend.
-      const [row] = options.unnamedStatements
-        ? await sql`select * from ${ns}.user_and_session(${userId}, ${wanted})`
-        : await sql`
-            select
-              ${userSnapshotOf(sql, options.namespace)},
-              (select to_json(s) from ${ns}.sessions s where s.id = ${wanted}) as session
-            from ${ns}.users u
-            left join ${ns}.user_snapshots us on us.user_id = u.id
-            where u.id = ${userId}
-          `;
+      const [row] = await (options.unnamedStatements
+        ? hot.userAndSessionThroughFunction
+        : hot.userAndSession)(sql, [userId, wanted]);
       if (!row) return { user: null, session: null };
       return { user: userFromSnapshot(row), session: row.session ? sessionFromRow(row.session) : null };
     },
@@ -185,47 +219,22 @@ export function postgresSessionStore(
     },
 
     async grantRefresh(input): Promise<RefreshGrantOutcome> {
-      const ns = sql(options.namespace);
       // One round trip: the function (migrations/functions/refresh_token_grant.sql) makes the transition
       // and answers the session as it locked it (before the refresh: the caller stamps it) and the user:
       // its snapshot and the two secrets of its row that a snapshot leaves out.
-      const [row] = await sql`
-        select
-          grant_outcome as outcome,
-          grant_session_id,
-          grant_user_id,
-          session_aal,
-          session_amr,
-          session_created_at,
-          session_updated_at,
-          session_refreshed_at,
-          session_not_after,
-          session_oauth_client_id,
-          session_scopes,
-          session_resource,
-          -- A client metadata document's client: its URL is the client_id its tokens name.
-          (
-            select c.metadata_url from ${ns}.oauth_clients c
-            where c.id = g.session_oauth_client_id
-          ) as session_oauth_client_url,
-          session_dpop_jkt,
-          user_body,
-          user_encrypted_password,
-          user_reauthentication_token
-        from ${ns}.refresh_token_grant(
-          ${input.tokenHash},
-          ${input.childHash},
-          ${input.now},
-          ${input.rotationEnabled},
-          ${input.reuseIntervalMs},
-          ${input.limits.timeboxMs},
-          ${input.limits.inactivityTimeoutMs},
-          ${input.limits.singlePerUser},
-          ${input.ipAddress ?? ""},
-          ${input.clientId ?? null},
-          ${input.dpopJkt ?? null}
-        ) g
-      `;
+      const [row] = await hot.refreshGrant(sql, [
+        input.tokenHash,
+        input.childHash,
+        input.now,
+        input.rotationEnabled,
+        input.reuseIntervalMs,
+        input.limits.timeboxMs,
+        input.limits.inactivityTimeoutMs,
+        input.limits.singlePerUser,
+        input.ipAddress ?? "",
+        input.clientId ?? null,
+        input.dpopJkt ?? null,
+      ]);
       const kind = row?.outcome;
       if (!row || !GRANT_OUTCOMES.has(kind)) throw new Error(`refresh_token_grant answered ${kind}`);
       if (kind !== "rotated" && kind !== "reissued") return { kind };
