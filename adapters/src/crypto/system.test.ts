@@ -63,3 +63,28 @@ describe("cryptoRandom.digits", () => {
     expect(codes.size).toBeGreaterThan(9_800);
   });
 });
+
+describe("cryptoRandom.characters", () => {
+  const alphabet = "abcdefghijklmnopqrstuvwxyz234567";
+
+  it("gives codes of the length asked for over the alphabet, each character about equally often", () => {
+    const random = cryptoRandom();
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 4_000; i++) {
+      const code = random.characters(16, alphabet);
+      expect(code).toMatch(/^[a-z2-7]{16}$/);
+      for (const c of code) counts.set(c, (counts.get(c) ?? 0) + 1);
+    }
+    const total = 4_000 * 16;
+    const expected = total / alphabet.length;
+    const chi = [...alphabet].reduce((sum, c) => sum + ((counts.get(c) ?? 0) - expected) ** 2 / expected, 0);
+    // 31 degrees of freedom: a uniform source exceeds 90 about once in ten million runs.
+    expect(chi).toBeLessThan(90);
+  });
+
+  it("refuses a bad length or an alphabet of fewer than two characters", () => {
+    const random = cryptoRandom();
+    expect(() => random.characters(-1, alphabet)).toThrow(RangeError);
+    expect(() => random.characters(4, "a")).toThrow(RangeError);
+  });
+});

@@ -7,4 +7,9 @@ export interface Random {
    * leading zeros are as likely as any other digit and every code of that length is equally likely.
    */
   digits(length: number): string;
+  /**
+   * `length` characters each drawn uniformly and on its own from `alphabet` (a recovery code): every
+   * string of that length over the alphabet is equally likely.
+   */
+  characters(length: number, alphabet: string): string;
 }

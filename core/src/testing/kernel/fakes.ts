@@ -26,6 +26,16 @@ export function sequentialRandom(): Random {
   return {
     uuid: () => `00000000-0000-4000-8000-${String(++n).padStart(12, "0")}`,
     digits: (length) => (length === 0 ? "" : String(++codes).padStart(length, "0").slice(-length)),
+    // The count in the alphabet's base, padded with its first character.
+    characters: (length, alphabet) => {
+      let value = ++codes;
+      let text = "";
+      while (value > 0) {
+        text = alphabet[value % alphabet.length] + text;
+        value = Math.floor(value / alphabet.length);
+      }
+      return text.padStart(length, alphabet[0]).slice(-length);
+    },
   };
 }
 
