@@ -1,5 +1,5 @@
 import type { Factor } from "@authsvc/core/accounts";
-import type { ChallengeStore, FactorStore, SessionAssurance } from "@authsvc/core/mfa";
+import type { ChallengeStore, FactorStore, RecoveryCodeStore, SessionAssurance } from "@authsvc/core/mfa";
 import {
   challengeFromRow,
   factorAttemptsFromRow,
@@ -231,6 +231,63 @@ export function postgresSessionAssurance(sql: Queryable, options: { namespace: s
         where factor_id = ${factorId}
       `;
       return result.count;
+    },
+  };
+}
+
+/** `RecoveryCodeStore` over `mfa_recovery_codes` of `namespace`. */
+export function postgresRecoveryCodeStore(sql: Queryable, options: { namespace: string }): RecoveryCodeStore {
+  const codes = sql`${sql(options.namespace)}.mfa_recovery_codes`;
+  return {
+    async replace(factorId, set, at) {
+      await sql`delete from ${codes} where factor_id = ${factorId}`;
+      if (set.length === 0) return;
+      const rows = set.map((code) => ({
+        id: code.id,
+        factor_id: factorId,
+        code_hash: code.codeHash,
+        created_at: at,
+        used_at: null,
+      }));
+      await sql`insert into ${codes} ${sql(rows)}`;
+    },
+
+    async unused(factorId) {
+      if (!isUuid(factorId)) return [];
+      const rows = await sql`
+        select
+          id,
+          code_hash
+        from ${codes}
+        where factor_id = ${factorId}
+          and used_at is null
+        order by created_at, id
+      `;
+      return rows.map((row) => ({ id: String(row.id), codeHash: String(row.code_hash) }));
+    },
+
+    async consume(id, at) {
+      if (!isUuid(id)) return false;
+      // One statement: of two uses of one code, the second finds used_at set and changes nothing.
+      const result = await sql`
+        update ${codes}
+        set used_at = ${at}
+        where id = ${id}
+          and used_at is null
+      `;
+      return result.count > 0;
+    },
+
+    async count(factorId) {
+      if (!isUuid(factorId)) return { total: 0, remaining: 0 };
+      const [row] = await sql`
+        select
+          count(*)::int as total,
+          (count(*) filter (where used_at is null))::int as remaining
+        from ${codes}
+        where factor_id = ${factorId}
+      `;
+      return { total: Number(row?.total ?? 0), remaining: Number(row?.remaining ?? 0) };
     },
   };
 }

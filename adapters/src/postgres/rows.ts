@@ -204,12 +204,19 @@ export function refreshTokenColumns(token: Omit<RefreshTokenRecord, "id">) {
 }
 
 /** An `mfa_factors` row (selected with `*`, or spelled by json_agg) as a domain factor. */
+const FACTOR_TYPES: ReadonlySet<unknown> = new Set<Factor["factorType"]>([
+  "totp",
+  "phone",
+  "webauthn",
+  "recovery_code",
+]);
+
 export function factorFromRow(row: Row): Factor {
   return {
     id: row.id,
     userId: row.user_id,
     friendlyName: row.friendly_name ?? "",
-    factorType: row.factor_type === "phone" || row.factor_type === "webauthn" ? row.factor_type : "totp",
+    factorType: FACTOR_TYPES.has(row.factor_type) ? row.factor_type : "totp",
     status: row.status === "verified" ? "verified" : "unverified",
     secret: textOrNull(row.secret),
     phone: textOrNull(row.phone),

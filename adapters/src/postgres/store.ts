@@ -5,7 +5,12 @@ import { postgresCustomProviderStore } from "./custom-providers-store.js";
 import { postgresExternalIdentities } from "./external-identities-store.js";
 import { postgresHookFunctions } from "./hooks-store.js";
 import { postgresMessagingRepositories } from "./messaging-store.js";
-import { postgresChallengeStore, postgresFactorStore, postgresSessionAssurance } from "./mfa-store.js";
+import {
+  postgresChallengeStore,
+  postgresFactorStore,
+  postgresRecoveryCodeStore,
+  postgresSessionAssurance,
+} from "./mfa-store.js";
 import { assertValidNamespace } from "./migrate.js";
 import { postgresOAuthServerRepositories } from "./oauth-server-store.js";
 import { postgresPasskeyStore, postgresWebauthnChallengeStore } from "./passkeys-store.js";
@@ -43,6 +48,7 @@ function repositories(
     factors: postgresFactorStore(sql, { namespace }),
     challenges: postgresChallengeStore(sql, { namespace }),
     assurance: postgresSessionAssurance(sql, { namespace }),
+    recoveryCodes: postgresRecoveryCodeStore(sql, { namespace }),
     passkeys: postgresPasskeyStore(sql, { namespace }),
     webauthnChallenges: postgresWebauthnChallengeStore(sql, { namespace }),
     ...postgresOAuthServerRepositories(sql, { namespace }),

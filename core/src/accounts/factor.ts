@@ -1,5 +1,5 @@
-/** The kinds of second factor offered. */
-export type FactorType = "totp" | "phone" | "webauthn";
+/** The kinds of second factor offered; `recovery_code` is a set of single-use codes, never a sole factor. */
+export type FactorType = "totp" | "phone" | "webauthn" | "recovery_code";
 
 /**
  * A WebAuthn factor's credential, once its registration verified: what its assertions are checked

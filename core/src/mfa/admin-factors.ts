@@ -2,6 +2,7 @@ import { type Factor, normalizePhone } from "../accounts/index.js";
 import { failures } from "../failures.js";
 import { err, isUuid, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
 import type { MfaDeps, MfaRepositories } from "./deps.js";
+import { recoveryCodesStatus } from "./recovery-codes.js";
 import { amrMethodOf, ownedFactor } from "./steps/factor-rules.js";
 
 type Deps = Pick<MfaDeps, "store" | "clock">;
@@ -27,6 +28,12 @@ export async function adminListFactors(deps: Pick<MfaDeps, "store">, input: { us
   const user = await existingUser(deps.store, input.userId);
   if (!user.ok) return user;
   return ok(await deps.store.factors.listByUser(input.userId));
+}
+
+/** `GET /admin/users/{id}/factors/recovery-codes`: how many of the user's recovery codes remain. */
+export async function adminRecoveryCodesStatus(deps: Pick<MfaDeps, "store">, input: { userId: string }) {
+  const user = await existingUser(deps.store, input.userId);
+  return user.ok ? recoveryCodesStatus(deps, input) : user;
 }
 
 /**

@@ -6,11 +6,12 @@ import type { PasskeysSliceSettings, WebAuthn } from "../passkeys/index.js";
 import type { FlowStateStore } from "../pkce/index.js";
 import type { SessionStore, SessionsSettings, TokenSigner } from "../sessions/index.js";
 import type { ChallengeStore, FactorStore, SessionAssurance } from "./ports/factor-store.js";
+import type { RecoveryCodeStore } from "./ports/recovery-code-store.js";
 import type { SecretBox } from "./ports/secret-box.js";
 import type { Totp } from "./ports/totp.js";
 import type { MfaSliceSettings } from "./settings.js";
 
-/** The repositories MFA uses: factors, challenges, the sessions they raise, and the SMS counters. */
+/** The repositories MFA uses: factors, challenges, recovery codes, the sessions they raise, the SMS counters. */
 export interface MfaRepositories {
   readonly users: UserRepository;
   readonly identities: IdentityRepository;
@@ -22,6 +23,7 @@ export interface MfaRepositories {
   readonly factors: FactorStore;
   readonly challenges: ChallengeStore;
   readonly assurance: SessionAssurance;
+  readonly recoveryCodes: RecoveryCodeStore;
 }
 
 export type MfaStore = MfaRepositories & Transactor<MfaRepositories>;

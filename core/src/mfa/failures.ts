@@ -68,4 +68,37 @@ export const mfaFailures = {
   webauthnTypeInvalid: ["validation_failed", "webauthn.type must be create or request"],
   webauthnResponseRequired: ["validation_failed", "webauthn.credential_response required"],
   webauthnFactorRejected: ["webauthn_verification_failed", "WebAuthn verification failed"],
+  // Recovery codes (the reference's internal/api/recovery_codes.go)
+  recoveryCodesEnrollDisabled: [
+    "mfa_recovery_codes_enroll_not_enabled",
+    "MFA enroll is disabled for recovery codes",
+  ],
+  recoveryCodesVerifyDisabled: [
+    "mfa_recovery_codes_verify_not_enabled",
+    "MFA verification is disabled for recovery codes",
+  ],
+  recoveryCodesNeedAal2: ["insufficient_aal", "AAL2 required to manage recovery codes"],
+  recoveryCodesSoleFactor: [
+    "mfa_recovery_codes_sole_factor",
+    "Recovery codes cannot be the only factor: verify another factor first",
+  ],
+  recoveryCodesLastFactor: [
+    "mfa_recovery_codes_sole_factor",
+    "Recovery codes cannot be the only factor: remove them before the last other verified factor",
+  ],
+  recoveryCodesExist: [
+    "mfa_verified_factor_exists",
+    "Recovery codes already exist, regenerate them to get a new set",
+  ],
+  recoveryCodesNotFound: ["mfa_factor_not_found", "The user has not enrolled recovery codes"],
+  recoveryCodeInvalid: ["mfa_verification_failed", "Invalid recovery code entered"],
+  recoveryCodesLocked: [
+    "mfa_recovery_codes_locked",
+    (seconds: number) =>
+      `Too many wrong recovery codes: for security purposes, you can only try again after ${seconds} seconds.`,
+  ],
+  recoveryCodeFactorManaged: [
+    "validation_failed",
+    "Recovery codes cannot be challenged or unenrolled with this endpoint, use /factors/recovery-codes",
+  ],
 } as const satisfies FailureCatalogue;

@@ -18,6 +18,13 @@ export interface MfaSettings {
     /** The text; `{{ .Code }}` becomes the code (`MFA_PHONE_TEMPLATE`). */
     readonly template: string;
   };
+  /** Single-use recovery codes (`MFA_RECOVERY_CODES_*`). */
+  readonly recoveryCodes: {
+    readonly enrollEnabled: boolean;
+    readonly verifyEnabled: boolean;
+    /** Codes in a set. */
+    readonly count: number;
+  };
 }
 
 /** The settings of the MFA slice, as they appear in `AuthSettings`. */

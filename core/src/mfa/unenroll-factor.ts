@@ -1,7 +1,7 @@
-import type { User } from "../accounts/index.js";
+import type { Factor, User } from "../accounts/index.js";
 import { failures } from "../failures.js";
 import { err, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
-import type { MfaDeps } from "./deps.js";
+import type { MfaDeps, MfaRepositories } from "./deps.js";
 import { callerSession } from "./steps/caller.js";
 import { amrMethodOf, ownedFactor } from "./steps/factor-rules.js";
 
@@ -21,8 +21,12 @@ export async function unenrollFactor(
     const found = await ownedFactor(repos, input.user.id, input.factorId);
     if (!found.ok) return found;
     const factor = found.value;
+    if (factor.factorType === "recovery_code") return err(failures.recoveryCodeFactorManaged());
     if (factor.status === "verified" && session.value.aal !== "aal2")
       return err(failures.unenrollNeedsAal2());
+    if (factor.status === "verified" && (await leavesRecoveryCodesAlone(repos, factor))) {
+      return err(failures.recoveryCodesLastFactor());
+    }
     // Lowered before the delete, which clears the sessions' reference to the factor.
     await repos.assurance.lowerRaisedBy(factor.id, amrMethodOf(factor), now);
     await repos.factors.delete(factor.id);
@@ -35,4 +39,17 @@ export async function unenrollFactor(
     });
     return ok({ id: factor.id });
   });
+}
+
+/**
+ * Whether removing `factor` would leave the user's recovery codes as their only verified factor:
+ * recovery codes stand in for a lost factor, never for having none.
+ */
+async function leavesRecoveryCodesAlone(repos: MfaRepositories, factor: Factor): Promise<boolean> {
+  const factors = await repos.factors.listByUser(factor.userId);
+  const hasCodes = factors.some((f) => f.factorType === "recovery_code");
+  const others = factors.filter(
+    (f) => f.id !== factor.id && f.status === "verified" && f.factorType !== "recovery_code",
+  );
+  return hasCodes && others.length === 0;
 }

@@ -8,6 +8,7 @@ import type { MfaDeps, MfaRepositories } from "./deps.js";
 import { callerSession } from "./steps/caller.js";
 import { amrMethodOf } from "./steps/factor-rules.js";
 import { admitAttempt, afterRightCode, isReplayedStep } from "./steps/guessing-limits.js";
+import { replaceRefreshToken } from "./steps/refresh-token.js";
 
 export interface VerifyFactorInput {
   readonly user: User;
@@ -215,23 +216,6 @@ async function raiseSession(
   await repos.assurance.deleteBelowAal2(user.id, session.id);
   await repos.factors.deleteUnverified(user.id, factor.factorType, factor.id);
   return ok({ session, refreshToken, user: await userBody(repos, user), method, now });
-}
-
-/** Revokes the session's current refresh token and issues its successor, which the answer carries. */
-async function replaceRefreshToken(deps: Deps, repos: MfaRepositories, session: Session, now: Date) {
-  const current = await repos.sessions.activeToken(session.id);
-  if (current !== null) await repos.sessions.revokeToken(current.id, now);
-  const refreshToken = deps.tokens.generate();
-  await repos.sessions.insertToken({
-    sessionId: session.id,
-    userId: session.userId,
-    tokenHash: deps.tokens.hash(refreshToken),
-    parentId: current?.id ?? null,
-    revoked: false,
-    createdAt: now,
-    updatedAt: now,
-  });
-  return refreshToken;
 }
 
 /** Whether an assertion's counter is past the stored one (or both are 0: an authenticator keeping none). */

@@ -8,6 +8,7 @@ import { fakeHookFunctions } from "./hooks/fake-hooks.js";
 import { fakeOneTimeTokens } from "./messaging/fake-one-time-tokens.js";
 import { fakeQuota } from "./messaging/fake-quota.js";
 import { fakeAssurance, fakeChallenges, fakeFactors } from "./mfa/fake-mfa.js";
+import { fakeRecoveryCodes } from "./mfa/fake-recovery-codes.js";
 import {
   emptyOAuthTables,
   fakeOAuthAuthorizations,
@@ -40,6 +41,7 @@ export function fakeStore(): Store & { tables: FakeTables } {
     factors: fakeFactors(tables),
     challenges: fakeChallenges(tables),
     assurance: fakeAssurance(tables),
+    recoveryCodes: fakeRecoveryCodes(),
     passkeys: fakePasskeys(tables),
     webauthnChallenges: fakeWebauthnChallenges(tables),
     oauthClients: fakeOAuthClients(oauth, tables),

@@ -6,6 +6,7 @@ import type { MakeStore } from "./harness.js";
 import { describeOneTimeTokenContract } from "./messaging/one-time-tokens.contract.js";
 import { describeFactorAttemptsContract } from "./mfa/attempts.contract.js";
 import { describeFactorStoreContract } from "./mfa/factors.contract.js";
+import { describeRecoveryCodeStoreContract } from "./mfa/recovery-codes.contract.js";
 import { describeOAuthStoreContract } from "./oauth-server/oauth-store.contract.js";
 import { describePasskeyStoreContract } from "./passkeys/passkeys.contract.js";
 import { describeFlowStateContract } from "./pkce/flow-states.contract.js";
@@ -30,6 +31,7 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
   describeExternalIdentityContract(name, makeStore);
   describeFactorStoreContract(name, makeStore);
   describeFactorAttemptsContract(name, makeStore);
+  describeRecoveryCodeStoreContract(name, makeStore);
   describePasskeyStoreContract(name, makeStore);
   describeOAuthStoreContract(name, makeStore);
 }

@@ -31,8 +31,8 @@ const factor = closed(
     updated_at: time,
     status: { enum: ["verified", "unverified"] },
     friendly_name: { ...string, description: "Omitted when empty." },
-    factor_type: { enum: ["totp", "phone", "webauthn"] },
-    phone: { ...string, description: '`""` for a TOTP or WebAuthn factor.' },
+    factor_type: { enum: ["totp", "phone", "webauthn", "recovery_code"] },
+    phone: { ...string, description: '`""` for a factor other than phone.' },
     last_challenged_at: { type: ["string", "null"], format: "date-time" },
   },
   ["id", "created_at", "updated_at", "status", "factor_type", "phone", "last_challenged_at"],
@@ -228,6 +228,27 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       ),
     },
     ["id", "type", "expires_at"],
+  ),
+  RecoveryCodes: closed(
+    {
+      id: { ...string, format: "uuid" },
+      type: { const: "recovery_code" },
+      friendly_name: string,
+      total: integer,
+      codes: { type: "array", items: { ...string, pattern: "^[a-z2-7]{16}$" } },
+    },
+    undefined,
+    "A new set of recovery codes, shown once (only their hashes are kept).",
+  ),
+  RecoveryCodesStatus: closed(
+    {
+      id: { ...string, format: "uuid" },
+      type: { const: "recovery_code" },
+      total: integer,
+      remaining: integer,
+    },
+    undefined,
+    "How many recovery codes the set has and how many are unused; never the codes.",
   ),
   Empty: closed({}, [], "An empty object."),
   MessageId: closed(

@@ -4,8 +4,14 @@ import { err, isUuid, ok, type Result } from "../../kernel/index.js";
 import type { MfaDeps, MfaRepositories } from "../deps.js";
 
 /** The `amr` method a verified factor of this type adds to its session. */
-export const amrMethodOf = (factor: Pick<Factor, "factorType">): string =>
-  factor.factorType === "totp" ? "totp" : factor.factorType === "webauthn" ? "mfa/webauthn" : "mfa/phone";
+export const amrMethodOf = (factor: Pick<Factor, "factorType">): string => AMR_METHODS[factor.factorType];
+
+const AMR_METHODS: Readonly<Record<Factor["factorType"], string>> = {
+  totp: "totp",
+  phone: "mfa/phone",
+  webauthn: "mfa/webauthn",
+  recovery_code: "mfa/recovery_code",
+};
 
 /**
  * The reference's `validateFactors` before an enrolment: abandoned enrolments (unverified past
@@ -52,6 +58,8 @@ export function verifyEnabled(
   factor: Factor,
 ): Result<true> {
   const { mfa } = deps.settings;
+  // A recovery code answers no challenge: it is verified at /factors/recovery-codes/verify.
+  if (factor.factorType === "recovery_code") return err(failures.recoveryCodeFactorManaged());
   if (factor.factorType === "totp")
     return mfa.totp.verifyEnabled ? ok(true) : err(failures.totpVerifyDisabled());
   if (factor.factorType === "webauthn")

@@ -17,6 +17,7 @@ export const mfaFakes = sliceFakes({
         maxFrequency: 60,
         template: "Your code is {{ .Code }}",
       },
+      recoveryCodes: { enrollEnabled: true, verifyEnabled: true, count: 10 },
     },
   },
   deps: () => ({ totp: fakeTotp(), secretBox: fakeSecretBox() }),

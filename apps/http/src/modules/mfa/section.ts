@@ -1,4 +1,4 @@
-/** Multi-factor authentication: TOTP and phone factors, their limits, and the encryption of their secrets. */
+/** Multi-factor authentication: TOTP and phone factors, recovery codes, their limits, and the encryption of their secrets. */
 import type { AuthSettings } from "@authsvc/core";
 import * as v from "valibot";
 import * as k from "../../config/kinds.js";
@@ -112,6 +112,25 @@ export const variables = {
     default: "Your code is {{ .Code }}",
     description: "Text of a phone factor's code; `{{ .Code }}` becomes the code.",
   }),
+  recoveryCodesEnrollEnabled: variable({
+    key: "MFA_RECOVERY_CODES_ENROLL_ENABLED",
+    kind: k.boolean,
+    default: "false",
+    description:
+      "Users with a verified factor may generate, regenerate and delete a set of single-use recovery codes (`/factors/recovery-codes`).",
+  }),
+  recoveryCodesVerifyEnabled: variable({
+    key: "MFA_RECOVERY_CODES_VERIFY_ENABLED",
+    kind: k.boolean,
+    default: "false",
+    description: "A recovery code may raise a session to `aal2` in place of another factor.",
+  }),
+  recoveryCodesCount: variable({
+    key: "MFA_RECOVERY_CODES_COUNT",
+    kind: k.wholeNumber({ min: 5, max: 20 }),
+    default: "10",
+    description: "Codes in a set of recovery codes (each 16 base32 characters, 80 bits).",
+  }),
   rateLimitChallengeAndVerify: variable({
     key: "MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY",
     kind: k.wholeNumber({ min: 1 }),
@@ -171,6 +190,11 @@ export function settle(m: ReturnType<typeof read>, ctx: SettleContext): { mfa: M
           otpLength: m.phoneOtpLength,
           maxFrequency: m.phoneMaxFrequency,
           template: m.phoneTemplate,
+        },
+        recoveryCodes: {
+          enrollEnabled: m.recoveryCodesEnrollEnabled,
+          verifyEnabled: m.recoveryCodesVerifyEnabled,
+          count: m.recoveryCodesCount,
         },
       },
       rateLimitPerMinute: m.rateLimitChallengeAndVerify,

@@ -28,6 +28,17 @@ const EXPECTED: Readonly<Partial<Record<FailureName, number>>> = {
   totpCodeReused: 422,
   phoneCodeInvalid: 422,
   passkeyNeedsAal2: 403,
+  // Recovery codes (the reference's recovery_codes.go and auth-js's tests of it).
+  recoveryCodeFactorManaged: 422,
+  recoveryCodeInvalid: 422,
+  recoveryCodesEnrollDisabled: 422,
+  recoveryCodesVerifyDisabled: 422,
+  recoveryCodesExist: 422,
+  recoveryCodesLastFactor: 422,
+  recoveryCodesLocked: 429,
+  recoveryCodesNeedAal2: 403,
+  recoveryCodesNotFound: 404,
+  recoveryCodesSoleFactor: 422,
 };
 
 describe("mfa's statuses", () => itAnswersItsFailures(mfaModule, EXPECTED));
