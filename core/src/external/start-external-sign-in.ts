@@ -33,6 +33,12 @@ export interface StartExternalSignInInput {
   readonly linkingTargetId?: string | undefined;
   /** Manual linking: the session of that user's token (see `checkLinkingAssurance`). */
   readonly linkingSessionId?: string | null | undefined;
+  /**
+   * Where the browser goes back, chosen by the server itself (its hosted sign-in page, on its own
+   * external URL), so not checked against `SITE_URL` and `URI_ALLOW_LIST` as `redirectTo` is. Never
+   * from a request's parameters.
+   */
+  readonly ownReturn?: string | undefined;
 }
 
 /** Where the browser goes next, and what it must bring back to `/callback`. */
@@ -66,10 +72,12 @@ export async function startExternalSignIn(
     const assured = await checkLinkingAssurance(deps.store, input.linkingTargetId, input.linkingSessionId);
     if (!assured.ok) return assured;
   }
-  const referrer = resolveRedirect(input.redirectTo, {
-    siteUrl: deps.settings.siteUrl,
-    allowList: deps.settings.uriAllowList,
-  });
+  const referrer =
+    input.ownReturn ??
+    resolveRedirect(input.redirectTo, {
+      siteUrl: deps.settings.siteUrl,
+      allowList: deps.settings.uriAllowList,
+    });
   const extraParams: Record<string, string> = {};
   for (const [key, value] of Object.entries(input.query ?? {})) {
     if (key === "workos_provider") extraParams.provider = value;

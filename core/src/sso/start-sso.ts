@@ -9,6 +9,11 @@ export interface StartSsoInput {
   readonly domain?: string | undefined;
   readonly redirectTo?: string | undefined;
   readonly pkce: PkceChallenge | null;
+  /**
+   * Where the browser goes back, chosen by the server itself (its hosted sign-in page), so not
+   * checked against `SITE_URL` and `URI_ALLOW_LIST` as `redirectTo` is. Never from a request's body.
+   */
+  readonly ownReturn?: string | undefined;
 }
 
 type Deps = Pick<SsoDeps, "ssoProviders" | "relayStates" | "saml" | "clock" | "random" | "settings">;
@@ -40,10 +45,12 @@ export async function startSso(deps: Deps, input: StartSsoInput): Promise<Result
   const provider = target.value;
   // Checked here, unlike the reference (which checks at the ACS): a refused target fails before the
   // person has signed in at the identity provider rather than after.
-  const redirectTo = resolveRedirect(input.redirectTo, {
-    siteUrl: deps.settings.siteUrl,
-    allowList: deps.settings.uriAllowList,
-  });
+  const redirectTo =
+    input.ownReturn ??
+    resolveRedirect(input.redirectTo, {
+      siteUrl: deps.settings.siteUrl,
+      allowList: deps.settings.uriAllowList,
+    });
   const id = deps.random.uuid();
   const request = await deps.saml.authnRequest(provider, id);
   await deps.relayStates.create({

@@ -82,11 +82,11 @@ export const emailCodeEndpoints: readonly ModuleEndpoint[] = [
         formStep(pages, async (c, form, look) => {
           const fields = carried(form, look);
           const refused = await captchaProblem(ctx.captcha, c, form);
-          if (refused !== null) return signInAnswer(c, look, fields, refused);
+          if (refused !== null) return signInAnswer(pages, c, look, fields, refused);
           const email = (form.email ?? "").trim();
           const sent = await sendMagicLink(c.get("deps"), { email, createUser: false });
           if (!sent.ok && !ANSWERED_AS_SENT.has(sent.error.code))
-            return signInAnswer(c, look, fields, sent.error.message);
+            return signInAnswer(pages, c, look, fields, sent.error.message);
           return codeForm(pages, c, look, form, email);
         }),
       ];

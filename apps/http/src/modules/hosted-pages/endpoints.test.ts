@@ -17,6 +17,7 @@ const CLIENT_IP = { "x-forwarded-for": "203.0.113.9" };
 async function consentPage(
   overrides: Parameters<typeof testApp>[0] = {},
   request: Record<string, string> = {},
+  settings: Parameters<typeof testApp>[1] = {},
 ) {
   const base = testApp().auth.settings;
   const t = testApp(
@@ -24,6 +25,7 @@ async function consentPage(
     {
       signup: { ...base.signup, mailerAutoconfirm: true },
       oauthServer: { ...base.oauthServer, authorizationPath: "", builtInConsentPage: true },
+      ...settings,
     },
   );
   // With a captcha on, the sign-up answers it too.
@@ -64,7 +66,13 @@ async function consentPage(
     });
     return { status: answer.status, text: await answer.text() };
   };
-  return { ...t, signIn, cookie, csrf, authorizationId };
+  const post = (path: string, fields: Record<string, string>) =>
+    t.app.request(path, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie, ...CLIENT_IP },
+      body: new URLSearchParams({ authorization_id: authorizationId, csrf, ...fields }).toString(),
+    });
+  return { ...t, signIn, post, cookie, csrf, authorizationId };
 }
 
 /** The hidden fields of the page's first form that posts to `action`. */
@@ -171,6 +179,25 @@ describe("the authorization responses (RFC 9700)", () => {
     const landing = new URL(approved.headers.get("location") as string);
     expect(`${landing.origin}${landing.pathname}`).toBe("https://app.example/cb");
     expect(landing.searchParams.get("code")).not.toBeNull();
+  });
+});
+
+describe("single sign-on on the sign-in page", () => {
+  it("offers the domain's form with SAML on, and names a domain no provider owns", async () => {
+    const base = testApp().auth.settings;
+    const on = await consentPage({}, {}, { sso: { ...base.sso, enabled: true } });
+    const page = await on.app.request(`/oauth/consent?authorization_id=${on.authorizationId}`);
+    expect(await page.text()).toContain('action="/oauth/consent/sso"');
+    const unknown = await on.post("/oauth/consent/sso", { domain: "nobody.example" });
+    expect(unknown.status).toBe(400);
+    const text = await unknown.text();
+    expect(text).toContain('role="alert"');
+    expect(text).toMatch(/no sso provider|not found/i);
+    // SAML off: no form, and its path is not served.
+    const off = await consentPage({}, {}, { sso: { ...base.sso, enabled: false } });
+    const plain = await off.app.request(`/oauth/consent?authorization_id=${off.authorizationId}`);
+    expect(await plain.text()).not.toContain("/oauth/consent/sso");
+    expect((await off.post("/oauth/consent/sso", { domain: "nobody.example" })).status).toBe(404);
   });
 });
 

@@ -2,6 +2,7 @@ import type { ModuleEndpoint } from "../module.js";
 import { consentEndpoints } from "./consent.js";
 import { emailCodeEndpoints } from "./email-code.js";
 import { mfaStepEndpoints } from "./mfa-step.js";
+import { providerEndpoints } from "./providers.js";
 import { signInEndpoints } from "./sign-in.js";
 import { staticAssetEndpoints } from "./static-assets.js";
 
@@ -16,6 +17,7 @@ import { staticAssetEndpoints } from "./static-assets.js";
 export const hostedPageEndpoints: readonly ModuleEndpoint[] = [
   ...signInEndpoints,
   ...emailCodeEndpoints,
+  ...providerEndpoints,
   ...staticAssetEndpoints,
   ...mfaStepEndpoints,
   ...consentEndpoints,

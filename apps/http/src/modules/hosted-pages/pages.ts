@@ -66,7 +66,7 @@ ${input.providers
     others.push(`<form method="post" action="${escapeHtml(input.ssoAction)}" class="block">
 ${hidden(input.fields)}
 <label for="sso-domain">${text(look, "sso_domain")}</label>
-<input id="sso-domain" name="domain" type="text" autocomplete="off" required>
+<input id="sso-domain" name="domain" type="text" autocomplete="off" required>${captchaWidget(look)}
 <button type="submit" class="secondary">${text(look, "sso_button")}</button>
 </form>`);
   const alternatives = others.map((o) => `<p class="divider">${text(look, "or")}</p>\n${o}`).join("\n");

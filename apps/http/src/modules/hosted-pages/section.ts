@@ -72,6 +72,30 @@ const texts: k.Kind<TextOverrides> = {
   ),
 };
 
+/** `provider:scope scope,provider:scope`: the scopes the page asks of each provider beyond its own. */
+const providerScopes: k.Kind<Readonly<Record<string, string>>> = {
+  type: "list of provider:scopes",
+  schema: v.pipe(
+    v.string(),
+    v.trim(),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const out: Record<string, string> = {};
+      for (const entry of dataset.value
+        .split(",")
+        .map((e) => e.trim())
+        .filter((e) => e !== "")) {
+        const match = /^([a-z0-9_]+):([\x21-\x7e ]+)$/.exec(entry);
+        if (match === null) {
+          addIssue({ message: `expected provider:scopes, got ${JSON.stringify(entry)}` });
+          return NEVER;
+        }
+        out[match[1] as string] = (match[2] as string).trim();
+      }
+      return out;
+    }),
+  ),
+};
+
 const variable = defineVariables("Hosted pages");
 export const variables = {
   productName: variable({
@@ -120,6 +144,13 @@ export const variables = {
     description:
       'The hosted pages\' texts replaced or added, by locale, as JSON: `{"en":{"sign_in_heading":"Welcome to {product}","legal":"By signing in you accept the terms at example.com/terms."},"de":{"sign_in_title":"Anmelden"}}`. A new locale\'s missing texts are English. The keys are listed in docs/oauth-hosted-pages.md; `legal` (empty by default) is shown under every form. Texts are plain text: any markup is shown as written.',
   }),
+  providerScopes: variable({
+    key: "HOSTED_PAGES_PROVIDER_SCOPES",
+    kind: providerScopes,
+    default: "",
+    description:
+      "Scopes the hosted sign-in page asks of an external provider beyond the provider's own, as `provider:scope scope`, comma-separated (`keycloak:openid,azure:openid offline_access`), as a client passes `scopes` to `GET /authorize`. An OpenID Connect provider that answers its user info only to `openid` (Keycloak) needs it here.",
+  }),
   captchaSiteKey: variable({
     key: "HOSTED_PAGES_CAPTCHA_SITE_KEY",
     kind: k.text,
@@ -136,6 +167,8 @@ export interface HostedPagesConfig {
   readonly defaultLocale: string;
   readonly texts: TextOverrides;
   readonly captchaSiteKey: string;
+  /** The scopes the sign-in page asks of each provider beyond its own, by provider. */
+  readonly providerScopes: Readonly<Record<string, string>>;
 }
 
 export const read = (r: Reader) => r.getAll(variables);
@@ -149,6 +182,7 @@ export function settle(s: ReturnType<typeof read>): { hostedPages: HostedPagesCo
       defaultLocale: s.defaultLocale,
       texts: s.texts,
       captchaSiteKey: s.captchaSiteKey,
+      providerScopes: s.providerScopes,
     },
   };
 }

@@ -10,6 +10,7 @@ import { htmlPage } from "../oauth-server/oauth.openapi-schemas.js";
 import type { Look } from "./layout.js";
 import { afterFirstFactor } from "./mfa-step.js";
 import { problemPage, signInPage } from "./pages.js";
+import { enabledProviders } from "./provider-list.js";
 import {
   CSRF,
   CSRF_COOKIE,
@@ -24,6 +25,7 @@ import {
   lookOf,
   OFF,
   PATH,
+  type Pages,
   PROBLEM,
   pagesOf,
   STEP_TTL_S,
@@ -32,12 +34,14 @@ import {
 
 /** The sign-in page, with a problem when a step failed. */
 export function signInAnswer(
+  pages: Pages,
   c: Context<AppEnv>,
   look: Look,
   fields: Record<string, string>,
   problem?: string,
 ) {
   const { settings } = c.get("deps");
+  const providers = enabledProviders(pages.ctx);
   const passkeys = settings.passkeys.enabled;
   // A code by email wherever email sign-ins are on (`EXTERNAL_EMAIL_ENABLED`).
   const emailCodes = settings.signup.emailEnabled;
@@ -52,6 +56,8 @@ export function signInAnswer(
         problem,
         ...(passkeys ? { passkeyAction: `${look.root}/passkey`, apiBase } : {}),
         ...(emailCodes ? { otpAction: `${look.root}/email-code` } : {}),
+        ...(providers.length > 0 ? { providers, providerAction: `${look.root}/provider` } : {}),
+        ...(settings.sso.enabled ? { ssoAction: `${look.root}/sso` } : {}),
       },
       look,
     ),
@@ -105,7 +111,7 @@ export const signInEndpoints: readonly ModuleEndpoint[] = [
             path: look.root,
             maxAge: STEP_TTL_S,
           });
-          return signInAnswer(c, look, {
+          return signInAnswer(pages, c, look, {
             authorization_id: authorizationId,
             csrf,
             locale: look.locale,
@@ -138,12 +144,12 @@ export const signInEndpoints: readonly ModuleEndpoint[] = [
         formStep(pages, async (c, form, look) => {
           const fields = carried(form, look);
           const refused = await captchaProblem(ctx.captcha, c, form);
-          if (refused !== null) return signInAnswer(c, look, fields, refused);
+          if (refused !== null) return signInAnswer(pages, c, look, fields, refused);
           const signedIn = await signInWithPassword(c.get("deps"), {
             email: form.email ?? "",
             password: form.password ?? "",
           });
-          if (!signedIn.ok) return signInAnswer(c, look, fields, signedIn.error.message);
+          if (!signedIn.ok) return signInAnswer(pages, c, look, fields, signedIn.error.message);
           const { user, session } = signedIn.value;
           return afterFirstFactor(pages, c, look, form, { user, sessionId: session.id, aal: session.aal });
         }),
@@ -176,13 +182,13 @@ export const signInEndpoints: readonly ModuleEndpoint[] = [
           try {
             credential = JSON.parse(form.credential ?? "");
           } catch {
-            return signInAnswer(c, look, fields, look.texts.passkey_failed);
+            return signInAnswer(pages, c, look, fields, look.texts.passkey_failed);
           }
           const signedIn = await signInWithPasskey(c.get("deps"), {
             challengeId: form.challenge_id ?? "",
             credential,
           });
-          if (!signedIn.ok) return signInAnswer(c, look, fields, signedIn.error.message);
+          if (!signedIn.ok) return signInAnswer(pages, c, look, fields, signedIn.error.message);
           const { user, session } = signedIn.value;
           return afterFirstFactor(pages, c, look, form, { user, sessionId: session.id, aal: session.aal });
         }),
