@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
@@ -66,6 +66,11 @@ export interface FakeBehaviour {
   >;
   /** The answer to a resource request with an unknown or revoked token. */
   unauthorized(): FakeReply;
+  /**
+   * The provider requires PKCE (S256), as X does: an authorization request without a challenge is
+   * refused, and a code is exchanged only with the verifier of its challenge (else `badCode`).
+   */
+  readonly pkce?: boolean;
   /** ID tokens: the JWKS path and the issuer (relative to the base URL), for OpenID providers. */
   readonly idTokens?: { readonly jwksPath: string; readonly issuer: (baseUrl: string) => string };
 }
@@ -99,6 +104,8 @@ export interface FakeProvider {
 interface IssuedCode {
   readonly redirectUri: string;
   readonly person: FakePerson;
+  /** The S256 challenge the authorization request carried, if any. */
+  readonly challenge: string | null;
 }
 
 /** Starts a loopback fake of one provider on 127.0.0.1 with an ephemeral port. */
@@ -202,8 +209,12 @@ export async function startFakeProvider(
     if (q.get("client_id") !== credentials.clientId || q.get("response_type") !== "code" || !redirectUri) {
       return { status: 400, body: "<html>invalid authorization request</html>" };
     }
+    const challenge = q.get("code_challenge");
+    if (behaviour.pkce && (!challenge || q.get("code_challenge_method") !== "S256")) {
+      return { status: 400, body: "<html>Missing PKCE parameters</html>" };
+    }
     const code = randomBytes(12).toString("hex");
-    codes.set(code, { redirectUri, person: { ...fake.person } });
+    codes.set(code, { redirectUri, person: { ...fake.person }, challenge });
     const state = q.get("state") ?? "";
     if (q.get("response_mode") === "form_post") {
       // As Apple does: an auto-submitting form that POSTs the code and state to the redirect URI.
@@ -227,7 +238,8 @@ export async function startFakeProvider(
     if (
       form.get("grant_type") !== "authorization_code" ||
       !issued ||
-      issued.redirectUri !== form.get("redirect_uri")
+      issued.redirectUri !== form.get("redirect_uri") ||
+      (issued.challenge !== null && s256(form.get("code_verifier") ?? "") !== issued.challenge)
     ) {
       return behaviour.badCode();
     }
@@ -277,3 +289,6 @@ export function bearer(accessToken: string, extra: Record<string, unknown> = {})
 }
 
 export const json = (status: number, body: unknown): FakeReply => ({ status, body });
+
+/** The S256 code challenge of a PKCE verifier (RFC 7636). */
+const s256 = (verifier: string): string => createHash("sha256").update(verifier).digest("base64url");

@@ -5,17 +5,21 @@ import { bitbucketCase } from "./bitbucket.js";
 import { discordCase } from "./discord.js";
 import { facebookCase } from "./facebook.js";
 import { figmaCase } from "./figma.js";
+import { flyCase } from "./fly.js";
 import { githubCase } from "./github.js";
 import { gitlabCase } from "./gitlab.js";
 import { googleCase } from "./google.js";
+import { kakaoCase } from "./kakao.js";
 import { keycloakCase } from "./keycloak.js";
 import { linkedinOidcCase } from "./linkedin-oidc.js";
 import { notionCase } from "./notion.js";
 import type { ProviderCase } from "./provider-suite.js";
 import { slackOidcCase } from "./slack-oidc.js";
+import { snapchatCase } from "./snapchat.js";
 import { spotifyCase } from "./spotify.js";
 import { twitchCase } from "./twitch.js";
 import { workosCase } from "./workos.js";
+import { xCase } from "./x.js";
 import { zoomCase } from "./zoom.js";
 
 export type { FailureKind, FakePerson, FakeProvider } from "./fake-provider.js";
@@ -41,16 +45,20 @@ export const PROVIDER_FAKES = {
   discord: discordCase,
   facebook: facebookCase,
   figma: figmaCase,
+  fly: flyCase,
   github: githubCase,
   gitlab: gitlabCase,
   google: googleCase,
+  kakao: kakaoCase,
   keycloak: keycloakCase,
   linkedin_oidc: linkedinOidcCase,
   notion: notionCase,
   slack_oidc: slackOidcCase,
+  snapchat: snapchatCase,
   spotify: spotifyCase,
   twitch: twitchCase,
   workos: workosCase,
+  x: xCase,
   zoom: zoomCase,
 } as const satisfies Record<ProviderName, ProviderCase>;
 
@@ -64,15 +72,19 @@ export {
   discordCase,
   facebookCase,
   figmaCase,
+  flyCase,
   githubCase,
   gitlabCase,
   googleCase,
+  kakaoCase,
   keycloakCase,
   linkedinOidcCase,
   notionCase,
   slackOidcCase,
+  snapchatCase,
   spotifyCase,
   twitchCase,
   workosCase,
+  xCase,
   zoomCase,
 };

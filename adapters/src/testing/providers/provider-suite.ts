@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { FailureName } from "@authsvc/core";
 import type { ExternalEmail, ExternalProvider } from "@authsvc/core/external";
 import { AuthError } from "@authsvc/core/kernel";
@@ -56,9 +57,14 @@ export async function authorize(url: string): Promise<{ code: string; state: str
   return { code: field("code"), state: field("state") };
 }
 
+/** The PKCE verifier every sign-in of the suite uses toward providers that take one. */
+export const CODE_VERIFIER = "suite-verifier-0123456789-abcdefghijklmnopqrstuvwxyz";
+
 export async function signIn(provider: ExternalProvider, scopes: string[] = []) {
-  const { code } = await authorize(provider.authorizationUrl({ state: "state-1", scopes, extraParams: {} }));
-  return { code, tokens: await provider.exchangeCode(code) };
+  const { code } = await authorize(
+    provider.authorizationUrl({ state: "state-1", scopes, extraParams: {}, codeVerifier: CODE_VERIFIER }),
+  );
+  return { code, tokens: await provider.exchangeCode(code, CODE_VERIFIER) };
 }
 
 /** Awaits a promise that must reject with the named failure, and returns the error. */
@@ -89,6 +95,7 @@ export function describeExternalProvider(c: ProviderCase): void {
           state: "9b2f0c1e-state",
           scopes: ["extra:scope"],
           extraParams: { login_hint: "ada@example.com", client_id: "someone-else" },
+          codeVerifier: CODE_VERIFIER,
         }),
       );
       expect(`${url.origin}${url.pathname}`).toBe(`${fake.origin}${c.behaviour.authorizePath}`);
@@ -102,6 +109,12 @@ export function describeExternalProvider(c: ProviderCase): void {
         state: "9b2f0c1e-state",
         login_hint: "ada@example.com",
         ...c.authorizationParams,
+        ...(c.behaviour.pkce
+          ? {
+              code_challenge: createHash("sha256").update(CODE_VERIFIER).digest("base64url"),
+              code_challenge_method: "S256",
+            }
+          : {}),
       });
       const back = await authorize(url.toString());
       expect(back.state).toBe("9b2f0c1e-state");
@@ -140,13 +153,35 @@ export function describeExternalProvider(c: ProviderCase): void {
       expect(String(error.cause)).toContain(c.badCodeWords);
     });
 
+    if (c.behaviour.pkce)
+      it("exchanges a code only with the verifier of its challenge", async () => {
+        const { provider } = build();
+        const url = provider.authorizationUrl({
+          state: "s",
+          scopes: [],
+          extraParams: {},
+          codeVerifier: CODE_VERIFIER,
+        });
+        const { code } = await authorize(url);
+        const error = await failure(
+          provider.exchangeCode(code, "another-verifier-0123456789-abcdefghijklmnop"),
+          "externalCodeExchangeFailed",
+        );
+        expect(String(error.cause)).toContain(c.badCodeWords);
+      });
+
     it("refuses a wrong client secret, and no error shows either secret", async () => {
       const wrong = "wrong-s3cret-0123";
       const { code } = await authorize(
-        build().provider.authorizationUrl({ state: "s", scopes: [], extraParams: {} }),
+        build().provider.authorizationUrl({
+          state: "s",
+          scopes: [],
+          extraParams: {},
+          codeVerifier: CODE_VERIFIER,
+        }),
       );
       const error = await failure(
-        build({ secret: wrong }).provider.exchangeCode(code),
+        build({ secret: wrong }).provider.exchangeCode(code, CODE_VERIFIER),
         "externalCodeExchangeFailed",
       );
       for (const text of [error.message, String(error.cause)]) {
@@ -173,7 +208,7 @@ export function describeExternalProvider(c: ProviderCase): void {
     it("fails with an AuthError when the provider answers HTTP 500", async () => {
       const { provider } = build();
       const { code } = await authorize(
-        provider.authorizationUrl({ state: "s", scopes: [], extraParams: {} }),
+        provider.authorizationUrl({ state: "s", scopes: [], extraParams: {}, codeVerifier: CODE_VERIFIER }),
       );
       fake.failNext("server_error");
       const error = await failure(provider.exchangeCode(code), "externalCodeExchangeFailed");
@@ -183,7 +218,7 @@ export function describeExternalProvider(c: ProviderCase): void {
     it("gives up on a provider that does not answer in time", async () => {
       const { provider } = build({ timeoutMs: 300 });
       const { code } = await authorize(
-        provider.authorizationUrl({ state: "s", scopes: [], extraParams: {} }),
+        provider.authorizationUrl({ state: "s", scopes: [], extraParams: {}, codeVerifier: CODE_VERIFIER }),
       );
       fake.failNext("hang");
       const started = Date.now();
