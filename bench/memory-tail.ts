@@ -2,9 +2,10 @@
  * Two extras measured in quantities a loaded machine does not bend:
  * - `rss` (with extras.ts's peak at 1,000 connections): the idle memory of a fresh server with the
  *   default configuration and with every optional capability on, read by bench/memory-probe.mjs;
- * - `tail`: GET /user against the bare route at each `--connections`, on servers run with
- *   `--trace-gc`: the in-run p99 ratio, and scavenges, mark-compacts and their pauses per 10,000
- *   requests (counted from V8's lines in each server's standard output).
+ * - `tail`: GET /user against the bare stack's GET /user at each `--connections`, on servers run with
+ *   `--trace-gc-nvp`: the in-run p99 ratio; scavenges, mark-compacts and their pauses per 10,000
+ *   requests; and the kilobytes each request allocates and leaves to the old generation (promoted),
+ *   summed from V8's lines in each server's standard output.
  */
 import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -88,12 +89,27 @@ export async function idleMemory(env: Record<string, string>) {
   return result;
 }
 
-/** Scavenges, mark-compacts and their pause times in a `--trace-gc` log, from byte `from` on. */
+/**
+ * Scavenges and mark-compacts in a `--trace-gc-nvp` log, from byte `from` on: each one's pause, and
+ * the bytes the young generation took in since the previous collection (`allocated`) and moved to the
+ * old one (`promoted`) — what survives young collections is what the full collections behind the
+ * tail then collect.
+ */
 function gcLines(logFile: string, from: number) {
   const text = readFileSync(logFile, "utf8").slice(from);
-  const pauses = (kind: string) =>
-    [...text.matchAll(new RegExp(`${kind}[^\\n]*?, ([0-9.]+) / [0-9.]+ ms`, "g"))].map((m) => Number(m[1]));
-  return { scavenges: pauses("Scavenge"), markCompacts: pauses("Mark-Compact") };
+  const field = (line: string, name: string) => Number(new RegExp(` ${name}=([0-9.]+)`).exec(line)?.[1] ?? 0);
+  const scavenges: number[] = [];
+  const markCompacts: number[] = [];
+  let allocated = 0;
+  let promoted = 0;
+  for (const line of text.split("\n")) {
+    const kind = / gc=(s|mc) /.exec(line)?.[1];
+    if (kind === undefined) continue;
+    (kind === "s" ? scavenges : markCompacts).push(field(line, "pause"));
+    allocated += field(line, "allocated");
+    if (kind === "s") promoted += field(line, "promoted");
+  }
+  return { scavenges, markCompacts, allocated, promoted };
 }
 
 const per10k = (count: number, requests: number) => (requests > 0 ? (count * 10_000) / requests : Number.NaN);
@@ -115,21 +131,24 @@ async function gcRun(server: Server, options: autocannon.Options) {
     ),
     maxScavengeMs: Math.max(0, ...gc.scavenges),
     maxMarkCompactMs: Math.max(0, ...gc.markCompacts),
+    allocatedKbPerRequest: total > 0 ? gc.allocated / total / 1024 : Number.NaN,
+    promotedKbPerRequest: total > 0 ? gc.promoted / total / 1024 : Number.NaN,
   };
 }
 
 /**
- * GET /user on a fresh authsvc and the bare route on a fresh baseline, both with `--trace-gc`, in
+ * GET /user on a fresh authsvc and the bare route on a fresh baseline, both with `--trace-gc-nvp`, in
  * alternating rounds at each concurrency: medians of the p99 ratio and of each side's GC figures.
  */
 export async function tail(env: Record<string, string>, baseEnv: Record<string, string>, token: string) {
-  const ours = await startServer(["--trace-gc", "apps/http/dist/main.js"], env);
-  const bare = await startServer(["--trace-gc", "--import", "tsx", "bench/bare-server.ts"], baseEnv);
+  const ours = await startServer(["--trace-gc-nvp", "apps/http/dist/main.js"], env);
+  const bare = await startServer(["--trace-gc-nvp", "--import", "tsx", "bench/bare-server.ts"], baseEnv);
   try {
     const levels = [];
     for (const connections of CONNECTIONS) {
       const user = { url: `${ours.url}/user`, headers: { authorization: `Bearer ${token}` }, connections };
-      const base = { url: `${bare.url}/bare`, connections };
+      // The bare stack's GET /user (bench/bare-server.ts (b)): the same token, verified and looked up.
+      const base = { url: `${bare.url}/user`, headers: user.headers, connections };
       await autocannon({ ...user, duration: 1 });
       await autocannon({ ...base, duration: 1 });
       const runs: { ours: Awaited<ReturnType<typeof gcRun>>; bare: Awaited<ReturnType<typeof gcRun>> }[] = [];
@@ -154,12 +173,16 @@ export async function tail(env: Record<string, string>, baseEnv: Record<string, 
           scavengeMsPer10k: m((r) => r.ours.scavengeMsPer10k),
           maxScavengeMs: m((r) => r.ours.maxScavengeMs),
           maxMarkCompactMs: m((r) => r.ours.maxMarkCompactMs),
+          allocatedKbPerRequest: m((r) => r.ours.allocatedKbPerRequest),
+          promotedKbPerRequest: m((r) => r.ours.promotedKbPerRequest),
         },
         bare: {
           scavengesPer10k: m((r) => r.bare.scavengesPer10k),
           markCompactsPer10k: m((r) => r.bare.markCompactsPer10k),
           scavengeMsPer10k: m((r) => r.bare.scavengeMsPer10k),
           maxScavengeMs: m((r) => r.bare.maxScavengeMs),
+          allocatedKbPerRequest: m((r) => r.bare.allocatedKbPerRequest),
+          promotedKbPerRequest: m((r) => r.bare.promotedKbPerRequest),
         },
       };
       log(`tail @${connections}: ${JSON.stringify(level)}`);

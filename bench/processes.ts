@@ -46,7 +46,7 @@ export interface Server {
   child: ChildProcess;
   url: string;
   pid: number;
-  /** Its standard output: the JSON log, and V8's lines with `--trace-gc`. */
+  /** Its standard output: the JSON log, and V8's lines with `--trace-gc-nvp`. */
   logFile: string;
 }
 
