@@ -20,7 +20,7 @@ import { type ServerProcess, startServer } from "./support/server-process.js";
  * (`oidc-provider` on the loopback, configured as authsvc's Keycloak) from the page, comes back to
  * the page signed in, consents, and the relying party (oauth4webapi) completes its code flow — in
  * headless Chromium. Then what the provider's return refuses: another browser, a tampered request id,
- * a redirect target of the form's own, words put in its address.
+ * a redirect target of the form's own, words put in its address. And the logout pages in the same frame.
  */
 const cwd = mkdtempSync(join(tmpdir(), "authsvc-hosted-providers-"));
 let ns: FreshNamespace | undefined;
@@ -125,6 +125,29 @@ describe.skipIf(!chromiumPresent)(
         Buffer.from(tokens.access_token.split(".")[1] as string, "base64url").toString(),
       );
       expect(access.amr.map((m: { method: string }) => m.method)).toContain("oauth");
+      expect(chrome?.violations).toEqual([]);
+      await page.close();
+    });
+
+    it("shows the logout pages in the hosted pages' frame: accessible, styled from their file, nothing refused by the CSP", async () => {
+      const client = await rp.registerClient();
+      const page = await (chrome as HeadlessChromium).newPage();
+      await page.goto(`${base}/oauth/logout?client_id=${client.client_id}&ui_locales=fr`);
+      expect(await page.getAttribute("html", "lang")).toBe("fr");
+      expect(await page.textContent("#client-name")).toBe("Hosted pages' test app");
+      // The stylesheet applied: the button wears the primary colour (the default theme's).
+      const colour = await page.$eval(
+        "button[type=submit]",
+        (b) =>
+          (
+            globalThis as unknown as { getComputedStyle: (e: unknown) => { backgroundColor: string } }
+          ).getComputedStyle(b).backgroundColor,
+      );
+      expect(colour).toBe("rgb(29, 78, 216)");
+      await (chrome as HeadlessChromium).accessible(page, "logout confirmation");
+      await Promise.all([page.waitForNavigation(), page.click("button[type=submit]")]);
+      expect(await page.textContent("h1")).toBe("Vous êtes déconnecté");
+      await (chrome as HeadlessChromium).accessible(page, "signed out");
       expect(chrome?.violations).toEqual([]);
       await page.close();
     });

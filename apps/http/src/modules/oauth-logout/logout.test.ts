@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { bearer, send } from "../../testing/requests.js";
-import { testApp } from "../../testing/test-app.js";
+import { freshConfig, testApp } from "../../testing/test-app.js";
 
 const AFTER = "https://app.example/bye";
 
-async function withClient() {
-  const t = testApp();
+async function withClient(overrides: Parameters<typeof testApp>[0] = {}) {
+  const t = testApp(overrides);
   const registered = await send(t.app, "POST", "/oauth/clients/register", {
     redirect_uris: ["https://app.example/cb"],
     token_endpoint_auth_method: "none",
@@ -79,8 +79,71 @@ describe("/oauth/logout", () => {
     expect((await post({ ...fields, csrf, confirm: "yes" })).status).toBe(400);
     expect((await post({ ...fields, csrf: "x".repeat(43), confirm: "yes" }, { cookie })).status).toBe(400);
     const done = await post({ ...fields, csrf, confirm: "yes" }, { cookie });
-    expect(done.status).toBe(302);
+    // A posted form is sent on with 303 (never re-posted), telling the next page nothing of this one.
+    expect(done.status).toBe(303);
+    expect(done.headers.get("referrer-policy")).toBe("no-referrer");
     expect(done.headers.get("location")).toBe(`${AFTER}?state=xyz`);
+  });
+
+  it("wears the hosted pages' theme and speaks their texts, in the request's ui_locales", async () => {
+    const config = freshConfig();
+    const hostedPages = {
+      ...config.hostedPages,
+      productName: "Acme <Cloud>",
+      logoUrl: "https://cdn.example/logo.svg",
+      colours: { primary: "#7a1f5c", background: "#ffffff", text: "#1a1a1a" },
+      texts: { en: { legal: "Acme's terms apply." }, de: { logout_button: "Abmelden" } },
+    };
+    const { app, clientId } = await withClient({ config: { ...config, hostedPages } });
+    const fields = { client_id: clientId, post_logout_redirect_uri: AFTER };
+    const english = await app.request(`/oauth/logout?${query(fields)}`);
+    const page = await english.text();
+    expect(page).toContain('<html lang="en">');
+    expect(page).toContain("<title>Sign out · Acme &lt;Cloud&gt;</title>");
+    expect(page).toContain('<img class="logo" src="https://cdn.example/logo.svg" alt="Acme &lt;Cloud&gt;">');
+    expect(page).toContain('<h1>Sign out of <span id="client-name">App &lt;b&gt;</span>?</h1>');
+    expect(page).toContain('<link rel="stylesheet" href="/oauth/logout/pages.css">');
+    expect(page).toContain("Acme&#39;s terms apply.");
+    // Strict CSP: no inline script or style, the logo's origin allowed for images alone.
+    const csp = english.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).toContain("img-src 'self' https: data: https://cdn.example");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(page).not.toMatch(/<script|<style| style=/);
+    const css = await app.request("/oauth/logout/pages.css");
+    expect(css.headers.get("content-type")).toContain("text/css");
+    expect(await css.text()).toContain("--primary:#7a1f5c");
+    // ui_locales, carried by the form to its answer; the browser's language otherwise.
+    const french = await (
+      await app.request(`/oauth/logout?${query({ ...fields, ui_locales: "fr" })}`)
+    ).text();
+    expect(french).toContain('<html lang="fr">');
+    expect(french).toContain("Se déconnecter de");
+    expect(french).toContain('name="ui_locales" value="fr"');
+    const german = await (
+      await app.request(`/oauth/logout?${query(fields)}`, { headers: { "accept-language": "de-DE" } })
+    ).text();
+    expect(german).toContain('<html lang="de">');
+    expect(german).toContain(">Abmelden</button>");
+    // Confirmed without a URI to go to: the signed-out page, in the form's language.
+    const asked = await app.request(`/oauth/logout?${query({ client_id: clientId, ui_locales: "fr" })}`);
+    const form = await asked.text();
+    const signedOut = await app.request("/oauth/logout", {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        cookie: (asked.headers.get("set-cookie") ?? "").split(";")[0] ?? "",
+      },
+      body: query({
+        client_id: clientId,
+        ui_locales: "fr",
+        csrf: /name="csrf" value="([^"]+)"/.exec(form)?.[1] ?? "",
+        confirm: "yes",
+      }),
+    });
+    expect(signedOut.status).toBe(200);
+    expect(await signedOut.text()).toContain("<h1>Vous êtes déconnecté</h1>");
   });
 
   it("never redirects to an unregistered URI, and refuses a bad hint or a repeated parameter", async () => {

@@ -4,6 +4,9 @@ import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../../http/app-env.js";
 import { jsonObject, type Parameter, redirect } from "../../http/operation.js";
+import type { Look } from "../hosted-pages/layout.js";
+import { html, lookOf, type Pages, pagesOf } from "../hosted-pages/shared.js";
+import { chooseLocale } from "../hosted-pages/texts.js";
 import { endpoint, type ModuleContext, type ModuleEndpoint } from "../module.js";
 import { htmlPage } from "../oauth-server/oauth.openapi-schemas.js";
 import { confirmPage, refusedPage, signedOutPage } from "./logout-page-html.js";
@@ -37,11 +40,15 @@ const PARAMETERS: readonly Parameter[] = [
   },
   { name: "state", description: "Sent back with the redirect." },
   { name: "logout_hint", description: "Accepted and not used (authsvc keeps no sign-in in the browser)." },
-  { name: "ui_locales", description: "Accepted; the pages are in English." },
+  {
+    name: "ui_locales",
+    description: "The languages the pages should speak, by preference (the hosted pages' texts).",
+  },
 ];
 const RESPONSES = {
   200: htmlPage("Signed out (no post_logout_redirect_uri), or the confirmation form (no valid hint)."),
   302: redirect("To the registered post_logout_redirect_uri, with the state."),
+  303: redirect("From the confirmation form: to the registered post_logout_redirect_uri, with the state."),
   400: htmlPage(
     "A refused request (an invalid hint, an unregistered URI, a repeated parameter, an expired form).",
   ),
@@ -62,11 +69,20 @@ function pagePath(c: Context<AppEnv>): string {
   return asked.endsWith(PATH) && /^[A-Za-z0-9/._~%-]+$/.test(asked) ? asked : PATH;
 }
 
-function html(c: Context<AppEnv>, body: string, status: 200 | 400 | 404 = 200) {
-  c.header("Cache-Control", "no-store");
-  c.header("X-Frame-Options", "DENY");
-  c.header("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'");
-  return c.html(body, status);
+/**
+ * The look of a page answering `c`: the hosted pages' theme and texts, in the request's `ui_locales`
+ * (query or form) or the browser's language, its stylesheet beside the endpoint (`pages.css`).
+ */
+function lookFor(pages: Pages, c: Context<AppEnv>, uiLocales?: string): Look {
+  const { defaultLocale } = pages.ctx.config.hostedPages;
+  const asked = uiLocales ?? c.req.query("ui_locales");
+  const locale = chooseLocale(
+    Object.keys(pages.texts),
+    asked,
+    c.req.header("accept-language"),
+    defaultLocale,
+  );
+  return { ...lookOf(pages, c, locale), root: pagePath(c) };
 }
 
 /** The request's parameters: the query of a GET, the form of a POST; a repeated or oversized one is refused. */
@@ -93,26 +109,27 @@ function confirmed(c: Context<AppEnv>, params: Record<string, string>): boolean 
 
 const present = (value: string | undefined) => (value === undefined || value === "" ? undefined : value);
 
-const handler =
-  ({ auth }: ModuleContext) =>
-  async (c: Context<AppEnv>) => {
-    if (!auth.settings.oauthServer.enabled)
-      return html(c, refusedPage("feature_disabled", "OAuth server is disabled"), 404);
+const handler = (ctx: ModuleContext) => {
+  const { auth } = ctx;
+  const pages = pagesOf(ctx);
+  return async (c: Context<AppEnv>) => {
+    if (!auth.settings.oauthServer.enabled) {
+      const look = lookFor(pages, c);
+      return html(c, look, refusedPage("feature_disabled", "OAuth server is disabled", look), 404);
+    }
     let params: Record<string, string>;
     try {
       params = await paramsOf(c);
     } catch (error) {
-      if (error instanceof Refused) return html(c, refusedPage("invalid_request", error.message), 400);
-      throw error;
+      if (!(error instanceof Refused)) throw error;
+      const look = lookFor(pages, c);
+      return html(c, look, refusedPage("invalid_request", error.message, look), 400);
     }
+    const look = lookFor(pages, c, present(params.ui_locales));
     const wantsConfirmation = c.req.method === "POST" && params.confirm === "yes";
     const ok = confirmed(c, params);
     if (wantsConfirmation && !ok)
-      return html(
-        c,
-        refusedPage("invalid_request", "This form has expired. Sign out again from the app."),
-        400,
-      );
+      return html(c, look, refusedPage("invalid_request", look.texts.logout_form_expired, look), 400);
     const request: EndSessionRequest = {
       idTokenHint: present(params.id_token_hint),
       clientId: present(params.client_id),
@@ -121,7 +138,7 @@ const handler =
       confirmed: ok,
     };
     const outcome = await endSession(c.get("deps"), request);
-    if (!outcome.ok) return html(c, refusedPage("invalid_request", outcome.error.message), 400);
+    if (!outcome.ok) return html(c, look, refusedPage("invalid_request", outcome.error.message, look), 400);
     const result = outcome.value;
     if (result.kind === "confirm") {
       const csrf = randomBytes(32).toString("base64url");
@@ -133,18 +150,21 @@ const handler =
         maxAge: CONFIRM_TTL_S,
       });
       const fields: Record<string, string> = { csrf };
-      for (const name of ["client_id", "post_logout_redirect_uri", "state"] as const) {
+      for (const name of ["client_id", "post_logout_redirect_uri", "state", "ui_locales"] as const) {
         const value = present(params[name]);
         if (value !== undefined) fields[name] = value;
       }
-      return html(c, confirmPage({ clientName: result.client?.name ?? null, fields }));
+      return html(c, look, confirmPage({ clientName: result.client?.name ?? null, fields }, look));
     }
     if (result.redirectTo !== null) {
       c.header("Cache-Control", "no-store");
-      return c.redirect(result.redirectTo, 302);
+      c.header("Referrer-Policy", "no-referrer");
+      // A posted form (the confirmation) is sent on with 303, never posted again (RFC 9700 §4.12).
+      return c.redirect(result.redirectTo, c.req.method === "POST" ? 303 : 302);
     }
-    return html(c, signedOutPage());
+    return html(c, look, signedOutPage(look));
   };
+};
 
 const formBody = {
   schema: jsonObject({
@@ -186,5 +206,31 @@ export const logoutEndpoints: readonly ModuleEndpoint[] = [
       responses: RESPONSES,
     },
     (ctx) => [handler(ctx)],
+  ),
+  endpoint(
+    {
+      method: "get",
+      path: `${PATH}/pages.css`,
+      summary: "The logout pages' stylesheet: the hosted pages', from the configured colours.",
+      access: "public",
+      responses: {
+        200: { description: "The stylesheet.", media: "text/css", body: { type: "string" } },
+        404: htmlPage("The OAuth server is off."),
+      },
+    },
+    (ctx) => {
+      const pages = pagesOf(ctx);
+      return [
+        (c) => {
+          if (!ctx.auth.settings.oauthServer.enabled) {
+            const look = lookFor(pages, c);
+            return html(c, look, refusedPage("feature_disabled", "OAuth server is disabled", look), 404);
+          }
+          c.header("Cache-Control", "public, max-age=300");
+          c.header("X-Content-Type-Options", "nosniff");
+          return c.body(pages.stylesheet, 200, { "content-type": "text/css; charset=utf-8" });
+        },
+      ];
+    },
   ),
 ];
