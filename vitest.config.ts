@@ -17,6 +17,8 @@ const DATABASE_TESTS = [
   "adapters/src/ratelimit/request-limiter.test.ts",
   "apps/http/src/fuzz.test.ts",
   "apps/http/src/modules/external/provider-fuzz.test.ts",
+  "apps/http/src/infrastructure/hooks/after-user-created.test.ts",
+  "apps/http/src/infrastructure/mail/notifications.test.ts",
 ];
 
 /** Source tests that load the built packages (dist/): they run with the end-to-end tier, after the build. */

@@ -15,6 +15,7 @@ import { type HooksRepositories, hookDispatcherTraits } from "./hooks/index.js";
 import { defineSlice } from "./kernel/index.js";
 import type { MessagingDeps, MessagingRepositories } from "./messaging/deps.js";
 import { sendQuotaTraits } from "./messaging/index.js";
+import type { MessagingSliceSettings } from "./messaging/settings.js";
 import type { MfaDeps, MfaRepositories } from "./mfa/deps.js";
 import type { MfaSliceSettings } from "./mfa/settings.js";
 import type { OAuthServerDeps, OAuthServerRepositories } from "./oauth-server/deps.js";
@@ -53,7 +54,11 @@ export const SLICES = {
     settings: SessionsSettings;
   }>({ storeTraits: { sessions: sessionStoreTraits } }),
   pkce: defineSlice<{ deps: PkceDeps; repositories: PkceRepositories }>(),
-  messaging: defineSlice<{ deps: MessagingDeps; repositories: MessagingRepositories }>({
+  messaging: defineSlice<{
+    deps: MessagingDeps;
+    repositories: MessagingRepositories;
+    settings: MessagingSliceSettings;
+  }>({
     storeTraits: { quota: sendQuotaTraits },
   }),
   verification: defineSlice<{ deps: VerificationDeps; repositories: VerificationRepositories }>(),

@@ -9,6 +9,14 @@ const ACTION_TYPES: Readonly<Record<MailKind, string>> = {
   magic_link: "magiclink",
   email_change: "email_change",
   reauthentication: "reauthentication",
+  // The notifications' action types are their template names, as the reference's (`mail.go`).
+  password_changed_notification: "password_changed_notification",
+  email_changed_notification: "email_changed_notification",
+  phone_changed_notification: "phone_changed_notification",
+  identity_linked_notification: "identity_linked_notification",
+  identity_unlinked_notification: "identity_unlinked_notification",
+  mfa_factor_enrolled_notification: "mfa_factor_enrolled_notification",
+  mfa_factor_unenrolled_notification: "mfa_factor_unenrolled_notification",
 };
 
 export interface HookMailerOptions {
@@ -53,6 +61,10 @@ export function hookMailer(options: HookMailerOptions): Mailer {
           site_url: options.siteUrl,
           token_new: toNewOfTwo ? token : "",
           token_hash_new: toCurrentOfTwo ? tokenHash : "",
+          old_email: mail.oldEmail ?? "",
+          old_phone: mail.oldPhone ?? "",
+          provider: mail.provider ?? "",
+          factor_type: mail.factorType ?? "",
         },
       });
       if (!answer.ok) throw answer.error;

@@ -33,6 +33,10 @@ describe("hookMailer", () => {
         site_url: siteUrl,
         token_new: "",
         token_hash_new: "",
+        old_email: "",
+        old_phone: "",
+        provider: "",
+        factor_type: "",
       },
     });
   });

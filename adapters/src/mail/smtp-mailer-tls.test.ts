@@ -16,6 +16,13 @@ const SUBJECTS = {
   magic_link: "magic link",
   email_change: "email change",
   reauthentication: "reauthenticate",
+  password_changed_notification: "password changed notification",
+  email_changed_notification: "email changed notification",
+  phone_changed_notification: "phone changed notification",
+  identity_linked_notification: "identity linked notification",
+  identity_unlinked_notification: "identity unlinked notification",
+  mfa_factor_enrolled_notification: "mfa factor enrolled notification",
+  mfa_factor_unenrolled_notification: "mfa factor unenrolled notification",
 } satisfies Record<MailKind, string>;
 const mail: Mail = {
   kind: "recovery",

@@ -40,6 +40,13 @@ const SUBJECTS: Readonly<Record<MailKind, string>> = {
   magic_link: "Example: magic link",
   email_change: "Example: email change",
   reauthentication: "Example: reauthenticate",
+  password_changed_notification: "Example: password changed notification",
+  email_changed_notification: "Example: email changed notification",
+  phone_changed_notification: "Example: phone changed notification",
+  identity_linked_notification: "Example: identity linked notification",
+  identity_unlinked_notification: "Example: identity unlinked notification",
+  mfa_factor_enrolled_notification: "Example: mfa factor enrolled notification",
+  mfa_factor_unenrolled_notification: "Example: mfa factor unenrolled notification",
 };
 
 function mailerWith(overrides: Partial<SmtpMailerOptions> = {}) {

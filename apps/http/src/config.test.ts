@@ -128,6 +128,13 @@ describe("defaults", () => {
         magic_link: "Your Magic Link",
         email_change: "Confirm Email Change",
         reauthentication: "Confirm reauthentication",
+        password_changed_notification: "Your password was changed",
+        email_changed_notification: "Your email address was changed",
+        phone_changed_notification: "Your phone number was changed",
+        identity_linked_notification: "A new sign-in method was linked to your account",
+        identity_unlinked_notification: "A sign-in method was removed from your account",
+        mfa_factor_enrolled_notification: "A new verification method was added to your account",
+        mfa_factor_unenrolled_notification: "A verification method was removed from your account",
       },
       urlPaths: {
         invite: "/verify",
@@ -137,6 +144,16 @@ describe("defaults", () => {
         email_change: "/verify",
       },
       templates: {},
+      // Every account-change notification is off unless switched on, as in the reference.
+      notifications: {
+        password_changed_notification: false,
+        email_changed_notification: false,
+        phone_changed_notification: false,
+        identity_linked_notification: false,
+        identity_unlinked_notification: false,
+        mfa_factor_enrolled_notification: false,
+        mfa_factor_unenrolled_notification: false,
+      },
     });
     expect(sms).toEqual({
       autoconfirm: false,

@@ -6,8 +6,14 @@ import type {
   UserFactors,
   UserRepository,
 } from "../accounts/index.js";
-import type { KernelDeps, KernelSettings, Transactor } from "../kernel/index.js";
-import type { Mailer, OneTimeTokenStore, SendQuota, SmsSender } from "../messaging/index.js";
+import type { DeliveryQueue, KernelDeps, KernelSettings, Transactor } from "../kernel/index.js";
+import type {
+  Mailer,
+  MessagingSliceSettings,
+  OneTimeTokenStore,
+  SendQuota,
+  SmsSender,
+} from "../messaging/index.js";
 import type { FlowStateStore } from "../pkce/index.js";
 import type { SessionStore } from "../sessions/index.js";
 import type { AccountSettingsSettings } from "./settings.js";
@@ -28,11 +34,13 @@ export type AccountSettingsStore = AccountSettingsRepositories & Transactor<Acco
 
 /** The ports the account-settings use cases may use. */
 export interface AccountSettingsDeps extends KernelDeps {
-  readonly settings: KernelSettings & AccountSettingsSettings;
+  readonly settings: KernelSettings & AccountSettingsSettings & MessagingSliceSettings;
   readonly store: AccountSettingsStore;
   readonly hasher: PasswordHasher;
   /** The leaked-password corpus new passwords are checked against (`PASSWORD_HIBP_*`). */
   readonly leakedPasswords: LeakedPasswords;
   readonly mailer: Mailer;
   readonly sms: SmsSender;
+  /** Where the account-change notifications leave, after the answer. */
+  readonly deliveries: DeliveryQueue;
 }

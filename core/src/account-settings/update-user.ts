@@ -18,6 +18,7 @@ import {
   resolveRedirect,
   transactionThenSend,
 } from "../kernel/index.js";
+import { notifyAccountChange } from "../messaging/index.js";
 import type { PkceChallenge } from "../pkce/index.js";
 import type { AccountSettingsDeps, AccountSettingsRepositories } from "./deps.js";
 import { nonceLifetimeSeconds } from "./reauthenticate.js";
@@ -43,7 +44,16 @@ export interface UpdateUserInput {
 
 type Deps = Pick<
   AccountSettingsDeps,
-  "store" | "clock" | "random" | "tokens" | "hasher" | "leakedPasswords" | "mailer" | "sms" | "settings"
+  | "store"
+  | "clock"
+  | "random"
+  | "tokens"
+  | "hasher"
+  | "leakedPasswords"
+  | "mailer"
+  | "sms"
+  | "settings"
+  | "deliveries"
 >;
 
 /** The fields of the user row this request sets itself (email and phone go through their own flows). */
@@ -148,74 +158,122 @@ export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<Re
   const redirectTo = resolveRedirect(input.redirectTo, { siteUrl, allowList: uriAllowList });
 
   const outbox = new Outbox<AccountSettingsRepositories>();
-  return transactionThenSend(deps.store, outbox, async (repos): Promise<Result<UserWithIdentities>> => {
-    const user = await repos.users.lock(input.userId);
-    if (user === null) return err(failures.userNotFound());
-    const newEmail = email.value !== null && email.value !== user.email ? email.value : null;
-    const newPhone = phone.value !== null && phone.value !== user.phone ? phone.value : null;
-    // An SSO account's address and sign-in belong to its identity provider (reference user.go).
-    if (user.isSsoUser === true && (password !== undefined || newEmail !== null || newPhone !== null)) {
-      return err(failures.userSsoManaged());
-    }
-    if (password !== undefined || newEmail !== null || newPhone !== null) {
-      const refused = await mfaRequiresAal2(repos, user.id, input.sessionId);
-      if (refused) return err(refused);
-    }
-    const taken = await addressTaken(repos, user, { email: newEmail, phone: newPhone });
-    if (taken) return err(taken);
+  /** What the committed update changed, for its notifications: the user before it, and whether the password. */
+  let changes: { before: User; password: boolean } | null = null;
+  const result = await transactionThenSend(
+    deps.store,
+    outbox,
+    async (repos): Promise<Result<UserWithIdentities>> => {
+      const user = await repos.users.lock(input.userId);
+      if (user === null) return err(failures.userNotFound());
+      const newEmail = email.value !== null && email.value !== user.email ? email.value : null;
+      const newPhone = phone.value !== null && phone.value !== user.phone ? phone.value : null;
+      // An SSO account's address and sign-in belong to its identity provider (reference user.go).
+      if (user.isSsoUser === true && (password !== undefined || newEmail !== null || newPhone !== null)) {
+        return err(failures.userSsoManaged());
+      }
+      if (password !== undefined || newEmail !== null || newPhone !== null) {
+        const refused = await mfaRequiresAal2(repos, user.id, input.sessionId);
+        if (refused) return err(refused);
+      }
+      const taken = await addressTaken(repos, user, { email: newEmail, phone: newPhone });
+      if (taken) return err(taken);
 
-    let own: OwnChanges = {};
-    if (input.data) own = { userMetadata: mergeMetadata(user.userMetadata, input.data) };
-    if (password !== undefined) {
-      const willHaveAddress =
-        user.email !== null ||
-        user.phone !== null ||
-        (newEmail !== null && signup.mailerAutoconfirm) ||
-        (newPhone !== null && signup.smsAutoconfirm);
-      const planned = await planPassword(deps, user, { password, nonce: input.nonce, willHaveAddress }, now);
-      if (!planned.ok) return planned;
-      own = { ...own, ...planned.value };
-    }
-    const changed = Object.keys(own).length > 0 || newEmail !== null || newPhone !== null;
-    if (!changed) return ok({ ...user, identities: await repos.identities.listByUser(user.id) });
-
-    let next = user;
-    if (newEmail !== null) {
-      next = orRollback(
-        await requestEmailChange(deps, repos, {
-          user: next,
-          newEmail,
-          redirectTo,
+      let own: OwnChanges = {};
+      if (input.data) own = { userMetadata: mergeMetadata(user.userMetadata, input.data) };
+      if (password !== undefined) {
+        const willHaveAddress =
+          user.email !== null ||
+          user.phone !== null ||
+          (newEmail !== null && signup.mailerAutoconfirm) ||
+          (newPhone !== null && signup.smsAutoconfirm);
+        const planned = await planPassword(
+          deps,
+          user,
+          { password, nonce: input.nonce, willHaveAddress },
           now,
-          outbox,
-          pkce: input.pkce,
-        }),
-      );
-    }
-    if (newPhone !== null) {
-      next = orRollback(await requestPhoneChange(deps, repos, { user: next, newPhone, now, outbox }));
-    }
-    next = { ...next, ...own, updatedAt: now };
-    if ((await repos.users.update(next)) !== "updated") {
-      throw new Error(`updateUser: user ${user.id} could not be updated`);
-    }
-    if (own.reauthenticationToken === null) {
-      await repos.oneTimeTokens.deleteForUser(user.id, ["reauthentication_token"]);
-    }
-    if (newEmail !== null || newPhone !== null) {
-      // A confirmation that does not leave takes the whole update back (the snapshot read at the
-      // start), unless something else changed the user since.
-      outbox.onUndo(async (undoRepos) => {
-        const current = await undoRepos.users.lock(user.id);
-        if (current?.updatedAt.getTime() === now.getTime()) await undoRepos.users.update(user);
-      });
-    }
-    const actor = { actorId: user.id, actorUsername: actorUsername(next), at: now };
-    if (password !== undefined) {
-      await repos.sessions.deleteForUser(user.id, input.sessionId ? { except: input.sessionId } : undefined);
-      await repos.audit.record({ action: "user_updated_password", ...actor });
-    }
-    await repos.audit.record({ action: "user_modified", ...actor });
-    return ok({ ...next, identities: await repos.identities.listByUser(user.id) });
-  });
+        );
+        if (!planned.ok) return planned;
+        own = { ...own, ...planned.value };
+      }
+      const changed = Object.keys(own).length > 0 || newEmail !== null || newPhone !== null;
+      if (!changed) return ok({ ...user, identities: await repos.identities.listByUser(user.id) });
+
+      let next = user;
+      if (newEmail !== null) {
+        next = orRollback(
+          await requestEmailChange(deps, repos, {
+            user: next,
+            newEmail,
+            redirectTo,
+            now,
+            outbox,
+            pkce: input.pkce,
+          }),
+        );
+      }
+      if (newPhone !== null) {
+        next = orRollback(await requestPhoneChange(deps, repos, { user: next, newPhone, now, outbox }));
+      }
+      next = { ...next, ...own, updatedAt: now };
+      if ((await repos.users.update(next)) !== "updated") {
+        throw new Error(`updateUser: user ${user.id} could not be updated`);
+      }
+      if (own.reauthenticationToken === null) {
+        await repos.oneTimeTokens.deleteForUser(user.id, ["reauthentication_token"]);
+      }
+      if (newEmail !== null || newPhone !== null) {
+        // A confirmation that does not leave takes the whole update back (the snapshot read at the
+        // start), unless something else changed the user since.
+        outbox.onUndo(async (undoRepos) => {
+          const current = await undoRepos.users.lock(user.id);
+          if (current?.updatedAt.getTime() === now.getTime()) await undoRepos.users.update(user);
+        });
+      }
+      const actor = { actorId: user.id, actorUsername: actorUsername(next), at: now };
+      if (password !== undefined) {
+        await repos.sessions.deleteForUser(
+          user.id,
+          input.sessionId ? { except: input.sessionId } : undefined,
+        );
+        await repos.audit.record({ action: "user_updated_password", ...actor });
+      }
+      await repos.audit.record({ action: "user_modified", ...actor });
+      changes = { before: user, password: password !== undefined };
+      return ok({ ...next, identities: await repos.identities.listByUser(user.id) });
+    },
+  );
+  if (result.ok && changes !== null) await notifyUpdate(deps, changes, result.value, now);
+  return result;
+}
+
+/**
+ * The notifications of a committed update: the password, and an address applied at once (under
+ * autoconfirm; a confirmed change is notified by `/verify`).
+ */
+async function notifyUpdate(
+  deps: Deps,
+  changes: { before: User; password: boolean },
+  after: User,
+  now: Date,
+): Promise<void> {
+  const { before } = changes;
+  if (changes.password)
+    await notifyAccountChange(deps, after, { kind: "password_changed_notification" }, now);
+  if (before.email !== null && after.email !== before.email) {
+    await notifyAccountChange(
+      deps,
+      after,
+      { kind: "email_changed_notification", oldEmail: before.email },
+      now,
+    );
+  }
+  if (after.phone !== before.phone) {
+    await notifyAccountChange(
+      deps,
+      after,
+      { kind: "phone_changed_notification", oldPhone: before.phone ?? "" },
+      now,
+    );
+  }
 }

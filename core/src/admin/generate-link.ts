@@ -20,7 +20,7 @@ import {
   resolveRedirect,
   transactionRollingBackOn,
 } from "../kernel/index.js";
-import type { MailKind, OneTimeTokenType } from "../messaging/index.js";
+import type { OneTimeTokenType, TokenMailKind } from "../messaging/index.js";
 import { type EmailVerifyType, sendEmailToken } from "../messaging/index.js";
 import type { AdminDeps, AdminRepositories } from "./deps.js";
 
@@ -67,7 +67,10 @@ type Deps = Pick<
 
 /** The token a link of each type carries and how it is verified. */
 const LINKS: Readonly<
-  Record<GenerateLinkType, { tokenType: OneTimeTokenType; mailKind: MailKind; verifyType: EmailVerifyType }>
+  Record<
+    GenerateLinkType,
+    { tokenType: OneTimeTokenType; mailKind: TokenMailKind; verifyType: EmailVerifyType }
+  >
 > = {
   signup: { tokenType: "confirmation_token", mailKind: "confirmation", verifyType: "signup" },
   invite: { tokenType: "confirmation_token", mailKind: "invite", verifyType: "invite" },

@@ -1,5 +1,7 @@
+import type { User } from "../accounts/index.js";
 import { failures } from "../failures.js";
 import { AuthError, constantTimeEqual, err, isUuid, Outbox, ok, type Result } from "../kernel/index.js";
+import { type NotifyDeps, notifyAccountChange } from "../messaging/index.js";
 import { flowStateExpired, storeIssuedFlow } from "../pkce/index.js";
 import { issueSession, type SessionTokens, signOutcome, type Unsigned } from "../sessions/index.js";
 import type { ExternalDeps, ExternalRepositories } from "./deps.js";
@@ -44,8 +46,9 @@ export type CallbackFailure = { readonly redirectTo: string; readonly stateKnown
 
 type Deps = Pick<
   ExternalDeps,
-  "store" | "clock" | "random" | "tokens" | "signer" | "mailer" | "settings" | "providers"
->;
+  "store" | "clock" | "random" | "tokens" | "signer" | "mailer" | "settings" | "providers" | "deliveries"
+> &
+  Pick<NotifyDeps, "settings">;
 
 /**
  * `GET|POST /callback`: the provider sends the browser back with `state` and `code`. The flow state is
@@ -107,6 +110,8 @@ export async function completeExternalSignIn(
       ? await vetExternalAccount(deps, { provider: provider.name, person, now })
       : ok(null);
   if (!vetted.ok) return fail(vetted.error);
+  /** The user an identity was linked to (manual linking), once committed. */
+  const linkedTo: User[] = [];
   const outcome = await afterFirstSignInRaces(() => {
     const outbox = new Outbox<ExternalRepositories>();
     return commitThenSend(deps.store, outbox, async (repos): Promise<Result<Unsigned<CallbackOutcome>>> => {
@@ -121,6 +126,7 @@ export async function completeExternalSignIn(
         addressless,
       });
       if (!account.ok) return account;
+      if (state.linkingTargetId !== null) linkedTo.splice(0, linkedTo.length, account.value);
       if (state.codeChallenge !== null) {
         const code = await storeIssuedFlow(
           deps,
@@ -143,6 +149,14 @@ export async function completeExternalSignIn(
   });
   // The custom access token hook runs once the sign-in committed (see signSession).
   if (!outcome.ok) return fail(outcome.error);
+  for (const user of linkedTo) {
+    await notifyAccountChange(
+      deps,
+      user,
+      { kind: "identity_linked_notification", provider: provider.name },
+      now,
+    );
+  }
   const signed = await signOutcome(deps, outcome.value);
   return signed.ok ? signed : fail(signed.error);
 }

@@ -1,6 +1,7 @@
 import { actorUsername, type Identity, type User, withProviders } from "../accounts/index.js";
 import { failures } from "../failures.js";
 import { err, isUuid, ok, type Result } from "../kernel/index.js";
+import { type NotifyDeps, notifyAccountChange } from "../messaging/index.js";
 import type { ExternalDeps } from "./deps.js";
 import { checkLinkingAssurance } from "./steps/linking-assurance.js";
 
@@ -16,13 +17,15 @@ import { checkLinkingAssurance } from "./steps/linking-assurance.js";
  * let a verified sign-in with it into this account.
  */
 export async function unlinkIdentity(
-  deps: Pick<ExternalDeps, "store" | "clock" | "settings">,
+  deps: Pick<ExternalDeps, "store" | "clock" | "settings" | "mailer" | "deliveries"> &
+    Pick<NotifyDeps, "settings">,
   input: { userId: string; identityId: string; sessionId?: string | null | undefined },
 ): Promise<Result<Record<string, never>>> {
   if (!deps.settings.manualLinkingEnabled) return err(failures.manualLinkingDisabled());
   if (!isUuid(input.identityId)) return err(failures.identityIdNotUuid());
   const now = deps.clock.now();
-  return deps.store.transaction(async (repos): Promise<Result<Record<string, never>>> => {
+  const unlinked: { user: User; provider: string; to: string }[] = [];
+  const result = await deps.store.transaction(async (repos): Promise<Result<Record<string, never>>> => {
     const user = await repos.users.lock(input.userId);
     if (user === null) return err(failures.userNotFound());
     const assured = await checkLinkingAssurance(repos, user.id, input.sessionId);
@@ -46,8 +49,14 @@ export async function unlinkIdentity(
       traits: { identity_id: target.id, provider: target.provider, provider_id: target.providerId },
       at: now,
     });
+    // Told at the address the user had before: the unlinking may have replaced it.
+    if (user.email !== null) unlinked.push({ user: next, provider: target.provider, to: user.email });
     return ok({});
   });
+  for (const { user, provider, to } of unlinked) {
+    await notifyAccountChange(deps, user, { kind: "identity_unlinked_notification", provider, to }, now);
+  }
+  return result;
 }
 
 interface Chosen {

@@ -36,9 +36,14 @@ export interface SendEmailData {
   readonly token: string;
   readonly token_hash: string;
   readonly redirect_to: string;
-  /** signup, recovery, invite, magiclink, email_change, reauthentication. */
+  /** signup, recovery, invite, magiclink, email_change, reauthentication, or a notification's kind. */
   readonly email_action_type: string;
   readonly site_url: string;
   readonly token_new: string;
   readonly token_hash_new: string;
+  /** The notifications' details (empty otherwise): email changed, phone changed, identity (un)linked, factor. */
+  readonly old_email: string;
+  readonly old_phone: string;
+  readonly provider: string;
+  readonly factor_type: string;
 }

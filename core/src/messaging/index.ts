@@ -8,7 +8,19 @@ export type * from "./ports/mailer.js";
 export type * from "./ports/one-time-tokens.js";
 export * from "./ports/send-quota.js";
 export type { SmsSender } from "./ports/sms-sender.js";
+export type { MessagingSliceSettings } from "./settings.js";
 export * from "./steps/frequency.js";
-export { type EmailVerifyType, sendEmailToken, takeEmailQuota } from "./steps/send-email-token.js";
+export {
+  type AccountChange,
+  NOTIFICATION_KINDS,
+  type NotifyDeps,
+  notifyAccountChange,
+} from "./steps/notify-account-change.js";
+export {
+  type EmailVerifyType,
+  sendEmailToken,
+  type TokenMailKind,
+  takeEmailQuota,
+} from "./steps/send-email-token.js";
 export { sendSmsToken } from "./steps/send-sms-token.js";
 export { undoCreationWith, undoMessage } from "./steps/undo-message.js";

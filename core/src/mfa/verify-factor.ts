@@ -2,6 +2,7 @@ import { type Factor, type FactorCredential, type User, userBody } from "../acco
 import { failures } from "../failures.js";
 import { mfaVerificationAttempt } from "../hooks/index.js";
 import { constantTimeEqual, err, ok, type Result, transactionRollingBackOn } from "../kernel/index.js";
+import { type NotifyDeps, notifyAccountChange } from "../messaging/index.js";
 import { type Session, type SessionTokens, type StartedSession, signSession } from "../sessions/index.js";
 import type { Challenge } from "./challenge.js";
 import type { MfaDeps, MfaRepositories } from "./deps.js";
@@ -24,8 +25,19 @@ export interface VerifyFactorInput {
 
 type Deps = Pick<
   MfaDeps,
-  "store" | "clock" | "random" | "tokens" | "settings" | "signer" | "totp" | "secretBox" | "webauthn"
+  | "store"
+  | "clock"
+  | "random"
+  | "tokens"
+  | "settings"
+  | "signer"
+  | "totp"
+  | "secretBox"
+  | "webauthn"
+  | "mailer"
+  | "deliveries"
 > &
+  Pick<NotifyDeps, "settings"> &
   Partial<Pick<MfaDeps, "hooks">>;
 
 /**
@@ -45,9 +57,21 @@ export async function verifyFactor(deps: Deps, input: VerifyFactorInput): Promis
   const now = deps.clock.now();
   const checked = await checkCode(deps, input, now);
   if (!checked.ok) return checked;
+  const enrolled: Factor[] = [];
   const raised = await transactionRollingBackOn(deps.store, (repos) =>
-    raiseSession(deps, repos, input, { ...checked.value, now }),
+    raiseSession(deps, repos, input, { ...checked.value, now, enrolled }),
   );
+  // A factor verified for the first time is news to the user, whatever the access token hook says next.
+  if (raised.ok) {
+    for (const { factorType } of enrolled) {
+      await notifyAccountChange(
+        deps,
+        input.user,
+        { kind: "mfa_factor_enrolled_notification", factorType },
+        now,
+      );
+    }
+  }
   // The custom access token hook runs once the raise committed (see signSession): its failure ends
   // the session.
   return raised.ok ? signSession(deps, raised.value) : raised;
@@ -148,7 +172,7 @@ async function raiseSession(
   deps: Deps,
   repos: MfaRepositories,
   input: VerifyFactorInput,
-  context: CheckedCode & { now: Date },
+  context: CheckedCode & { now: Date; enrolled: Factor[] },
 ): Promise<Result<StartedSession>> {
   const { challenge, totpStep, now } = context;
   // The session's row lock serialises this with its refreshes.
@@ -191,6 +215,7 @@ async function raiseSession(
     at: now,
   });
   const status = "verified" as const;
+  if (factor.status !== status) context.enrolled.push(factor);
   if (factor.status !== status || !sealedWithCurrentKey(deps, factor) || context.credential) {
     await repos.factors.update({
       ...factor,

@@ -15,7 +15,13 @@ import {
   resolveRedirect,
   transactionRollingBackOn,
 } from "../kernel/index.js";
-import type { OneTimeToken, OneTimeTokenType } from "../messaging/index.js";
+import {
+  type AccountChange,
+  type NotifyDeps,
+  notifyAccountChange,
+  type OneTimeToken,
+  type OneTimeTokenType,
+} from "../messaging/index.js";
 import { emailFlowMethod, issueAuthCode } from "../pkce/index.js";
 import { issueSession, type SessionTokens, signOutcome, type Unsigned } from "../sessions/index.js";
 import type { VerificationDeps } from "./deps.js";
@@ -112,8 +118,18 @@ function appliedType(
 
 type VerifyDeps = Pick<
   VerificationDeps,
-  "store" | "clock" | "random" | "tokens" | "hasher" | "leakedPasswords" | "signer" | "settings"
->;
+  | "store"
+  | "clock"
+  | "random"
+  | "tokens"
+  | "hasher"
+  | "leakedPasswords"
+  | "signer"
+  | "settings"
+  | "mailer"
+  | "deliveries"
+> &
+  Pick<NotifyDeps, "settings">;
 
 /**
  * Verifies an email link or code, or an SMS code (`POST /verify`, `GET /verify`), and signs the user
@@ -141,6 +157,8 @@ export async function verifyOtp(deps: VerifyDeps, input: VerifyInput): Promise<R
   // an invitation.
   const passwordCheck = input.password ? await checkNewPassword(deps, input.password) : ok(undefined);
 
+  // The notifications of an address change this verification applies, mailed once it has committed.
+  const notices: { user: User; change: AccountChange }[] = [];
   const outcome = await transactionRollingBackOn(deps.store, async (repos): Promise<Committed> => {
     const l = lookup.value;
     const token =
@@ -170,8 +188,25 @@ export async function verifyOtp(deps: VerifyDeps, input: VerifyInput): Promise<R
         return ok({ kind: "message", message: changed.value.message, redirectTo });
       }
       verified = ok(changed.value.user);
+      if (user.email !== null) notices.push({ user: changed.value.user, change: emailChanged(user.email) });
     } else if (input.type === "phone_change") {
+      const hadPhoneIdentity = (await repos.identities.listByUser(user.id)).some(
+        (i) => i.provider === "phone",
+      );
       verified = await applyPhoneChange(deps, repos, { user, now });
+      if (verified.ok) {
+        const changed = verified.value;
+        notices.push({
+          user: changed,
+          change: { kind: "phone_changed_notification", oldPhone: user.phone ?? "" },
+        });
+        if (!hadPhoneIdentity) {
+          notices.push({
+            user: changed,
+            change: { kind: "identity_linked_notification", provider: "phone" },
+          });
+        }
+      }
     } else {
       verified = await applyVerification(deps, repos, user, {
         type: appliedType(input.type, token),
@@ -201,7 +236,12 @@ export async function verifyOtp(deps: VerifyDeps, input: VerifyInput): Promise<R
     const tokens = await issueSession(deps, repos, signedIn, "otp", now);
     return ok({ kind: "session", tokens, type: input.type, redirectTo });
   });
+  if (!outcome.ok) return outcome;
+  for (const { user, change } of notices) await notifyAccountChange(deps, user, change, now);
   // The custom access token hook runs once the verification committed (see signSession).
-  return outcome.ok ? signOutcome(deps, outcome.value) : outcome;
+  return signOutcome(deps, outcome.value);
 }
+
+const emailChanged = (oldEmail: string): AccountChange => ({ kind: "email_changed_notification", oldEmail });
+
 export type { VerifyType } from "./verify-type.js";

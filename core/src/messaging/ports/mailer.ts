@@ -1,13 +1,27 @@
 import type { User } from "../../accounts/index.js";
 
-/** The kinds of mail authsvc sends (spec, "Events"). */
+/**
+ * The account-change notifications (reference 2.180–2.181): mail telling the user something about
+ * their account changed, carrying no link and no code. Named as the reference names their templates.
+ */
+export type NotificationKind =
+  | "password_changed_notification"
+  | "email_changed_notification"
+  | "phone_changed_notification"
+  | "identity_linked_notification"
+  | "identity_unlinked_notification"
+  | "mfa_factor_enrolled_notification"
+  | "mfa_factor_unenrolled_notification";
+
+/** The kinds of mail authsvc sends (spec, "Events"), and the notifications. */
 export type MailKind =
   | "confirmation"
   | "invite"
   | "recovery"
   | "magic_link"
   | "email_change"
-  | "reauthentication";
+  | "reauthentication"
+  | NotificationKind;
 
 /** One message to one address; the adapter renders it with its templates. */
 export interface Mail {
@@ -27,6 +41,15 @@ export interface Mail {
   readonly tokenHash?: string;
   /** Where the link leads after `/verify`. */
   readonly redirectTo?: string;
+  /** Email changed: the address the account had before (the mail goes there). */
+  readonly oldEmail?: string;
+  /** Phone changed: the new number and the one before, as stored (digits only). */
+  readonly phone?: string;
+  readonly oldPhone?: string;
+  /** Identity linked or unlinked: its provider (`google`, `phone`, …). */
+  readonly provider?: string;
+  /** MFA factor enrolled or removed: its type (`totp`, `phone`, `webauthn`). */
+  readonly factorType?: string;
 }
 
 /**

@@ -3,7 +3,7 @@ import { failures } from "../../failures.js";
 import { type Outbox, ok, type Result } from "../../kernel/index.js";
 import { emailFlowMethod, PKCE_PREFIX, type PkceChallenge, startEmailFlow } from "../../pkce/index.js";
 import type { MessagingDeps, MessagingRepositories } from "../deps.js";
-import type { MailKind } from "../ports/mailer.js";
+import type { MailKind, NotificationKind } from "../ports/mailer.js";
 import type { OneTimeTokenType } from "../ports/one-time-tokens.js";
 import { redirectParam } from "./redirect-param.js";
 import { undoMessage } from "./undo-message.js";
@@ -11,13 +11,15 @@ import { undoMessage } from "./undo-message.js";
 /** The `type` a mailed link carries to `/verify`. */
 export type EmailVerifyType = "signup" | "invite" | "magiclink" | "recovery" | "email_change";
 
-/** The mail kinds that carry a link (everything but the reauthentication nonce). */
-type LinkMailKind = Exclude<MailKind, "reauthentication">;
+/** The mail kinds that carry a one-time token (the notifications carry none). */
+export type TokenMailKind = Exclude<MailKind, NotificationKind>;
+/** The mail kinds that carry a link (every token mail but the reauthentication nonce). */
+type LinkMailKind = Exclude<TokenMailKind, "reauthentication">;
 
 export interface SendEmailTokenInput<R extends MessagingRepositories = MessagingRepositories> {
   readonly user: User;
   readonly tokenType: OneTimeTokenType;
-  readonly mailKind: MailKind;
+  readonly mailKind: TokenMailKind;
   readonly verifyType: EmailVerifyType;
   /** The address the message goes to (and the token is bound to). */
   readonly to: string;
@@ -129,4 +131,5 @@ export async function takeEmailQuota(
 }
 
 // The reauthentication nonce has no link; should it ever come through here, it links like a confirmation.
-const linkPathKind = (kind: MailKind): LinkMailKind => (kind === "reauthentication" ? "confirmation" : kind);
+const linkPathKind = (kind: TokenMailKind): LinkMailKind =>
+  kind === "reauthentication" ? "confirmation" : kind;

@@ -15,7 +15,10 @@ export const mailModule: HttpModule = {
   ports: ({ config, logger, shared }) => ({
     mailer: mailerWithHooks(config, shared.hooks, mailerOf(config, logger)),
   }),
-  settings: (config) => ({ mailer: mail.mailSettings(config) }),
+  settings: (config) => ({
+    mailer: mail.mailSettings(config),
+    notifications: config.mailer.notifications,
+  }),
   statuses: {
     email_address_invalid: 400,
     email_address_not_authorized: 400,

@@ -4,7 +4,7 @@
  * names (`…_MAGIC_LINK`); the default subjects are defined here once.
  */
 import type { AuthSettings } from "@authsvc/core";
-import type { MailKind } from "@authsvc/core/messaging";
+import { type MailKind, NOTIFICATION_KINDS, type NotificationKind } from "@authsvc/core/messaging";
 import type { Family } from "../../config/families.js";
 import * as k from "../../config/kinds.js";
 import type { Reader } from "../../config/reader.js";
@@ -20,6 +20,14 @@ export const DEFAULT_SUBJECTS: Readonly<Record<MailKind, string>> = {
   magic_link: "Your Magic Link",
   email_change: "Confirm Email Change",
   reauthentication: "Confirm reauthentication",
+  // The notifications' subjects are the reference's defaults.
+  password_changed_notification: "Your password was changed",
+  email_changed_notification: "Your email address was changed",
+  phone_changed_notification: "Your phone number was changed",
+  identity_linked_notification: "A new sign-in method was linked to your account",
+  identity_unlinked_notification: "A sign-in method was removed from your account",
+  mfa_factor_enrolled_notification: "A new verification method was added to your account",
+  mfa_factor_unenrolled_notification: "A verification method was removed from your account",
 };
 /**
  * Every kind of mail, in the order the docs list them. Taken from the subjects, whose type makes the
@@ -27,9 +35,13 @@ export const DEFAULT_SUBJECTS: Readonly<Record<MailKind, string>> = {
  */
 export const MAIL_KINDS = Object.keys(DEFAULT_SUBJECTS) as readonly MailKind[];
 
-/** Mails that carry a link, and so a URL path. */
+const isNotification = (kind: MailKind): kind is NotificationKind =>
+  (NOTIFICATION_KINDS as readonly string[]).includes(kind);
+
+/** Mails that carry a link, and so a URL path: neither the reauthentication nonce nor a notification. */
 export const URL_PATH_KINDS = MAIL_KINDS.filter(
-  (kind): kind is Exclude<MailKind, "reauthentication"> => kind !== "reauthentication",
+  (kind): kind is Exclude<MailKind, "reauthentication" | NotificationKind> =>
+    kind !== "reauthentication" && !isNotification(kind),
 );
 export type UrlPathKind = (typeof URL_PATH_KINDS)[number];
 
@@ -40,7 +52,31 @@ const MAIL_NAMES: Readonly<Record<MailKind, string>> = {
   magic_link: "magic link",
   email_change: "email change",
   reauthentication: "reauthentication",
+  password_changed_notification: "password changed notification",
+  email_changed_notification: "email changed notification (sent to the old address)",
+  phone_changed_notification: "phone changed notification",
+  identity_linked_notification: "identity linked notification",
+  identity_unlinked_notification: "identity unlinked notification",
+  mfa_factor_enrolled_notification: "MFA factor enrolled notification",
+  mfa_factor_unenrolled_notification: "MFA factor removed notification",
 };
+
+/** What each notification tells, for its switch's description. */
+const CHANGES: Readonly<Record<NotificationKind, string>> = {
+  password_changed_notification: "the user's password changes (`PUT /user`)",
+  email_changed_notification:
+    "the user's email address changes (the change confirmed by `/verify`); mailed to the old address",
+  phone_changed_notification: "the user's phone number changes (the change confirmed by `/verify`)",
+  identity_linked_notification:
+    "an identity is linked to the user (`/user/identities/authorize`, or a phone confirmed for the first time)",
+  identity_unlinked_notification:
+    "an identity is unlinked (`DELETE /user/identities/<id>`); mailed to the address the user had before",
+  mfa_factor_enrolled_notification: "an MFA factor is verified for the first time",
+  mfa_factor_unenrolled_notification: "an MFA factor is removed (`DELETE /factors/<id>`)",
+};
+
+/** `password_changed_notification` → `PASSWORD_CHANGED`: the reference's names of the switches. */
+const changeSuffix = (kind: NotificationKind) => envSuffix(kind.replace(/_notification$/, ""));
 
 let variable = defineVariables("Email");
 export const serverVariables = {
@@ -137,9 +173,20 @@ export const kindVariables = {
   ),
 };
 
+variable = defineVariables("Email notifications");
+export const notificationVariables = byKey(NOTIFICATION_KINDS, (kind) =>
+  variable({
+    key: `MAILER_NOTIFICATIONS_${changeSuffix(kind)}_ENABLED`,
+    kind: k.boolean,
+    default: "false",
+    description: `Mail the user when ${CHANGES[kind]}. Sent after the change has committed, through the mail server or the send-email hook; a mail that fails is logged, never failing the change.`,
+  }),
+);
+
 /** Every variable of the section, in the order the docs present them. */
 export const variables = [
   ...Object.values(serverVariables),
+  ...Object.values(notificationVariables),
   ...Object.values(kindVariables.subjects),
   ...Object.values(kindVariables.urlPaths),
   ...Object.values(kindVariables.templates),
@@ -174,6 +221,8 @@ export interface MailerConfig {
   readonly urlPaths: Readonly<Record<UrlPathKind, string>>;
   /** URLs of HTML templates; built-in templates where undefined. */
   readonly templates: Readonly<Partial<Record<MailKind, string>>>;
+  /** Which account-change notifications are mailed. */
+  readonly notifications: Readonly<Record<NotificationKind, boolean>>;
 }
 
 export const read = (r: Reader) => ({
@@ -181,6 +230,7 @@ export const read = (r: Reader) => ({
   subjects: r.getAll(kindVariables.subjects),
   urlPaths: r.getAll(kindVariables.urlPaths),
   templates: r.getAll(kindVariables.templates),
+  notifications: r.getAll(notificationVariables),
 });
 
 export function settle(
@@ -199,6 +249,7 @@ export function settle(
       subjects: values.subjects,
       urlPaths: values.urlPaths,
       templates: Object.fromEntries(Object.entries(values.templates).filter(([, url]) => url !== undefined)),
+      notifications: values.notifications,
     },
   };
 }
@@ -247,4 +298,8 @@ export const families: readonly Family[] = [
   { prefix: "MAILER_SUBJECTS_", hint: `kinds are ${MAIL_KINDS.map(envSuffix).join(", ")}` },
   { prefix: "MAILER_URLPATHS_", hint: `kinds are ${URL_PATH_KINDS.map(envSuffix).join(", ")}` },
   { prefix: "MAILER_TEMPLATES_", hint: `kinds are ${MAIL_KINDS.map(envSuffix).join(", ")}` },
+  {
+    prefix: "MAILER_NOTIFICATIONS_",
+    hint: `changes are ${NOTIFICATION_KINDS.map(changeSuffix).join(", ")}, each with _ENABLED`,
+  },
 ];
