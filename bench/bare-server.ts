@@ -9,12 +9,14 @@
  *                     + signing the new access token
  * (d) POST /password  one select by email + one argon2id verify + one session insert
  * (e) POST /signup    one argon2id hash + the sign-up inserts (user, identity) in a transaction
+ * (f) POST /client-token  `client_secret_basic`: one select of the client's row, the SHA-256 of the
+ *                     secret compared in constant time, signing the client's token
  * and POST /sessions, which seeds (c): a session with a first refresh token for the user of `email`.
  *
  * Environment: DATABASE_URL, JWT_SECRET, DB_MAX_POOL_SIZE (10), DB_NAMESPACE (auth), DB_PREPARED_STATEMENTS
  * (true).
  */
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { serve } from "@hono/node-server";
 import { hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2";
 import { Hono } from "hono";
@@ -37,6 +39,7 @@ const users = sql`${sql(ns)}.users`;
 const identities = sql`${sql(ns)}.identities`;
 const sessions = sql`${sql(ns)}.sessions`;
 const tokens = sql`${sql(ns)}.refresh_tokens`;
+const clients = sql`${sql(ns)}.oauth_clients`;
 const key = new TextEncoder().encode(secret);
 // The service's argon2id parameters (m=19456 KiB, t=2, p=1); 2 is the Argon2id const enum.
 const ARGON2 = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
@@ -50,6 +53,7 @@ const sign = (sub: string, sessionId: string) => {
     .sign(key);
 };
 const bad = { error: "bad" };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const app = new Hono()
   .get("/bare", (c) => c.json({ ok: true }))
@@ -100,6 +104,25 @@ const app = new Hono()
     if (!user || !(await argon2Verify(user.encrypted_password, password))) return c.json(bad, 400);
     const [session] = await sql`insert into ${sessions} (user_id) values (${user.id}) returning id`;
     return c.json({ access_token: await sign(user.id, session?.id) });
+  })
+  .post("/client-token", async (c) => {
+    const [id = "", secretText = ""] = Buffer.from((c.req.header("authorization") ?? "").slice(6), "base64")
+      .toString()
+      .split(":");
+    if (!UUID.test(id)) return c.json(bad, 401);
+    const [client] = await sql`
+      select client_secret_hash, scope from ${clients} where id = ${id} and deleted_at is null`;
+    const presented = Buffer.from(sha256(decodeURIComponent(secretText)));
+    const stored = Buffer.from(client?.client_secret_hash ?? "");
+    if (!client || stored.length !== presented.length || !timingSafeEqual(stored, presented))
+      return c.json(bad, 401);
+    const now = Math.floor(Date.now() / 1000);
+    const access = await new SignJWT({ sub: id, client_id: id, scope: client.scope ?? "", role: "anon" })
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setIssuedAt(now)
+      .setExpirationTime(now + 3600)
+      .sign(key);
+    return c.json({ access_token: access, token_type: "Bearer", expires_in: 3600 });
   })
   .post("/signup", async (c) => {
     const { email, password } = await c.req.json<{ email: string; password: string }>();

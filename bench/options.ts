@@ -12,7 +12,9 @@ export const DURATION_S = Number(args.get("duration") ?? process.env.BENCH_DURAT
 export const ROUNDS = Number(args.get("rounds") ?? 3);
 export const CONNECTIONS = list("connections", process.env.BENCH_CONNECTIONS ?? "16,64").map(Number);
 // `--scenarios=none`: only the extras (with `--extras=start` alone, no PostgreSQL is needed at all).
-export const SCENARIOS = list("scenarios", "user,refresh,password,signup").filter((s) => s !== "none");
+export const SCENARIOS = list("scenarios", "user,refresh,client-credentials,password,signup").filter(
+  (s) => s !== "none",
+);
 const extrasArg = list("extras", "");
 export const POPULATION = Number(args.get("population") ?? 10_000);
 // Both servers' database pool size (default: each one's own default, 10 for both).

@@ -3,6 +3,7 @@
  * loads autocannon runs, with what each needs first (live refresh tokens, fresh addresses).
  */
 import type autocannon from "autocannon";
+import { clientCredentialsLoads } from "./client-credentials.js";
 import { oauthRefreshLoad } from "./oauth-refresh.js";
 import { json, PASSWORD } from "./options.js";
 import type { Scenario } from "./report.js";
@@ -102,6 +103,7 @@ export function scenariosOf(pair: Pair): Record<string, Scenario> {
   });
   // Addresses unique across pairs too: both pairs write to the same database.
   const prefix = pair.label ? "pooled" : "direct";
+  const machine = clientCredentialsLoads(pair.ours, pair.base);
   return {
     user: {
       name: "GET /user",
@@ -139,6 +141,14 @@ export function scenariosOf(pair: Pair): Record<string, Scenario> {
       target: 0.8,
       ours: oauthRefreshLoad(pair.ours, pair.token, true),
       base: (connections) => baseRefresh(`${pair.base}/refresh`, connections),
+    },
+    // A confidential client's own token (bench/client-credentials.ts).
+    "client-credentials": {
+      name: "client_credentials grant",
+      baseline: "(f) select client + SHA-256 compare + sign",
+      target: 0.75,
+      ours: machine.ours,
+      base: machine.base,
     },
     password: {
       name: "password grant",
