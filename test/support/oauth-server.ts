@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { generateJwtKey } from "@authsvc/adapters";
 import type { FreshNamespace } from "@authsvc/adapters/testing";
 import { productionServerEnv, TEST_JWT_SECRET } from "@authsvc/http/testing";
@@ -6,11 +7,12 @@ import { freePort } from "./free-port.js";
 import { type ServerProcess, startServer } from "./server-process.js";
 
 /**
- * The OAuth server on `ns`: an RS256 signing key (ID tokens need one) beside the e2e secret as a
- * verify-only key (the API keys), issuer and external URL at the server's own address.
+ * The OAuth server on `ns`, or in embedded mode (PGlite in a data folder under `cwd`): an RS256
+ * signing key (ID tokens need one) beside the e2e secret as a verify-only key (the API keys), issuer
+ * and external URL at the server's own address.
  */
 export async function startOAuthServer(
-  ns: FreshNamespace,
+  ns: FreshNamespace | "embedded",
   cwd: string,
   extra: Record<string, string> = {},
   /** Where clients reach the API, e.g. `/auth/v1`: the issuer and every advertised endpoint are under it. */
@@ -29,7 +31,16 @@ export async function startOAuthServer(
       k: Buffer.from(TEST_JWT_SECRET).toString("base64url"),
     },
   ];
-  const env = productionServerEnv(ns, {
+  const database =
+    ns === "embedded"
+      ? {
+          AUTHSVC_DATA_DIR: join(cwd, "data"),
+          AUTHSVC_SITE_URL: "http://localhost:3000",
+          AUTHSVC_JWT_SECRET: TEST_JWT_SECRET,
+        }
+      : productionServerEnv(ns);
+  const env = {
+    ...database,
     PORT: String(port),
     AUTHSVC_JWT_ISSUER: issuer,
     AUTHSVC_API_EXTERNAL_URL: issuer,
@@ -39,7 +50,7 @@ export async function startOAuthServer(
     AUTHSVC_OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION: "true",
     AUTHSVC_OAUTH_SERVER_AUTHORIZATION_PATH: "/consent",
     ...extra,
-  });
+  };
   const server = await startServer(env, { cwd });
   return Object.assign(server, { issuer });
 }
