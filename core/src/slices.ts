@@ -1,7 +1,12 @@
 import type { AccountSettingsDeps, AccountSettingsRepositories } from "./account-settings/deps.js";
 import type { AccountSettingsSettings } from "./account-settings/settings.js";
 import type { AccountsDeps, AccountsRepositories } from "./accounts/deps.js";
-import { auditLogTraits, leakedPasswordsTraits, passwordHasherTraits } from "./accounts/index.js";
+import {
+  auditLogTraits,
+  leakedPasswordsTraits,
+  passwordHasherTraits,
+  signInFailuresTraits,
+} from "./accounts/index.js";
 import type { AdminDeps, AdminRepositories } from "./admin/deps.js";
 import type { CustomProvidersDeps, CustomProvidersRepositories } from "./custom-providers/deps.js";
 import { customProviderStoreTraits } from "./custom-providers/index.js";
@@ -70,7 +75,11 @@ export const SLICES = {
     repositories: AccountSettingsRepositories;
     settings: AccountSettingsSettings;
   }>(),
-  admin: defineSlice<{ deps: AdminDeps; repositories: AdminRepositories }>(),
+  // The lockout's counters (`signInFailures`) are the admin's repository too (its unlock), and the
+  // password grant's and /verify's beside their slices' own.
+  admin: defineSlice<{ deps: AdminDeps; repositories: AdminRepositories }>({
+    storeTraits: { signInFailures: signInFailuresTraits },
+  }),
   external: defineSlice<{
     deps: ExternalDeps;
     repositories: ExternalRepositories;

@@ -17,6 +17,7 @@ import { postgresPasskeyStore, postgresWebauthnChallengeStore } from "./passkeys
 import { postgresFlowStateStore } from "./pkce-store.js";
 import type { Queryable } from "./rows.js";
 import { postgresSessionStore } from "./sessions-store.js";
+import { postgresSignInFailures } from "./sign-in-failures-store.js";
 import { rejectingUnstorableInput } from "./unstorable-input.js";
 
 export interface PostgresStoreOptions {
@@ -49,6 +50,7 @@ function repositories(
     challenges: postgresChallengeStore(sql, { namespace }),
     assurance: postgresSessionAssurance(sql, { namespace }),
     recoveryCodes: postgresRecoveryCodeStore(sql, { namespace }),
+    signInFailures: postgresSignInFailures(sql, { namespace }),
     passkeys: postgresPasskeyStore(sql, { namespace }),
     webauthnChallenges: postgresWebauthnChallengeStore(sql, { namespace }),
     ...postgresOAuthServerRepositories(sql, { namespace }),

@@ -31,6 +31,8 @@ export const AUDIT_LOG_TYPES: Readonly<
   passkey_created: "user",
   passkey_updated: "user",
   passkey_deleted: "user",
+  user_locked: "account",
+  user_unlocked: "account",
 };
 
 /**

@@ -3,6 +3,7 @@ import type {
   IdentityRepository,
   LeakedPasswords,
   PasswordHasher,
+  SignInFailures,
   UserRepository,
 } from "../accounts/index.js";
 import type { HookDispatcher } from "../hooks/index.js";
@@ -24,6 +25,7 @@ export interface AdminRepositories {
   readonly factors: FactorStore;
   readonly challenges: ChallengeStore;
   readonly assurance: SessionAssurance;
+  readonly signInFailures: SignInFailures;
 }
 
 export type AdminStore = AdminRepositories & Transactor<AdminRepositories>;

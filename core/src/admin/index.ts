@@ -4,6 +4,7 @@ export * from "./admin-delete-user.js";
 export * from "./admin-get-user.js";
 export { adminListAudit } from "./admin-list-audit.js";
 export { adminListUsers } from "./admin-list-users.js";
+export * from "./admin-lockout.js";
 export * from "./admin-update-user.js";
 export { type GenerateLinkType, generateLink } from "./generate-link.js";
 export * from "./invite-user.js";

@@ -32,7 +32,14 @@ describe("the slice list", () => {
   });
 
   it("gives core the traits each slice declares beside its ports", () => {
-    expect(Object.keys(storeTraits).sort()).toEqual(["audit", "customProviders", "quota", "sessions"]);
+    expect(Object.keys(storeTraits).sort()).toEqual([
+      "audit",
+      "customProviders",
+      "quota",
+      "sessions",
+      "signInFailures",
+    ]);
+    expect(storeTraits.signInFailures?.clear?.commits).toBe(true);
     expect(Object.keys(depsTraits).sort()).toEqual(["hasher", "hooks", "leakedPasswords"]);
     expect(storeTraits.sessions?.grantPassword?.commits).toBe(true);
   });

@@ -3,6 +3,7 @@ import type {
   IdentityRepository,
   LeakedPasswords,
   PasswordHasher,
+  SignInFailures,
   UserFactors,
   UserRepository,
 } from "../accounts/index.js";
@@ -22,6 +23,13 @@ export interface SessionsRepositories {
 }
 
 export type SessionsStore = SessionsRepositories & Transactor<SessionsRepositories>;
+
+/** What a password sign-in uses beside the sessions' repositories: the lockout's counters (`LOCKOUT_*`). */
+export interface PasswordSignInRepositories extends SessionsRepositories {
+  readonly signInFailures: SignInFailures;
+}
+
+export type PasswordSignInStore = PasswordSignInRepositories & Transactor<PasswordSignInRepositories>;
 
 /** The ports the sessions use cases may use. */
 export interface SessionsDeps extends KernelDeps {

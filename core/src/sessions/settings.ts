@@ -1,3 +1,5 @@
+import type { LockoutSettings } from "../accounts/index.js";
+
 /**
  * The session controls (`SESSIONS_*`), in milliseconds; 0 turns a limit off. They are checked when a
  * session is refreshed (and when an admin token names a session), as the reference does; access tokens
@@ -18,4 +20,6 @@ export interface SessionsSettings {
   readonly refreshTokens: { readonly rotationEnabled: boolean; readonly reuseIntervalMs: number };
   /** The session controls (`SESSIONS_*`); see `session-limits.ts`. */
   readonly sessions: SessionLimits;
+  /** The per-account lockout of password sign-ins (`LOCKOUT_*`). */
+  readonly lockout: LockoutSettings;
 }

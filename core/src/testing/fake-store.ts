@@ -1,5 +1,6 @@
 import type { Repositories, Store } from "../store.js";
 import { fakeAudit } from "./accounts/fake-audit.js";
+import { fakeSignInFailures } from "./accounts/fake-sign-in-failures.js";
 import { fakeIdentities, fakeUsers } from "./accounts/fake-users.js";
 import { fakeCustomProviders } from "./custom-providers/fake-custom-providers.js";
 import { fakeExternalIdentities } from "./external/fake-external-identities.js";
@@ -42,6 +43,7 @@ export function fakeStore(): Store & { tables: FakeTables } {
     challenges: fakeChallenges(tables),
     assurance: fakeAssurance(tables),
     recoveryCodes: fakeRecoveryCodes(),
+    signInFailures: fakeSignInFailures(),
     passkeys: fakePasskeys(tables),
     webauthnChallenges: fakeWebauthnChallenges(tables),
     oauthClients: fakeOAuthClients(oauth, tables),
@@ -55,7 +57,7 @@ export function fakeStore(): Store & { tables: FakeTables } {
   const begin = rowLocks();
   const transaction: Store["transaction"] = async (fn) => {
     const locks = begin();
-    const { users, sessions, factors, oauthAuthorizations } = repos;
+    const { users, sessions, factors, oauthAuthorizations, signInFailures } = repos;
     try {
       return await fn({
         ...repos,
@@ -82,6 +84,13 @@ export function fakeStore(): Store & { tables: FakeTables } {
           lockByDeviceCode: async (hash) => {
             await locks.lock(`oauth-device-codes/${hash}`);
             return oauthAuthorizations.lockByDeviceCode(hash);
+          },
+        },
+        signInFailures: {
+          ...signInFailures,
+          lock: async (key) => {
+            await locks.lock(`sign-in-failures/${key}`);
+            return signInFailures.lock(key);
           },
         },
         factors: {

@@ -1,5 +1,6 @@
 import { describeAuditLogContract } from "./accounts/audit-log.contract.js";
 import { describeIdentityRepositoryContract } from "./accounts/identity-repository.contract.js";
+import { describeSignInFailuresContract } from "./accounts/sign-in-failures.contract.js";
 import { describeUserRepositoryContract } from "./accounts/user-repository.contract.js";
 import { describeExternalIdentityContract } from "./external/external-identities.contract.js";
 import type { MakeStore } from "./harness.js";
@@ -32,6 +33,7 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
   describeFactorStoreContract(name, makeStore);
   describeFactorAttemptsContract(name, makeStore);
   describeRecoveryCodeStoreContract(name, makeStore);
+  describeSignInFailuresContract(name, makeStore);
   describePasskeyStoreContract(name, makeStore);
   describeOAuthStoreContract(name, makeStore);
 }

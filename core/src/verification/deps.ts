@@ -3,6 +3,7 @@ import type {
   IdentityRepository,
   LeakedPasswords,
   PasswordHasher,
+  SignInFailures,
   UserFactors,
   UserRepository,
 } from "../accounts/index.js";
@@ -32,6 +33,13 @@ export interface VerificationRepositories {
 }
 
 export type VerificationStore = VerificationRepositories & Transactor<VerificationRepositories>;
+
+/** What `/verify` uses beside them: the lockout's counters, which a proven address clears. */
+export interface VerifyRepositories extends VerificationRepositories {
+  readonly signInFailures: SignInFailures;
+}
+
+export type VerifyStore = VerifyRepositories & Transactor<VerifyRepositories>;
 
 /** The ports the verification use cases may use. */
 export interface VerificationDeps extends KernelDeps {

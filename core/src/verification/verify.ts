@@ -24,7 +24,7 @@ import {
 } from "../messaging/index.js";
 import { emailFlowMethod, issueAuthCode } from "../pkce/index.js";
 import { issueSession, type SessionTokens, signOutcome, type Unsigned } from "../sessions/index.js";
-import type { VerificationDeps } from "./deps.js";
+import type { VerificationDeps, VerifyStore } from "./deps.js";
 import { confirmEmailChange } from "./email-change.js";
 import { applyPhoneChange } from "./phone-change.js";
 import { otpExpired } from "./steps/save-channel-change.js";
@@ -118,7 +118,6 @@ function appliedType(
 
 type VerifyDeps = Pick<
   VerificationDeps,
-  | "store"
   | "clock"
   | "random"
   | "tokens"
@@ -129,7 +128,7 @@ type VerifyDeps = Pick<
   | "mailer"
   | "deliveries"
 > &
-  Pick<NotifyDeps, "settings">;
+  Pick<NotifyDeps, "settings"> & { readonly store: VerifyStore };
 
 /**
  * Verifies an email link or code, or an SMS code (`POST /verify`, `GET /verify`), and signs the user

@@ -52,6 +52,12 @@ describe("cleanup", () => {
     await rows.requestLimit("running", ago(-60_000));
     await rows.sendWindow("email", ago(2 * HOUR_MS));
     await rows.sendWindow("email-now", ago(10 * 60 * 1000));
+    // A lockout count forgotten an hour ago, and one still counting.
+    await ns.sql`
+      insert into ${ns.sql(ns.namespace)}.sign_in_failures (key, failed_attempts, last_failed_at, expires_at)
+      values
+        (${"a".repeat(64)}, 3, ${ago(13 * HOUR_MS)}, ${ago(HOUR_MS)}),
+        (${"b".repeat(64)}, 3, ${ago(HOUR_MS)}, ${ago(-11 * HOUR_MS)})`;
     const oldAudit = await rows.auditEntry(ago(31 * DAY_MS));
     const newAudit = await rows.auditEntry(ago(29 * DAY_MS));
     const oldAnonymous = await rows.user({ anonymous: true, createdAt: ago(31 * DAY_MS) });
@@ -74,6 +80,7 @@ describe("cleanup", () => {
       one_time_tokens: 1,
       request_limits: 1,
       send_quota: 1,
+      sign_in_failures: 1,
       anonymous_users: 1,
       audit_log_entries: 1,
     });
@@ -96,6 +103,7 @@ describe("cleanup", () => {
     expect(await rows.present("one_time_tokens", [expiredToken, pendingToken])).toEqual([pendingToken]);
     expect(await rows.count("request_limits")).toBe(1);
     expect(await rows.count("send_quota")).toBe(1);
+    expect(await rows.count("sign_in_failures")).toBe(1);
     expect(await rows.present("audit_log_entries", [oldAudit, newAudit])).toEqual([newAudit]);
     expect(await rows.present("users", [user, oldAnonymous, newAnonymous, oldPermanent])).toEqual([
       user,

@@ -28,7 +28,9 @@ export type AuditAction =
   | "factor_updated"
   | "passkey_created"
   | "passkey_updated"
-  | "passkey_deleted";
+  | "passkey_deleted"
+  | "user_locked"
+  | "user_unlocked";
 
 export interface AuditEntry {
   readonly action: AuditAction;

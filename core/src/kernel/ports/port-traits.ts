@@ -1,11 +1,12 @@
 /**
  * What the store has committed, as the metrics count it: a session started (by its last
- * authentication method), a user signed up, a refresh token rotated.
+ * authentication method), a user signed up, a refresh token rotated, a sign-in identifier locked.
  */
 export type CommittedOutcome =
   | { readonly kind: "signed_in"; readonly method: string }
   | { readonly kind: "signed_up" }
-  | { readonly kind: "refresh_rotated" };
+  | { readonly kind: "refresh_rotated" }
+  | { readonly kind: "account_locked" };
 
 /** A first argument that carries the client's address (an audit entry, a grant's input). */
 interface Addressed {

@@ -1,7 +1,7 @@
 import type { AuditAction, User } from "../../accounts/index.js";
-import { actorUsername, confirmedAt, withoutExternalIdentities } from "../../accounts/index.js";
+import { actorUsername, confirmedAt, signInKey, withoutExternalIdentities } from "../../accounts/index.js";
 import { orRollback, type Result } from "../../kernel/index.js";
-import type { VerificationDeps, VerificationRepositories } from "../deps.js";
+import type { VerificationDeps, VerifyRepositories } from "../deps.js";
 import type { VerifyType } from "../verify-type.js";
 import { saveChannelChange } from "./save-channel-change.js";
 
@@ -9,12 +9,13 @@ import { saveChannelChange } from "./save-channel-change.js";
  * Applies a consumed confirmation or recovery token to its user, locked, inside the verify
  * transaction: confirms the channel the token went to (identity `*_verified` too, and an anonymous
  * user verifying a phone becomes permanent), sets an invited user's first password, and records
- * `user_signedup` (or `invite_accepted`) on the first confirmation.
+ * `user_signedup` (or `invite_accepted`) on the first confirmation, and ends the lockout of the
+ * address proven (LOCKOUT_*).
  * A weak password throws (rolling the consumption back, so the invitation can be accepted again).
  */
 export async function applyVerification(
-  deps: Pick<VerificationDeps, "random" | "hasher" | "settings">,
-  repos: VerificationRepositories,
+  deps: Pick<VerificationDeps, "random" | "hasher" | "settings" | "tokens">,
+  repos: VerifyRepositories,
   user: User,
   input: {
     type: Exclude<VerifyType, "email_change" | "phone_change">;
@@ -57,6 +58,12 @@ export async function applyVerification(
     if (acceptsInvitation && user.emailConfirmedAt === null) audits.push("invite_accepted");
     else if (user.emailConfirmedAt === null) audits.push("user_signedup");
   }
+  // Whoever proves the address a password sign-in names is its owner: its lockout ends.
+  const proven = type === "sms" ? user.phone : user.email;
+  if (proven)
+    await repos.signInFailures.clear([
+      signInKey(deps.tokens.hash, type === "sms" ? "phone" : "email", proven),
+    ]);
   // The number or address may have been taken by someone else meanwhile: the token is spent then.
   const saved = await saveChannelChange(deps, repos, next, now);
   if (!saved.ok) return saved;

@@ -14,7 +14,7 @@ import { metadataDocumentClients } from "./metadata-document-clients.js";
 import { mfaChallenges } from "./mfa-challenges.js";
 import { oneTimeTokens } from "./one-time-tokens.js";
 import { refreshTokens } from "./refresh-tokens.js";
-import { requestLimits, sendCapWindows } from "./request-limits.js";
+import { requestLimits, sendCapWindows, signInFailures } from "./request-limits.js";
 import { samlRelayStates } from "./saml-relay-states.js";
 import { unverifiedFactors } from "./unverified-factors.js";
 
@@ -64,6 +64,7 @@ export function cleanupTasks(settings: CleanupSettings): CleanupTask[] {
     samlRelayStates,
     requestLimits,
     sendCapWindows,
+    signInFailures,
     dpopProofs,
     ...(settings.anonymousUsersEnabled ? [anonymousUsers] : []),
     ...(settings.auditLogRetentionMs > 0 ? [auditEntries(settings.auditLogRetentionMs)] : []),

@@ -29,3 +29,16 @@ export const sendCapWindows: CleanupTask = {
       limit,
     }),
 };
+
+/** The lockout's counts (`sign_in_failures`) forgotten and no longer locking (`expires_at` passed). */
+export const signInFailures: CleanupTask = {
+  name: "sign_in_failures",
+  run: ({ sql, namespace, limit }) =>
+    removeBatch(sql, {
+      namespace,
+      table: "sign_in_failures",
+      key: ["key"],
+      stale: sql`expires_at < now()`,
+      limit,
+    }),
+};
