@@ -20,6 +20,7 @@ export interface Instruments {
   readonly signIns: Counter;
   readonly signUps: Counter;
   readonly refreshRotations: Counter;
+  readonly accountLockouts: Counter;
   readonly refreshReuse: Counter;
   readonly otpFailures: Counter;
   readonly rateLimitRefusals: Counter;
@@ -117,6 +118,10 @@ export function createInstruments(meter: Meter, gauges: GaugeSources): Instrumen
     signIns: counter("authsvc_sign_ins", "Sessions started, by authentication method"),
     signUps: counter("authsvc_sign_ups", "Users signed up (user_signedup audit entries committed)"),
     refreshRotations: counter("authsvc_refresh_token_rotations", "Refresh tokens rotated"),
+    accountLockouts: counter(
+      "authsvc_account_lockouts",
+      "Sign-in identifiers locked after too many wrong passwords (LOCKOUT_*)",
+    ),
     refreshReuse: counter("authsvc_refresh_token_reuse_detections", "Revoked refresh tokens presented again"),
     otpFailures: counter("authsvc_otp_failures", "One-time codes and links refused, by error code"),
     rateLimitRefusals: counter(

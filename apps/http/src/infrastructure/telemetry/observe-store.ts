@@ -15,6 +15,8 @@ function counted(outcome: CommittedOutcome): Committed {
       return (i) => i.signUps.add(1);
     case "refresh_rotated":
       return (i) => i.refreshRotations.add(1);
+    case "account_locked":
+      return (i) => i.accountLockouts.add(1);
   }
 }
 

@@ -1,12 +1,18 @@
 import type { HttpModule } from "../module.js";
 import { adminAuditEndpoints } from "./admin-audit.js";
 import { generateLinkEndpoints } from "./admin-generate-link.js";
+import { adminLockoutEndpoints } from "./admin-lockout.js";
 import { adminUserEndpoints } from "./admin-users.js";
 
-/** The admin API: users, the audit log, invitations and generated links. */
+/** The admin API: users, their lockout, the audit log, invitations and generated links. */
 export const adminModule: HttpModule = {
   name: "admin",
-  endpoints: [...adminUserEndpoints, ...adminAuditEndpoints, ...generateLinkEndpoints],
+  endpoints: [
+    ...adminUserEndpoints,
+    ...adminLockoutEndpoints,
+    ...adminAuditEndpoints,
+    ...generateLinkEndpoints,
+  ],
   statuses: {
     not_admin: 403,
     invite_not_found: 404,

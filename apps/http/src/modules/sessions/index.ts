@@ -10,7 +10,10 @@ import { userSessionEndpoints } from "./user-sessions.js";
 export const sessionsModule: HttpModule = {
   name: "sessions",
   section: sectionOf(sessions),
-  settings: (config) => ({ sessions: sessions.sessionsSettings(config) }),
+  settings: (config) => ({
+    sessions: sessions.sessionsSettings(config),
+    lockout: sessions.lockoutSettings(config),
+  }),
   endpoints: [tokenEndpoint, ...userSessionEndpoints],
   grants: [passwordHttpGrant, refreshTokenHttpGrant],
   statuses: {
