@@ -17,6 +17,7 @@ import { fastCors } from "./middleware/cors.js";
 import { applyEndpointGuards, type Guarded } from "./middleware/endpoint-guards.js";
 import { MAX_BODY_BYTES } from "./middleware/json-body.js";
 import { requestContext } from "./middleware/request-context.js";
+import { SplitRouter } from "./router.js";
 import type { StatusTable } from "./statuses.js";
 
 // The reference's CORS policy (rs/cors in GoTrue): any origin, credentials allowed.
@@ -56,7 +57,10 @@ export interface Served {
  * It does not listen; `server.ts` does, tests call `app.request()`.
  */
 export function createHttpApp(deps: AppDeps, served: Served): Hono<AppEnv> {
-  const app = new Hono<AppEnv>({ getPath: basePathGetter(deps.basePaths ?? DEFAULT_BASE_PATHS) });
+  const app = new Hono<AppEnv>({
+    getPath: basePathGetter(deps.basePaths ?? DEFAULT_BASE_PATHS),
+    router: new SplitRouter(),
+  });
 
   app.use(
     requestContext({
