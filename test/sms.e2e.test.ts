@@ -162,6 +162,73 @@ describe.each(gateways.map((g) => g.name))("SMS through %s", (name) => {
   });
 });
 
+describe("codes by WhatsApp", () => {
+  const CHANNEL_ERROR =
+    "Invalid channel, supported values are 'sms' or 'whatsapp'. 'whatsapp' is only supported if Twilio or Twilio Verify is used as the provider.";
+  const whatsappCode = (fake: SmsGatewayFake, phone: string) => {
+    const message = fake.messages.find((m) => m.to === `whatsapp:+${phone}`);
+    const match = /(\d{6})/.exec(message?.body ?? "");
+    if (!match?.[1]) throw new Error(`no WhatsApp code for ${phone}`);
+    return { code: match[1], from: message?.from };
+  };
+
+  it("signInWithOtp with channel whatsapp sends the code through Twilio's WhatsApp, and it signs in", async () => {
+    const { fake, server } = gateway("twilio");
+    const phone = newPhone();
+    const sent = await client(server).signInWithOtp({ phone: `+${phone}`, options: { channel: "whatsapp" } });
+    expect(sent.error).toBeNull();
+    const { code, from } = whatsappCode(fake, phone);
+    expect(from).toBe("whatsapp:+15550001111");
+    expect(fake.messages.some((m) => m.to === `+${phone}`)).toBe(false);
+    const { data, error } = await client(server).verifyOtp({ phone: `+${phone}`, token: code, type: "sms" });
+    expect(error).toBeNull();
+    expect(data.session?.access_token).toBeTruthy();
+  });
+
+  it("a phone sign-up with channel whatsapp is confirmed by the WhatsApp code", async () => {
+    const { fake, server } = gateway("twilio");
+    const phone = newPhone();
+    const signedUp = await client(server).signUp({
+      phone: `+${phone}`,
+      password: "secret-pw",
+      options: { channel: "whatsapp" },
+    });
+    expect(signedUp.error).toBeNull();
+    const { code } = whatsappCode(fake, phone);
+    const verified = await client(server).verifyOtp({ phone: `+${phone}`, token: code, type: "sms" });
+    expect(verified.error).toBeNull();
+    expect(typeof verified.data.user?.phone_confirmed_at).toBe("string");
+  });
+
+  it("is refused with the reference's words where the gateway cannot carry it, and nothing is sent", async () => {
+    const { fake, server } = gateway("vonage");
+    const phone = newPhone();
+    const before = fake.messages.length;
+    const otp = await client(server).signInWithOtp({ phone: `+${phone}`, options: { channel: "whatsapp" } });
+    expect(otp.error).toMatchObject({ status: 400, code: "validation_failed", message: CHANNEL_ERROR });
+    const signedUp = await client(server).signUp({
+      phone: `+${phone}`,
+      password: "secret-pw",
+      options: { channel: "whatsapp" },
+    });
+    expect(signedUp.error).toMatchObject({ status: 400, code: "validation_failed", message: CHANNEL_ERROR });
+    expect(fake.messages.length).toBe(before);
+  });
+
+  it("a channel with an email address is refused", async () => {
+    const res = await fetch(`${gateway("twilio").server.url}/otp`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "wa@example.com", channel: "whatsapp" }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      error_code: "validation_failed",
+      msg: "Channel should only be specified with Phone OTP",
+    });
+  });
+});
+
 describe("phone change", () => {
   it("PUT /user with a new phone texts a code to it; verify phone_change applies it", async () => {
     const { fake, server } = gateway("twilio");

@@ -17,6 +17,7 @@ export function logSms(write: (fields: Record<string, unknown>, msg: string) => 
           sms_to: `+${to}`,
           sms_body: body,
           ...(context?.otp === undefined ? {} : { sms_code: context.otp }),
+          ...(context?.channel === "whatsapp" ? { sms_channel: "whatsapp" } : {}),
           sms_message_id: messageId,
         },
         `development SMS to +${to}: not sent, written to the log (SMS_PROVIDER=log)`,

@@ -53,3 +53,50 @@ describe("twilioSms with a sender phone number", () => {
     }
   });
 });
+
+describe("twilioSms over WhatsApp", () => {
+  const user = { id: "u1" } as never;
+
+  it("sends to whatsapp:+number from the whatsapp: sender number, with the text as body", async () => {
+    const fake = await startTwilioFake({ accountSid, authToken, sender: "+15005550006" });
+    try {
+      const sms = twilioSms({ accountSid, authToken, messageServiceSid: "+15005550006", baseUrl: fake.url });
+      await sms.send("447700900123", "Your code is 654321", { otp: "654321", user, channel: "whatsapp" });
+      expect(fake.messages).toMatchObject([
+        { to: "whatsapp:+447700900123", from: "whatsapp:+15005550006", body: "Your code is 654321" },
+      ]);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("with a content template, sends its SID and the code as variable 1 instead of a body", async () => {
+    const fake = await startTwilioFake({ accountSid, authToken, sender: serviceSid });
+    try {
+      const contentSid = `HX${"c3".repeat(16)}`;
+      const sms = twilioSms({
+        accountSid,
+        authToken,
+        messageServiceSid: serviceSid,
+        contentSid,
+        baseUrl: fake.url,
+      });
+      await sms.send("447700900123", "Your code is 654321", { otp: "654321", user, channel: "whatsapp" });
+      expect(fake.messages).toEqual([
+        expect.objectContaining({
+          to: "whatsapp:+447700900123",
+          from: serviceSid,
+          body: "",
+          contentSid,
+          contentVariables: '{"1":"654321"}',
+        }),
+      ]);
+      // A text message keeps its body even with a template configured.
+      await sms.send("447700900123", "Your code is 111111", { otp: "111111", user });
+      expect(fake.messages[1]).toMatchObject({ to: "+447700900123", body: "Your code is 111111" });
+      expect(fake.messages[1]).not.toHaveProperty("contentSid");
+    } finally {
+      await fake.close();
+    }
+  });
+});

@@ -8,6 +8,12 @@ export interface TwilioSmsOptions {
   readonly authToken: string;
   /** A messaging-service SID (`MG…`), or a sender phone number when it starts with `+`. */
   readonly messageServiceSid: string;
+  /**
+   * A Content API template (`HX…`) for WhatsApp messages, whose variable `1` is the code: WhatsApp
+   * delivers business-initiated messages only from an approved template. Without it, WhatsApp gets
+   * the text's body as a free-form message.
+   */
+  readonly contentSid?: string | undefined;
   /** Replaces `https://api.twilio.com`; tests point it at a fake. */
   readonly baseUrl?: string | undefined;
   readonly timeoutMs?: number | undefined;
@@ -22,9 +28,11 @@ function twilioReason(error: unknown): string {
 }
 
 /**
- * SMS through Twilio's Messages API with the official SDK. The SDK's errors are reduced to their
- * message and code: they (and the axios errors beneath them) hold the request with its Basic
- * credentials, so they never leave this function.
+ * SMS through Twilio's Messages API with the official SDK, and WhatsApp messages (`channel:
+ * "whatsapp"`) through the same API as the reference sends them: recipient and sender phone number
+ * prefixed `whatsapp:`, and with a content template its SID and the code as variable `1` instead of
+ * a body. The SDK's errors are reduced to their message and code: they (and the axios errors beneath
+ * them) hold the request with its Basic credentials, so they never leave this function.
  */
 export function twilioSms(options: TwilioSmsOptions): SmsSender {
   // The SDK (with axios beneath it) is required here, not imported at the top: loading it costs a good
@@ -44,10 +52,20 @@ export function twilioSms(options: TwilioSmsOptions): SmsSender {
     : { messagingServiceSid: options.messageServiceSid };
   const fail = (reason: string) => smsSendFailed("twilio", reason, [options.authToken]);
   return {
-    async send(to, body) {
+    async send(to, body, context) {
+      const whatsapp = context?.channel === "whatsapp";
+      const message = whatsapp
+        ? {
+            to: `whatsapp:+${to}`,
+            ...("from" in sender ? { from: `whatsapp:${sender.from}` } : sender),
+            ...(options.contentSid
+              ? { contentSid: options.contentSid, contentVariables: JSON.stringify({ 1: context.otp }) }
+              : { body }),
+          }
+        : { to: `+${to}`, body, ...sender };
       let sid: string | undefined;
       try {
-        ({ sid } = await client.messages.create({ to: `+${to}`, body, ...sender }));
+        ({ sid } = await client.messages.create(message));
       } catch (error) {
         throw fail(twilioReason(error));
       }

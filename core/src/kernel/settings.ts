@@ -34,6 +34,11 @@ export interface KernelSettings {
      * used until `validUntil` (`SMS_TEST_OTP_VALID_UNTIL`; null: always).
      */
     readonly testOtp: { readonly codes: ReadonlyMap<string, string>; readonly validUntil: Date | null };
+    /**
+     * Codes may go by WhatsApp (`channel: "whatsapp"`): the gateway (Twilio), a send-SMS hook or the
+     * development log can carry them.
+     */
+    readonly whatsapp: boolean;
   };
   readonly jwt: {
     readonly exp: number;

@@ -7,7 +7,7 @@
 export type * from "./ports/mailer.js";
 export type * from "./ports/one-time-tokens.js";
 export * from "./ports/send-quota.js";
-export type { SmsSender } from "./ports/sms-sender.js";
+export type { SmsChannel, SmsContext, SmsSender } from "./ports/sms-sender.js";
 export type { MessagingSliceSettings } from "./settings.js";
 export * from "./steps/frequency.js";
 export {

@@ -21,7 +21,18 @@ describe("sendSmsOtp refusals", () => {
       "phone_provider_disabled",
       "Unsupported phone provider",
     ],
-    [{}, { channel: "whatsapp" }, "validation_failed", "Invalid channel, only 'sms' is supported"],
+    [
+      {},
+      { channel: "whatsapp" },
+      "validation_failed",
+      "Invalid channel, supported values are 'sms' or 'whatsapp'. 'whatsapp' is only supported if Twilio or Twilio Verify is used as the provider.",
+    ],
+    [
+      { sms: { ...fakeDeps().settings.sms, whatsapp: true } },
+      { channel: "telegram" },
+      "validation_failed",
+      "Invalid channel, supported values are 'sms' or 'whatsapp'. 'whatsapp' is only supported if Twilio or Twilio Verify is used as the provider.",
+    ],
     [{}, { phone: "123-invalid" }, "validation_failed", "Invalid phone number format (E.164 required)"],
     [{}, { createUser: false }, "otp_disabled", "Signups not allowed for otp"],
     [
@@ -42,6 +53,15 @@ describe("sendSmsOtp refusals", () => {
 });
 
 describe("sendSmsOtp", () => {
+  it("sends the code by WhatsApp when asked and the gateway carries it; by SMS for `sms` or no channel", async () => {
+    const deps = setUp({ sms: { ...fakeDeps().settings.sms, whatsapp: true, maxFrequency: 0 } });
+    expect((await sendSmsOtp(deps, { phone: "+15551234567", channel: "whatsapp" })).ok).toBe(true);
+    expect((await sendSmsOtp(deps, { phone: "+15551234567", channel: "sms" })).ok).toBe(true);
+    expect((await sendSmsOtp(deps, { phone: "+15551234567" })).ok).toBe(true);
+    expect(deps.sms.sent.map((sms) => sms.channel ?? "sms")).toEqual(["whatsapp", "sms", "sms"]);
+    expect(deps.sms.sent[0]?.to).toBe("15551234567");
+  });
+
   it("signs up an unknown number without a password and texts it a code, stored hashed", async () => {
     const deps = setUp();
     expect(await sendSmsOtp(deps, { phone: "+1 555 123 4567", data: { a: 1 } })).toEqual({

@@ -3,7 +3,7 @@ import { actorUsername, normalizePhone } from "../accounts/index.js";
 import { failures } from "../failures.js";
 import { err, Outbox, ok, type Result, transactionThenSend } from "../kernel/index.js";
 import { undoCreationWith } from "../messaging/index.js";
-import { resendSmsConfirmation } from "../verification/index.js";
+import { messageChannel, resendSmsConfirmation } from "../verification/index.js";
 import type { PasswordlessDeps, PasswordlessRepositories } from "./deps.js";
 import { findOrCreatePasswordless, vetPasswordless } from "./steps/passwordless-user.js";
 
@@ -13,7 +13,7 @@ export interface SendSmsOtpInput {
   readonly data?: Metadata;
   /** Whether an unknown number is signed up (default true). */
   readonly createUser?: boolean;
-  /** Only `sms` is offered (no gateway here speaks WhatsApp). */
+  /** `sms` (the default) or `whatsapp`, which needs a gateway that speaks it (`settings.sms.whatsapp`). */
   readonly channel?: string;
 }
 
@@ -31,9 +31,8 @@ type Deps = Pick<PasswordlessDeps, "store" | "clock" | "random" | "tokens" | "sm
 export async function sendSmsOtp(deps: Deps, input: SendSmsOtpInput): Promise<Result<{ messageId: string }>> {
   const { signup } = deps.settings;
   if (!signup.phoneEnabled) return err(failures.phoneProviderUnsupported());
-  if (input.channel !== undefined && input.channel !== "sms") {
-    return err(failures.smsChannelUnsupported());
-  }
+  const channel = messageChannel(deps.settings.sms, input.channel);
+  if (!channel.ok) return channel;
   const phone = normalizePhone(input.phone);
   if (!phone.ok) return phone;
   const createUser = input.createUser ?? true;
@@ -74,7 +73,7 @@ export async function sendSmsOtp(deps: Deps, input: SendSmsOtpInput): Promise<Re
       await repos.users.update(user);
       await repos.sessions.deleteForUser(user.id);
     }
-    const texted = await resendSmsConfirmation(deps, repos, user, now, outbox);
+    const texted = await resendSmsConfirmation(deps, repos, user, now, outbox, channel.value);
     return texted.ok ? ok(true) : texted;
   });
   return sent.ok ? ok({ messageId: outbox.messageId }) : sent;

@@ -24,6 +24,7 @@ import {
   transactionThenSend,
 } from "../kernel/index.js";
 import {
+  type SmsChannel,
   sendEmailToken,
   sendSmsToken,
   takeEmailQuota,
@@ -32,7 +33,7 @@ import {
 } from "../messaging/index.js";
 import type { PkceChallenge } from "../pkce/index.js";
 import { issueSession, type SessionTokens, signOutcome, type Unsigned } from "../sessions/index.js";
-import { resendEmailConfirmation, resendSmsConfirmation } from "../verification/index.js";
+import { messageChannel, resendEmailConfirmation, resendSmsConfirmation } from "../verification/index.js";
 import type { SignupDeps, SignupRepositories } from "./deps.js";
 
 export interface SignUpInput {
@@ -44,6 +45,8 @@ export interface SignUpInput {
   readonly redirectTo?: string;
   /** A PKCE flow (`code_challenge`): the mailed link then yields a code for `POST /token?grant_type=pkce`. */
   readonly pkce?: PkceChallenge | null | undefined;
+  /** How a phone's confirmation code goes: `sms` (default) or `whatsapp` (see `messageChannel`). */
+  readonly channel?: string | undefined;
 }
 
 /**
@@ -96,6 +99,9 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
   if (channel === "phone" && !signup.phoneEnabled) {
     return err(failures.phoneSignupsDisabled());
   }
+  const smsChannel =
+    channel === "phone" ? messageChannel(deps.settings.sms, input.channel) : ok("sms" as const);
+  if (!smsChannel.ok) return smsChannel;
   if (!password) return err(failures.signupPasswordRequired());
   const address = channel === "email" ? normalizeEmail(email ?? "") : normalizePhone(phone ?? "");
   if (!address.ok) return address;
@@ -129,6 +135,7 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
     redirectTo,
     outbox,
     pkce: input.pkce ?? null,
+    smsChannel: smsChannel.value,
   };
 
   // The before-user-created hook vets the user to be created before the transaction (as the
@@ -189,6 +196,7 @@ export async function signUp(deps: SignUpDeps, input: SignUpInput): Promise<Resu
           phone: address.value,
           now,
           outbox,
+          channel: fields.smsChannel,
         }),
       );
     }
@@ -226,6 +234,8 @@ interface NewUserFields {
   /** Where the confirmation waits until the sign-up has committed. */
   readonly outbox: Outbox<SignupRepositories>;
   readonly pkce: PkceChallenge | null;
+  /** How a phone's code goes. */
+  readonly smsChannel: SmsChannel;
 }
 
 /** A new email/phone user; also the template of the fake user answered for a duplicate. */
@@ -317,7 +327,7 @@ async function repeatedSignUp(
   if (resend && f.channel === "phone" && existing.phoneConfirmedAt === null && existing.phone !== null) {
     const locked = await repos.users.lock(existing.id);
     if (locked === null) throw new Error(`signUp: user ${existing.id} vanished`);
-    const resent = await resendSmsConfirmation(deps, repos, locked, f.now, f.outbox);
+    const resent = await resendSmsConfirmation(deps, repos, locked, f.now, f.outbox, f.smsChannel);
     if (!resent.ok) return resent;
   }
   if (f.channel === "email" && f.outbox.size === 0) {

@@ -5,6 +5,12 @@ export const verificationFailures = {
   // One-time tokens and verification
   otpExpired: ["otp_expired", "Token has expired or is invalid"],
   smsChannelUnsupported: ["validation_failed", "Invalid channel, only 'sms' is supported"],
+  otpChannelWithEmail: ["validation_failed", "Channel should only be specified with Phone OTP"],
+  // The reference's words: WhatsApp goes through Twilio (or a send-SMS hook).
+  messageChannelInvalid: [
+    "validation_failed",
+    "Invalid channel, supported values are 'sms' or 'whatsapp'. 'whatsapp' is only supported if Twilio or Twilio Verify is used as the provider.",
+  ],
   verifyTypeUnsupported: ["validation_failed", "Unsupported verification type"],
   verifyTokenOrHash: ["validation_failed", "Only the token or the token hash should be provided"],
   verifyTokenMissing: ["validation_failed", "Verify requires a token or a token hash"],

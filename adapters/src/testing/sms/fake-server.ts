@@ -9,6 +9,9 @@ export interface ReceivedSms {
   readonly to: string;
   readonly from: string;
   readonly body: string;
+  /** A WhatsApp content template's SID and variables, sent instead of a body (Twilio). */
+  readonly contentSid?: string;
+  readonly contentVariables?: string;
 }
 
 /**

@@ -51,18 +51,31 @@ export function startTwilioFake(credentials: TwilioFakeCredentials): Promise<Sms
       const from = form.get("From") ?? "";
       const service = form.get("MessagingServiceSid") ?? "";
       const body = form.get("Body") ?? "";
+      const contentSid = form.get("ContentSid") ?? "";
+      const contentVariables = form.get("ContentVariables") ?? "";
+      // WhatsApp: both ends are `whatsapp:`-prefixed numbers (a messaging service has no prefix).
+      const whatsapp = to.startsWith("whatsapp:");
+      const number = whatsapp ? to.slice("whatsapp:".length) : to;
+      const fromNumber = whatsapp && from.startsWith("whatsapp:") ? from.slice("whatsapp:".length) : from;
       if (!to) return twilioError(400, 21604, "A 'To' phone number is required.");
       if (!from && !service) return twilioError(400, 21603, "A 'From' phone number is required.");
-      if (!body) return twilioError(400, 21602, "Message body is required.");
+      if (!body && !contentSid) return twilioError(400, 21602, "Message body is required.");
+      if (whatsapp !== from.startsWith("whatsapp:") && !service) {
+        return twilioError(
+          400,
+          63007,
+          `Twilio could not find a Channel with the specified From address: ${from}`,
+        );
+      }
       if (body.length > 1600) {
         return twilioError(400, 21617, "The concatenated message body exceeds the 1600 character limit.");
       }
-      if (!E164.test(to))
+      if (!E164.test(number))
         return twilioError(400, 21211, `The 'To' number ${to} is not a valid phone number.`);
       if (service && service !== sender) {
         return twilioError(400, 21705, `The Messaging Service Sid ${service} is invalid.`);
       }
-      if (!service && from !== sender) {
+      if (!service && fromNumber !== sender) {
         return twilioError(
           400,
           21606,
@@ -70,7 +83,13 @@ export function startTwilioFake(credentials: TwilioFakeCredentials): Promise<Sms
         );
       }
       const sid = `SM${randomHex(32)}`;
-      accept({ id: sid, to, from: from || service, body });
+      accept({
+        id: sid,
+        to,
+        from: from || service,
+        body,
+        ...(contentSid ? { contentSid, contentVariables } : {}),
+      });
       const now = rfc2822(new Date());
       return {
         status: 201,

@@ -39,6 +39,8 @@ const EXPECTED: Readonly<Partial<Record<FailureName, number>>> = {
   audienceMismatch: 400,
   logoutScopeInvalid: 400,
   smsChannelUnsupported: 400,
+  messageChannelInvalid: 400,
+  otpChannelWithEmail: 400,
   verifyTypeUnsupported: 400,
   verifyTokenOrHash: 400,
   verifyTokenMissing: 400,

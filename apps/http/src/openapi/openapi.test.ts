@@ -62,7 +62,7 @@ describe("the OpenAPI description", () => {
     };
     const schema = signup.requestBody.content["application/json"]?.schema as { properties: object };
     expect(Object.keys(schema.properties).sort()).toEqual(
-      ["code_challenge", "code_challenge_method", "data", "email", "password", "phone"].sort(),
+      ["channel", "code_challenge", "code_challenge_method", "data", "email", "password", "phone"].sort(),
     );
     const token = doc.paths["/token"]?.post as { parameters: { name: string; schema: { enum: string[] } }[] };
     expect(

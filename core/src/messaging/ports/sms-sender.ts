@@ -1,7 +1,12 @@
 import type { User } from "../../accounts/index.js";
 
+/** How a code reaches the phone: a text message, or a WhatsApp message (Twilio only, as in the reference). */
+export type SmsChannel = "sms" | "whatsapp";
+
 /** What a text carries besides its body: for a send-SMS hook, which receives the code, not the text. */
 export interface SmsContext {
+  /** `whatsapp` for a WhatsApp message; a text message when absent. */
+  readonly channel?: SmsChannel;
   readonly otp: string;
   readonly user: User;
   /** `mfa` for an MFA challenge; absent otherwise (reference `sms_type`). */

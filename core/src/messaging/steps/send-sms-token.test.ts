@@ -15,7 +15,14 @@ const user = blankUser({ id: "u1", aud: "authenticated", role: "authenticated", 
 describe("sendSmsToken", () => {
   it("texts a code of SMS_OTP_LENGTH digits, storing only hash(phone + code)", async () => {
     const deps = fakeDeps({
-      sms: { otpExp: 60, otpLength: 7, maxFrequency: 60, rateLimitPerHour: 30, testOtp: NO_TEST_OTP },
+      sms: {
+        otpExp: 60,
+        otpLength: 7,
+        maxFrequency: 60,
+        rateLimitPerHour: 30,
+        testOtp: NO_TEST_OTP,
+        whatsapp: false,
+      },
     });
     const input = { user, tokenType: "phone_change_token", phone: "15551234567", now } as const;
     const sent = await send(deps, input);
@@ -51,7 +58,14 @@ describe("sendSmsToken", () => {
 describe("sendSmsToken hourly cap", () => {
   it("refuses with 429 over_sms_send_rate_limit once RATE_LIMIT_SMS_SENT texts went out this hour", async () => {
     const deps = fakeDeps({
-      sms: { otpExp: 60, otpLength: 6, maxFrequency: 60, rateLimitPerHour: 2, testOtp: NO_TEST_OTP },
+      sms: {
+        otpExp: 60,
+        otpLength: 6,
+        maxFrequency: 60,
+        rateLimitPerHour: 2,
+        testOtp: NO_TEST_OTP,
+        whatsapp: false,
+      },
     });
     const user = blankUser({
       id: "00000000-0000-4000-8000-0000000000aa",
@@ -85,6 +99,7 @@ describe("sendSmsToken to a test number", () => {
     maxFrequency: 60,
     rateLimitPerHour: 1,
     testOtp: { codes: new Map([["15550009999", "424242"]]), validUntil },
+    whatsapp: false,
   });
 
   it("stores the fixed code's hash, texts nothing and takes nothing from the hourly cap", async () => {

@@ -3,6 +3,7 @@ import { failures } from "../../failures.js";
 import { type Outbox, ok, type Result } from "../../kernel/index.js";
 import type { MessagingDeps, MessagingRepositories } from "../deps.js";
 import type { OneTimeTokenType } from "../ports/one-time-tokens.js";
+import type { SmsChannel } from "../ports/sms-sender.js";
 import { testOtpFor } from "./test-otp.js";
 import { undoMessage } from "./undo-message.js";
 
@@ -17,6 +18,8 @@ export interface SendSmsTokenInput<R extends MessagingRepositories = MessagingRe
   readonly now: Date;
   /** Where the text waits until the transaction has committed (`transactionThenSend`). */
   readonly outbox: Outbox<R>;
+  /** `whatsapp` sends the code by WhatsApp; a text message otherwise. */
+  readonly channel?: SmsChannel | undefined;
 }
 
 /**
@@ -61,7 +64,13 @@ export async function sendSmsToken<R extends MessagingRepositories>(
       return allowed ? null : failures.smsRateLimit();
     },
     send: async () =>
-      (await deps.sms.send(input.phone, `Your code is ${otp}`, { otp, user: input.user })).messageId,
+      (
+        await deps.sms.send(input.phone, `Your code is ${otp}`, {
+          otp,
+          user: input.user,
+          ...(input.channel === "whatsapp" ? { channel: input.channel } : {}),
+        })
+      ).messageId,
     undo,
   });
   return ok({});

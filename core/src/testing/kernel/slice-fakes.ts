@@ -27,6 +27,7 @@ export const kernelFakes = sliceFakes({
       maxFrequency: 60,
       rateLimitPerHour: 30,
       testOtp: { codes: new Map<string, string>(), validUntil: null },
+      whatsapp: false,
     },
     jwt: {
       exp: 3600,

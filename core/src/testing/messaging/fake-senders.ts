@@ -1,5 +1,5 @@
 import type { DeliveryFailure, DeliveryQueue } from "../../kernel/index.js";
-import type { Mail, Mailer, SmsSender } from "../../messaging/index.js";
+import type { Mail, Mailer, SmsChannel, SmsContext, SmsSender } from "../../messaging/index.js";
 
 type MailContext = Pick<Mail, "user" | "tokenHash" | "redirectTo">;
 
@@ -20,14 +20,21 @@ export function fakeMailer(): Mailer & { sent: Mail[]; contexts: MailContext[] }
   };
 }
 
+/** An SMS the fake was asked to send; `channel` only for a WhatsApp message. */
+export interface SentSms {
+  readonly to: string;
+  readonly body: string;
+  readonly channel?: SmsChannel;
+}
+
 /** Keeps every SMS; `fail` makes the next sends reject like a gateway error. */
-export function fakeSms(): SmsSender & { sent: { to: string; body: string }[]; fail: Error | null } {
+export function fakeSms(): SmsSender & { sent: SentSms[]; fail: Error | null } {
   const fake = {
-    sent: [] as { to: string; body: string }[],
+    sent: [] as SentSms[],
     fail: null as Error | null,
-    async send(to: string, body: string) {
+    async send(to: string, body: string, context?: SmsContext) {
       if (fake.fail) throw fake.fail;
-      fake.sent.push({ to, body });
+      fake.sent.push({ to, body, ...(context?.channel ? { channel: context.channel } : {}) });
       return { messageId: `sms-${fake.sent.length}` };
     },
   };

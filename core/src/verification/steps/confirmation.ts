@@ -1,6 +1,7 @@
 import type { User } from "../../accounts/index.js";
+import { failures } from "../../failures.js";
 import { err, type Outbox, ok, orRollback, type Result } from "../../kernel/index.js";
-import { sendEmailToken, sendSmsToken, tooSoon } from "../../messaging/index.js";
+import { type SmsChannel, sendEmailToken, sendSmsToken, tooSoon } from "../../messaging/index.js";
 import type { PkceChallenge } from "../../pkce/index.js";
 import type { VerificationDeps, VerificationRepositories } from "../deps.js";
 
@@ -60,6 +61,7 @@ export async function resendSmsConfirmation(
   user: User,
   now: Date,
   outbox: Outbox<VerificationRepositories>,
+  channel?: SmsChannel,
 ): Promise<Result<User>> {
   if (user.phone === null) throw new Error(`resendSmsConfirmation: user ${user.id} has no phone`);
   const refused = tooSoon(user.confirmationSentAt, deps.settings.sms.maxFrequency, now, "sms");
@@ -73,7 +75,22 @@ export async function resendSmsConfirmation(
       phone: user.phone,
       now,
       outbox,
+      channel,
     }),
   );
   return ok(updated);
+}
+
+/**
+ * The channel a phone code is asked for (`channel` of `/otp` and `/signup`): `sms` when absent or
+ * empty, `whatsapp` only where it can be carried (`settings.sms.whatsapp`); anything else is refused
+ * with the reference's `validation_failed`.
+ */
+export function messageChannel(
+  settings: Pick<VerificationDeps["settings"]["sms"], "whatsapp">,
+  channel: string | undefined,
+): Result<SmsChannel> {
+  if (channel === undefined || channel === "" || channel === "sms") return ok("sms");
+  if (channel === "whatsapp" && settings.whatsapp) return ok("whatsapp");
+  return err(failures.messageChannelInvalid());
 }

@@ -141,6 +141,15 @@ export const warnings = (config: Config): string[] =>
       ]
     : [];
 
+/**
+ * Whether a code may go by WhatsApp: Twilio sends it (as in the reference), a send-SMS hook decides
+ * for itself (the reference lets any channel through then), and the development log writes it.
+ */
+export const whatsappCarried = (config: Config): boolean =>
+  config.sms.provider === "twilio" ||
+  config.sms.provider === LOG_SMS_PROVIDER ||
+  config.hooks.send_sms !== undefined;
+
 /** What the verification slice needs to send and check SMS codes. */
 export function smsSettings(config: Config): AuthSettings["sms"] {
   return {
@@ -149,6 +158,7 @@ export function smsSettings(config: Config): AuthSettings["sms"] {
     maxFrequency: config.sms.maxFrequency,
     rateLimitPerHour: config.rateLimit.smsSent,
     testOtp: config.sms.testOtp,
+    whatsapp: whatsappCarried(config),
   };
 }
 

@@ -13,6 +13,7 @@ export const SignupBody = v.object({
   phone: filledText,
   password: text,
   data: metadata,
+  channel: text,
   ...pkceFields,
 });
 
@@ -29,7 +30,16 @@ export const signupEndpoints: readonly ModuleEndpoint[] = [
       access: "public",
       limited: true,
       query: [REDIRECT_QUERY],
-      body: { schema: SignupBody },
+      body: {
+        schema: SignupBody,
+        fields: {
+          channel: {
+            enum: ["sms", "whatsapp"],
+            description:
+              "How a phone's code is sent (default `sms`); `whatsapp` through Twilio or a send-SMS hook.",
+          },
+        },
+      },
       responses: {
         200: {
           description: "A session, or the user waiting for confirmation.",

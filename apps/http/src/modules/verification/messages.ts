@@ -17,6 +17,7 @@ export const OtpBody = v.object({
   data: metadata,
   create_user: flag,
   redirect_to: text,
+  channel: text,
   ...pkceFields,
 });
 export const MagicLinkBody = v.object({ email: text, data: metadata, redirect_to: text, ...pkceFields });
@@ -52,6 +53,11 @@ export const messageEndpoints: readonly ModuleEndpoint[] = [
         fields: {
           create_user: { description: "Whether an unknown address gets a new user (default true)." },
           data: { description: "The new user's `user_metadata`." },
+          channel: {
+            enum: ["sms", "whatsapp"],
+            description:
+              "How a phone's code is sent (default `sms`); `whatsapp` through Twilio or a send-SMS hook.",
+          },
         },
       },
       responses: { 200: { ...SENT, body: ref("MessageId") } },
@@ -64,10 +70,12 @@ export const messageEndpoints: readonly ModuleEndpoint[] = [
         const common = defined({ data: body.data, createUser: body.create_user });
         if (email && phone) throw failures.otpEmailOrPhone();
         if (phone) {
-          const sent = unwrap(await sendSmsOtp(c.get("deps"), { phone, ...common }));
+          const channel = defined({ channel: body.channel });
+          const sent = unwrap(await sendSmsOtp(c.get("deps"), { phone, ...common, ...channel }));
           return c.json(sent.messageId ? { message_id: sent.messageId } : {});
         }
         if (!email) throw failures.otpEmailOrPhoneMissing();
+        if (body.channel) throw failures.otpChannelWithEmail();
         unwrap(
           await sendMagicLink(c.get("deps"), { email, ...common, ...pkceOf(body), ...redirectOf(c, body) }),
         );

@@ -40,6 +40,10 @@ export function credential<T>(id: string, key: string, kind: Kind<T>, descriptio
   }) as Credential<T>;
 }
 
+/** An optional setting of a gateway. */
+export const option = <T>(key: string, kind: Kind<T>, description: string): Variable<T> =>
+  variable({ key, kind, description });
+
 /** The gateway's API base URL; its public API unless set (tests point it at a fake). */
 export const baseUrl = (id: string): Variable<string> =>
   variable({
