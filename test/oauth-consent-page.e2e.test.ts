@@ -1,12 +1,12 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateJwtKey } from "@authsvc/adapters";
 import { GoTrueClient } from "@supabase/auth-js";
 import * as oauth from "oauth4webapi";
-import { type BrowserContext, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumPresent, type HeadlessChromium, headlessChromium } from "./support/chromium.js";
 import { freePort } from "./support/free-port.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
 
@@ -15,12 +15,10 @@ import { type ServerProcess, startServer } from "./support/server-process.js";
  * Chromium: the user signs in with the keyboard, sees the client's name and scopes, approves and lands
  * on the client's redirect URI with a code; a denial lands with `access_denied`.
  */
-const CHROMIUM = "/usr/bin/chromium";
-const present = existsSync(CHROMIUM);
+const present = chromiumPresent;
 const cwd = mkdtempSync(join(tmpdir(), "authsvc-consent-page-"));
-const profile = mkdtempSync(join(tmpdir(), "authsvc-chromium-"));
 let server: ServerProcess | undefined;
-let browser: BrowserContext | undefined;
+let chrome: HeadlessChromium | undefined;
 let callback: Server | undefined;
 let base = "";
 let redirectUri = "";
@@ -54,27 +52,14 @@ beforeAll(async () => {
   const users = new GoTrueClient({ url: base, autoRefreshToken: false, persistSession: false });
   const { error } = await users.signUp({ email: EMAIL, password: PASSWORD });
   if (error) throw error;
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  chrome = await headlessChromium();
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await chrome?.close();
   await new Promise((resolve) => (callback ? callback.close(resolve) : resolve(undefined)));
   await server?.stop();
   rmSync(cwd, { recursive: true, force: true });
-  rmSync(profile, { recursive: true, force: true });
 });
 
 async function registerClient(): Promise<string> {
@@ -108,7 +93,7 @@ const authorizeQuery = async (clientId: string, state: string, verifier: string)
  * a base path (`/auth/v1`), the page is opened there, as when `API_EXTERNAL_URL` names it.
  */
 async function signInThrough(clientId: string, state: string, verifier: string, basePath = "") {
-  const page = await (browser as BrowserContext).newPage();
+  const page = await (chrome as HeadlessChromium).context.newPage();
   const query = await authorizeQuery(clientId, state, verifier);
   if (basePath === "") await page.goto(`${base}/oauth/authorize?${query}`);
   else {

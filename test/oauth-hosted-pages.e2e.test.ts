@@ -1,18 +1,19 @@
 import { createHmac } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { generateJwtKey } from "@authsvc/adapters";
 import { type FreshNamespace, migratedNamespace } from "@authsvc/adapters/testing";
 import { productionServerEnv, roleKey, TEST_JWT_SECRET } from "@authsvc/http/testing";
 import { GoTrueAdminApi, GoTrueClient } from "@supabase/auth-js";
 import * as oauth from "oauth4webapi";
-import { type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumPresent, type HeadlessChromium, headlessChromium } from "./support/chromium.js";
 import { freePort } from "./support/free-port.js";
+import { type Flow, hostedPagesRelyingParty, insecure } from "./support/hosted-flow.js";
 import { type ServerProcess, startServer } from "./support/server-process.js";
 
 /**
@@ -22,28 +23,20 @@ import { type ServerProcess, startServer } from "./support/server-process.js";
  * what the pages refuse (a form without its CSRF value, a frame). axe-core checks every page; the
  * pages' Content-Security-Policy must report nothing (no inline script or style).
  */
-const CHROMIUM = "/usr/bin/chromium";
-const present = existsSync(CHROMIUM);
-const AXE = readFileSync(
-  fileURLToPath(new URL("../node_modules/axe-core/axe.min.js", import.meta.url)),
-  "utf8",
-);
+const present = chromiumPresent;
 const cwd = mkdtempSync(join(tmpdir(), "authsvc-hosted-pages-"));
-const profile = mkdtempSync(join(tmpdir(), "authsvc-chromium-"));
 const PASSWORD = "a-long-enough-password-1";
 const PRIMARY = "#7a1f5c";
 
 let ns: FreshNamespace | undefined;
 let server: ServerProcess | undefined;
-let browser: BrowserContext | undefined;
+let chrome: HeadlessChromium | undefined;
+let rp: Awaited<ReturnType<typeof hostedPagesRelyingParty>>;
 let callback: Server | undefined;
 let base = "";
 let redirectUri = "";
 let logoUrl = "";
 let as: oauth.AuthorizationServer;
-const insecure = { [oauth.allowInsecureRequests]: true } as const;
-/** Every Content-Security-Policy report and page error the browser printed. */
-const violations: string[] = [];
 
 beforeAll(async () => {
   if (!present) return;
@@ -99,33 +92,17 @@ beforeAll(async () => {
     }),
     { cwd },
   );
-  const issuer = new URL(base);
-  as = await oauth.processDiscoveryResponse(
-    issuer,
-    await oauth.discoveryRequest(issuer, { algorithm: "oidc", ...insecure }),
-  );
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  rp = await hostedPagesRelyingParty(base, redirectUri);
+  as = rp.as;
+  chrome = await headlessChromium();
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await chrome?.close();
   await new Promise((resolve) => (callback ? callback.close(resolve) : resolve(undefined)));
   await server?.stop();
   await ns?.drop();
   rmSync(cwd, { recursive: true, force: true });
-  rmSync(profile, { recursive: true, force: true });
 });
 
 let people = 0;
@@ -141,73 +118,18 @@ async function newUser(): Promise<string> {
   return email;
 }
 
-async function registerClient(): Promise<oauth.Client> {
-  const response = await fetch(as.registration_endpoint as string, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
+/** A flow of a client registered with a name, site and logo (RFC 7591), as the consent page shows them. */
+const startFlow = async (extra: Record<string, string> = {}): Promise<Flow> =>
+  rp.startFlow(
+    extra,
+    await rp.registerClient({
       client_name: "Chromium's <Test> App",
       client_uri: "https://app.example/about",
       logo_uri: logoUrl,
-      redirect_uris: [redirectUri],
-      token_endpoint_auth_method: "none",
     }),
-  });
-  expect(response.status).toBe(201);
-  return {
-    client_id: ((await response.json()) as { client_id: string }).client_id,
-    token_endpoint_auth_method: "none",
-  };
-}
-
-interface Flow {
-  readonly client: oauth.Client;
-  readonly verifier: string;
-  readonly state: string;
-  readonly nonce: string;
-  readonly url: string;
-}
-
-async function startFlow(extra: Record<string, string> = {}): Promise<Flow> {
-  const client = await registerClient();
-  const verifier = oauth.generateRandomCodeVerifier();
-  const state = oauth.generateRandomState();
-  const nonce = oauth.generateRandomNonce();
-  const url = new URL(as.authorization_endpoint as string);
-  url.search = new URLSearchParams({
-    client_id: client.client_id,
-    redirect_uri: redirectUri,
-    response_type: "code",
-    scope: "openid email profile",
-    state,
-    nonce,
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: "S256",
-    ...extra,
-  }).toString();
-  return { client, verifier, state, nonce, url: url.href };
-}
-
-/** The relying party's end of the flow: the callback's code exchanged, the ID token checked. */
-async function finish(flow: Flow, landed: string) {
-  const params = oauth.validateAuthResponse(as, flow.client, new URL(landed), flow.state);
-  const response = await oauth.authorizationCodeGrantRequest(
-    as,
-    flow.client,
-    oauth.None(),
-    params,
-    redirectUri,
-    flow.verifier,
-    insecure,
   );
-  const tokens = await oauth.processAuthorizationCodeResponse(as, flow.client, response, {
-    expectedNonce: flow.nonce,
-    requireIdToken: true,
-  });
-  const claims = oauth.getValidatedIdTokenClaims(tokens);
-  if (claims === undefined) throw new Error("no ID token");
-  return { tokens, claims };
-}
+
+const finish = (flow: Flow, landed: string) => rp.finish(flow, landed);
 
 /** The claims of a JWT, unverified: what a resource server would read after checking it. */
 const claimsOf = (jwt: string) =>
@@ -216,33 +138,10 @@ const claimsOf = (jwt: string) =>
     amr: { method: string }[];
   };
 
-async function newPage(): Promise<Page> {
-  const page = await (browser as BrowserContext).newPage();
-  page.on("console", (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
-  });
-  page.on("pageerror", (error) => violations.push(`error: ${error.message}`));
-  return page;
-}
-
-/** axe-core on the page as it is: no serious or critical violation. */
-async function accessible(page: Page, name: string, session?: CDPSession) {
-  // Through the DevTools protocol: the page's CSP (rightly) refuses an injected script tag. The page's
-  // own session when it has one: detaching a session would remove its virtual authenticator.
-  const cdp = session ?? (await (browser as BrowserContext).newCDPSession(page));
-  await cdp.send("Runtime.evaluate", { expression: AXE });
-  if (session === undefined) await cdp.detach();
-  // A string: the test's own types know no DOM.
-  const found = (await page.evaluate("axe.run(document).then((r) => r.violations)")) as {
-    id: string;
-    impact: string;
-    nodes: { html: string }[];
-  }[];
-  const serious = found
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.html).join(" | ")}`);
-  expect(serious, `axe on the ${name} page`).toEqual([]);
-}
+const newPage = (): Promise<Page> => (chrome as HeadlessChromium).newPage();
+const accessible: HeadlessChromium["accessible"] = (...args) =>
+  (chrome as HeadlessChromium).accessible(...args);
+const violations = () => (chrome as HeadlessChromium).violations;
 
 /** Types into the focused field, then Tab; Enter submits. Keyboard alone. */
 async function signInByKeyboard(page: Page, email: string) {
@@ -321,7 +220,7 @@ describe.skipIf(!present)("the hosted sign-in and consent pages in headless Chro
       amr: [{ method: "oauth_provider/authorization_code" }, { method: "password" }],
     });
     expect(claims.acr).toBe("aal1");
-    expect(violations).toEqual([]);
+    expect(violations()).toEqual([]);
     await page.close();
   });
 
@@ -411,7 +310,7 @@ describe.skipIf(!present)("the hosted sign-in and consent pages in headless Chro
       ),
     );
     expect(claimsOf(refreshed.access_token)).toMatchObject({ aal: "aal2" });
-    expect(violations).toEqual([]);
+    expect(violations()).toEqual([]);
     await page.close();
   });
 
@@ -428,7 +327,7 @@ describe.skipIf(!present)("the hosted sign-in and consent pages in headless Chro
     const accessToken = signedIn.data.session?.access_token as string;
     const flow = await startFlow();
     const page = await newPage();
-    const cdp = await (browser as BrowserContext).newCDPSession(page);
+    const cdp = await (chrome as HeadlessChromium).context.newCDPSession(page);
     await cdp.send("WebAuthn.enable");
     await cdp.send("WebAuthn.addVirtualAuthenticator", {
       options: {
@@ -480,7 +379,7 @@ describe.skipIf(!present)("the hosted sign-in and consent pages in headless Chro
     ]);
     const { claims } = await finish(flow, page.url());
     expect(claims.email).toBe(email);
-    expect(violations).toEqual([]);
+    expect(violations()).toEqual([]);
     await page.close();
   });
 
@@ -564,7 +463,7 @@ describe.skipIf(!present)("the hosted sign-in and consent pages in headless Chro
     expect(frame).toBeDefined();
     await framing.close();
     await page.close();
-    violations.length = 0;
+    violations().length = 0;
   });
 
   it("serves the stylesheet from the configured colours", async () => {
