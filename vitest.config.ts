@@ -19,6 +19,7 @@ const DATABASE_TESTS = [
   "apps/http/src/modules/external/provider-fuzz.test.ts",
   "apps/http/src/infrastructure/hooks/after-user-created.test.ts",
   "apps/http/src/infrastructure/mail/notifications.test.ts",
+  "apps/http/src/infrastructure/mail/localized-mail.test.ts",
 ];
 
 /** Source tests that load the built packages (dist/): they run with the end-to-end tier, after the build. */

@@ -154,6 +154,7 @@ describe("defaults", () => {
         mfa_factor_enrolled_notification: false,
         mfa_factor_unenrolled_notification: false,
       },
+      localized: { subjects: {}, templates: {} },
     });
     expect(sms).toEqual({
       autoconfirm: false,

@@ -11,6 +11,8 @@ import { PREFIX } from "./variable.js";
 export interface Family {
   readonly prefix: string;
   readonly hint: string;
+  /** Names inside the prefix that are members without being declared one by one (a kind's locales). */
+  readonly accepts?: (name: string) => boolean;
 }
 
 /** Whether `name` sits inside one of `families`' prefixes (its unknown members are problems, not warnings). */
@@ -29,7 +31,9 @@ export function unknownFamilyMembers(
   for (const [name, value] of Object.entries(vars)) {
     if (value === undefined || value.trim() === "" || known.has(name)) continue;
     const family = families.find(({ prefix }) => name.startsWith(`${PREFIX}${prefix}`));
-    if (family !== undefined) problems.push(`${name}: unknown variable (a typo?); ${family.hint}`);
+    if (family !== undefined && family.accepts?.(name) !== true) {
+      problems.push(`${name}: unknown variable (a typo?); ${family.hint}`);
+    }
   }
   return problems;
 }

@@ -43,6 +43,13 @@ export class Reader {
     return undefined;
   }
 
+  /** The set (non-empty) variables whose names start with `prefix`, for families named by pattern. */
+  withPrefix(prefix: string): { name: string; raw: string }[] {
+    return Object.entries(this.#vars)
+      .filter(([name, raw]) => name.startsWith(prefix) && raw !== undefined && raw.trim() !== "")
+      .map(([name, raw]) => ({ name, raw: raw as string }));
+  }
+
   isSet(variable: Variable<unknown>): boolean {
     return this.source(variable) !== undefined;
   }

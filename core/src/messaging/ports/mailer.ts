@@ -50,6 +50,12 @@ export interface Mail {
   readonly provider?: string;
   /** MFA factor enrolled or removed: its type (`totp`, `phone`, `webauthn`). */
   readonly factorType?: string;
+  /**
+   * The languages the request asked for, strongest first (its `locale` parameter, then
+   * `Accept-Language`): a mailer with localized templates uses the first it has, after the user's own
+   * (`user_metadata.locale`).
+   */
+  readonly locales?: readonly string[];
 }
 
 /**

@@ -4,6 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../app-env.js";
 import { clientAddress } from "../client-address.js";
 import { httpFailures } from "../http-failures.js";
+import { mailerInLocales, requestLocales } from "../request-locales.js";
 import { asideOf } from "./admission.js";
 import { asidePorts } from "./aside-ports.js";
 import { RequestDeadline } from "./deadline.js";
@@ -40,6 +41,9 @@ export const requestDeadline = (ms: number, auth: AuthDeps): MiddlewareHandler<A
     const deps: { -readonly [K in keyof AuthDeps]: AuthDeps[K] } = Object.create(auth);
     deps.store = bindStore(deadline, () => clientAddress(c));
     deps.deliveries = { enqueue: (job) => deadline.hold(job, auth.deliveries) };
+    // The request's languages go with the mail it sends, also after the answer (docs/mail-templates.md).
+    const locales = requestLocales(c.req.query("locale"), c.req.header("accept-language"));
+    if (locales.length > 0) deps.mailer = mailerInLocales(auth, locales);
     const slot = asideOf(c);
     if (slot) aside.apply(deps, slot);
     c.set("deps", deps);

@@ -28,6 +28,7 @@ export function mailerOf(config: Config, logger: Logger): Mailer {
       siteUrl: config.siteUrl,
       subjects: config.mailer.subjects,
       templates: config.mailer.templates,
+      localized: config.mailer.localized,
       warn: (fields, msg) => logger.warn(fields, msg),
       // One session per delivery running at once.
       maxConnections: DELIVERY_CONCURRENCY,

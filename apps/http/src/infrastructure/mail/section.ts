@@ -5,12 +5,13 @@
  */
 import type { AuthSettings } from "@authsvc/core";
 import { type MailKind, NOTIFICATION_KINDS, type NotificationKind } from "@authsvc/core/messaging";
+import * as v from "valibot";
 import type { Family } from "../../config/families.js";
 import * as k from "../../config/kinds.js";
 import type { Reader } from "../../config/reader.js";
 import { byKey, envSuffix, must, type SettleContext } from "../../config/sections/context.js";
 import type { Config } from "../../config/shape.js";
-import { defineVariables } from "../../config/variable.js";
+import { defineVariables, PREFIX } from "../../config/variable.js";
 
 // The reference's default subjects (listed in docs/http-api.md, Messages).
 export const DEFAULT_SUBJECTS: Readonly<Record<MailKind, string>> = {
@@ -192,6 +193,50 @@ export const variables = [
   ...Object.values(kindVariables.templates),
 ];
 
+/** What a localized variable names after its kind: `FR`, `PT_BR` (a language, then maybe a region). */
+const LOCALE_SUFFIX = /^([A-Z]{2,3})(?:_([A-Z0-9]{2,8}))?$/;
+type LocalizedFamily = "MAILER_SUBJECTS_" | "MAILER_TEMPLATES_";
+
+/**
+ * The kind and locale a localized variable names (`AUTHSVC_MAILER_SUBJECTS_MAGIC_LINK_PT_BR` → magic_link,
+ * `pt-br`), or undefined. Locales are lowercased, with `-` between language and region.
+ */
+export function localizedName(
+  name: string,
+  family: LocalizedFamily,
+): { kind: MailKind; locale: string } | undefined {
+  const rest = name.startsWith(`${PREFIX}${family}`) ? name.slice(PREFIX.length + family.length) : "";
+  for (const kind of MAIL_KINDS) {
+    const head = `${envSuffix(kind)}_`;
+    if (!rest.startsWith(head)) continue;
+    const match = LOCALE_SUFFIX.exec(rest.slice(head.length));
+    if (match?.[1]) return { kind, locale: [match[1], match[2]].filter(Boolean).join("-").toLowerCase() };
+  }
+  return undefined;
+}
+
+/** Per kind, per locale: the values of the localized variables of one family. */
+export type Localized = Readonly<Partial<Record<MailKind, Readonly<Record<string, string>>>>>;
+
+function readLocalized(
+  r: Reader,
+  family: LocalizedFamily,
+  check?: v.GenericSchema<string, string>,
+): Localized {
+  const out: Partial<Record<MailKind, Record<string, string>>> = {};
+  for (const { name, raw } of r.withPrefix(`${PREFIX}${family}`)) {
+    const named = localizedName(name, family);
+    if (named === undefined) continue; // a declared variable, or unknown (reported with the family)
+    const parsed = check ? v.safeParse(check, raw) : { success: true as const, output: raw };
+    if (!parsed.success) {
+      r.problem(name, `${parsed.issues[0].message}, got ${JSON.stringify(raw.slice(0, 80))}`);
+      continue;
+    }
+    out[named.kind] = { ...out[named.kind], [named.locale]: parsed.output };
+  }
+  return out;
+}
+
 interface SmtpCommon {
   readonly port: number;
   /** Never send in clear (STARTTLS required below port 465's implicit TLS). */
@@ -223,6 +268,8 @@ export interface MailerConfig {
   readonly templates: Readonly<Partial<Record<MailKind, string>>>;
   /** Which account-change notifications are mailed. */
   readonly notifications: Readonly<Record<NotificationKind, boolean>>;
+  /** Subjects and template URLs by kind and locale (`MAILER_SUBJECTS_<KIND>_<LOCALE>`, `MAILER_TEMPLATES_…`). */
+  readonly localized: { readonly subjects: Localized; readonly templates: Localized };
 }
 
 export const read = (r: Reader) => ({
@@ -231,6 +278,10 @@ export const read = (r: Reader) => ({
   urlPaths: r.getAll(kindVariables.urlPaths),
   templates: r.getAll(kindVariables.templates),
   notifications: r.getAll(notificationVariables),
+  localized: {
+    subjects: readLocalized(r, "MAILER_SUBJECTS_"),
+    templates: readLocalized(r, "MAILER_TEMPLATES_", k.url.schema as v.GenericSchema<string, string>),
+  },
 });
 
 export function settle(
@@ -250,6 +301,7 @@ export function settle(
       urlPaths: values.urlPaths,
       templates: Object.fromEntries(Object.entries(values.templates).filter(([, url]) => url !== undefined)),
       notifications: values.notifications,
+      localized: values.localized,
     },
   };
 }
@@ -295,9 +347,17 @@ declare module "../../config/shape.js" {
 
 /** One subject, URL path and template variable per mail kind (config/families.ts). */
 export const families: readonly Family[] = [
-  { prefix: "MAILER_SUBJECTS_", hint: `kinds are ${MAIL_KINDS.map(envSuffix).join(", ")}` },
+  {
+    prefix: "MAILER_SUBJECTS_",
+    hint: `kinds are ${MAIL_KINDS.map(envSuffix).join(", ")}, each may end in a locale (_FR, _PT_BR)`,
+    accepts: (name) => localizedName(name, "MAILER_SUBJECTS_") !== undefined,
+  },
   { prefix: "MAILER_URLPATHS_", hint: `kinds are ${URL_PATH_KINDS.map(envSuffix).join(", ")}` },
-  { prefix: "MAILER_TEMPLATES_", hint: `kinds are ${MAIL_KINDS.map(envSuffix).join(", ")}` },
+  {
+    prefix: "MAILER_TEMPLATES_",
+    hint: `kinds are ${MAIL_KINDS.map(envSuffix).join(", ")}, each may end in a locale (_FR, _PT_BR)`,
+    accepts: (name) => localizedName(name, "MAILER_TEMPLATES_") !== undefined,
+  },
   {
     prefix: "MAILER_NOTIFICATIONS_",
     hint: `changes are ${NOTIFICATION_KINDS.map(changeSuffix).join(", ")}, each with _ENABLED`,
