@@ -2,6 +2,7 @@ import type { User, UserWithIdentities } from "../accounts/index.js";
 import { mergeMetadata, syncChannelIdentities, withProviders } from "../accounts/index.js";
 import { failures } from "../failures.js";
 import { err, isUuid, ok, type Result } from "../kernel/index.js";
+import { type AdminActor, auditActor } from "./actor.js";
 import { adminBannedUntil, adminChannels, adminPasswordHash } from "./admin-create-user.js";
 import { type AdminUserFields, refuseAmbiguousPassword } from "./admin-user-fields.js";
 import type { AdminDeps } from "./deps.js";
@@ -19,7 +20,7 @@ import type { AdminDeps } from "./deps.js";
  */
 export async function adminUpdateUser(
   deps: Pick<AdminDeps, "store" | "clock" | "random" | "hasher" | "leakedPasswords" | "settings">,
-  input: { actor: { role: string }; userId: string; fields: AdminUserFields },
+  input: { actor: AdminActor; userId: string; fields: AdminUserFields },
 ): Promise<Result<UserWithIdentities>> {
   if (!isUuid(input.userId)) return err(failures.userIdNotUuid());
   const parsed = refuseAmbiguousPassword(input.fields);
@@ -92,8 +93,7 @@ export async function adminUpdateUser(
     if (password.value !== undefined) await repos.sessions.deleteForUser(user.id);
     await repos.audit.record({
       action: "user_modified",
-      actorId: "",
-      actorUsername: input.actor.role,
+      ...auditActor(input.actor),
       traits: { user_id: user.id, user_email: next.email ?? "", user_phone: next.phone ?? "" },
       at: now,
     });

@@ -1,6 +1,10 @@
 /** Admin: the user administration API, invitations and generate_link. */
+
+export type { AdminActor } from "./actor.js";
 export { adminCreateUser } from "./admin-create-user.js";
 export * from "./admin-delete-user.js";
+export { adminEndSessions } from "./admin-end-sessions.js";
+export { adminFindUsers } from "./admin-find-users.js";
 export * from "./admin-get-user.js";
 export { adminListAudit } from "./admin-list-audit.js";
 export { adminListUsers } from "./admin-list-users.js";
