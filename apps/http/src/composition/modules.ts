@@ -13,6 +13,7 @@ import { smsModule } from "../infrastructure/sms/index.js";
 import { telemetryModule } from "../infrastructure/telemetry/index.js";
 import { accountSettingsModule } from "../modules/account-settings/index.js";
 import { adminModule } from "../modules/admin/index.js";
+import { adminConsoleModule } from "../modules/admin-console/index.js";
 import { customProvidersModule } from "../modules/custom-providers/index.js";
 import { dpopModule } from "../modules/dpop/index.js";
 import { externalModule } from "../modules/external/index.js";
@@ -65,4 +66,5 @@ export const MODULES: readonly HttpModule[] = [
   web3Module,
   customProvidersModule,
   ssoModule,
+  adminConsoleModule,
 ];

@@ -1,0 +1,78 @@
+/**
+ * The console's words. English only for now: every page takes its text from here by key, so a
+ * catalogue per locale (as the hosted pages' `HOSTED_PAGES_TEXTS`) can be added without touching a
+ * page. `{name}` marks a value filled in (escaped) when the page is made.
+ */
+export const TEXTS = {
+  product: "authsvc admin console",
+  sign_in_title: "Sign in",
+  sign_in_heading: "Sign in to the admin console",
+  email: "Email",
+  password: "Password",
+  sign_in_button: "Sign in",
+  mfa_title: "Two-step verification",
+  mfa_intro: "Enter the 6-digit code from your authenticator app.",
+  mfa_code: "Authentication code",
+  mfa_button: "Verify",
+  mfa_required: "The console requires a verified authenticator app (TOTP factor): enrol one first.",
+  refused_title: "Not allowed",
+  refused_intro: "This account may not use the admin console.",
+  form_expired: "This form has expired or did not come from the console. Open the page again.",
+  not_found: "Not found",
+  problem_title: "Cannot continue",
+  sign_out: "Sign out",
+  signed_in_as: "Signed in as {email}",
+  users_title: "Users",
+  search_label: "Search by email, name, phone or user id",
+  search_button: "Search",
+  users_count: "{total} users",
+  no_users: "No user matches.",
+  page_of: "Page {page} of {pages}",
+  previous: "Previous page",
+  next: "Next page",
+  col_email: "Email",
+  col_phone: "Phone",
+  col_created: "Created",
+  col_last_sign_in: "Last sign-in",
+  col_status: "Status",
+  banned_until: "Banned until {until}",
+  active: "Active",
+  user_title: "User {name}",
+  back_to_users: "Back to users",
+  user_id: "User id",
+  role: "Role",
+  email_confirmed: "Email confirmed",
+  identities: "Identities",
+  provider: "Provider",
+  no_identities: "No identity.",
+  sessions: "Sessions",
+  no_sessions: "No session.",
+  session_id: "Session",
+  session_aal: "Assurance",
+  session_created: "Started",
+  session_refreshed: "Last refreshed",
+  revoke: "Revoke",
+  revoke_session: "Revoke session {id}",
+  revoke_all: "Revoke all sessions",
+  ban_heading: "Ban",
+  ban_duration: "Ban for",
+  ban_button: "Ban",
+  unban_button: "Lift the ban",
+  not_banned: "Not banned.",
+  never: "never",
+  yes: "yes",
+  no: "no",
+  duration_1h: "1 hour",
+  duration_24h: "1 day",
+  duration_168h: "7 days",
+  duration_720h: "30 days",
+  duration_876000h: "Indefinitely (100 years)",
+} as const;
+
+export type TextKey = keyof typeof TEXTS;
+
+/** The text `key`, with each `{name}` replaced by `values[name]` (the caller escapes the result). */
+export const text = (key: TextKey, values: Readonly<Record<string, string | number>> = {}) =>
+  TEXTS[key].replace(/\{(\w+)\}/g, (whole, name: string) =>
+    values[name] === undefined ? whole : String(values[name]),
+  );
