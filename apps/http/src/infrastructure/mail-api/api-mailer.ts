@@ -22,6 +22,7 @@ export function apiMailerOf(config: Config, logger: Logger): Mailer | undefined 
     siteUrl: config.siteUrl,
     subjects: config.mailer.subjects,
     templates: config.mailer.templates,
+    localized: config.mailer.localized,
     warn: (fields, msg) => logger.warn(fields, msg),
   });
 }
