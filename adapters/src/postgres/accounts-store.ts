@@ -20,7 +20,7 @@ import {
   userColumns,
   userFromRow,
 } from "./rows.js";
-import { listUsers } from "./user-list.js";
+import { listUsers, listUsersAfter } from "./user-list.js";
 
 /** The accounts slice's repositories (users, identities, audit log) on `sql`; factors come from mfa-store.ts. */
 export function postgresAccountsRepositories(
@@ -211,6 +211,7 @@ export function postgresUserRepository(sql: Queryable, options: RepositoryOption
     },
 
     list: listUsers(sql, options.namespace, { identitiesOfU, withIdentities }),
+    listAfter: listUsersAfter(sql, options.namespace, { identitiesOfU, withIdentities }),
   };
 }
 

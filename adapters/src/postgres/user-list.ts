@@ -121,3 +121,58 @@ export function listUsers(
 
   return (options) => (options.filter ? filtered(options) : unfiltered(options));
 }
+
+type ListAfter = UserRepository["listAfter"];
+
+/**
+ * `UserRepository.listAfter` over `namespace`: the reference's keyset query. The row comparison
+ * `(created_at, id) < (…)` is what lets Postgres seek `users_aud_created_at_id_idx` straight to the
+ * position and walk `limit + 1` entries from there (the `or` form would scan and filter), so a page
+ * costs the same at any depth of a million users. The position keeps `created_at` to the microsecond
+ * (a `Date` would round it to the millisecond and skip users created within one): it is sent as text,
+ * since postgres.js turns a parameter it sees typed `timestamptz` into a `Date`.
+ */
+export function listUsersAfter(
+  sql: Queryable,
+  namespace: string,
+  body: { identitiesOfU: PendingQuery<Row[]>; withIdentities: (row: Row) => UserWithIdentities },
+): ListAfter {
+  const users = sql`${sql(namespace)}.users`;
+  return async ({ limit, after, aud, filter }) => {
+    const conditions = [
+      ...(aud === undefined ? [] : [sql`aud = ${aud}`]),
+      ...(filter
+        ? [
+            sql`(email ilike ${containsPattern(filter)} or (raw_user_meta_data ->> 'full_name') ilike ${containsPattern(filter)})`,
+          ]
+        : []),
+      ...(after === null
+        ? []
+        : [sql`(created_at, id) < (${after.createdAt}::text::timestamptz, ${after.id}::uuid)`]),
+    ];
+    const where = conditions.reduce(
+      (clause, condition, i) => (i === 0 ? sql`where ${condition}` : sql`${clause} and ${condition}`),
+      sql``,
+    );
+    const rows = await sql`
+      select
+        u.*,
+        ${body.identitiesOfU},
+        to_char(u.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as list_position
+      from (
+        select id from ${users} ${where}
+        order by created_at desc, id desc
+        limit ${limit + 1}
+      ) p
+      join ${users} u on u.id = p.id
+      order by u.created_at desc, u.id desc
+    `;
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      users: page.map(body.withIdentities),
+      next:
+        rows.length > limit && last ? { createdAt: String(last.list_position), id: String(last.id) } : null,
+    };
+  };
+}

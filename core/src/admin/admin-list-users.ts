@@ -1,5 +1,6 @@
-import type { UserWithIdentities } from "../accounts/index.js";
-import { ok, type Result } from "../kernel/index.js";
+import type { UserListPosition, UserWithIdentities } from "../accounts/index.js";
+import { failures } from "../failures.js";
+import { err, isUuid, ok, type Result } from "../kernel/index.js";
 import type { AdminDeps } from "./deps.js";
 import { pageWindow } from "./paging.js";
 
@@ -52,4 +53,43 @@ export async function adminListUsers(
   });
   const total = users.length > 0 ? Math.max(counted, offset + users.length) : counted;
   return ok({ users, total, page, perPage, aud });
+}
+
+/** A keyset page of users (`GET /admin/users` in cursor mode): no count, the next position if any. */
+export interface UserKeysetPage {
+  readonly users: UserWithIdentities[];
+  readonly next: UserListPosition | null;
+  readonly aud: string;
+}
+
+/** The reference's page sizes in cursor mode: 50 unless told, at most 1000. */
+export const DEFAULT_KEYSET_LIMIT = 50;
+export const MAX_KEYSET_LIMIT = 1_000;
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * `GET /admin/users` with a cursor (the reference's keyset mode, v2.194): newest first, `limit` users
+ * (50 by default, 1000 at most; 0 or less is refused, as the reference) after `after`, with the
+ * audience and `filter` of page mode. A cursor whose position is not a time and a UUID is refused
+ * (`400 validation_failed`), as the reference refuses one it cannot decode.
+ */
+export async function adminListUsersAfter(
+  deps: Pick<AdminDeps, "store" | "settings">,
+  input: { limit?: number; after: UserListPosition | null; aud?: string; filter?: string },
+): Promise<Result<UserKeysetPage>> {
+  const limit = Math.min(input.limit ?? DEFAULT_KEYSET_LIMIT, MAX_KEYSET_LIMIT);
+  if (!Number.isSafeInteger(limit) || limit < 1)
+    return err(failures.badKeysetParameters("limit must be greater than 0"));
+  const { after } = input;
+  if (after !== null && (!isUuid(after.id) || !RFC3339.test(after.createdAt))) {
+    return err(failures.badKeysetParameters("invalid cursor"));
+  }
+  const aud = input.aud || deps.settings.jwt.aud;
+  const { users, next } = await deps.store.users.listAfter({
+    limit,
+    after,
+    aud,
+    ...(input.filter ? { filter: input.filter } : {}),
+  });
+  return ok({ users, next, aud });
 }

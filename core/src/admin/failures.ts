@@ -10,6 +10,7 @@ export const adminFailures = {
   passwordHashInvalid: ["validation_failed", "Invalid password hash format"],
   banDurationInvalid: ["validation_failed", (reason: string) => `invalid format for ban duration: ${reason}`],
   paginationInvalid: ["validation_failed", "Bad Pagination Parameters"],
+  badKeysetParameters: ["validation_failed", (reason: string) => `Bad Pagination Parameters: ${reason}`],
   auditQueryInvalid: ["validation_failed", (query: string) => `Invalid query scope: ${query}`],
   linkTypeInvalid: [
     "validation_failed",

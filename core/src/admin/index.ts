@@ -7,7 +7,7 @@ export { adminEndSessions } from "./admin-end-sessions.js";
 export { adminFindUsers } from "./admin-find-users.js";
 export * from "./admin-get-user.js";
 export { adminListAudit } from "./admin-list-audit.js";
-export { adminListUsers } from "./admin-list-users.js";
+export { adminListUsers, adminListUsersAfter } from "./admin-list-users.js";
 export * from "./admin-lockout.js";
 export * from "./admin-update-user.js";
 export { type GenerateLinkType, generateLink } from "./generate-link.js";

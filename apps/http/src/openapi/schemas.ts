@@ -174,10 +174,18 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     ],
     "The user, with the link a mail would carry (not sent).",
   ),
-  UserList: closed({ users: { type: "array", items: { $ref: "#/components/schemas/User" } }, aud: string }, [
-    "users",
-    "aud",
-  ]),
+  UserList: closed(
+    {
+      users: { type: "array", items: { $ref: "#/components/schemas/User" } },
+      aud: string,
+      pagination: closed(
+        { next_cursor: { ...string, description: "The next page's `cursor`." }, has_more: boolean },
+        ["has_more"],
+        "Cursor mode only.",
+      ),
+    },
+    ["users", "aud"],
+  ),
   AuditEntry: closed({
     id: { ...string, format: "uuid" },
     payload: anyObject,

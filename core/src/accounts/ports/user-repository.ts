@@ -34,4 +34,21 @@ export interface UserRepository {
     filter?: string;
     countLimit?: number;
   }): Promise<{ users: UserWithIdentities[]; total: number }>;
+  /**
+   * Keyset pages, in the order of `list` (with its `aud` and `filter`): up to `limit` users after the
+   * position `after` (none: from the newest), and the position of the last one when more follow (null
+   * at the end). Counts nothing and skips nothing: a page costs the same at any depth.
+   */
+  listAfter(options: {
+    limit: number;
+    after: UserListPosition | null;
+    aud?: string;
+    filter?: string;
+  }): Promise<{ users: UserWithIdentities[]; next: UserListPosition | null }>;
+}
+
+/** A place in the user list: a user's `created_at` (RFC 3339, to the microsecond) and id. */
+export interface UserListPosition {
+  readonly createdAt: string;
+  readonly id: string;
 }

@@ -66,6 +66,31 @@ export function fakeUsers(t: FakeTables): UserRepository {
       const total = needle ? Math.min(all.length, countLimit) : all.length;
       return { users: all.slice(offset, offset + limit).map(withIdentities), total };
     },
+    listAfter: async ({ limit, after, aud, filter }) => {
+      const needle = filter?.toLowerCase() ?? "";
+      const positionOf = (u: User) => ({ createdAt: u.createdAt.toISOString(), id: u.id });
+      // Newest first; "after" a position is older than it (or as old with a smaller id).
+      const before = (u: User) =>
+        after === null ||
+        u.createdAt.getTime() < Date.parse(after.createdAt) ||
+        (u.createdAt.getTime() === Date.parse(after.createdAt) && u.id < after.id);
+      const all = [...t.users.values()]
+        .filter((u) => (aud === undefined || u.aud === aud) && before(u))
+        .filter(
+          (u) =>
+            !needle ||
+            (u.email ?? "").toLowerCase().includes(needle) ||
+            (typeof u.userMetadata.full_name === "string" &&
+              u.userMetadata.full_name.toLowerCase().includes(needle)),
+        )
+        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
+      const page = all.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        users: page.map(withIdentities),
+        next: all.length > limit && last ? positionOf(last) : null,
+      };
+    },
   };
 }
 

@@ -18,6 +18,21 @@ import { PAGE_HEADERS, PAGE_QUERY, REDIRECT_QUERY, ref } from "../../http/operat
 import { linkHeader, pageParam } from "../../http/pagination.js";
 import { userJson } from "../../http/presenters/user-json.js";
 import { endpoint, type ModuleContext, type ModuleEndpoint } from "../module.js";
+import { keysetPage, wantsCursor } from "./user-list-cursor.js";
+
+/** Page mode's headers; cursor mode sends only `Link`, and only when more users follow. */
+const LIST_HEADERS = {
+  "x-total-count": {
+    ...PAGE_HEADERS["x-total-count"],
+    description: "Page mode: how many users there are.",
+    required: false,
+  },
+  link: {
+    description:
+      'Page mode: `<…?page=N&per_page=M>; rel="next"`, `…; rel="last"`; cursor mode: `<…&cursor=…>; rel="next"`.',
+    required: false,
+  },
+};
 
 /** The `:id` path segment; a malformed one is a 404, as the reference answers. */
 function userIdParam(c: Context<AppEnv>): string {
@@ -95,10 +110,20 @@ export const adminUserEndpoints: readonly ModuleEndpoint[] = [
     {
       method: "get",
       path: "/admin/users",
-      summary: "Lists users, newest first.",
+      summary: "Lists users, newest first: by page number, or by cursor (keyset pages).",
       access: "admin",
       query: [
         ...PAGE_QUERY,
+        {
+          name: "limit",
+          description: "Cursor mode: users per page (default 50, at most 1000).",
+          schema: { type: "string", pattern: "^\\d+$" },
+        },
+        {
+          name: "cursor",
+          description:
+            "Cursor mode: `pagination.next_cursor` of the previous page (opaque); none for the first page.",
+        },
         {
           name: "filter",
           description:
@@ -106,11 +131,12 @@ export const adminUserEndpoints: readonly ModuleEndpoint[] = [
             "`%` and `_` are plain characters). `X-Total-Count` then counts at most 1,000 matches.",
         },
       ],
-      responses: { 200: { description: "One page of users.", body: ref("UserList"), headers: PAGE_HEADERS } },
+      responses: { 200: { description: "One page of users.", body: ref("UserList"), headers: LIST_HEADERS } },
     },
     (ctx) => [
       admin(ctx),
       async (c) => {
+        if (wantsCursor(c, ctx)) return keysetPage(c, ctx);
         const page = pageParam(c.req.query("page"), 1);
         const perPage = pageParam(c.req.query("per_page"), 50);
         const filter = c.req.query("filter") ?? "";

@@ -1,12 +1,15 @@
+import { sectionOf } from "../../config/sections/section.js";
 import type { HttpModule } from "../module.js";
 import { adminAuditEndpoints } from "./admin-audit.js";
 import { generateLinkEndpoints } from "./admin-generate-link.js";
 import { adminLockoutEndpoints } from "./admin-lockout.js";
 import { adminUserEndpoints } from "./admin-users.js";
+import * as admin from "./section.js";
 
 /** The admin API: users, their lockout, the audit log, invitations and generated links. */
 export const adminModule: HttpModule = {
   name: "admin",
+  section: sectionOf(admin),
   endpoints: [
     ...adminUserEndpoints,
     ...adminLockoutEndpoints,
