@@ -52,6 +52,31 @@ describe("MAILER_PROVIDER", () => {
     }
   });
 
+  it("sends the subject of the mail's language, as SMTP does", async () => {
+    const fake = await startPostmarkFake("pm-token");
+    try {
+      const mailer = mailerOf(
+        configOf({
+          AUTHSVC_MAILER_PROVIDER: "postmark",
+          AUTHSVC_MAILER_POSTMARK_SERVER_TOKEN: "pm-token",
+          AUTHSVC_MAILER_POSTMARK_BASE_URL: fake.url,
+          AUTHSVC_SMTP_ADMIN_EMAIL: "auth@example.com",
+          AUTHSVC_MAILER_SUBJECTS_RECOVERY_FR: "Réinitialisez votre mot de passe",
+        }),
+        memoryLogger().logger,
+      );
+      const mail = { kind: "recovery", to: "zoe@example.com", confirmationUrl: "https://x/verify" } as const;
+      await mailer.send({ ...mail, locales: ["fr-FR"] });
+      await mailer.send(mail);
+      expect(fake.mails.map((sent) => sent.subject)).toEqual([
+        "Réinitialisez votre mot de passe",
+        "Reset Your Password",
+      ]);
+    } finally {
+      await fake.close();
+    }
+  });
+
   it("builds SES from its region and keys", async () => {
     const credentials = { region: "ap-south-1", accessKeyId: "AKIAEXAMPLE", secretAccessKey: "s3cr3t-key" };
     const fake = await startSesFake(credentials);
