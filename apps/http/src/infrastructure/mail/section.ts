@@ -153,7 +153,7 @@ export const kindVariables = {
       key: `MAILER_SUBJECTS_${envSuffix(kind)}`,
       kind: k.text,
       default: DEFAULT_SUBJECTS[kind],
-      description: `Subject of the ${MAIL_NAMES[kind]} email.`,
+      description: `Subject of the ${MAIL_NAMES[kind]} email; in a language: the name followed by \`_<LOCALE>\` (\`_FR\`, \`_PT_BR\`; [mail-templates.md](mail-templates.md#languages)).`,
     }),
   ),
   urlPaths: byKey(URL_PATH_KINDS, (kind) =>
@@ -169,7 +169,7 @@ export const kindVariables = {
       key: `MAILER_TEMPLATES_${envSuffix(kind)}`,
       kind: k.url,
       computedDefault: "built-in template",
-      description: `URL of the HTML template of the ${MAIL_NAMES[kind]} email.`,
+      description: `URL of the HTML template of the ${MAIL_NAMES[kind]} email; in a language: the name followed by \`_<LOCALE>\`.`,
     }),
   ),
 };
