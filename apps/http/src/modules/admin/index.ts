@@ -3,6 +3,7 @@ import type { HttpModule } from "../module.js";
 import { adminAuditEndpoints } from "./admin-audit.js";
 import { generateLinkEndpoints } from "./admin-generate-link.js";
 import { adminLockoutEndpoints } from "./admin-lockout.js";
+import { adminSessionEndpoints } from "./admin-sessions.js";
 import { adminUserEndpoints } from "./admin-users.js";
 import * as admin from "./section.js";
 
@@ -13,6 +14,7 @@ export const adminModule: HttpModule = {
   endpoints: [
     ...adminUserEndpoints,
     ...adminLockoutEndpoints,
+    ...adminSessionEndpoints,
     ...adminAuditEndpoints,
     ...generateLinkEndpoints,
   ],
