@@ -5,20 +5,37 @@
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/app-env.js";
-import { escapeHtml } from "../hosted-pages/layout.js";
+import { CAPTCHA_WIDGETS, escapeHtml } from "../hosted-pages/layout.js";
 import { TEXTS, text } from "./texts.js";
 
 export { escapeHtml };
 
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'none'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join("; ");
+/** The captcha widget on the sign-in form, when a captcha is on and a site key set (`HOSTED_PAGES_CAPTCHA_SITE_KEY`). */
+export interface Widget {
+  readonly provider: keyof typeof CAPTCHA_WIDGETS;
+  readonly siteKey: string;
+}
+
+/** No script but the captcha provider's widget on the sign-in page when one is shown; no frame may hold a page. */
+export function contentSecurityPolicy(widget?: Widget): string {
+  const origins = widget ? ` ${CAPTCHA_WIDGETS[widget.provider].origins}` : "";
+  return [
+    "default-src 'none'",
+    widget ? `script-src${origins}` : "script-src 'none'",
+    `style-src 'self'${origins}`,
+    "img-src 'self'",
+    ...(widget ? [`connect-src${origins}`, `frame-src${origins}`] : []),
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/** The widget's element, inside the sign-in form. */
+export const widgetField = (widget?: Widget) =>
+  widget
+    ? `\n<div class="${CAPTCHA_WIDGETS[widget.provider].className}" data-sitekey="${escapeHtml(widget.siteKey)}"></div>`
+    : "";
 
 /** The console's stylesheet (`<root>/console.css`): readable from phone width up, focus always visible. */
 export const STYLESHEET = `*{box-sizing:border-box}
@@ -68,7 +85,7 @@ export interface Header {
 }
 
 /** A whole page: `body` is HTML already escaped. */
-export function page(root: string, title: string, body: string, header?: Header): string {
+export function page(root: string, title: string, body: string, header?: Header, widget?: Widget): string {
   const top = header
     ? `<header>
 <a href="${escapeHtml(`${root}/users`)}">${escapeHtml(TEXTS.product)}</a>
@@ -86,7 +103,9 @@ export function page(root: string, title: string, body: string, header?: Header)
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(`${title} · ${TEXTS.product}`)}</title>
-<link rel="stylesheet" href="${escapeHtml(`${root}/console.css`)}">
+<link rel="stylesheet" href="${escapeHtml(`${root}/console.css`)}">${
+    widget ? `\n<script src="${CAPTCHA_WIDGETS[widget.provider].script}" async defer></script>` : ""
+  }
 </head>
 <body>
 ${top}
@@ -98,12 +117,12 @@ ${body}
 }
 
 /** A page's answer with the headers every console page has. */
-export function html(c: Context<AppEnv>, body: string, status: 200 | 400 | 403 | 404 = 200) {
+export function html(c: Context<AppEnv>, body: string, status: 200 | 400 | 403 | 404 = 200, widget?: Widget) {
   c.header("Cache-Control", "no-store");
   c.header("X-Frame-Options", "DENY");
   c.header("X-Content-Type-Options", "nosniff");
   c.header("Referrer-Policy", "no-referrer");
-  c.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+  c.header("Content-Security-Policy", contentSecurityPolicy(widget));
   return c.html(body, status);
 }
 

@@ -1,7 +1,7 @@
 /** The console's pages as HTML: every value escaped, every form carrying its CSRF value. */
 import type { UserWithIdentities } from "@authsvc/core/accounts";
 import type { SessionView } from "@authsvc/core/sessions";
-import { escapeHtml as e, type Header, page } from "./layout.js";
+import { escapeHtml as e, type Header, page, type Widget, widgetField } from "./layout.js";
 import { TEXTS, type TextKey, text } from "./texts.js";
 
 /** The ban durations offered (Go durations, as `PUT /admin/users/{id}` takes them). */
@@ -12,7 +12,7 @@ const problem = (message?: string) =>
   message ? `<p class="error" role="alert" id="problem">${e(message)}</p>\n` : "";
 const when = (date: Date | null) => (date === null ? TEXTS.never : date.toISOString().replace(".000Z", "Z"));
 
-export function signInPage(root: string, csrf: string, email: string, message?: string) {
+export function signInPage(root: string, csrf: string, email: string, message?: string, widget?: Widget) {
   return page(
     root,
     TEXTS.sign_in_title,
@@ -23,10 +23,12 @@ ${csrfField(csrf)}
 <label for="email">${e(TEXTS.email)}</label>
 <input id="email" name="email" type="email" autocomplete="username" required autofocus value="${e(email)}">
 <label for="password">${e(TEXTS.password)}</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required>
+<input id="password" name="password" type="password" autocomplete="current-password" required>${widgetField(widget)}
 <button type="submit">${e(TEXTS.sign_in_button)}</button>
 </form>
 </div>`,
+    undefined,
+    widget,
   );
 }
 

@@ -6,11 +6,11 @@ import { getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../../http/app-env.js";
 import { clientAddress } from "../../http/client-address.js";
 import { redirect } from "../../http/operation.js";
-import { formBody, readForm, sameSecret, string } from "../hosted-pages/shared.js";
+import { captchaProblem, formBody, readForm, sameSecret, string } from "../hosted-pages/shared.js";
 import { endpoint, type ModuleContext, type ModuleEndpoint } from "../module.js";
 import { htmlPage } from "../oauth-server/oauth.openapi-schemas.js";
 import { GUARDED, to, whenOn } from "./guard.js";
-import { html, problemPage } from "./layout.js";
+import { html, problemPage, type Widget } from "./layout.js";
 import { mfaPage, signInPage } from "./pages.js";
 import {
   cookieOptions,
@@ -31,11 +31,20 @@ import { TEXTS } from "./texts.js";
 const CSRF = { ...string, description: "The form's value (sign-in: its cookie's; later: the session's)." };
 const OFF = htmlPage("The console is off (`ADMIN_CONSOLE_ENABLED`).");
 
+/** The captcha widget the sign-in form shows: with a captcha on and `HOSTED_PAGES_CAPTCHA_SITE_KEY` set. */
+const widgetOf = (ctx: ModuleContext): Widget | undefined => {
+  const { security, hostedPages } = ctx.config;
+  return security.captcha.enabled && hostedPages.captchaSiteKey
+    ? { provider: security.captcha.provider, siteKey: hostedPages.captchaSiteKey }
+    : undefined;
+};
+
 /** The sign-in form with a fresh double-submit value in its cookie. */
-function signInAnswer(c: Context<AppEnv>, email: string, problem?: string) {
+function signInAnswer(ctx: ModuleContext, c: Context<AppEnv>, email: string, problem?: string) {
   const csrf = randomBytes(32).toString("base64url");
   setCookie(c, FORM_COOKIE, csrf, cookieOptions(c, FORM_TTL_S));
-  return html(c, signInPage(rootOf(c), csrf, email, problem), problem ? 400 : 200);
+  const widget = widgetOf(ctx);
+  return html(c, signInPage(rootOf(c), csrf, email, problem, widget), problem ? 400 : 200, widget);
 }
 
 /** The code's form, with a new challenge of the administrator's TOTP factor. */
@@ -76,7 +85,7 @@ export const signInEndpoints: readonly ModuleEndpoint[] = [
       access: "public",
       responses: { 200: htmlPage("The sign-in form."), 404: OFF },
     },
-    (ctx) => whenOn(ctx, [async (c) => signInAnswer(c, "")]),
+    (ctx) => whenOn(ctx, [async (c) => signInAnswer(ctx, c, "")]),
   ),
   endpoint(
     {
@@ -108,8 +117,11 @@ export const signInEndpoints: readonly ModuleEndpoint[] = [
             return html(c, problemPage(root, TEXTS.problem_title, TEXTS.form_expired), 403);
           const deps = c.get("deps");
           const email = form.email ?? "";
+          // The captcha `POST /token` asks, when one is on (its token in the widget's field).
+          const captchaRefused = await captchaProblem(ctx.captcha, c, form);
+          if (captchaRefused !== null) return signInAnswer(ctx, c, email, captchaRefused);
           const signedIn = await signInWithPassword(deps, { email, password: form.password ?? "" });
-          if (!signedIn.ok) return signInAnswer(c, email, signedIn.error.message);
+          if (!signedIn.ok) return signInAnswer(ctx, c, email, signedIn.error.message);
           const { user, session } = signedIn.value;
           const config = ctx.config.adminConsole;
           const refused = !isAdministrator(config, user)
