@@ -3,6 +3,7 @@ export { type CallbackFailure, completeExternalSignIn } from "./complete-externa
 export type * from "./ports/external-identities.js";
 export type * from "./ports/external-provider.js";
 export type * from "./settings.js";
+export { DEFAULT_LINKING_DOMAIN, linkingDomainOf } from "./settings.js";
 export { idTokenGrant, signInWithIdToken } from "./sign-in-with-id-token.js";
 export { type StartedExternalSignIn, startExternalSignIn } from "./start-external-sign-in.js";
 export { commitThenSend } from "./steps/commit-then-send.js";

@@ -295,3 +295,24 @@ export const addressRangeList: Kind<readonly string[]> = {
     ),
   ),
 };
+
+/** `provider=domain` pairs, comma-separated (the reference's `ProviderLinkingDomains`: a provider may hold `:`). */
+export const providerDomains: Kind<Readonly<Record<string, string>>> = {
+  type: "comma-separated provider=domain pairs",
+  schema: v.pipe(
+    v.string(),
+    v.transform(splitList),
+    v.check(
+      (pairs) => pairs.every((pair) => /^[^=\s][^=]*=\s*[^=\s][^=]*$/.test(pair)),
+      "expected comma-separated provider=domain pairs, both non-empty (custom:github=social)",
+    ),
+    v.transform((pairs) =>
+      Object.fromEntries(
+        pairs.map((pair) => {
+          const at = pair.indexOf("=");
+          return [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
+        }),
+      ),
+    ),
+  ),
+};

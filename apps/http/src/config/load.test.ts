@@ -179,12 +179,31 @@ describe("problems", () => {
     ]);
   });
 
+  it("reads account-linking domains, the older list folded in under the newer pairs", () => {
+    const config = configOf({
+      AUTHSVC_EXPERIMENTAL_PROVIDER_LINKING_DOMAINS:
+        " custom:github = social,custom:google=social,google=mine ",
+      AUTHSVC_EXPERIMENTAL_PROVIDERS_WITH_OWN_LINKING_DOMAIN: "google,apple",
+    });
+    expect(config.security.providerLinkingDomains).toEqual({
+      "custom:github": "social",
+      "custom:google": "social",
+      google: "mine",
+      apple: "apple",
+    });
+    expect(configOf({}).security.providerLinkingDomains).toEqual({});
+    expect(problemsWith({ AUTHSVC_EXPERIMENTAL_PROVIDER_LINKING_DOMAINS: "github:social" })).toEqual([
+      'AUTHSVC_EXPERIMENTAL_PROVIDER_LINKING_DOMAINS: expected comma-separated provider=domain pairs, both non-empty (custom:github=social), got "github:social"',
+    ]);
+    expect(problemsWith({ AUTHSVC_EXPERIMENTAL_PROVIDER_LINKING_DOMAINS: "github=" })).toHaveLength(1);
+  });
+
   it("requires an admin email with a mail server, and a secret with captcha", () => {
     expect(
       problemsWith({ AUTHSVC_SMTP_HOST: "mail.example.com", AUTHSVC_SECURITY_CAPTCHA_ENABLED: "on" }),
     ).toEqual([
       "AUTHSVC_SECURITY_CAPTCHA_SECRET: required when AUTHSVC_SECURITY_CAPTCHA_ENABLED is true",
-      "AUTHSVC_SMTP_ADMIN_EMAIL: required when AUTHSVC_SMTP_HOST is set",
+      "AUTHSVC_SMTP_ADMIN_EMAIL: required when AUTHSVC_SMTP_HOST or AUTHSVC_MAILER_PROVIDER is set",
     ]);
   });
 

@@ -41,10 +41,11 @@ export interface ExternalAccountInput {
 /** A new account for a person signing in with `provider` (not stored). */
 function newExternalUser(
   deps: Pick<Deps, "random" | "settings">,
-  email: string,
+  decision: { readonly email: string; readonly ownDomain: boolean },
   input: Pick<ExternalAccountInput, "provider" | "person" | "now">,
 ): User {
   const { settings } = deps;
+  const { email } = decision;
   return blankUser({
     id: deps.random.uuid(),
     aud: settings.jwt.aud,
@@ -53,6 +54,8 @@ function newExternalUser(
     email: email === "" ? null : email,
     userMetadata: input.person.identityData,
     appMetadata: { provider: input.provider, providers: [input.provider] },
+    // Outside the `default` linking domain, as the reference: its address may be another account's too.
+    ...(decision.ownDomain ? { isSsoUser: true } : {}),
   });
 }
 
@@ -84,9 +87,11 @@ export async function vetExternalAccount(
     provider: input.provider,
     subject: input.person.subject,
     emails: input.person.emails,
+    linkingDomains: deps.settings.providerLinkingDomains,
   });
   if (decision.kind !== "create") return ok(null);
-  return beforeUserCreated(deps, newExternalUser(deps, addressOfNewAccount(deps.settings, decision), input));
+  const email = addressOfNewAccount(deps.settings, decision);
+  return beforeUserCreated(deps, newExternalUser(deps, { email, ownDomain: decision.ownDomain }, input));
 }
 
 /** A new identity of `provider` for `userId`. */
@@ -153,6 +158,7 @@ export async function externalAccount(
     provider,
     subject: person.subject,
     emails: person.emails,
+    linkingDomains: settings.providerLinkingDomains,
   });
   let user: User;
   let identity: Identity;
@@ -187,7 +193,11 @@ export async function externalAccount(
     case "create": {
       if (settings.signup.disabled) return err(failures.signupDisabled());
       user = userToCreate(deps, input.vetted ?? null, () =>
-        newExternalUser(deps, addressOfNewAccount(settings, decision), input),
+        newExternalUser(
+          deps,
+          { email: addressOfNewAccount(settings, decision), ownDomain: decision.ownDomain },
+          input,
+        ),
       );
       identity = newIdentity(deps, user.id, input);
       const created = await createUser(deps, repos, user, { now, identities: [] });

@@ -3,6 +3,6 @@ import { fakeProviders } from "./fake-providers.js";
 
 /** External sign-in's settings of a default configuration, and its providers. */
 export const externalFakes = sliceFakes({
-  settings: { manualLinkingEnabled: false },
+  settings: { manualLinkingEnabled: false, providerLinkingDomains: {} },
   deps: () => ({ providers: fakeProviders().providers }),
 });

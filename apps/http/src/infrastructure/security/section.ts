@@ -80,6 +80,20 @@ export const variables = {
     description:
       "Signed-in users may link (`GET /user/identities/authorize`) and unlink (`DELETE /user/identities/<id>`) external identities.",
   }),
+  providerLinkingDomains: variable({
+    key: "EXPERIMENTAL_PROVIDER_LINKING_DOMAINS",
+    kind: k.providerDomains,
+    default: "",
+    description:
+      "Account-linking domains (the reference's): `custom:github=social,custom:google=social` puts those providers in the domain `social`, where a verified address links their identities to one another but never to an account of another domain. Every provider not named is in `default`, which links by verified address to any account of `default` (sign-ups by email or phone included); each SAML identity provider is a domain of its own. An account created outside `default` is flagged `is_sso_user`: another account may hold its address, and no address finds it (no password, recovery or magic link).",
+  }),
+  providersWithOwnLinkingDomain: variable({
+    key: "EXPERIMENTAL_PROVIDERS_WITH_OWN_LINKING_DOMAIN",
+    kind: k.list,
+    default: "",
+    description:
+      "The reference's older form: each provider named is a linking domain of its own (`google` is `google=google` in `AUTHSVC_EXPERIMENTAL_PROVIDER_LINKING_DOMAINS`, whose entries win).",
+  }),
   signupHideExisting: variable({
     key: "SECURITY_SIGNUP_HIDE_EXISTING",
     kind: k.boolean,
@@ -151,6 +165,8 @@ export interface SecurityConfig {
   readonly refreshTokenReuseIntervalMs: number;
   readonly updatePasswordRequireReauthentication: boolean;
   readonly manualLinkingEnabled: boolean;
+  /** Each named provider's account-linking domain: `PROVIDER_LINKING_DOMAINS` over the older list. */
+  readonly providerLinkingDomains: Readonly<Record<string, string>>;
   readonly signupHideExisting: boolean;
   readonly captcha: CaptchaConfig;
 }
@@ -188,6 +204,10 @@ export function settle(
       refreshTokenReuseIntervalMs: s.refreshTokenReuseInterval,
       updatePasswordRequireReauthentication: s.updatePasswordRequireReauthentication,
       manualLinkingEnabled: s.manualLinkingEnabled,
+      providerLinkingDomains: {
+        ...Object.fromEntries(s.providersWithOwnLinkingDomain.map((provider) => [provider, provider])),
+        ...s.providerLinkingDomains,
+      },
       signupHideExisting: s.signupHideExisting,
       captcha: s.captchaEnabled
         ? { ...captchaCommon, enabled: true, secret: must(ctx, s.captchaSecret, variables.captchaSecret) }
@@ -201,7 +221,11 @@ export function securitySettings(
   config: Config,
 ): Pick<
   AuthSettings,
-  "password" | "refreshTokens" | "updatePasswordRequiresReauthentication" | "manualLinkingEnabled"
+  | "password"
+  | "refreshTokens"
+  | "updatePasswordRequiresReauthentication"
+  | "manualLinkingEnabled"
+  | "providerLinkingDomains"
 > {
   return {
     password: {
@@ -215,6 +239,7 @@ export function securitySettings(
     },
     updatePasswordRequiresReauthentication: config.security.updatePasswordRequireReauthentication,
     manualLinkingEnabled: config.security.manualLinkingEnabled,
+    providerLinkingDomains: config.security.providerLinkingDomains,
   };
 }
 
