@@ -1,5 +1,6 @@
 import { memoryLimiterStore } from "@authsvc/adapters";
-import { FakeCaptcha } from "@authsvc/core/testing";
+import type { CustomProvider } from "@authsvc/core/custom-providers";
+import { FakeCaptcha, fakeProviders } from "@authsvc/core/testing";
 import { describe, expect, it } from "vitest";
 import type { RateLimits } from "../../http/middleware/rate-limit.js";
 import { send } from "../../testing/requests.js";
@@ -198,6 +199,64 @@ describe("single sign-on on the sign-in page", () => {
     const plain = await off.app.request(`/oauth/consent?authorization_id=${off.authorizationId}`);
     expect(await plain.text()).not.toContain("/oauth/consent/sso");
     expect((await off.post("/oauth/consent/sso", { domain: "nobody.example" })).status).toBe(404);
+  });
+});
+
+/** A custom OAuth provider as an admin adds it (`/admin/custom-providers`). */
+const customProvider = (name: string, enabled: boolean): CustomProvider => ({
+  id: `00000000-0000-4000-8000-00000000000${enabled ? 1 : 2}`,
+  providerType: "oauth2",
+  identifier: `custom:${name}`,
+  name: `${name[0]?.toUpperCase()}${name.slice(1)} Cloud`,
+  clientId: "client",
+  sealedSecret: "sealed",
+  acceptableClientIds: [],
+  scopes: [],
+  pkceEnabled: true,
+  attributeMapping: {},
+  customClaimsAllowlist: [],
+  authorizationParams: {},
+  enabled,
+  emailOptional: false,
+  issuer: null,
+  discoveryUrl: null,
+  skipNonceCheck: false,
+  authorizationUrl: `https://${name}.example/authorize`,
+  tokenUrl: `https://${name}.example/token`,
+  userinfoUrl: `https://${name}.example/userinfo`,
+  jwksUri: null,
+  discovery: null,
+  discoveryCachedAt: null,
+  createdAt: new Date("2026-01-01T00:00:00Z"),
+  updatedAt: new Date("2026-01-01T00:00:00Z"),
+});
+
+describe("custom providers on the sign-in page", () => {
+  it("offers the enabled ones beside the built-in providers, and starts only those", async () => {
+    const base = testApp().auth.settings;
+    const on = await consentPage({}, {}, { customProviders: { ...base.customProviders, enabled: true } });
+    await on.auth.store.customProviders.create(customProvider("acme", true), 0);
+    await on.auth.store.customProviders.create(customProvider("shelved", false), 0);
+    on.auth.providers = fakeProviders("custom:acme").providers;
+    const page = await (await on.app.request(`/oauth/consent?authorization_id=${on.authorizationId}`)).text();
+    expect(page).toContain('value="custom:acme"');
+    expect(page).toContain("Acme Cloud");
+    expect(page).not.toContain("custom:shelved");
+
+    const started = await on.post("/oauth/consent/provider", { provider: "custom:acme" });
+    expect(started.status).toBe(303);
+    expect(started.headers.get("location")).toMatch(/^https:\/\/custom:acme\.example\/auth\?state=/);
+    const shelved = await on.post("/oauth/consent/provider", { provider: "custom:shelved" });
+    expect(shelved.status).toBe(400);
+    expect(await shelved.text()).toContain('role="alert"');
+
+    // Custom providers off: none is offered, whatever the store holds.
+    const off = await consentPage({}, {}, { customProviders: { ...base.customProviders, enabled: false } });
+    await off.auth.store.customProviders.create(customProvider("acme", true), 0);
+    const plain = await (
+      await off.app.request(`/oauth/consent?authorization_id=${off.authorizationId}`)
+    ).text();
+    expect(plain).not.toContain("custom:acme");
   });
 });
 

@@ -1,3 +1,4 @@
+import type { AuthDeps } from "@authsvc/core";
 import { EXTERNAL_PROVIDERS } from "../external/section.js";
 import type { ModuleContext } from "../module.js";
 
@@ -18,4 +19,19 @@ export function enabledProviders(ctx: ModuleContext): readonly { id: string; nam
     id,
     name: nameOf(id),
   }));
+}
+
+/**
+ * What the sign-in page offers: the enabled built-in providers, then the enabled custom providers
+ * (`custom:<name>`, read from the store at each page: an admin adds and switches them at run time)
+ * when custom providers are on.
+ */
+export async function offeredProviders(
+  ctx: ModuleContext,
+  deps: Pick<AuthDeps, "settings" | "store">,
+): Promise<readonly { id: string; name: string }[]> {
+  const builtIn = enabledProviders(ctx);
+  if (!deps.settings.customProviders.enabled) return builtIn;
+  const custom = (await deps.store.customProviders.list()).filter((p) => p.enabled);
+  return [...builtIn, ...custom.map((p) => ({ id: p.identifier, name: p.name }))];
 }

@@ -12,7 +12,7 @@ import { htmlPage } from "../oauth-server/oauth.openapi-schemas.js";
 import { ssoLimit } from "../sso/sso-http.js";
 import type { Look } from "./layout.js";
 import { afterFirstFactor } from "./mfa-step.js";
-import { enabledProviders } from "./provider-list.js";
+import { offeredProviders } from "./provider-list.js";
 import {
   CSRF,
   CSRF_COOKIE,
@@ -97,19 +97,23 @@ export const providerEndpoints: readonly ModuleEndpoint[] = [
         authorization_id: string,
         csrf: CSRF,
         locale: LOCALE_FIELD,
-        provider: { ...string, description: "An enabled provider's name (`github`, `keycloak`, …)." },
+        provider: {
+          ...string,
+          description: "An enabled provider's name (`github`, `keycloak`, `custom:<name>`, …).",
+        },
       }),
       responses: STARTS,
     },
     (ctx) => {
       const pages = pagesOf(ctx);
-      const offered = new Set(enabledProviders(ctx).map((p) => p.id));
       return [
         gate(pages),
         formStep(pages, async (c, form, look) => {
           const fields = carried(form, look);
           const provider = form.provider ?? "";
-          if (!offered.has(provider)) return signInAnswer(pages, c, look, fields, look.texts.provider_failed);
+          const offered = await offeredProviders(ctx, c.get("deps"));
+          if (!offered.some((p) => p.id === provider))
+            return signInAnswer(pages, c, look, fields, look.texts.provider_failed);
           const back = prepareReturn(pages, c, look, fields.authorization_id);
           const scopes = ctx.config.hostedPages.providerScopes[provider];
           const started = await startExternalSignIn(c.get("deps"), { provider, scopes, ...back });

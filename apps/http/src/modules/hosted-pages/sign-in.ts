@@ -10,7 +10,7 @@ import { htmlPage } from "../oauth-server/oauth.openapi-schemas.js";
 import type { Look } from "./layout.js";
 import { afterFirstFactor } from "./mfa-step.js";
 import { problemPage, signInPage } from "./pages.js";
-import { enabledProviders } from "./provider-list.js";
+import { offeredProviders } from "./provider-list.js";
 import {
   CSRF,
   CSRF_COOKIE,
@@ -33,15 +33,16 @@ import {
 } from "./shared.js";
 
 /** The sign-in page, with a problem when a step failed. */
-export function signInAnswer(
+export async function signInAnswer(
   pages: Pages,
   c: Context<AppEnv>,
   look: Look,
   fields: Record<string, string>,
   problem?: string,
 ) {
-  const { settings } = c.get("deps");
-  const providers = enabledProviders(pages.ctx);
+  const deps = c.get("deps");
+  const { settings } = deps;
+  const providers = await offeredProviders(pages.ctx, deps);
   const passkeys = settings.passkeys.enabled;
   // A code by email wherever email sign-ins are on (`EXTERNAL_EMAIL_ENABLED`).
   const emailCodes = settings.signup.emailEnabled;
