@@ -1,58 +1,28 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type FreshNamespace, migratedNamespace } from "@authsvc/adapters/testing";
-import { productionServerEnv } from "@authsvc/http/testing";
 import type { GoTrueClient } from "@supabase/auth-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserClient } from "./support/browser-client.js";
-import { oauthBrowser } from "./support/oauth-browser.js";
-import { OP_CLIENT, type OpenIdProvider, startOpenIdProvider } from "./support/openid-provider.js";
-import { type ServerProcess, startServer } from "./support/server-process.js";
+import { type KeycloakServer, startKeycloakServer, WELCOME } from "./support/keycloak-server.js";
 
 /**
  * Addresses a provider does not vouch for, end to end: the server with mailer autoconfirm and manual
  * linking on, its Keycloak provider pointed at a real OpenID Provider whose `unverified.<name>`
  * accounts claim `<name>@example.com` unverified (anyone can make such an account at many providers).
  */
-let ns: FreshNamespace;
-let op: OpenIdProvider;
-let server: ServerProcess;
-let browser: ReturnType<typeof oauthBrowser>;
-const cwd = mkdtempSync(join(tmpdir(), "authsvc-external-linking-"));
-const CALLBACK = "http://localhost:9999/callback";
-const WELCOME = "http://localhost:3000/welcome";
+let kc: KeycloakServer;
 
 beforeAll(async () => {
-  ns = await migratedNamespace();
-  op = await startOpenIdProvider([CALLBACK]);
-  server = await startServer(
-    productionServerEnv(ns, {
-      AUTHSVC_EXTERNAL_KEYCLOAK_ENABLED: "true",
-      AUTHSVC_EXTERNAL_KEYCLOAK_CLIENT_ID: OP_CLIENT.id,
-      AUTHSVC_EXTERNAL_KEYCLOAK_SECRET: OP_CLIENT.secret,
-      AUTHSVC_EXTERNAL_KEYCLOAK_URL: op.realm,
-      AUTHSVC_MAILER_AUTOCONFIRM: "true",
-      AUTHSVC_SECURITY_MANUAL_LINKING_ENABLED: "true",
-    }),
-    { cwd },
-  );
-  browser = oauthBrowser({
-    serverUrl: server.url,
-    providerOrigin: new URL(op.realm).origin,
-    callbackUrl: CALLBACK,
+  kc = await startKeycloakServer({
+    AUTHSVC_MAILER_AUTOCONFIRM: "true",
+    AUTHSVC_SECURITY_MANUAL_LINKING_ENABLED: "true",
   });
 }, 60_000);
 
 afterAll(async () => {
-  await server?.stop();
-  await op?.close();
-  await ns?.drop();
-  rmSync(cwd, { recursive: true, force: true });
+  await kc?.stop();
 });
 
 function client() {
-  return browserClient(server.url).client;
+  return browserClient(kc.server.url).client;
 }
 
 let counter = 0;
@@ -66,28 +36,13 @@ async function passwordUser(email: string) {
   return { auth, id: data.user?.id ?? "" };
 }
 
-/** Signs in with the provider as `login` in this browser; answers the user the landing's session is for. */
-async function signInWithProvider(login: string) {
-  const { data } = await client().signInWithOAuth({
-    provider: "keycloak",
-    options: { redirectTo: WELCOME, scopes: "openid", skipBrowserRedirect: true },
-  });
-  const { status, landing } = await browser.callback(await browser.throughProvider(data.url ?? "", login));
-  expect(status).toBe(302);
-  const token = new URLSearchParams(landing.hash.slice(1)).get("access_token");
-  expect(token, landing.toString()).toBeTruthy();
-  const { data: me, error } = await client().getUser(token ?? "");
-  expect(error).toBeNull();
-  return me.user;
-}
-
 /** Links the provider's account `login` to the user signed in on `auth`. */
 async function linkProvider(auth: GoTrueClient, login: string) {
   const { data } = await auth.linkIdentity({
     provider: "keycloak",
     options: { redirectTo: WELCOME, scopes: "openid", skipBrowserRedirect: true },
   });
-  const { landing } = await browser.callback(await browser.throughProvider(data.url ?? "", login));
+  const { landing } = await kc.browser.callback(await kc.browser.throughProvider(data.url ?? "", login));
   expect(new URLSearchParams(landing.hash.slice(1)).get("access_token"), landing.toString()).toBeTruthy();
 }
 
@@ -95,7 +50,7 @@ describe("an address the provider does not vouch for", () => {
   it("never signs into the account that owns it, mailer autoconfirm or not", async () => {
     const victim = name("victim");
     const owner = await passwordUser(`${victim}@example.com`);
-    const user = await signInWithProvider(`unverified.${victim}`);
+    const user = await kc.signIn(`unverified.${victim}`);
     expect(user?.id).not.toBe(owner.id);
     expect(user?.email ?? "").toBe("");
     const identities = await owner.auth.getUserIdentities();
@@ -106,7 +61,7 @@ describe("an address the provider does not vouch for", () => {
     const victim = name("newcomer");
     const attacker = await passwordUser(`${name("attacker")}@example.org`);
     await linkProvider(attacker.auth, `unverified.${victim}`);
-    const user = await signInWithProvider(victim);
+    const user = await kc.signIn(victim);
     expect(user?.id).not.toBe(attacker.id);
     expect(user?.email).toBe(`${victim}@example.com`);
   });
@@ -116,31 +71,31 @@ describe("an address the provider does not vouch for", () => {
     const owner = await passwordUser(`${victim}@example.com`);
     const attacker = await passwordUser(`${name("attacker")}@example.org`);
     await linkProvider(attacker.auth, `unverified.${victim}`);
-    const user = await signInWithProvider(victim);
+    const user = await kc.signIn(victim);
     expect(user?.id).toBe(owner.id);
     expect(user?.identities?.map((i) => i.provider).sort()).toEqual(["email", "keycloak"]);
   });
 
   it("is not taken by a first sign-in under autoconfirm: its owner signs up and signs in to their own account", async () => {
     const victim = name("first");
-    const attacker = await signInWithProvider(`unverified.${victim}`);
+    const attacker = await kc.signIn(`unverified.${victim}`);
     expect(attacker?.email ?? "").toBe("");
     // The owner's password sign-up is not refused with user_already_exists.
     const owner = await passwordUser(`${victim}@example.com`);
     expect(owner.id).not.toBe(attacker?.id);
     // The owner's verified sign-in with the provider joins the owner's account, not the attacker's.
-    const user = await signInWithProvider(victim);
+    const user = await kc.signIn(victim);
     expect(user?.id).toBe(owner.id);
     // The attacker's identity still opens only the attacker's account, without the address.
-    const again = await signInWithProvider(`unverified.${victim}`);
+    const again = await kc.signIn(`unverified.${victim}`);
     expect(again?.id).toBe(attacker?.id);
     expect(again?.email ?? "").toBe("");
   });
 
   it("is not taken by a first sign-in under autoconfirm: its verified owner gets an account of their own", async () => {
     const victim = name("later");
-    const attacker = await signInWithProvider(`unverified.${victim}`);
-    const user = await signInWithProvider(victim);
+    const attacker = await kc.signIn(`unverified.${victim}`);
+    const user = await kc.signIn(victim);
     expect(user?.id).not.toBe(attacker?.id);
     expect(user).toMatchObject({ email: `${victim}@example.com`, email_confirmed_at: expect.any(String) });
   });
@@ -166,8 +121,8 @@ describe("the OAuth state is bound to the browser that started the flow", () => 
       provider: "keycloak",
       options: { redirectTo: WELCOME, scopes: "openid", skipBrowserRedirect: true },
     });
-    const back = await browser.throughProvider(data.url ?? "", name("csrf"));
-    const elsewhere = await browser.callback(back, "another browser");
+    const back = await kc.browser.throughProvider(data.url ?? "", name("csrf"));
+    const elsewhere = await kc.browser.callback(back, "another browser");
     expect(elsewhere.status).toBe(302);
     expect(`${elsewhere.landing.origin}${elsewhere.landing.pathname}`).toBe(WELCOME);
     expect(Object.fromEntries(elsewhere.landing.searchParams)).toEqual({
@@ -177,7 +132,7 @@ describe("the OAuth state is bound to the browser that started the flow", () => 
     });
     expect(elsewhere.landing.hash).not.toContain("access_token");
     // The flow is used up: its own browser cannot complete it afterwards either.
-    const late = await browser.callback(back);
+    const late = await kc.browser.callback(back);
     expect(late.landing.searchParams.get("error_code")).toBe("bad_oauth_state");
   });
 });
