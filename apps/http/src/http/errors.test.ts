@@ -55,6 +55,7 @@ const EXPECTED: Readonly<Partial<Record<FailureName, number>>> = {
   newUserIdNotUuid: 400,
   passwordAndHash: 400,
   passwordHashInvalid: 400,
+  badKeysetParameters: 400,
   banDurationInvalid: 400,
   paginationInvalid: 400,
   auditQueryInvalid: 400,

@@ -194,9 +194,10 @@ describe("every route of the app", () => {
     const routes = declarations(app);
     expect(routes.length).toBeGreaterThan(80);
     const guarded = routes.filter((r) => r.auth !== undefined);
-    // The account and the admin API are guarded, every route of them.
+    // The account and the admin API are guarded, every route of them. The admin console's pages are
+    // not bearer routes: its own session cookie signs them in (modules/admin-console).
     const family =
-      /^\/(user|factors|passkeys$|passkeys\/(registration|:)|admin|invite$|logout$|reauthenticate$|oauth\/(userinfo|authorizations))/;
+      /^\/(user|factors|passkeys$|passkeys\/(registration|:)|admin(?!\/console)|invite$|logout$|reauthenticate$|oauth\/(userinfo|authorizations))/;
     for (const route of routes.filter((r) => family.test(r.path)))
       expect([route.method, route.path, route.auth !== undefined]).toEqual([route.method, route.path, true]);
     for (const { method, path, auth } of guarded) {
