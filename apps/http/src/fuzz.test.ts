@@ -46,6 +46,9 @@ beforeAll(async () => {
     AUTHSVC_OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION: "true",
     // With a consent page, an authorization request is stored rather than refused first.
     AUTHSVC_OAUTH_SERVER_AUTHORIZATION_PATH: "/consent",
+    // Off by default outside embedded mode: on, so that its pages and forms are fuzzed too.
+    AUTHSVC_ADMIN_CONSOLE_ENABLED: "true",
+    AUTHSVC_ADMIN_CONSOLE_ADMINS: "admin@example.com",
     ...samlFuzzEnv(),
   });
   keys = {

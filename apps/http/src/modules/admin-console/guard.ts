@@ -63,6 +63,10 @@ export function asAdmin(
   };
 }
 
-/** The console's endpoints are served only when it is on: off, none is mounted (404). */
+/** What every path of the console answers while it is off: its not-found page (HTML, as described). */
+const off: MiddlewareHandler<AppEnv> = async (c) =>
+  html(c, problemPage(rootOf(c), TEXTS.not_found, TEXTS.console_off), 404);
+
+/** The console's endpoints work only when it is on; off, each answers the not-found page (404). */
 export const whenOn = (ctx: ModuleContext, handlers: MiddlewareHandler<AppEnv>[]) =>
-  ctx.config.adminConsole.enabled ? handlers : [];
+  ctx.config.adminConsole.enabled ? handlers : [off];

@@ -19,6 +19,7 @@ export const TEXTS = {
   refused_intro: "This account may not use the admin console.",
   form_expired: "This form has expired or did not come from the console. Open the page again.",
   not_found: "Not found",
+  console_off: "The admin console is off on this server (AUTHSVC_ADMIN_CONSOLE_ENABLED).",
   problem_title: "Cannot continue",
   sign_out: "Sign out",
   signed_in_as: "Signed in as {email}",
