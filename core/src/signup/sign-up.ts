@@ -35,6 +35,10 @@ import type { PkceChallenge } from "../pkce/index.js";
 import { issueSession, type SessionTokens, signOutcome, type Unsigned } from "../sessions/index.js";
 import { messageChannel, resendEmailConfirmation, resendSmsConfirmation } from "../verification/index.js";
 import type { SignupDeps, SignupRepositories } from "./deps.js";
+import { signUpAnonymously } from "./sign-up-anonymously.js";
+import type { Committed, SignUpDeps, SignUpOutcome } from "./sign-up-outcome.js";
+
+export type { SignUpOutcome } from "./sign-up-outcome.js";
 
 export interface SignUpInput {
   readonly email?: string;
@@ -49,17 +53,6 @@ export interface SignUpInput {
   readonly channel?: string | undefined;
 }
 
-/**
- * A session when the account is usable at once (autoconfirm, anonymous), else the unconfirmed user
- * with the identities the answer shows (see `signUp`).
- */
-export type SignUpOutcome =
-  | { kind: "session"; tokens: SessionTokens }
-  | { kind: "user"; user: UserWithIdentities };
-/** A sign-up as its transaction commits it: a session's access token is signed after the commit. */
-type Committed = Result<Unsigned<SignUpOutcome>>;
-
-type SignUpDeps = Omit<SignupDeps, "hooks"> & Partial<Pick<SignupDeps, "hooks">>;
 type Channel = "email" | "phone";
 
 /**
@@ -367,35 +360,4 @@ async function dropUnproven(repos: SignupRepositories, existing: User, f: NewUse
     updatedAt: f.now,
   });
   await repos.sessions.deleteForUser(locked.id);
-}
-
-/** Signs in as a new anonymous user (reference `anonymous.go`): no identity, no password. */
-async function signUpAnonymously(deps: SignUpDeps, data: Metadata): Promise<Result<SignUpOutcome>> {
-  const { signup, jwt } = deps.settings;
-  if (!signup.anonymousEnabled) {
-    return err(failures.anonymousSignInsDisabled());
-  }
-  if (signup.disabled) return err(failures.signupDisabled());
-  const now = deps.clock.now();
-  const user = blankUser({
-    id: deps.random.uuid(),
-    aud: jwt.aud,
-    role: jwt.defaultRole,
-    createdAt: now,
-    userMetadata: data,
-    isAnonymous: true,
-    lastSignInAt: now,
-  });
-  const vetted = await beforeUserCreated(deps, user);
-  if (!vetted.ok) return vetted;
-  const outcome = await deps.store.transaction(async (repos): Promise<Committed> => {
-    // An anonymous user has no identity.
-    const inserted = await createUser(deps, repos, user, { now, identities: [] });
-    if (!inserted.created) {
-      throw new Error(`signUp: inserting an anonymous user reported ${inserted.clash}`);
-    }
-    await repos.audit.record({ action: "user_signedup", actorId: user.id, actorUsername: "", at: now });
-    return ok({ kind: "session", tokens: await issueSession(deps, repos, user, "anonymous", now) });
-  });
-  return outcome.ok ? signOutcome(deps, outcome.value) : outcome;
 }
