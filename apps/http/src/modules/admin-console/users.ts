@@ -46,6 +46,14 @@ async function userAnswer(c: Context<AppEnv>, admin: Admin, userId: string, prob
   return html(c, userPage(admin.root, admin.header, view), problem ? 400 : 200);
 }
 
+/** What a form that changes a user answers: back to the user's page, or the page with its problem. */
+const USER_CHANGE_ANSWERS = {
+  ...GUARDED,
+  303: redirect("Done: back to the user's page."),
+  400: htmlPage("The user's page with the problem."),
+  404: htmlPage("No such user, or the console is off."),
+};
+
 /** The users page, a user's page, and the changes made there: a ban, its end, sessions ended. */
 export const userEndpoints: readonly ModuleEndpoint[] = [
   endpoint(
@@ -107,12 +115,7 @@ export const userEndpoints: readonly ModuleEndpoint[] = [
         csrf: CSRF,
         duration: { ...string, description: `One of ${BAN_DURATIONS.join(", ")}, or none.` },
       }),
-      responses: {
-        ...GUARDED,
-        303: redirect("Done: back to the user's page."),
-        400: htmlPage("The user's page with the problem."),
-        404: htmlPage("No such user, or the console is off."),
-      },
+      responses: USER_CHANGE_ANSWERS,
     },
     (ctx) =>
       whenOn(ctx, [
@@ -144,12 +147,7 @@ export const userEndpoints: readonly ModuleEndpoint[] = [
       access: "public",
       pathParameters: userIdPath,
       body: formBody({ csrf: CSRF, session_id: { ...string, description: "A session's id, or all." } }),
-      responses: {
-        ...GUARDED,
-        303: redirect("Done: back to the user's page."),
-        400: htmlPage("The user's page with the problem."),
-        404: htmlPage("No such user, or the console is off."),
-      },
+      responses: USER_CHANGE_ANSWERS,
     },
     (ctx) =>
       whenOn(ctx, [
