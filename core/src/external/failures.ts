@@ -28,7 +28,8 @@ export const externalFailures = {
   // Several accounts hold the person's verified addresses: a refusal, not a fault (the reference's 500).
   multipleAccounts: [
     "email_exists",
-    "Multiple accounts with the same email address in the same linking domain detected: default",
+    (domain: string) =>
+      `Multiple accounts with the same email address in the same linking domain detected: ${domain}`,
   ],
   providerEmailNeedsVerification: [
     "provider_email_needs_verification",

@@ -14,7 +14,7 @@ export type LinkingDecision =
       /** Outside the `default` linking domain: the account is the reference's `is_sso_user`. */
       readonly ownDomain: boolean;
     }
-  | { readonly kind: "multiple" };
+  | { readonly kind: "multiple"; readonly domain: string };
 
 /**
  * Whether the account holding `user.email` may be found by it. A confirmed address was proven; an
@@ -82,7 +82,7 @@ export async function decideAccountLinking(
   const identities = (await repos.externalIdentities.listByVerifiedEmails(verified)).filter(inDomain);
   if (identities.length > 0) {
     const owners = new Set(identities.map((i) => i.userId));
-    if (owners.size > 1) return { kind: "multiple" };
+    if (owners.size > 1) return { kind: "multiple", domain };
     const user = await repos.users.findById(identities[0]?.userId ?? "");
     if (user === null) throw new Error("an identity without its user");
     return { kind: "link", user, email: candidate.email };
@@ -93,7 +93,7 @@ export async function decideAccountLinking(
     const user = await repos.users.findByEmail(email);
     if (user !== null && foundByAddress(user) && !users.some((u) => u.id === user.id)) users.push(user);
   }
-  if (users.length > 1) return { kind: "multiple" };
+  if (users.length > 1) return { kind: "multiple", domain };
   const [user] = users;
   return user ? { kind: "link", user, email: candidate.email } : create();
 }

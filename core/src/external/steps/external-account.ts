@@ -165,7 +165,7 @@ export async function externalAccount(
   let isNew = false;
   switch (decision.kind) {
     case "multiple":
-      return err(failures.multipleAccounts());
+      return err(failures.multipleAccounts(decision.domain));
     case "exists": {
       identity = {
         ...decision.identity,
