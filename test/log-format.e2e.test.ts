@@ -109,7 +109,13 @@ describe("on a pipe", () => {
     const cwd = tempDir();
     const server = await startServer({ PORT: "0" }, { cwd });
     try {
-      const lines = server.lines();
+      // The server is taken as started at its URL's line; the 'listening' line may follow a moment later.
+      const listening = (l: Record<string, unknown>) => String(l.msg).startsWith("authsvc listening on");
+      let lines = server.lines();
+      for (const began = Date.now(); !lines.some(listening) && Date.now() - began < 10_000; ) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        lines = server.lines();
+      }
       const keys = lines.findIndex((l) => typeof l.anon_key === "string");
       expect(lines[keys]).toMatchObject({
         level: "info",
@@ -117,7 +123,7 @@ describe("on a pipe", () => {
         data_dir: join(cwd, ".authsvc"),
         service_role_key: expect.stringMatching(/^eyJ/),
       });
-      expect(keys).toBe(lines.findIndex((l) => String(l.msg).startsWith("authsvc listening on")) - 1);
+      expect(keys).toBe(lines.findIndex(listening) - 1);
     } finally {
       await server.stop();
     }
